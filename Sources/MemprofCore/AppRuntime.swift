@@ -1,0 +1,61 @@
+/// A background handler or task that is running: what it holds, and the token of its end.
+struct HandlerRun {
+    var token: UInt64
+    var allocated: Bytes
+}
+
+/// The simulator's view of one app while a run goes on.
+struct AppRuntime {
+    let spec: AppSpec
+    var state: AppState = .notRunning
+    var stateSinceUs: Microseconds = 0
+    var footprint: Bytes = 0
+    var everLaunched = false
+    var userQuit = false
+    var lastExit: ExitReason?
+    /// When the app last left the foreground: the key of least-recently-used order.
+    var lastForegroundUs: Microseconds = 0
+    var lastFetchStartUs: Microseconds = 0
+    /// What the app released on entering the background; it takes it back when it resumes.
+    var releasedOnBackground: Bytes = 0
+
+    // Tokens: an occurrence carrying an older token than these is stale.
+    var lifeToken: UInt64 = 0
+    var foregroundToken: UInt64 = 0
+    var backgroundToken: UInt64 = 0
+    var fetchWakeToken: UInt64 = 0
+
+    // What keeps the app running in the background.
+    var launchingInBackground = false
+    var enterBackgroundHandlerRunning = false
+    var task: HandlerRun?
+    var fetchRun: HandlerRun?
+    var pushRun: HandlerRun?
+    var voipHandlerToken: UInt64?
+    var voipCallToken: UInt64?
+    var playing = false
+    var tracking = false
+
+    // Foreground growth: bytes × µs not yet turned into whole bytes.
+    var growthCarry: Int64 = 0
+    var lastGrowthUs: Microseconds = 0
+
+    var stats: AppStats
+    var timeInState: [Microseconds] = Array(repeating: 0, count: AppState.allCases.count)
+    var resumeLatencies: [Microseconds] = []
+    var posted: [String: Int] = [:]
+    var bytes = Series()
+
+    init(spec: AppSpec) {
+        self.spec = spec
+        stats = AppStats(name: spec.displayName)
+    }
+
+    /// Something keeps the app in `background` instead of suspending it.
+    var keepsRunning: Bool {
+        launchingInBackground || enterBackgroundHandlerRunning || task != nil || fetchRun != nil
+            || pushRun != nil || voipHandlerToken != nil || voipCallToken != nil || playing || tracking
+    }
+
+    var residentBytes: Bytes { state.isResident ? footprint : 0 }
+}

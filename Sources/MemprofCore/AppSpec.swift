@@ -1,0 +1,103 @@
+/// Background modes an app declares (its `UIBackgroundModes`).
+public enum AppMode: String, Sendable, Hashable, Codable, CaseIterable {
+    case fetch
+    case remoteNotification = "remote-notification"
+    case audio
+    case location
+    case voip
+}
+
+/// A background handler: how long it runs, what it holds while running, and optional real work.
+public struct HandlerSpec: Sendable, Hashable {
+    public var timeUs: Microseconds
+    public var allocates: Bytes
+    public var work: WorkSpec?
+    public var timing: WorkTiming
+
+    public init(timeUs: Microseconds = 0, allocates: Bytes = 0, work: WorkSpec? = nil,
+                timing: WorkTiming = .declared) {
+        self.timeUs = timeUs
+        self.allocates = allocates
+        self.work = work
+        self.timing = timing
+    }
+}
+
+/// `beginBackgroundTaskWithExpirationHandler`, declared once per app (spec §2.2).
+public struct BackgroundTaskSpec: Sendable, Hashable {
+    public var handler: HandlerSpec
+    /// When the limit is reached: `true` ends the task (the app suspends), `false` gets it killed.
+    public var endsOnExpiration: Bool
+
+    public init(handler: HandlerSpec, endsOnExpiration: Bool = false) {
+        self.handler = handler
+        self.endsOnExpiration = endsOnExpiration
+    }
+}
+
+/// Background fetch: woken every `intervalUs` (never without one).
+public struct FetchSpec: Sendable, Hashable {
+    public var intervalUs: Microseconds?
+    public var handler: HandlerSpec
+
+    public init(intervalUs: Microseconds?, handler: HandlerSpec) {
+        self.intervalUs = intervalUs
+        self.handler = handler
+    }
+}
+
+/// VoIP keep-alive: a short handler every `keepaliveUs`.
+public struct VoIPSpec: Sendable, Hashable {
+    public var keepaliveUs: Microseconds
+    public var timeUs: Microseconds
+
+    public init(keepaliveUs: Microseconds, timeUs: Microseconds = 0) {
+        self.keepaliveUs = keepaliveUs
+        self.timeUs = timeUs
+    }
+}
+
+/// One app of a workload, fully resolved (spec §9), with the defaults of spec §1 applied.
+public struct AppSpec: Sendable, Hashable {
+    /// The key the workload and the report use, for example `mail`.
+    public var id: String
+    /// The human name, for example `Mail`.
+    public var displayName: String
+    public var launchFootprint: Bytes
+    public var launchTimeUs: Microseconds
+    public var resumeTimeUs: Microseconds
+    /// Footprint growth while in the foreground, up to `maxFootprint`.
+    public var growth: Rate?
+    public var maxFootprint: Bytes?
+    public var backgroundRelease: Bytes
+    public var backgroundHandlerTimeUs: Microseconds
+    public var memoryWarningRelease: Bytes
+    public var modes: Set<AppMode>
+    public var fetch: FetchSpec?
+    public var push: HandlerSpec?
+    public var backgroundTask: BackgroundTaskSpec?
+    public var voip: VoIPSpec?
+
+    public init(id: String, displayName: String? = nil, launchFootprint: Bytes,
+                launchTimeUs: Microseconds = .second, resumeTimeUs: Microseconds = 200_000,
+                growth: Rate? = nil, maxFootprint: Bytes? = nil, backgroundRelease: Bytes = 0,
+                backgroundHandlerTimeUs: Microseconds = 0, memoryWarningRelease: Bytes = 0,
+                modes: Set<AppMode> = [], fetch: FetchSpec? = nil, push: HandlerSpec? = nil,
+                backgroundTask: BackgroundTaskSpec? = nil, voip: VoIPSpec? = nil) {
+        self.id = id
+        self.displayName = displayName ?? id
+        self.launchFootprint = launchFootprint
+        self.launchTimeUs = launchTimeUs
+        self.resumeTimeUs = resumeTimeUs
+        self.growth = growth
+        self.maxFootprint = maxFootprint
+        self.backgroundRelease = backgroundRelease
+        self.backgroundHandlerTimeUs = backgroundHandlerTimeUs
+        self.memoryWarningRelease = memoryWarningRelease
+        self.modes = modes
+        self.fetch = fetch
+        self.push = push
+        self.backgroundTask = backgroundTask
+        self.voip = voip
+    }
+}

@@ -1,0 +1,89 @@
+/// Where an app is in its lifecycle (spec §2).
+public enum AppState: String, Sendable, Hashable, Codable, CaseIterable {
+    case notRunning
+    case inactive
+    case active
+    case background
+    case suspended
+    case compressed
+
+    /// Its footprint counts toward `used` (spec §4).
+    public var isResident: Bool {
+        switch self {
+        case .inactive, .active, .background, .suspended: true
+        case .notRunning, .compressed: false
+        }
+    }
+
+    /// It runs code, so it can receive callbacks and memory warnings.
+    public var runsCode: Bool {
+        switch self {
+        case .inactive, .active, .background: true
+        case .notRunning, .suspended, .compressed: false
+        }
+    }
+
+    public var isForeground: Bool { self == .inactive || self == .active }
+}
+
+/// Why an app ended (spec §6).
+public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
+    case userQuit
+    case memoryPressure
+    case memoryLimit
+    case backgroundTaskTimeout
+    case fetchTimeout
+    case pushTimeout
+    case watchdog
+    case badAccess
+
+    /// The reason as an iOS jetsam event report names it, for memory kills.
+    public var jetsamReason: String? {
+        switch self {
+        case .memoryPressure: "vm-pageshortage"
+        case .memoryLimit: "per-process-limit"
+        default: nil
+        }
+    }
+}
+
+/// The memory pressure level (spec §4).
+public enum PressureLevel: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+    case normal
+    case warning
+    case critical
+
+    private var rank: Int {
+        switch self {
+        case .normal: 0
+        case .warning: 1
+        case .critical: 2
+        }
+    }
+
+    public static func < (a: PressureLevel, b: PressureLevel) -> Bool { a.rank < b.rank }
+}
+
+/// An app delegate callback and the notification posted with it (spec §2).
+public enum LifecycleCallback: String, Sendable, Hashable, Codable, CaseIterable {
+    case applicationDidFinishLaunching
+    case applicationWillResignActive
+    case applicationDidEnterBackground
+    case applicationWillEnterForeground
+    case applicationDidBecomeActive
+    case applicationWillTerminate
+    case applicationDidReceiveMemoryWarning
+
+    /// The notification posted to the app's notification center with this callback.
+    public var notificationName: String {
+        switch self {
+        case .applicationDidFinishLaunching: "UIApplicationDidFinishLaunchingNotification"
+        case .applicationWillResignActive: "UIApplicationWillResignActiveNotification"
+        case .applicationDidEnterBackground: "UIApplicationDidEnterBackgroundNotification"
+        case .applicationWillEnterForeground: "UIApplicationWillEnterForegroundNotification"
+        case .applicationDidBecomeActive: "UIApplicationDidBecomeActiveNotification"
+        case .applicationWillTerminate: "UIApplicationWillTerminateNotification"
+        case .applicationDidReceiveMemoryWarning: "UIApplicationDidReceiveMemoryWarningNotification"
+        }
+    }
+}

@@ -1,0 +1,121 @@
+/// What interrupts the foreground app (spec §2.1).
+public enum InterruptionKind: String, Sendable, Hashable, Codable, CaseIterable {
+    case call
+    case notificationCenter
+    case taskSwitcher
+}
+
+/// One thing the user (or the world) does, naming apps by index into `Workload.apps`.
+public enum ScriptAction: Sendable, Hashable {
+    case open(Int)
+    case home
+    case interrupt(InterruptionKind, lengthUs: Microseconds, answer: Bool)
+    case quit(Int)
+    case push(Int)
+    case allocate(Int, Bytes)
+    case free(Int, Bytes)
+    case memoryWarning
+    case play(Int)
+    case stop(Int)
+    case track(Int)
+    case untrack(Int)
+    case voipCall(Int, lengthUs: Microseconds)
+
+    /// The action's key in a workload file.
+    public var name: String {
+        switch self {
+        case .open: "open"
+        case .home: "home"
+        case .interrupt: "interrupt"
+        case .quit: "quit"
+        case .push: "push"
+        case .allocate: "allocate"
+        case .free: "free"
+        case .memoryWarning: "memoryWarning"
+        case .play: "play"
+        case .stop: "stop"
+        case .track: "track"
+        case .untrack: "untrack"
+        case .voipCall: "voipCall"
+        }
+    }
+
+    /// The app the action names, if any.
+    public var app: Int? {
+        switch self {
+        case .open(let a), .quit(let a), .push(let a), .allocate(let a, _), .free(let a, _),
+             .play(let a), .stop(let a), .track(let a), .untrack(let a), .voipCall(let a, _):
+            a
+        case .home, .interrupt, .memoryWarning:
+            nil
+        }
+    }
+}
+
+/// A scripted action at a time.
+public struct ScriptEntry: Sendable, Hashable {
+    public var atUs: Microseconds
+    public var action: ScriptAction
+
+    public init(atUs: Microseconds, action: ScriptAction) {
+        self.atUs = atUs
+        self.action = action
+    }
+}
+
+/// Seeded random use merged into the script (spec §9 `generate`).
+public struct GenerateSpec: Sendable, Hashable {
+    /// Mean time between app switches.
+    public var switchEveryUs: Microseconds
+    /// How often each app (by index) is chosen; apps not listed are never chosen.
+    public var weights: [(app: Int, weight: Int)]
+    /// Mean time between trips to the home screen, if any.
+    public var homeEveryUs: Microseconds?
+
+    public init(switchEveryUs: Microseconds, weights: [(app: Int, weight: Int)], homeEveryUs: Microseconds?) {
+        self.switchEveryUs = switchEveryUs
+        self.weights = weights
+        self.homeEveryUs = homeEveryUs
+    }
+
+    public static func == (a: GenerateSpec, b: GenerateSpec) -> Bool {
+        a.switchEveryUs == b.switchEveryUs && a.homeEveryUs == b.homeEveryUs
+            && a.weights.map(\.app) == b.weights.map(\.app) && a.weights.map(\.weight) == b.weights.map(\.weight)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(switchEveryUs)
+        hasher.combine(homeEveryUs)
+        for w in weights { hasher.combine(w.app); hasher.combine(w.weight) }
+    }
+}
+
+/// A whole workload, validated and resolved: what the simulator runs.
+public struct Workload: Sendable, Hashable {
+    public var name: String
+    public var seed: UInt64
+    public var durationUs: Microseconds
+    public var device: Device
+    public var policy: PolicySettings
+    public var apps: [AppSpec]
+    public var script: [ScriptEntry]
+    public var generate: GenerateSpec?
+
+    public init(name: String, seed: UInt64 = 0, durationUs: Microseconds, device: Device,
+                policy: PolicySettings = .seed2015, apps: [AppSpec], script: [ScriptEntry],
+                generate: GenerateSpec? = nil) {
+        self.name = name
+        self.seed = seed
+        self.durationUs = durationUs
+        self.device = device
+        self.policy = policy
+        self.apps = apps
+        self.script = script
+        self.generate = generate
+    }
+
+    /// The index of the app with this id.
+    public func appIndex(_ id: String) -> Int? {
+        apps.firstIndex { $0.id == id }
+    }
+}

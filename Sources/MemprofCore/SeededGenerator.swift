@@ -1,0 +1,24 @@
+/// A small, fast, repeatable random generator (SplitMix64), so the same seed gives the same run
+/// on every machine.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A whole number in `range`, without floating point (the same on every platform).
+    public mutating func int64(in range: ClosedRange<Int64>) -> Int64 {
+        let span = UInt64(range.upperBound - range.lowerBound) &+ 1
+        if span == 0 { return Int64(bitPattern: next()) }
+        return range.lowerBound + Int64(next() % span)
+    }
+}

@@ -1,0 +1,16 @@
+/// Everything a run produced: the facts the report is built from.
+public struct SimulationResult: Sendable {
+    public var workload: Workload
+    public var summary: Summary
+    /// One entry per app, in the workload's order.
+    public var apps: [AppStats]
+    public var events: [SimEvent]
+    public var timeline: Timeline
+    public var jetsamEvents: [JetsamEvent]
+    /// Notifications posted per app: app id → notification name → count.
+    public var notificationsPosted: [String: [String: Int]]
+    /// Queue entries the engine handled (script actions and everything they scheduled).
+    public var processedOccurrences: Int
+    /// Broken invariants, when the run was asked to check them (empty otherwise, and when sound).
+    public var invariantViolations: [String]
+}

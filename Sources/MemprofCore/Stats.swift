@@ -1,0 +1,144 @@
+/// Counts of one kind of background handler (spec §10).
+public struct HandlerCounts: Sendable, Hashable, Codable {
+    public var started = 0
+    public var completed = 0
+    public var timedOut = 0
+
+    public init() {}
+}
+
+/// Counts of background tasks (spec §10).
+public struct BackgroundTaskCounts: Sendable, Hashable, Codable {
+    public var started = 0
+    public var completed = 0
+    public var expiredEnded = 0
+    public var expiredKilled = 0
+
+    public init() {}
+}
+
+/// Launch counts of one app (spec §10).
+public struct LaunchCounts: Sendable, Hashable, Codable {
+    /// Cold launches into the foreground.
+    public var cold = 0
+    /// Launches into the background for a fetch, push or VoIP wake.
+    public var background = 0
+    /// Resumes of a suspended or background app.
+    public var warm = 0
+    /// Resumes that read the app back from flash.
+    public var fromCompressed = 0
+
+    public init() {}
+}
+
+/// Resume latency figures of one app: the time from `open` to `active`.
+public struct LatencySummary: Sendable, Hashable, Codable {
+    public var count: Int
+    /// The lower median (0 without resumes).
+    public var p50: Microseconds
+    public var max: Microseconds
+
+    public init(samples: [Microseconds]) {
+        let sorted = samples.sorted()
+        count = sorted.count
+        p50 = sorted.isEmpty ? 0 : sorted[(sorted.count - 1) / 2]
+        max = sorted.last ?? 0
+    }
+}
+
+/// Time spent at each pressure level (spec §10 `timeAtPressureUs`).
+public struct PressureTimes: Sendable, Hashable, Codable {
+    public var normal: Microseconds = 0
+    public var warning: Microseconds = 0
+    public var critical: Microseconds = 0
+
+    public init() {}
+
+    public subscript(level: PressureLevel) -> Microseconds {
+        get {
+            switch level {
+            case .normal: normal
+            case .warning: warning
+            case .critical: critical
+            }
+        }
+        set {
+            switch level {
+            case .normal: normal = newValue
+            case .warning: warning = newValue
+            case .critical: critical = newValue
+            }
+        }
+    }
+}
+
+/// Exit counts keyed by reason; every reason is present, so reports keep one shape.
+public typealias ExitCounts = [String: Int]
+
+func zeroExitCounts() -> ExitCounts {
+    Dictionary(uniqueKeysWithValues: ExitReason.allCases.map { ($0.rawValue, 0) })
+}
+
+/// One app's figures (spec §10 `apps`).
+public struct AppStats: Sendable, Hashable, Codable {
+    public var name: String
+    /// Microseconds in each state; they add up to the run's duration.
+    public var timeInStateUs: [String: Microseconds]
+    public var launches = LaunchCounts()
+    public var exits: ExitCounts = zeroExitCounts()
+    public var compressions = 0
+    public var evictions = 0
+    public var memoryWarnings = 0
+    public var peakFootprintBytes: Bytes = 0
+    public var resumeLatencyUs = LatencySummary(samples: [])
+    public var backgroundTasks = BackgroundTaskCounts()
+    public var fetches = HandlerCounts()
+    public var pushes = HandlerCounts()
+    /// Cold launches into the foreground of an app the system had killed (memory or time limits).
+    public var coldRelaunchesAfterKill = 0
+
+    public init(name: String) {
+        self.name = name
+        timeInStateUs = Dictionary(uniqueKeysWithValues: AppState.allCases.map { ($0.rawValue, 0) })
+    }
+}
+
+/// The whole run's figures (spec §10 `summary`).
+public struct Summary: Sendable, Hashable, Codable {
+    public var coldLaunches = 0
+    public var backgroundLaunches = 0
+    public var warmResumes = 0
+    public var compressedResumes = 0
+    public var compressions = 0
+    public var evictions = 0
+    /// Rises of the pressure level out of `normal` (warnings sent by the script are not rises).
+    public var memoryWarnings = 0
+    public var terminations: ExitCounts = zeroExitCounts()
+    public var backgroundTasks = BackgroundTaskCounts()
+    public var fetches = HandlerCounts()
+    public var pushes = HandlerCounts()
+    public var peakUsedBytes: Bytes = 0
+    public var peakCompressedBytes: Bytes = 0
+    public var timeAtPressureUs = PressureTimes()
+    /// Cold launches into the foreground of an app the system had killed: what eviction costs the user.
+    public var coldRelaunchesAfterKill = 0
+
+    public init() {}
+}
+
+/// Change points of the memory series (spec §10 `timeline`): each pair is `[atUs, bytes]`, the
+/// value holding from that time until the next pair.
+public struct Timeline: Sendable, Hashable, Codable {
+    public struct LevelChange: Sendable, Hashable, Codable {
+        public var atUs: Microseconds
+        public var level: PressureLevel
+    }
+
+    public var usedBytes: [[Int64]] = []
+    public var compressedBytes: [[Int64]] = []
+    /// Resident bytes per app (0 while compressed or not running).
+    public var appBytes: [String: [[Int64]]] = [:]
+    public var levels: [LevelChange] = []
+
+    public init() {}
+}

@@ -1,0 +1,91 @@
+import MemprofCore
+
+/// The report of one run, `memprof.report/1` (spec §10). Encoded with sorted keys, so the same
+/// workload, seed and memprof version give the same bytes (apart from `host` and `profile`).
+public struct Report: Codable, Sendable {
+    public static let schemaName = "memprof.report/1"
+
+    public struct Tool: Codable, Sendable, Equatable {
+        public var name: String
+        public var version: String
+    }
+
+    public struct Run: Codable, Sendable, Equatable {
+        /// The workload's `name`.
+        public var workload: String
+        /// SHA-256 of the workload file's bytes (hex).
+        public var workloadSha256: String
+        /// Where the workload came from: a path, or `builtin:NAME`.
+        public var source: String
+        public var seed: UInt64
+        public var durationUs: Microseconds
+    }
+
+    /// Lifecycle notifications of one app.
+    public struct AppNotifications: Codable, Sendable, Equatable {
+        /// Posts per notification name (one per delegate callback).
+        public var posted: [String: Int]
+    }
+
+    public struct Notifications: Codable, Sendable, Equatable {
+        public var apps: [String: AppNotifications]
+    }
+
+    /// Wall-clock facts about the machine and the run; not part of the deterministic contract.
+    public struct Host: Codable, Sendable, Equatable {
+        public var hostname: String
+        public var os: String
+        public var processors: Int
+        public var generatedAt: String
+        public var simulationWallMs: Double
+        public var processedOccurrences: Int
+
+        public init(hostname: String, os: String, processors: Int, generatedAt: String,
+                    simulationWallMs: Double, processedOccurrences: Int) {
+            self.hostname = hostname
+            self.os = os
+            self.processors = processors
+            self.generatedAt = generatedAt
+            self.simulationWallMs = simulationWallMs
+            self.processedOccurrences = processedOccurrences
+        }
+    }
+
+    public var schema: String
+    public var tool: Tool
+    public var run: Run
+    public var device: Device
+    public var policy: PolicySettings
+    public var summary: Summary
+    /// Per app, keyed by the workload's app key.
+    public var apps: [String: AppStats]
+    public var events: [SimEvent]
+    public var timeline: Timeline
+    public var jetsamEvents: [JetsamEvent]
+    public var notifications: Notifications
+    public var host: Host
+}
+
+extension Report {
+    /// Builds the report of a finished simulation.
+    public init(result: SimulationResult, workloadSha256: String, source: String, host: Host) {
+        let workload = result.workload
+        schema = Self.schemaName
+        tool = Tool(name: "memprof", version: MemprofVersion.current)
+        run = Run(workload: workload.name, workloadSha256: workloadSha256, source: source, seed: workload.seed,
+                  durationUs: workload.durationUs)
+        device = workload.device
+        policy = workload.policy
+        summary = result.summary
+        apps = Dictionary(uniqueKeysWithValues: zip(workload.apps.map(\.id), result.apps))
+        events = result.events
+        timeline = result.timeline
+        jetsamEvents = result.jetsamEvents
+        notifications = Notifications(apps: result.notificationsPosted.mapValues { AppNotifications(posted: $0) })
+        self.host = host
+    }
+}
+
+public enum MemprofVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,61 @@
+import MemprofCore
+
+/// The short summary `memprof run` prints: a table per app and the run's headline figures.
+public enum TerminalSummary {
+    public static func render(_ report: Report, orderedApps: [String]) -> String {
+        var lines: [String] = []
+        lines.append("\(report.run.workload): \(Format.duration(report.run.durationUs)) on \(report.device.name), "
+            + "policy \(report.policy.name), seed \(report.run.seed)")
+        lines.append("")
+        let header = ["app", "cold", "bg", "warm", "flash", "compr", "evict", "exits", "peak"]
+        var rows: [[String]] = [header]
+        for id in orderedApps {
+            guard let app = report.apps[id] else { continue }
+            let exits = app.exits.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+                .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            rows.append([id, "\(app.launches.cold)", "\(app.launches.background)", "\(app.launches.warm)",
+                         "\(app.launches.fromCompressed)", "\(app.compressions)", "\(app.evictions)",
+                         exits.isEmpty ? "-" : exits, Format.bytes(app.peakFootprintBytes)])
+        }
+        lines += table(rows, rightAligned: Set(1...7).union([8]))
+        lines.append("")
+        let s = report.summary
+        let appMemory = report.device.ram - report.device.systemReserved
+        let kills = s.terminations.filter { $0.key != ExitReason.userQuit.rawValue && $0.value > 0 }
+            .sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        lines.append("launches   \(s.coldLaunches) cold (\(s.coldRelaunchesAfterKill) after a kill), "
+            + "\(s.backgroundLaunches) in background, \(s.warmResumes) warm resumes, "
+            + "\(s.compressedResumes) from flash")
+        lines.append("memory     \(s.compressions) compressions, \(s.evictions) evictions, "
+            + "\(s.memoryWarnings) warnings; peak \(Format.bytes(s.peakUsedBytes)) of "
+            + "\(Format.bytes(appMemory)), flash peak \(Format.bytes(s.peakCompressedBytes))")
+        let t = s.timeAtPressureUs
+        lines.append("pressure   normal \(Format.duration(t.normal)), warning \(Format.duration(t.warning)), "
+            + "critical \(Format.duration(t.critical))")
+        lines.append("background tasks \(s.backgroundTasks.started) started, \(s.backgroundTasks.completed) completed, "
+            + "\(s.backgroundTasks.expiredEnded) expired and ended, \(s.backgroundTasks.expiredKilled) killed; "
+            + "fetches \(s.fetches.completed)/\(s.fetches.started) (\(s.fetches.timedOut) timed out); "
+            + "pushes \(s.pushes.completed)/\(s.pushes.started) (\(s.pushes.timedOut) timed out)")
+        lines.append("kills      \(kills.isEmpty ? "none" : kills)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func table(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
+        guard let width = rows.first?.count else { return [] }
+        let widths = (0..<width).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { c, cell in
+                let pad = String(repeating: " ", count: widths[c] - cell.count)
+                return rightAligned.contains(c) ? pad + cell : cell + pad
+            }.joined(separator: "  ").trimmingTrailingSpaces
+        }
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,51 @@
+import Crypto
+import Foundation
+import MemprofCore
+
+/// A parsed workload with where it came from.
+public struct LoadedWorkload: Sendable {
+    public var workload: Workload
+    /// SHA-256 of the workload's text, hex.
+    public var sha256: String
+    /// A path, or `builtin:NAME`.
+    public var source: String
+}
+
+/// Finds a workload by path or built-in name, reads it and parses it.
+public enum WorkloadLoader {
+    /// Loads `argument`: a file if one exists at that path, else a built-in workload of that name;
+    /// `nil` loads the built-in default.
+    public static func load(_ argument: String?, knownKernels: Set<String>? = nil) throws -> LoadedWorkload {
+        let name = argument ?? BuiltinWorkloads.defaultName
+        if argument != nil, FileManager.default.fileExists(atPath: name) || name.contains("/")
+            || name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".json") {
+            return try loadFile(name, knownKernels: knownKernels)
+        }
+        guard let builtin = BuiltinWorkloads.all.first(where: { $0.name == name }) else {
+            var message = "no such file, and no built-in workload named '\(name)'"
+            if let near = suggestion(for: name, among: BuiltinWorkloads.all.map(\.name)) {
+                message += " (did you mean '\(near)'?)"
+            }
+            message += "; built-in: \(BuiltinWorkloads.all.map(\.name).joined(separator: ", "))"
+            throw WorkloadError(file: name, line: 0, column: 0, keyPath: "", message: message)
+        }
+        return try parse(builtin.yaml, file: "builtin:\(builtin.name)", knownKernels: knownKernels)
+    }
+
+    public static func loadFile(_ path: String, knownKernels: Set<String>? = nil) throws -> LoadedWorkload {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: "the file is not UTF-8 text")
+        }
+        return try parse(text, file: path, knownKernels: knownKernels)
+    }
+
+    public static func parse(_ text: String, file: String, knownKernels: Set<String>? = nil) throws -> LoadedWorkload {
+        let workload = try WorkloadParser(file: file, knownKernels: knownKernels).parse(text)
+        let digest = SHA256.hash(data: Data(text.utf8))
+        let hex = digest.map { String(format: "%02x", $0) }.joined()
+        return LoadedWorkload(workload: workload, sha256: hex, source: file)
+    }
+}

@@ -1,0 +1,157 @@
+import MemprofCore
+import Yams
+
+/// Reads a workload file (YAML, or JSON, which is the same structure) into a validated
+/// ``Workload`` (spec §9). Every problem is a ``WorkloadError`` naming file, line, column and key.
+public struct WorkloadParser {
+    /// The file name used in error messages.
+    public var file: String
+    /// Names of work kernels that exist; `nil` accepts any name.
+    public var knownKernels: Set<String>?
+
+    public init(file: String, knownKernels: Set<String>? = nil) {
+        self.file = file
+        self.knownKernels = knownKernels
+    }
+
+    static let topKeys = ["memprof", "name", "seed", "duration", "device", "policy", "apps", "script", "generate"]
+
+    public func parse(_ text: String) throws -> Workload {
+        let root = try compose(text)
+        let top = try root.mapping(allowed: Self.topKeys)
+        let version = try top.required("memprof")
+        guard try version.int() == 1 else {
+            throw version.error("this memprof reads format version 1, not \(try version.int())")
+        }
+        let nameNode = try top.required("name")
+        let name = try nameNode.string()
+        guard !name.isEmpty, name.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
+            throw nameNode.error("'\(name)' is not a valid name; use lowercase letters, digits and '-'")
+        }
+        let seed = try top["seed"].map { UInt64(try $0.nonNegativeInt()) } ?? 0
+        let duration = try top.required("duration").positiveDuration()
+        let device = try top["device"].map(parseDevice) ?? Device.preset(named: "iphone-6-plus")!
+        let policy = try top["policy"].map(parsePolicy) ?? .seed2015
+        let appsNode = try top.required("apps")
+        let appEntries = try appsNode.namedEntries()
+        guard !appEntries.isEmpty else { throw appsNode.error("a workload needs at least one app") }
+        let ids = appEntries.map(\.0)
+        let apps = try appEntries.map { try parseApp(id: $0.0, $0.1, policy: policy) }
+        let script = try top["script"].map { try parseScript($0, apps: apps, ids: ids, duration: duration) } ?? []
+        let generate = try top["generate"].map { try parseGenerate($0, ids: ids) }
+        return Workload(name: name, seed: seed, durationUs: duration, device: device, policy: policy,
+                        apps: apps, script: script, generate: generate)
+    }
+
+    func compose(_ text: String) throws -> NodeReader {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw located(error)
+        }
+        guard let node else {
+            throw WorkloadError(file: file, line: 0, column: 0, keyPath: "", message: "the file is empty")
+        }
+        return NodeReader(node: node, path: "", file: file)
+    }
+
+    func located(_ error: YamlError) -> WorkloadError {
+        func make(_ mark: Yams.Mark, _ problem: String, _ context: YamlError.Context?) -> WorkloadError {
+            var message = "invalid YAML: \(problem)"
+            if let context { message += " (\(context.text) at line \(context.mark.line))" }
+            return WorkloadError(file: file, line: mark.line, column: mark.column, keyPath: "", message: message)
+        }
+        switch error {
+        case .scanner(let context, let problem, let mark, _),
+             .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            return make(mark, problem, context)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return WorkloadError(file: file, line: context.mark.line, column: context.mark.column, keyPath: "",
+                                 message: "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", "))")
+        case .reader(let problem, _, _, _):
+            return WorkloadError(file: file, line: 0, column: 0, keyPath: "", message: "unreadable text: \(problem)")
+        default:
+            return WorkloadError(file: file, line: 0, column: 0, keyPath: "", message: "invalid YAML: \(error)")
+        }
+    }
+
+    static let deviceKeys = ["preset", "platform", "ram", "systemReserved", "appLimit", "flash", "flashReadRate",
+                             "pageSize", "cpuScale"]
+
+    func parseDevice(_ node: NodeReader) throws -> Device {
+        let names = Device.presets.map(\.name)
+        if case .scalar = node.node {
+            return Device.preset(named: try node.choice(names, what: "device"))!
+        }
+        let m = try node.mapping(allowed: Self.deviceKeys)
+        var device: Device
+        if let preset = m["preset"] {
+            device = Device.preset(named: try preset.choice(names, what: "device"))!
+        } else {
+            for key in ["ram", "systemReserved", "appLimit", "flash", "flashReadRate"] where m[key] == nil {
+                throw node.error("missing key '\(key)' (or name a 'preset' to start from)")
+            }
+            device = Device(name: "custom", platform: .ios, ram: 0, systemReserved: 0, appLimit: 0, flash: 0,
+                            flashReadRate: 0, pageSize: 16 * .kilobyte, cpuScale: 1)
+        }
+        if let v = m["platform"] {
+            device.platform = Platform(rawValue: try v.choice(Platform.allCases.map(\.rawValue), what: "platform"))!
+        }
+        if let v = m["ram"] { device.ram = try v.size() }
+        if let v = m["systemReserved"] { device.systemReserved = try v.size() }
+        if let v = m["appLimit"] { device.appLimit = try v.size() }
+        if let v = m["flash"] { device.flash = try v.size() }
+        if let v = m["flashReadRate"] {
+            let rate = try v.rate()
+            device.flashReadRate = Bytes(rate.bytesPerSecond.rounded())
+        }
+        if let v = m["pageSize"] { device.pageSize = try v.size() }
+        if let v = m["cpuScale"] { device.cpuScale = try v.positiveNumber() }
+        if m.keys.contains(where: { $0 != "preset" }) && m["preset"] != nil {
+            device.name = "\(device.name) (modified)"
+        }
+        guard device.ram > 0 else { throw (m["ram"] ?? node).error("ram must be above 0") }
+        guard device.systemReserved < device.ram else {
+            throw (m["systemReserved"] ?? node).error("systemReserved must be less than ram")
+        }
+        guard device.appLimit > 0 else { throw (m["appLimit"] ?? node).error("appLimit must be above 0") }
+        guard device.pageSize > 0 else { throw (m["pageSize"] ?? node).error("pageSize must be above 0") }
+        guard device.flashReadRate > 0 else {
+            throw (m["flashReadRate"] ?? node).error("flashReadRate must be above 0")
+        }
+        return device
+    }
+
+    static let policyKeys = ["preset", "compressionThreshold", "evictionOrder", "warningLevel", "criticalLevel",
+                             "enterBackgroundLimit", "backgroundTaskLimit", "fetchWindow", "pushWindow",
+                             "voipMinKeepalive"]
+
+    func parsePolicy(_ node: NodeReader) throws -> PolicySettings {
+        let names = PolicySettings.presets.map(\.name)
+        if case .scalar = node.node {
+            return PolicySettings.preset(named: try node.choice(names, what: "policy"))!
+        }
+        let m = try node.mapping(allowed: Self.policyKeys)
+        var policy = try m["preset"].map { PolicySettings.preset(named: try $0.choice(names, what: "policy"))! }
+            ?? .seed2015
+        if let v = m["compressionThreshold"] { policy.compressionThreshold = try v.size() }
+        if let v = m["evictionOrder"] {
+            policy.evictionOrder = EvictionOrder(
+                rawValue: try v.choice(EvictionOrder.allCases.map(\.rawValue), what: "eviction order"))!
+        }
+        if let v = m["warningLevel"] { policy.warningLevel = try v.fraction() }
+        if let v = m["criticalLevel"] { policy.criticalLevel = try v.fraction() }
+        if let v = m["enterBackgroundLimit"] { policy.enterBackgroundLimitUs = try v.positiveDuration() }
+        if let v = m["backgroundTaskLimit"] { policy.backgroundTaskLimitUs = try v.positiveDuration() }
+        if let v = m["fetchWindow"] { policy.fetchWindowUs = try v.positiveDuration() }
+        if let v = m["pushWindow"] { policy.pushWindowUs = try v.positiveDuration() }
+        if let v = m["voipMinKeepalive"] { policy.voipMinKeepaliveUs = try v.positiveDuration() }
+        guard policy.warningLevel < policy.criticalLevel else {
+            throw (m["warningLevel"] ?? m["criticalLevel"] ?? node).error(
+                "warningLevel (\(policy.warningLevel)) must be below criticalLevel (\(policy.criticalLevel))")
+        }
+        return policy
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import MemprofCore
+import MemprofReport
+import MemprofWorkload
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Simulate a workload and write its report.",
+        discussion: "WORKLOAD is a YAML or JSON file, or the name of a built-in workload (memprof list workloads). "
+            + "Without one, the built-in default runs. Reports go to Reports/<name>/ under the current directory.")
+
+    @Argument(help: "A workload file or built-in name (default: \(BuiltinWorkloads.defaultName)).")
+    var workload: String?
+
+    @Option(help: "Folder to write the report into (default: Reports/<name>).")
+    var out: String?
+
+    @Option(help: "Seed for the random parts of the workload, instead of the file's.")
+    var seed: UInt64?
+
+    func run() throws {
+        var loaded: LoadedWorkload
+        do {
+            loaded = try WorkloadLoader.load(workload)
+        } catch let error as WorkloadError {
+            throw BadInput(description: error.description)
+        }
+        if let seed { loaded.workload.seed = seed }
+        guard loaded.workload.device.platform == .ios else {
+            throw BadInput(description: "\(loaded.source): device '\(loaded.workload.device.name)' is a "
+                + "\(loaded.workload.device.platform.rawValue) device; this version of memprof simulates ios only")
+        }
+        let progress = ProgressLine(durationUs: loaded.workload.durationUs)
+        var options = Simulator.Options()
+        if progress.isEnabled {
+            options.progress = { progress.update($0) }
+        }
+        var simulator = Simulator(workload: loaded.workload, options: options)
+        let started = DispatchTime.now()
+        let result = simulator.run()
+        let wallMs = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
+        progress.clear()
+
+        let report = Report(result: result, workloadSha256: loaded.sha256, source: loaded.source,
+                            host: .current(simulationWallMs: wallMs, processedOccurrences: result.processedOccurrences))
+        let directory = URL(fileURLWithPath: out ?? "Reports/\(loaded.workload.name)")
+        try AtomicFiles.write([("report.json", try ReportJSON.encode(report))], into: directory)
+
+        print(TerminalSummary.render(report, orderedApps: loaded.workload.apps.map(\.id)))
+        print("")
+        print("report     \(directory.appendingPathComponent("report.json").path)")
+    }
+}
+
+/// A one-line progress display on stderr, only when stderr is a terminal.
+final class ProgressLine: @unchecked Sendable {
+    let durationUs: Microseconds
+    let isEnabled = isatty(STDERR_FILENO) == 1
+    private var shown = false
+
+    init(durationUs: Microseconds) {
+        self.durationUs = durationUs
+    }
+
+    func update(_ now: Microseconds) {
+        let percent = durationUs > 0 ? Int(now * 100 / durationUs) : 100
+        FileHandle.standardError.write(Data("\rsimulating \(Format.duration(now)) of \(Format.duration(durationUs)) (\(percent)%)".utf8))
+        shown = true
+    }
+
+    func clear() {
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}
