@@ -1,0 +1,58 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "memprof",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "memprof", targets: ["memprof"]),
+        .library(name: "MemprofCore", targets: ["MemprofCore"]),
+        .library(name: "MemprofWorkload", targets: ["MemprofWorkload"]),
+        .library(name: "MemprofReport", targets: ["MemprofReport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
+    targets: [
+        // The simulation: lifecycle, memory, policies. Synchronous, deterministic, no I/O.
+        .target(
+            name: "MemprofCore",
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")]
+        ),
+        // The workload format: YAML/JSON text to a validated `Workload`, with located errors.
+        .target(
+            name: "MemprofWorkload",
+            dependencies: [
+                "MemprofCore",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The report model (`memprof.report/1`), built from a simulation, and its JSON form.
+        .target(
+            name: "MemprofReport",
+            dependencies: ["MemprofCore"]
+        ),
+        // The command line: parses arguments, calls the libraries, maps errors to exit codes.
+        .executableTarget(
+            name: "memprof",
+            dependencies: [
+                "MemprofCore", "MemprofWorkload", "MemprofReport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Sampling profiles as plain data, and their folded-stack and speedscope forms.
+        // Work kernels, the work registry, the sampler's Swift API and `SampledWorkPerformer`.
+        // Sampled vs unsampled runs of one kernel in one process: the sampler's overhead.
+        .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
+        .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload"]),
+        .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReport", "MemprofWorkload"]),
+        .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport"]),
+        .testTarget(
+            resources: [.copy("Fixtures")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
