@@ -44,15 +44,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Sampling profiles as plain data, and their folded-stack and speedscope forms.
-        // Work kernels, the work registry, the sampler's Swift API and `SampledWorkPerformer`.
-        // Sampled vs unsampled runs of one kernel in one process: the sampler's overhead.
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
         .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload"]),
         .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReport", "MemprofWorkload"]),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport"]),
-        .testTarget(
-            resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )
