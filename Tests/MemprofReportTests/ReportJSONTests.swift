@@ -1,0 +1,119 @@
+import Foundation
+import MemprofCore
+import MemprofWorkload
+import Testing
+@testable import MemprofReport
+
+func makeReport(_ name: String, seed: UInt64? = nil, host: Report.Host? = nil) throws -> Report {
+    var loaded = try WorkloadLoader.load(name)
+    if let seed { loaded.workload.seed = seed }
+    var simulator = Simulator(workload: loaded.workload)
+    let result = simulator.run()
+    return Report(result: result, workloadSha256: loaded.sha256, source: loaded.source,
+                  host: host ?? .current(simulationWallMs: 1, processedOccurrences: result.processedOccurrences))
+}
+
+let fixedHost = Report.Host(hostname: "h", os: "os", processors: 1, generatedAt: "t", simulationWallMs: 0,
+                            processedOccurrences: 0)
+
+@Suite struct ReportJSONTests {
+    @Test(arguments: BuiltinWorkloads.all.map(\.name))
+    func sameWorkloadAndSeedGiveIdenticalBytes(name: String) throws {
+        let a = try ReportJSON.encode(try makeReport(name, host: fixedHost))
+        let b = try ReportJSON.encode(try makeReport(name, host: fixedHost))
+        #expect(a == b)
+        #expect(a.count > 10_000)
+    }
+
+    @Test func anotherSeedGivesAnotherRun() throws {
+        // phone-day has a `generate` section, so its seed matters.
+        let a = try ReportJSON.encode(try makeReport("phone-day", seed: 1, host: fixedHost))
+        let b = try ReportJSON.encode(try makeReport("phone-day", seed: 2, host: fixedHost))
+        #expect(a != b)
+    }
+
+    @Test func topLevelKeysAreTheSpecsAndSorted() throws {
+        let data = try ReportJSON.encode(try makeReport("background-heavy"))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(Set(object.keys) == ["schema", "tool", "run", "device", "policy", "summary", "apps", "events",
+                                     "timeline", "jetsamEvents", "notifications", "host"])
+        #expect(object["schema"] as? String == "memprof.report/1")
+        let text = String(decoding: data, as: UTF8.self)
+        let positions = ["\"apps\"", "\"device\"", "\"events\"", "\"host\"", "\"jetsamEvents\"", "\"notifications\"",
+                         "\"policy\"", "\"run\"", "\"schema\"", "\"summary\"", "\"timeline\"", "\"tool\""]
+            .map { text.range(of: "{" + $0)?.lowerBound ?? text.range(of: "," + $0 + ":")!.lowerBound }
+        #expect(positions == positions.sorted())
+    }
+
+    @Test func summaryHasEverySpecKey() throws {
+        let data = try ReportJSON.encode(try makeReport("background-heavy"))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let summary = try #require(object["summary"] as? [String: Any])
+        for key in ["coldLaunches", "backgroundLaunches", "warmResumes", "compressedResumes", "compressions",
+                    "evictions", "memoryWarnings", "terminations", "backgroundTasks", "fetches", "pushes",
+                    "peakUsedBytes", "peakCompressedBytes", "timeAtPressureUs"] {
+            #expect(summary[key] != nil, "summary.\(key) missing")
+        }
+        let apps = try #require(object["apps"] as? [String: [String: Any]])
+        for (_, app) in apps {
+            for key in ["timeInStateUs", "launches", "exits", "compressions", "evictions", "memoryWarnings",
+                        "peakFootprintBytes", "resumeLatencyUs", "backgroundTasks", "fetches", "pushes"] {
+                #expect(app[key] != nil, "apps.*.\(key) missing")
+            }
+        }
+    }
+
+    @Test func roundTripsThroughTheReader() throws {
+        let report = try makeReport("ipad-afternoon", host: fixedHost)
+        let decoded = try ReportJSON.decode(try ReportJSON.encode(report))
+        #expect(decoded.summary == report.summary)
+        #expect(decoded.events == report.events)
+        #expect(decoded.run == report.run)
+    }
+
+    @Test func readerRefusesOtherSchemasAndNonReports() {
+        #expect(throws: ReportReadError.unknownSchema("memprof.report/9")) {
+            try ReportJSON.decode(Data(#"{"schema": "memprof.report/9"}"#.utf8))
+        }
+        #expect(throws: ReportReadError.self) { try ReportJSON.decode(Data("[1, 2]".utf8)) }
+        #expect(throws: ReportReadError.self) { try ReportJSON.decode(Data(#"{"name": "x"}"#.utf8)) }
+    }
+
+    @Test func jetsamEventsHaveTheShapeOfIOSReports() throws {
+        let report = try makeReport("background-heavy")
+        let event = try #require(report.jetsamEvents.first)
+        #expect(event.pageSize == 16_384)
+        let killed = try #require(event.processes.first { $0.reason != nil })
+        #expect(killed.name == event.killed)
+        #expect(["vm-pageshortage", "per-process-limit"].contains(killed.reason ?? ""))
+        #expect(event.largestProcess == event.processes.max { $0.rpages < $1.rpages }?.name)
+    }
+}
+
+@Suite struct AtomicFilesTests {
+    @Test func writesEveryFileAndLeavesNoTemporaries() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-atomic-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try AtomicFiles.write([("a.json", Data("1".utf8)), ("b.html", Data("2".utf8))], into: dir)
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(names == ["a.json", "b.html"])
+        #expect(try String(contentsOf: dir.appendingPathComponent("b.html"), encoding: .utf8) == "2")
+    }
+}
+
+@Suite struct FormatTests {
+    @Test func bytes() {
+        #expect(Format.bytes(45 * 1_048_576) == "45 MB")
+        #expect(Format.bytes(1_610_612_736) == "1.5 GB")
+        #expect(Format.bytes(512) == "512 B")
+        #expect(Format.bytes(300 * 1_048_576) == "300 MB")
+    }
+
+    @Test func durations() {
+        #expect(Format.duration(90_000_000) == "1m30s")
+        #expect(Format.duration(3_600_000_000) == "1h")
+        #expect(Format.duration(250_000) == "250ms")
+        #expect(Format.duration(1_500_000) == "1.5s")
+        #expect(Format.duration(0) == "0s")
+    }
+}
