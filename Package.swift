@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "MemprofCore", targets: ["MemprofCore"]),
         .library(name: "MemprofWorkload", targets: ["MemprofWorkload"]),
         .library(name: "MemprofReport", targets: ["MemprofReport"]),
+        .library(name: "MemprofProfile", targets: ["MemprofProfile"]),
+        .library(name: "MemprofSampler", targets: ["MemprofSampler"]),
+        .executable(name: "memprof-bench-sampler", targets: ["memprof-bench-sampler"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -44,10 +47,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Sampling profiles as plain data, and their folded-stack and speedscope forms.
+        .target(name: "MemprofProfile"),
+        // The SIGPROF handler and its sample buffer, in C; libunwind is loaded with dlopen.
+        .target(name: "CSampler"),
+        // Work kernels, the work registry, the sampler's Swift API and `SampledWorkPerformer`.
+        .target(name: "MemprofSampler", dependencies: ["CSampler", "MemprofCore", "MemprofProfile"]),
+        // Sampled vs unsampled runs of one kernel in one process: the sampler's overhead.
+        .executableTarget(name: "memprof-bench-sampler", dependencies: ["MemprofSampler"]),
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
         .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload"]),
         .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReport", "MemprofWorkload"]),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport"]),
+        .testTarget(
+            name: "MemprofProfileTests", dependencies: ["MemprofProfile"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,170 @@
+/// What the stack sampler saw while real work ran for background handlers (spec §8).
+///
+/// The value is plain data with no tie to the sampler, so `memprof export` can turn a report's
+/// `profile` back into folded stacks or a speedscope file without running anything again.
+/// Everything in it is kept in one canonical order (see ``SamplingProfile/init(sampler:handlers:notes:)``),
+/// so encoding the same profile twice gives the same bytes.
+public struct SamplingProfile: Sendable, Hashable, Codable {
+    /// Version of this layout; readers refuse versions they do not know.
+    public static let formatVersion = 1
+
+    public var formatVersion: Int
+    /// How the sampler ran: rate asked and achieved, samples, drops, overhead.
+    public var sampler: SamplerSummary
+    /// Every frame that appears in a stack, referenced by index from ``Stack/frames``.
+    public var frames: [Frame]
+    /// One entry per (app, handler), sorted by app then handler.
+    public var handlers: [HandlerProfile]
+    /// Plain sentences about the run a reader should know, e.g. that no samples were collected.
+    public var notes: [String]
+
+    /// Total samples over all handlers.
+    public var sampleCount: Int { handlers.reduce(0) { $0 + $1.samples } }
+
+    /// Whether any stack was recorded (a report writes stack files only then).
+    public var hasSamples: Bool { handlers.contains { !$0.stacks.isEmpty } }
+
+    enum CodingKeys: String, CodingKey {
+        case formatVersion, sampler, frames, handlers, notes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decode(Int.self, forKey: .formatVersion)
+        guard version <= Self.formatVersion else { throw UnsupportedProfileVersion(found: version) }
+        self.formatVersion = version
+        self.sampler = try container.decode(SamplerSummary.self, forKey: .sampler)
+        self.frames = try container.decode([Frame].self, forKey: .frames)
+        self.handlers = try container.decode([HandlerProfile].self, forKey: .handlers)
+        self.notes = try container.decodeIfPresent([String].self, forKey: .notes) ?? []
+        for handler in handlers {
+            for stack in handler.stacks where stack.frames.contains(where: { !frames.indices.contains($0) }) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .handlers, in: container,
+                    debugDescription: "a stack of \(handler.app)/\(handler.handler) names a frame index out of range")
+            }
+        }
+    }
+}
+
+/// A profile written by a newer memprof than this one.
+public struct UnsupportedProfileVersion: Error, CustomStringConvertible {
+    public var found: Int
+    public var description: String {
+        "profile format version \(found) is newer than this memprof understands (\(SamplingProfile.formatVersion))"
+    }
+}
+
+/// How the sampler ran over the whole run.
+public struct SamplerSummary: Sendable, Hashable, Codable {
+    /// The rate asked for, in Hz; 0 when sampling was off.
+    public var requestedRateHz: Double
+    /// Timer signals handled (samples recorded + dropped) per second of sampled wall time.
+    public var achievedRateHz: Double
+    /// The clock that drove the timer: `thread-cpu`, `monotonic`, or `off`.
+    public var clock: String
+    /// Samples recorded into the buffer and kept.
+    public var samples: Int
+    /// Timer signals that found the buffer full and were counted but not recorded.
+    public var droppedSamples: Int
+    /// Timer expirations the kernel merged because a signal was still pending.
+    public var timerOverruns: Int
+    /// Wall-clock time during which the timer was armed, in microseconds.
+    public var sampledWallMicroseconds: Int64
+    /// Mean cost of one sample to the sampled thread, in nanoseconds: time inside the handler
+    /// plus the kernel's signal delivery and return, measured at start-up.
+    public var costPerSampleNanoseconds: Double
+    /// Estimated share of the sampled thread's time taken by sampling, in percent:
+    /// (samples × ``costPerSampleNanoseconds``) ÷ sampled wall time.
+    public var overheadPercent: Double
+
+    public init(
+        requestedRateHz: Double, achievedRateHz: Double, clock: String, samples: Int,
+        droppedSamples: Int, timerOverruns: Int, sampledWallMicroseconds: Int64,
+        costPerSampleNanoseconds: Double, overheadPercent: Double
+    ) {
+        self.requestedRateHz = requestedRateHz
+        self.achievedRateHz = achievedRateHz
+        self.clock = clock
+        self.samples = samples
+        self.droppedSamples = droppedSamples
+        self.timerOverruns = timerOverruns
+        self.sampledWallMicroseconds = sampledWallMicroseconds
+        self.costPerSampleNanoseconds = costPerSampleNanoseconds
+        self.overheadPercent = overheadPercent
+    }
+
+    /// The summary of a run that did not sample.
+    public static let off = SamplerSummary(
+        requestedRateHz: 0, achievedRateHz: 0, clock: "off", samples: 0, droppedSamples: 0,
+        timerOverruns: 0, sampledWallMicroseconds: 0, costPerSampleNanoseconds: 0,
+        overheadPercent: 0)
+}
+
+/// One function in a stack.
+public struct Frame: Sendable, Hashable, Codable, Comparable {
+    /// Demangled function name, or `0x…` when no symbol covers the address.
+    public var name: String
+    /// File name of the executable or shared library holding it, e.g. `libFoundationEssentials.so`.
+    public var module: String
+
+    public init(name: String, module: String) {
+        self.name = name
+        self.module = module
+    }
+
+    public static func < (lhs: Frame, rhs: Frame) -> Bool {
+        (lhs.name, lhs.module) < (rhs.name, rhs.module)
+    }
+}
+
+/// The samples of one (app, handler) and the work it ran.
+public struct HandlerProfile: Sendable, Hashable, Codable {
+    public var app: String
+    /// The handler kind's name: `backgroundTask`, `fetch` or `push`.
+    public var handler: String
+    /// The work kernel's name; several names joined by `,` if the handler ran different ones.
+    public var kernel: String
+    /// How many times the work ran.
+    public var runs: Int
+    /// Bytes of work asked for, summed over runs.
+    public var sizeBytes: Int64
+    /// Measured wall-clock time of the work, summed over runs.
+    public var wallMicroseconds: Int64
+    /// CPU time of the worker thread while it ran the work, summed over runs.
+    public var cpuMicroseconds: Int64
+    /// Samples recorded for this handler (the sum of the stacks' counts).
+    public var samples: Int
+    /// Samples dropped (buffer full) while this handler's work ran.
+    public var droppedSamples: Int
+    /// Distinct stacks, most frequent first.
+    public var stacks: [Stack]
+
+    public init(
+        app: String, handler: String, kernel: String, runs: Int, sizeBytes: Int64,
+        wallMicroseconds: Int64, cpuMicroseconds: Int64, droppedSamples: Int, stacks: [Stack]
+    ) {
+        self.app = app
+        self.handler = handler
+        self.kernel = kernel
+        self.runs = runs
+        self.sizeBytes = sizeBytes
+        self.wallMicroseconds = wallMicroseconds
+        self.cpuMicroseconds = cpuMicroseconds
+        self.samples = stacks.reduce(0) { $0 + $1.count }
+        self.droppedSamples = droppedSamples
+        self.stacks = stacks
+    }
+}
+
+/// A distinct stack and how many samples saw it.
+public struct Stack: Sendable, Hashable, Codable {
+    /// Indices into ``SamplingProfile/frames``, root (outermost caller) first.
+    public var frames: [Int]
+    public var count: Int
+
+    public init(frames: [Int], count: Int) {
+        self.frames = frames
+        self.count = count
+    }
+}

@@ -1,0 +1,24 @@
+/// How a ``SampledWorkPerformer`` samples the work it runs.
+public struct SamplerOptions: Sendable, Hashable {
+    /// About 1 kHz. A prime rather than 1000 so samples do not line up with work that repeats
+    /// every millisecond.
+    public static let defaultRateHz: Double = 997
+
+    /// Samples per second; 0 runs the work without sampling (`--no-sampling`). Rates up to
+    /// 250 Hz use a timer on the worker's CPU time, faster ones a CLOCK_MONOTONIC timer aimed at
+    /// the worker thread.
+    public var rateHz: Double
+    /// Samples the buffer holds between drains; when it is full, samples are counted as dropped.
+    public var bufferCapacity: Int
+    /// How often the calling thread drains the buffer while work runs, in seconds.
+    public var drainInterval: Double
+
+    public init(rateHz: Double = defaultRateHz, bufferCapacity: Int = 4096, drainInterval: Double = 0.01) {
+        self.rateHz = max(0, rateHz)
+        self.bufferCapacity = bufferCapacity
+        self.drainInterval = drainInterval
+    }
+
+    /// Runs work unsampled.
+    public static let off = SamplerOptions(rateHz: 0)
+}

@@ -1,0 +1,119 @@
+// Measures the sampler's overhead: one kernel run alternately sampled and not sampled in one
+// process, at several rates. Also runs a kernel plainly (for perf and gperftools to profile from
+// outside) and prints a sampled run's folded stacks. scripts/bench-sampler.sh drives it.
+//
+//   memprof-bench-sampler overhead [--kernel K] [--rates 100,1000,4000] [--rounds N] [--seconds S]
+//   memprof-bench-sampler plain --kernel K --size BYTES
+//   memprof-bench-sampler folded [--kernel K] [--rate HZ] [--size BYTES]
+import Foundation
+import MemprofProfile
+import MemprofSampler
+
+struct Arguments {
+    var command = "overhead"
+    var kernel = "checksum"
+    var rates: [Double] = [100, 1000, 4000]
+    var rounds = 9
+    var seconds = 0.4
+    var size: Int64 = 0
+    var rate = SamplerOptions.defaultRateHz
+
+    init(_ list: [String]) {
+        var list = list[...]
+        if let first = list.first, !first.hasPrefix("--") { command = first; list = list.dropFirst() }
+        while let flag = list.popFirst() {
+            let value = list.popFirst() ?? ""
+            switch flag {
+            case "--kernel": kernel = value
+            case "--rates": rates = value.split(separator: ",").compactMap { Double($0) }
+            case "--rounds": rounds = Int(value) ?? rounds
+            case "--seconds": seconds = Double(value) ?? seconds
+            case "--size": size = Int64(value) ?? size
+            case "--rate": rate = Double(value) ?? rate
+            default: fatalError("unknown flag \(flag)")
+            }
+        }
+    }
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2]
+        : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func format(_ value: Double, _ places: Int = 2) -> String { String(format: "%.\(places)f", value) }
+
+/// Size of the kernel that takes about `seconds` on the worker.
+func calibratedSize(_ kernel: String, seconds: Double) -> Int64 {
+    let plain = SampledWorkPerformer(options: .off)
+    var size: Int64 = 1 << 20
+    while true {
+        let micros = plain.perform(kernel: kernel, sizeBytes: size, app: "bench", handler: "calibrate")
+        if micros > 50_000 || size > 1 << 40 {
+            return max(1, Int64(Double(size) * seconds * 1e6 / Double(max(micros, 1))))
+        }
+        size *= 4
+    }
+}
+
+let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
+guard let kernel = WorkRegistry.kernel(named: arguments.kernel) else {
+    FileHandle.standardError.write("unknown kernel \(arguments.kernel); known: \(WorkRegistry.names)\n".data(using: .utf8)!)
+    exit(2)
+}
+
+switch arguments.command {
+case "plain":
+    let size = arguments.size > 0 ? arguments.size : 256 << 20
+    let start = DispatchTime.now().uptimeNanoseconds
+    kernel.run(size)
+    let micros = (DispatchTime.now().uptimeNanoseconds - start) / 1000
+    print("wall_us \(micros)")
+
+case "folded":
+    let performer = SampledWorkPerformer(rateHz: arguments.rate)
+    performer.perform(kernel: arguments.kernel, sizeBytes: arguments.size > 0 ? arguments.size : 64 << 20,
+                      app: "bench", handler: "fetch")
+    let profile = performer.makeProfile()
+    print(profile.makeFoldedStacks(), terminator: "")
+    FileHandle.standardError.write("\(profile.sampler)\n".data(using: .utf8)!)
+
+default:
+    let size = calibratedSize(arguments.kernel, seconds: arguments.seconds)
+    print("kernel \(arguments.kernel), \(size) bytes per run (~\(arguments.seconds) s), \(arguments.rounds) pairs per rate")
+    print("rate_hz  achieved_hz  median_overhead_%  min_%  max_%  measured_ns_per_sample  estimated_overhead_%  estimated_ns_per_sample  dropped")
+    let plain = SampledWorkPerformer(options: .off)
+    _ = plain.perform(kernel: arguments.kernel, sizeBytes: size, app: "bench", handler: "warm")
+    for rate in arguments.rates {
+        let sampled = SampledWorkPerformer(rateHz: rate)
+        var overheads: [Double] = []
+        var perSample: [Double] = []
+        var samplesBefore = 0
+        for round in 0..<arguments.rounds {
+            // Alternate which goes first so drift in the machine does not favour one side.
+            var base: Int64 = 0
+            var with: Int64 = 0
+            if round % 2 == 0 {
+                base = plain.perform(kernel: arguments.kernel, sizeBytes: size, app: "bench", handler: "plain")
+                with = sampled.perform(kernel: arguments.kernel, sizeBytes: size, app: "bench", handler: "sampled")
+            } else {
+                with = sampled.perform(kernel: arguments.kernel, sizeBytes: size, app: "bench", handler: "sampled")
+                base = plain.perform(kernel: arguments.kernel, sizeBytes: size, app: "bench", handler: "plain")
+            }
+            let profile = sampled.makeProfile()
+            let samples = profile.sampler.samples + profile.sampler.droppedSamples - samplesBefore
+            samplesBefore += samples
+            overheads.append(Double(with - base) / Double(base) * 100)
+            if samples > 0 { perSample.append(Double(with - base) * 1000 / Double(samples)) }
+        }
+        let summary = sampled.makeProfile().sampler
+        print(
+            [format(rate, 0), format(summary.achievedRateHz, 1), format(median(overheads), 2),
+             format(overheads.min() ?? .nan, 2), format(overheads.max() ?? .nan, 2),
+             format(median(perSample), 0), format(summary.overheadPercent, 2),
+             format(summary.costPerSampleNanoseconds, 0), "\(summary.droppedSamples)"]
+                .joined(separator: "  "))
+    }
+}
