@@ -43,6 +43,14 @@ func median(_ values: [Double]) -> Double {
         : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
+/// CPU time of the calling thread (the signal handler's time and the kernel's delivery of the
+/// signal are charged to it), in microseconds.
+func threadCPUMicroseconds() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000
+}
+
 func format(_ value: Double, _ places: Int = 2) -> String { String(format: "%.\(places)f", value) }
 
 /// Size of the kernel that takes about `seconds` on the worker.
@@ -68,9 +76,12 @@ switch arguments.command {
 case "plain":
     let size = arguments.size > 0 ? arguments.size : 256 << 20
     let start = DispatchTime.now().uptimeNanoseconds
+    let cpuStart = threadCPUMicroseconds()
     kernel.run(size)
+    let cpu = threadCPUMicroseconds() - cpuStart
     let micros = (DispatchTime.now().uptimeNanoseconds - start) / 1000
     print("wall_us \(micros)")
+    print("cpu_us \(cpu)")
 
 case "folded":
     let performer = SampledWorkPerformer(rateHz: arguments.rate)
@@ -82,38 +93,49 @@ case "folded":
 
 default:
     let size = calibratedSize(arguments.kernel, seconds: arguments.seconds)
-    print("kernel \(arguments.kernel), \(size) bytes per run (~\(arguments.seconds) s), \(arguments.rounds) pairs per rate")
-    print("rate_hz  achieved_hz  median_overhead_%  min_%  max_%  measured_ns_per_sample  estimated_overhead_%  estimated_ns_per_sample  dropped")
+    print("# kernel \(arguments.kernel), \(size) bytes per run (~\(arguments.seconds) s), \(arguments.rounds) alternated pairs per rate")
+    print("# overhead = (sampled - unsampled) / unsampled, on the worker's CPU time and on wall time; medians")
+    print("rate_hz achieved_hz cpu_overhead_% wall_overhead_% cpu_ns_per_sample estimated_overhead_% estimated_ns_per_sample samples dropped")
     let plain = SampledWorkPerformer(options: .off)
     _ = plain.perform(kernel: arguments.kernel, sizeBytes: size, app: "bench", handler: "warm")
+    /// Runs once and returns (wall µs, CPU µs) of that run.
+    func timedRun(_ performer: SampledWorkPerformer, handler: String) -> (wall: Double, cpu: Double) {
+        let before = performer.makeProfile().handlers.first { $0.handler == handler }
+        _ = performer.perform(kernel: arguments.kernel, sizeBytes: size, app: "bench", handler: handler)
+        let after = performer.makeProfile().handlers.first { $0.handler == handler }!
+        return (Double(after.wallMicroseconds - (before?.wallMicroseconds ?? 0)),
+                Double(after.cpuMicroseconds - (before?.cpuMicroseconds ?? 0)))
+    }
     for rate in arguments.rates {
         let sampled = SampledWorkPerformer(rateHz: rate)
-        var overheads: [Double] = []
+        var cpuOverheads: [Double] = []
+        var wallOverheads: [Double] = []
         var perSample: [Double] = []
-        var samplesBefore = 0
+        var seen = 0
         for round in 0..<arguments.rounds {
             // Alternate which goes first so drift in the machine does not favour one side.
-            var base: Int64 = 0
-            var with: Int64 = 0
+            var base = (wall: 0.0, cpu: 0.0)
+            var with = (wall: 0.0, cpu: 0.0)
             if round % 2 == 0 {
-                base = plain.perform(kernel: arguments.kernel, sizeBytes: size, app: "bench", handler: "plain")
-                with = sampled.perform(kernel: arguments.kernel, sizeBytes: size, app: "bench", handler: "sampled")
+                base = timedRun(plain, handler: "plain")
+                with = timedRun(sampled, handler: "sampled")
             } else {
-                with = sampled.perform(kernel: arguments.kernel, sizeBytes: size, app: "bench", handler: "sampled")
-                base = plain.perform(kernel: arguments.kernel, sizeBytes: size, app: "bench", handler: "plain")
+                with = timedRun(sampled, handler: "sampled")
+                base = timedRun(plain, handler: "plain")
             }
-            let profile = sampled.makeProfile()
-            let samples = profile.sampler.samples + profile.sampler.droppedSamples - samplesBefore
-            samplesBefore += samples
-            overheads.append(Double(with - base) / Double(base) * 100)
-            if samples > 0 { perSample.append(Double(with - base) * 1000 / Double(samples)) }
+            let summary = sampled.makeProfile().sampler
+            let samples = summary.samples + summary.droppedSamples - seen
+            seen += samples
+            cpuOverheads.append((with.cpu - base.cpu) / base.cpu * 100)
+            wallOverheads.append((with.wall - base.wall) / base.wall * 100)
+            if samples > 0 { perSample.append((with.cpu - base.cpu) * 1000 / Double(samples)) }
         }
         let summary = sampled.makeProfile().sampler
         print(
-            [format(rate, 0), format(summary.achievedRateHz, 1), format(median(overheads), 2),
-             format(overheads.min() ?? .nan, 2), format(overheads.max() ?? .nan, 2),
-             format(median(perSample), 0), format(summary.overheadPercent, 2),
-             format(summary.costPerSampleNanoseconds, 0), "\(summary.droppedSamples)"]
-                .joined(separator: "  "))
+            [format(rate, 0), format(summary.achievedRateHz, 1), format(median(cpuOverheads), 2),
+             format(median(wallOverheads), 2), format(median(perSample), 0),
+             format(summary.overheadPercent, 2), format(summary.costPerSampleNanoseconds, 0),
+             "\(summary.samples)", "\(summary.droppedSamples)"]
+                .joined(separator: " "))
     }
 }

@@ -25,10 +25,14 @@ private func userWorkInner(_ seed: UInt64) -> UInt64 {
     return value
 }
 
-/// Runs the checksum kernel until `seconds` have passed, whatever the size.
+/// Runs the checksum and the JSON kernels in turn until `seconds` have passed: JSON allocates
+/// and frees all the time, so signals land inside malloc, Foundation and the Swift runtime.
 private func runFor(seconds: Double) {
     let end = Date().addingTimeInterval(seconds)
-    while Date() < end { _ = ChecksumKernel.run(bytes: 1 << 20) }
+    while Date() < end {
+        _ = ChecksumKernel.run(bytes: 1 << 20)
+        _ = JSONKernel.run(bytes: 64 << 10)
+    }
 }
 
 @Suite("Sampler lifecycle", .serialized)
