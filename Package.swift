@@ -55,6 +55,8 @@ let package = Package(
         .target(name: "MemprofSampler", dependencies: ["CSampler", "MemprofCore", "MemprofProfile"]),
         // Sampled vs unsampled runs of one kernel in one process: the sampler's overhead.
         .executableTarget(name: "memprof-bench-sampler", dependencies: ["MemprofSampler"]),
+        // The simulator and report writer on a large generated workload (scripts/bench.sh).
+        .executableTarget(name: "memprof-bench", dependencies: ["MemprofCore", "MemprofReport"]),
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
         .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload"]),
         .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReport", "MemprofWorkload"]),

@@ -43,7 +43,8 @@ struct AppRuntime {
     var stats: AppStats
     var timeInState: [Microseconds] = Array(repeating: 0, count: AppState.allCases.count)
     var resumeLatencies: [Microseconds] = []
-    var posted: [String: Int] = [:]
+    /// Notifications posted, by `LifecycleCallback.index`.
+    var posted: [Int] = Array(repeating: 0, count: LifecycleCallback.allCases.count)
     var bytes = Series()
 
     init(spec: AppSpec) {

@@ -24,6 +24,18 @@ public enum AppState: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     public var isForeground: Bool { self == .inactive || self == .active }
+
+    /// Position in `allCases`, for per-state arrays.
+    var index: Int {
+        switch self {
+        case .notRunning: 0
+        case .inactive: 1
+        case .active: 2
+        case .background: 3
+        case .suspended: 4
+        case .compressed: 5
+        }
+    }
 }
 
 /// Why an app ended (spec §6).
@@ -73,6 +85,19 @@ public enum LifecycleCallback: String, Sendable, Hashable, Codable, CaseIterable
     case applicationDidBecomeActive
     case applicationWillTerminate
     case applicationDidReceiveMemoryWarning
+
+    /// Position in `allCases`, for per-callback arrays.
+    var index: Int {
+        switch self {
+        case .applicationDidFinishLaunching: 0
+        case .applicationWillResignActive: 1
+        case .applicationDidEnterBackground: 2
+        case .applicationWillEnterForeground: 3
+        case .applicationDidBecomeActive: 4
+        case .applicationWillTerminate: 5
+        case .applicationDidReceiveMemoryWarning: 6
+        }
+    }
 
     /// The notification posted to the app's notification center with this callback.
     public var notificationName: String {

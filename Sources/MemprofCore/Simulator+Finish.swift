@@ -7,7 +7,7 @@ extension Simulator {
         var timeline = Timeline()
         var posted: [String: [String: Int]] = [:]
         for i in apps.indices {
-            apps[i].timeInState[Self.stateIndex[apps[i].state]!] += now - apps[i].stateSinceUs
+            apps[i].timeInState[apps[i].state.index] += now - apps[i].stateSinceUs
             apps[i].stateSinceUs = now
             var s = apps[i].stats
             for (k, state) in AppState.allCases.enumerated() {
@@ -22,7 +22,11 @@ extension Simulator {
             }
             stats.append(s)
             timeline.appBytes[apps[i].spec.id] = apps[i].bytes.pairs
-            posted[apps[i].spec.id] = apps[i].posted
+            var counts: [String: Int] = [:]
+            for callback in LifecycleCallback.allCases where apps[i].posted[callback.index] > 0 {
+                counts[callback.notificationName] = apps[i].posted[callback.index]
+            }
+            posted[apps[i].spec.id] = counts
         }
         timeline.usedBytes = usedSeries.pairs
         timeline.compressedBytes = compressedSeries.pairs

@@ -44,7 +44,6 @@ public struct Simulator {
     var compressedUsed: Bytes = 0
     var level: PressureLevel = .normal
     var levelSinceUs: Microseconds = 0
-    var warningArmed = true
 
     var summary = Summary()
     var events: [SimEvent] = []
@@ -156,7 +155,7 @@ public struct Simulator {
     /// Delivers a delegate callback to an app and posts its notification.
     mutating func deliver(_ callback: LifecycleCallback, to i: Int) {
         let name = callback.notificationName
-        apps[i].posted[name, default: 0] += 1
+        apps[i].posted[callback.index] += 1
         record(.callback, i) {
             $0.callback = callback
             $0.notification = name

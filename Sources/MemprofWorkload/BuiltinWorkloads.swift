@@ -66,10 +66,10 @@ public enum BuiltinWorkloads {
         onMemoryWarning: {release: 40MB}
       game:
         name: Dungeon
-        launch: {footprint: 420MB, time: 4s}
+        launch: {footprint: 480MB, time: 4s}
         resumeTime: 600ms
         growth: 10MB/min
-        maxFootprint: 560MB
+        maxFootprint: 600MB
         onBackground: {release: 40MB, time: 1s}
         onMemoryWarning: {release: 20MB}
       notes:

@@ -117,3 +117,19 @@ let fixedHost = Report.Host(hostname: "h", os: "os", processors: 1, generatedAt:
         #expect(Format.duration(0) == "0s")
     }
 }
+
+@Suite struct FastJSONTests {
+    @Test(arguments: BuiltinWorkloads.all.map(\.name))
+    func handWrittenSectionsMatchJSONEncoder(name: String) throws {
+        let report = try makeReport(name, host: fixedHost)
+        let fast = try ReportJSON.encode(report)
+        let reference = try ReportJSON.referenceEncode(report)
+        #expect(fast == reference)
+    }
+
+    @Test func stringsAreEscapedAsJSONEncoderDoes() throws {
+        var report = try makeReport("background-heavy", host: fixedHost)
+        report.events[0].detail = "quote \" backslash \\ slash / newline \n tab \t bell \u{07} é 漢"
+        #expect(try ReportJSON.encode(report) == (try ReportJSON.referenceEncode(report)))
+    }
+}

@@ -1,0 +1,90 @@
+import MemprofCore
+
+/// Hand-written encoders for the report's large sections: events, the timeline and jetsam
+/// snapshots. Keys are written in sorted order, as `JSONEncoder` with `.sortedKeys` would.
+extension JSONBuffer {
+    mutating func write(_ e: SimEvent) {
+        object { o in
+            o.string("action", e.action)
+            o.string("app", e.app)
+            o.int("atUs", e.atUs)
+            o.int("bytes", e.bytes)
+            o.string("callback", e.callback?.rawValue)
+            if let candidates = e.candidates {
+                o.key("candidates")
+                o.buffer.array(candidates) { b, c in b.write(c) }
+            }
+            o.int("compressedBytes", e.compressedBytes)
+            o.string("detail", e.detail)
+            o.int("freedBytes", e.freedBytes)
+            o.string("from", e.from?.rawValue)
+            o.string("handler", e.handler)
+            o.string("kind", e.kind.rawValue)
+            o.int("latencyUs", e.latencyUs)
+            o.string("level", e.level?.rawValue)
+            o.int("neededBytes", e.neededBytes)
+            o.string("notification", e.notification)
+            o.string("reason", e.reason?.rawValue)
+            o.string("to", e.to?.rawValue)
+            o.int("usedBytes", e.usedBytes)
+        }
+    }
+
+    mutating func write(_ c: SimEvent.Candidate) {
+        object { o in
+            o.string("app", c.app)
+            o.int("footprintBytes", c.footprintBytes)
+            o.int("lastForegroundUs", c.lastForegroundUs)
+            o.string("state", c.state.rawValue)
+            o.key("taken")
+            o.buffer.bool(c.taken)
+        }
+    }
+
+    mutating func write(pairs: [[Int64]]) {
+        array(pairs) { b, pair in b.array(pair) { b, v in b.int(v) } }
+    }
+
+    mutating func write(_ t: Timeline) {
+        object { o in
+            o.key("appBytes")
+            o.buffer.object { apps in
+                for name in t.appBytes.keys.sorted() {
+                    apps.key(name)
+                    apps.buffer.write(pairs: t.appBytes[name]!)
+                }
+            }
+            o.key("compressedBytes")
+            o.buffer.write(pairs: t.compressedBytes)
+            o.key("levels")
+            o.buffer.array(t.levels) { b, change in
+                b.object { c in
+                    c.int("atUs", change.atUs)
+                    c.string("level", change.level.rawValue)
+                }
+            }
+            o.key("usedBytes")
+            o.buffer.write(pairs: t.usedBytes)
+        }
+    }
+
+    mutating func write(_ j: JetsamEvent) {
+        object { o in
+            o.int("atUs", j.atUs)
+            o.string("exitReason", j.exitReason.rawValue)
+            o.string("killed", j.killed)
+            o.string("largestProcess", j.largestProcess)
+            o.int("pageSize", j.pageSize)
+            o.key("processes")
+            o.buffer.array(j.processes) { b, p in
+                b.object { q in
+                    q.string("name", p.name)
+                    q.string("reason", p.reason)
+                    q.int("rpages", p.rpages)
+                    q.key("states")
+                    q.buffer.array(p.states) { b, s in b.string(s) }
+                }
+            }
+        }
+    }
+}
