@@ -1,7 +1,5 @@
 /// Memory: state and footprint bookkeeping, demands, warnings, reclaiming, kills (spec §4, §5).
 extension Simulator {
-    static let stateIndex: [AppState: Int] = Dictionary(
-        uniqueKeysWithValues: AppState.allCases.enumerated().map { ($1, $0) })
 
     func level(for bytes: Bytes) -> PressureLevel {
         bytes >= criticalBytes ? .critical : bytes >= warningBytes ? .warning : .normal
@@ -11,7 +9,7 @@ extension Simulator {
     mutating func setState(_ i: Int, _ state: AppState) {
         let old = apps[i].state
         guard old != state else { return }
-        apps[i].timeInState[Self.stateIndex[old]!] += now - apps[i].stateSinceUs
+        apps[i].timeInState[old.index] += now - apps[i].stateSinceUs
         apps[i].stateSinceUs = now
         let footprint = apps[i].footprint
         if old.isResident != state.isResident {
@@ -62,7 +60,6 @@ extension Simulator {
             event.level = newLevel
             event.usedBytes = used
             record(event)
-            if newLevel == .normal { warningArmed = true }
         }
     }
 
@@ -74,10 +71,12 @@ extension Simulator {
             kill(i, .memoryLimit, requested: own + bytes)
             return false
         }
-        if warningArmed, level(for: used + bytes) > .normal {
+        // One warning per rise out of `normal`: while the level is above it no demand warns again,
+        // and once it is `normal` (back down, or never left because the warned apps' releases
+        // or a failed demand kept it there) the next rise warns.
+        if level == .normal, level(for: used + bytes) > .normal {
             summary.memoryWarnings += 1
             sendMemoryWarnings(cause: "pressure")
-            warningArmed = false
         }
         if used + bytes > appMemory {
             reclaim(for: i, bytes)
