@@ -44,6 +44,8 @@ static _Atomic int g_next_generation = 1;
 static _Atomic uint32_t g_tag;
 static _Atomic int g_calibrating;
 static _Atomic uint64_t g_calibration_hits;
+static void *g_scratch[CSAMPLER_MAX_DEPTH];
+static volatile uintptr_t g_scratch_ip;
 
 static _Atomic uint64_t g_ticks, g_recorded, g_dropped, g_overruns, g_foreign, g_handler_ns;
 
@@ -71,7 +73,12 @@ static inline uintptr_t interrupted_ip(void *context) {
 static void on_sigprof(int signal_number, siginfo_t *info, void *context) {
     (void)signal_number;
     int saved_errno = errno;
-    if (info->si_code == SI_TKILL && atomic_load_explicit(&g_calibrating, memory_order_relaxed)) {
+    if (atomic_load_explicit(&g_calibrating, memory_order_relaxed)) {
+        // Calibration: the same work as a real sample, into a scratch buffer.
+        if (info->si_code == SI_TIMER && g_backtrace) {
+            g_scratch_ip = interrupted_ip(context);
+            g_backtrace(g_scratch, CSAMPLER_MAX_DEPTH);
+        }
         atomic_fetch_add_explicit(&g_calibration_hits, 1, memory_order_relaxed);
         errno = saved_errno;
         return;
@@ -161,7 +168,12 @@ int csampler_open(uint32_t capacity) {
 void csampler_close(void) {
     atomic_store(&g_armed, 0);
     csampler_timer_stop();
-    if (g_installed) {
+    // Give SIGPROF back only to a real previous handler. When there was none, ours stays
+    // installed (idle, ignoring every signal): SIGPROF's default action ends the process, and a
+    // late signal must never do that.
+    int previous_is_default =
+        !(g_previous_action.sa_flags & SA_SIGINFO) && g_previous_action.sa_handler == SIG_DFL;
+    if (g_installed && !previous_is_default) {
         sigaction(SIGPROF, &g_previous_action, NULL);
         g_installed = 0;
     }
@@ -252,28 +264,76 @@ void csampler_reset_stats(void) {
     atomic_store(&g_handler_ns, 0);
 }
 
-static int compare_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+static volatile uint32_t g_spin_sink;
+
+__attribute__((noinline)) static void spin(uint64_t iterations) {
+    uint32_t x = 1;
+    for (uint64_t i = 0; i < iterations; i++) {
+        x = x * 1664525u + 1013904223u;
+        __asm__ volatile("" : "+r"(x));
+    }
+    g_spin_sink = x;
 }
 
-double csampler_measure_signal_cost(int rounds) {
-    if (!g_installed || rounds <= 0) return 0;
-    uint64_t *costs = malloc(sizeof(uint64_t) * (size_t)rounds);
+double csampler_measure_sample_cost(double rate_hz, double window_seconds, int rounds) {
+    if (!g_installed || !g_backtrace || rounds <= 0 || rate_hz <= 0) return 0;
+    // Size the spin so one window takes about window_seconds of this thread's CPU.
+    uint64_t iterations = 1u << 20;
+    for (;;) {
+        uint64_t start = now_ns(CLOCK_THREAD_CPUTIME_ID);
+        spin(iterations);
+        uint64_t spent = now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+        if (spent > 2000000u || iterations > (1ull << 40)) {
+            iterations = (uint64_t)((double)iterations * window_seconds * 1e9 / (double)(spent ? spent : 1));
+            break;
+        }
+        iterations <<= 2;
+    }
+    double *costs = malloc(sizeof(double) * (size_t)rounds);
     if (!costs) return 0;
-    pid_t pid = getpid();
-    pid_t tid = (pid_t)syscall(SYS_gettid);
+    clockid_t clock = CLOCK_MONOTONIC;
+    struct sigevent event;
+    memset(&event, 0, sizeof event);
+    event.sigev_notify = SIGEV_THREAD_ID;
+    event.sigev_signo = SIGPROF;
+    event.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
+    timer_t timer;
+    if (timer_create(clock, &event, &timer) != 0) {
+        free(costs);
+        return 0;
+    }
+    uint64_t period = (uint64_t)(1e9 / rate_hz);
+    struct itimerspec on, off;
+    memset(&on, 0, sizeof on);
+    memset(&off, 0, sizeof off);
+    on.it_interval.tv_sec = (time_t)(period / 1000000000u);
+    on.it_interval.tv_nsec = (long)(period % 1000000000u);
+    on.it_value = on.it_interval;
     atomic_store(&g_calibrating, 1);
-    for (int i = 0; i < rounds; i++) {
-        uint64_t start = now_ns(CLOCK_MONOTONIC);
-        syscall(SYS_tgkill, pid, tid, SIGPROF);  // delivered before the syscall returns
-        costs[i] = now_ns(CLOCK_MONOTONIC) - start;
+    for (int round = 0; round < rounds; round++) {
+        uint64_t start = now_ns(CLOCK_THREAD_CPUTIME_ID);
+        spin(iterations);
+        uint64_t plain = now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+        uint64_t hits_before = atomic_load(&g_calibration_hits);
+        start = now_ns(CLOCK_THREAD_CPUTIME_ID);
+        timer_settime(timer, 0, &on, NULL);
+        spin(iterations);
+        timer_settime(timer, 0, &off, NULL);
+        uint64_t sampled = now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+        uint64_t hits = atomic_load(&g_calibration_hits) - hits_before;
+        costs[round] = hits ? ((double)sampled - (double)plain) / (double)hits : 0;
     }
     atomic_store(&g_calibrating, 0);
-    qsort(costs, (size_t)rounds, sizeof(uint64_t), compare_u64);
-    double median = (double)costs[rounds / 2];
+    timer_delete(timer);
+    for (int i = 1; i < rounds; i++) {  // insertion sort: rounds is small
+        double value = costs[i];
+        int j = i - 1;
+        while (j >= 0 && costs[j] > value) { costs[j + 1] = costs[j]; j--; }
+        costs[j + 1] = value;
+    }
+    double median = costs[rounds / 2];
     free(costs);
-    return median;
+    return median > 0 ? median : 0;
 }
 
 uint64_t csampler_thread_cpu_ns(void) { return now_ns(CLOCK_THREAD_CPUTIME_ID); }

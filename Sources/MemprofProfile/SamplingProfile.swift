@@ -71,17 +71,21 @@ public struct SamplerSummary: Sendable, Hashable, Codable {
     public var timerOverruns: Int
     /// Wall-clock time during which the timer was armed, in microseconds.
     public var sampledWallMicroseconds: Int64
-    /// Mean cost of one sample to the sampled thread, in nanoseconds: time inside the handler
-    /// plus the kernel's signal delivery and return, measured at start-up.
+    /// What one sample costs the sampled thread, in nanoseconds of its CPU time, measured on
+    /// this machine before the work ran: a spin loop alternately unsampled and sampled, extra
+    /// CPU time per signal (timer interrupt, signal delivery, unwinding, cache effects).
     public var costPerSampleNanoseconds: Double
+    /// Mean time spent inside the signal handler per sample (unwinding into the buffer), in
+    /// nanoseconds: the part of ``costPerSampleNanoseconds`` that is memprof's own code.
+    public var handlerNanosecondsPerSample: Double
     /// Estimated share of the sampled thread's time taken by sampling, in percent:
-    /// (samples × ``costPerSampleNanoseconds``) ÷ sampled wall time.
+    /// (signals handled × ``costPerSampleNanoseconds``) ÷ sampled wall time.
     public var overheadPercent: Double
 
     public init(
         requestedRateHz: Double, achievedRateHz: Double, clock: String, samples: Int,
         droppedSamples: Int, timerOverruns: Int, sampledWallMicroseconds: Int64,
-        costPerSampleNanoseconds: Double, overheadPercent: Double
+        costPerSampleNanoseconds: Double, handlerNanosecondsPerSample: Double, overheadPercent: Double
     ) {
         self.requestedRateHz = requestedRateHz
         self.achievedRateHz = achievedRateHz
@@ -91,6 +95,7 @@ public struct SamplerSummary: Sendable, Hashable, Codable {
         self.timerOverruns = timerOverruns
         self.sampledWallMicroseconds = sampledWallMicroseconds
         self.costPerSampleNanoseconds = costPerSampleNanoseconds
+        self.handlerNanosecondsPerSample = handlerNanosecondsPerSample
         self.overheadPercent = overheadPercent
     }
 
@@ -98,7 +103,7 @@ public struct SamplerSummary: Sendable, Hashable, Codable {
     public static let off = SamplerSummary(
         requestedRateHz: 0, achievedRateHz: 0, clock: "off", samples: 0, droppedSamples: 0,
         timerOverruns: 0, sampledWallMicroseconds: 0, costPerSampleNanoseconds: 0,
-        overheadPercent: 0)
+        handlerNanosecondsPerSample: 0, overheadPercent: 0)
 }
 
 /// One function in a stack.

@@ -6,7 +6,9 @@ public struct SamplerOptions: Sendable, Hashable {
 
     /// Samples per second; 0 runs the work without sampling (`--no-sampling`). Rates up to
     /// 250 Hz use a timer on the worker's CPU time, faster ones a CLOCK_MONOTONIC timer aimed at
-    /// the worker thread.
+    /// the worker thread (CPU-time timers are capped at the kernel tick). A wall-clock timer also
+    /// fires while the work sleeps or blocks, and such a sleep returns early with EINTR: work
+    /// that sleeps should loop on the remaining time.
     public var rateHz: Double
     /// Samples the buffer holds between drains; when it is full, samples are counted as dropped.
     public var bufferCapacity: Int

@@ -115,10 +115,11 @@ public final class StackSampler: @unchecked Sendable {
             handlerNanoseconds: stats.handler_ns)
     }
 
-    /// The kernel's cost to deliver one signal to the calling thread and return from the
-    /// handler, in nanoseconds (median of `rounds`).
-    public func measureSignalCost(rounds: Int = 2000) -> Double {
-        csampler_measure_signal_cost(Int32(rounds))
+    /// What one sample costs the calling thread, in nanoseconds of its CPU time, measured on
+    /// this machine: a spin loop run alternately without and with a `rateHz` timer whose handler
+    /// unwinds like a real sample (median of `rounds` pairs of `window` seconds each).
+    public func measureSampleCost(rateHz: Double = 4000, window: Double = 0.02, rounds: Int = 5) -> Double {
+        csampler_measure_sample_cost(rateHz, window, Int32(rounds))
     }
 
     private static func rawSample(_ sample: csampler_sample) -> RawSample {

@@ -95,7 +95,8 @@ default:
     let size = calibratedSize(arguments.kernel, seconds: arguments.seconds)
     print("# kernel \(arguments.kernel), \(size) bytes per run (~\(arguments.seconds) s), \(arguments.rounds) alternated pairs per rate")
     print("# overhead = (sampled - unsampled) / unsampled, on the worker's CPU time and on wall time; medians")
-    print("rate_hz achieved_hz cpu_overhead_% wall_overhead_% cpu_ns_per_sample estimated_overhead_% estimated_ns_per_sample samples dropped")
+    print("# reported_* = what the profile itself says (its calibrated cost per sample x samples / wall time)")
+    print("rate_hz achieved_hz cpu_overhead_% wall_overhead_% cpu_ns_per_sample reported_overhead_% reported_ns_per_sample handler_ns_per_sample samples dropped")
     let plain = SampledWorkPerformer(options: .off)
     _ = plain.perform(kernel: arguments.kernel, sizeBytes: size, app: "bench", handler: "warm")
     /// Runs once and returns (wall µs, CPU µs) of that run.
@@ -135,6 +136,7 @@ default:
             [format(rate, 0), format(summary.achievedRateHz, 1), format(median(cpuOverheads), 2),
              format(median(wallOverheads), 2), format(median(perSample), 0),
              format(summary.overheadPercent, 2), format(summary.costPerSampleNanoseconds, 0),
+             format(summary.handlerNanosecondsPerSample, 0),
              "\(summary.samples)", "\(summary.droppedSamples)"]
                 .joined(separator: " "))
     }

@@ -12,7 +12,7 @@ enum ProfileFixtures {
     static let summary = SamplerSummary(
         requestedRateHz: 997, achievedRateHz: 990.5, clock: "monotonic", samples: 17,
         droppedSamples: 2, timerOverruns: 1, sampledWallMicroseconds: 17_000,
-        costPerSampleNanoseconds: 2500, overheadPercent: 0.25)
+        costPerSampleNanoseconds: 2500, handlerNanosecondsPerSample: 400, overheadPercent: 0.25)
 
     /// Two handlers given out of order, with a duplicate stack to merge.
     static func profile() -> SamplingProfile {

@@ -49,7 +49,9 @@ typedef struct csampler_stats {
 int csampler_load_unwinder(char *error, size_t error_size);
 
 /// Allocates a ring of `capacity` slots (rounded up to a power of two) and installs the SIGPROF
-/// handler. Returns 0, or -1 with errno set. Call csampler_close to free it.
+/// handler. Returns 0, or -1 with errno set. Call csampler_close to free it; it restores a
+/// previous SIGPROF handler, but leaves the idle handler in place of the default action (which
+/// would end the process on a late signal).
 int csampler_open(uint32_t capacity);
 void csampler_close(void);
 
@@ -76,10 +78,14 @@ void csampler_pop(void);
 void csampler_get_stats(csampler_stats *stats);
 void csampler_reset_stats(void);
 
-/// Measures the kernel's cost of delivering one SIGPROF to the calling thread and returning from
-/// the handler (tgkill + delivery + sigreturn), in nanoseconds, as a median of `rounds` tries.
-/// The handler must be installed (csampler_open).
-double csampler_measure_signal_cost(int rounds);
+/// Measures what one sample costs the calling thread, in nanoseconds of its CPU time: a fixed
+/// spin loop of about `window_seconds` runs alternately without and with a CLOCK_MONOTONIC timer
+/// at `rate_hz` whose handler unwinds the stack like a real sample; the cost is the extra CPU
+/// time divided by the signals handled, median of `rounds` pairs. This counts everything a
+/// sample costs here (timer interrupt, signal delivery, handler, return, cache effects), which
+/// on a virtual machine can be far more than the handler itself. The handler must be installed
+/// (csampler_open) and no sampling timer armed.
+double csampler_measure_sample_cost(double rate_hz, double window_seconds, int rounds);
 
 /// The calling thread's CPU time in nanoseconds (CLOCK_THREAD_CPUTIME_ID).
 uint64_t csampler_thread_cpu_ns(void);
