@@ -7,7 +7,7 @@ public enum TerminalSummary {
         lines.append("\(report.run.workload): \(Format.duration(report.run.durationUs)) on \(report.device.name), "
             + "policy \(report.policy.name), seed \(report.run.seed)")
         lines.append("")
-        let header = ["app", "cold", "bg", "warm", "flash", "compr", "evict", "exits", "peak"]
+        let header = ["app", "cold", "bgLaunch", "warm", "fromFlash", "compressed", "evicted", "exits", "peak"]
         var rows: [[String]] = [header]
         for id in orderedApps {
             guard let app = report.apps[id] else { continue }
