@@ -25,6 +25,12 @@ struct AppRuntime {
     var backgroundToken: UInt64 = 0
     var fetchWakeToken: UInt64 = 0
 
+    /// When the launch under way (cold, or into the background) completes; nil once launched.
+    var launchEndsUs: Microseconds?
+    /// A cold launch the user left before it completed: it finishes launching in the background
+    /// and only then enters the background (callbacks, release, handler, task, fetch).
+    var leftDuringLaunch = false
+
     // What keeps the app running in the background.
     var launchingInBackground = false
     var enterBackgroundHandlerRunning = false

@@ -178,6 +178,7 @@ extension Simulator {
         setFootprint(i, footprint)
         apps[i].launchingInBackground = true
         setState(i, .background)
+        apps[i].launchEndsUs = now + apps[i].spec.launchTimeUs
         apps[i].stats.launches.background += 1
         summary.backgroundLaunches += 1
         record(.launch, i) {
@@ -191,7 +192,14 @@ extension Simulator {
     mutating func backgroundLaunchDone(_ i: Int, _ token: UInt64, _ wake: HandlerKind?) {
         guard apps[i].lifeToken == token, apps[i].launchingInBackground else { return }
         apps[i].launchingInBackground = false
+        apps[i].launchEndsUs = nil
         deliver(.applicationDidFinishLaunching, to: i)
+        if apps[i].leftDuringLaunch {
+            // A cold launch the user left: now that it has launched, it enters the background.
+            apps[i].leftDuringLaunch = false
+            deliver(.applicationDidEnterBackground, to: i)
+            return startBackgroundWork(i)
+        }
         switch wake {
         case .fetch where apps[i].fetchRun == nil: runHandler(i, .fetch)
         case .push where apps[i].pushRun == nil: runHandler(i, .push)
@@ -238,10 +246,16 @@ extension Simulator {
         suspendIfIdle(i)
     }
 
+    /// The keep-alive interval: the app's, but never shorter than the policy allows (spec §2.2:
+    /// "at least 10 minutes"; a workload built in code does not pass through the parser's check).
+    func keepaliveInterval(_ voip: VoIPSpec) -> Microseconds {
+        max(voip.keepaliveUs, workload.policy.voipMinKeepaliveUs)
+    }
+
     /// The VoIP keep-alive: a short handler every `keepalive` while the app lives.
     mutating func voipKeepalive(_ i: Int, _ token: UInt64) {
         guard apps[i].lifeToken == token, apps[i].state != .notRunning, let voip = apps[i].spec.voip else { return }
-        schedule(at: now + voip.keepaliveUs, .voipKeepalive(i, token))
+        schedule(at: now + keepaliveInterval(voip), .voipKeepalive(i, token))
         guard apps[i].voipHandlerToken == nil, wakeIntoBackground(i) else { return }
         let handlerToken = makeToken()
         apps[i].voipHandlerToken = handlerToken

@@ -38,6 +38,7 @@ extension Simulator {
         if let f = foreground { leaveForeground(f, startsBackgroundWork: true) }
         switch apps[i].state {
         case .notRunning: coldLaunch(i)
+        case .background where apps[i].launchEndsUs != nil: finishLaunchInForeground(i)
         case .suspended, .background: resume(i, fromCompressed: false)
         case .compressed: resume(i, fromCompressed: true)
         case .inactive, .active: break
@@ -60,7 +61,20 @@ extension Simulator {
             summary.coldRelaunchesAfterKill += 1
         }
         record(.launch, i) { $0.detail = "cold"; $0.bytes = spec.launchFootprint }
+        apps[i].launchEndsUs = now + spec.launchTimeUs
         schedule(at: now + spec.launchTimeUs, .launchDone(i, apps[i].foregroundToken))
+    }
+
+    /// Opened while a launch is still under way in the background (a background launch, or a
+    /// cold launch the user left): the app comes to the foreground and finishes launching there,
+    /// so `applicationDidFinishLaunching` still comes first, at the launch's end.
+    mutating func finishLaunchInForeground(_ i: Int) {
+        apps[i].launchingInBackground = false
+        apps[i].leftDuringLaunch = false
+        apps[i].userQuit = false
+        setState(i, .inactive)
+        enterForeground(i)
+        schedule(at: max(now, apps[i].launchEndsUs ?? now), .launchDone(i, apps[i].foregroundToken))
     }
 
     /// A new life of the app: launched at all, cold or into the background.
@@ -68,7 +82,7 @@ extension Simulator {
         apps[i].everLaunched = true
         apps[i].lifeToken = makeToken()
         if apps[i].spec.modes.contains(.voip), let voip = apps[i].spec.voip {
-            schedule(at: now + voip.keepaliveUs, .voipKeepalive(i, apps[i].lifeToken))
+            schedule(at: now + keepaliveInterval(voip), .voipKeepalive(i, apps[i].lifeToken))
         }
     }
 
@@ -114,6 +128,7 @@ extension Simulator {
 
     mutating func launchDone(_ i: Int, _ token: UInt64) {
         guard apps[i].foregroundToken == token, apps[i].state == .inactive else { return }
+        apps[i].launchEndsUs = nil
         deliver(.applicationDidFinishLaunching, to: i)
         deliver(.applicationDidBecomeActive, to: i)
         setState(i, .active)
@@ -137,12 +152,26 @@ extension Simulator {
             setState(i, .inactive)
         }
         setState(i, .background)
-        deliver(.applicationDidEnterBackground, to: i)
         foreground = nil
         apps[i].foregroundToken = makeToken()
         apps[i].backgroundToken = makeToken()
         apps[i].lastForegroundUs = now
+        if let launchEnd = apps[i].launchEndsUs {
+            // Left before its launch completed: it finishes launching in the background, gets
+            // didFinishLaunching at the launch's end, and only then enters the background.
+            apps[i].launchingInBackground = true
+            apps[i].leftDuringLaunch = startsBackgroundWork
+            schedule(at: launchEnd, .backgroundLaunchDone(i, apps[i].lifeToken, nil))
+            return
+        }
+        deliver(.applicationDidEnterBackground, to: i)
         guard startsBackgroundWork else { return }
+        startBackgroundWork(i)
+    }
+
+    /// What an app does on entering the background (spec §2.1): release, the enter-background
+    /// handler, its background task and the next fetch wake; then it suspends if idle.
+    mutating func startBackgroundWork(_ i: Int) {
         let spec = apps[i].spec
         let released = min(spec.backgroundRelease, apps[i].footprint)
         apps[i].releasedOnBackground += released

@@ -153,6 +153,8 @@ extension Simulator {
         apps[i].foregroundToken = makeToken()
         apps[i].backgroundToken = makeToken()
         apps[i].launchingInBackground = false
+        apps[i].launchEndsUs = nil
+        apps[i].leftDuringLaunch = false
         apps[i].enterBackgroundHandlerRunning = false
         apps[i].task = nil
         apps[i].fetchRun = nil
