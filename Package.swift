@@ -37,7 +37,7 @@ let package = Package(
         // The report model (`memprof.report/1`), built from a simulation, and its JSON form.
         .target(
             name: "MemprofReport",
-            dependencies: ["MemprofCore"]
+            dependencies: ["MemprofCore", "MemprofProfile"]
         ),
         // The command line: parses arguments, calls the libraries, maps errors to exit codes.
         .executableTarget(

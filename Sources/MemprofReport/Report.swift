@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofProfile
 
 /// The report of one run, `memprof.report/1` (spec §10). Encoded with sorted keys, so the same
 /// workload, seed and memprof version give the same bytes (apart from `host` and `profile`).
@@ -63,12 +64,16 @@ public struct Report: Codable, Sendable {
     public var timeline: Timeline
     public var jetsamEvents: [JetsamEvent]
     public var notifications: Notifications
+    /// Stacks sampled while background work ran (spec §8); absent when nothing ran or sampling was off.
+    /// Measured, so not part of the determinism contract.
+    public var profile: SamplingProfile?
     public var host: Host
 }
 
 extension Report {
     /// Builds the report of a finished simulation.
-    public init(result: SimulationResult, workloadSha256: String, source: String, host: Host) {
+    public init(result: SimulationResult, workloadSha256: String, source: String, host: Host,
+                profile: SamplingProfile? = nil) {
         let workload = result.workload
         schema = Self.schemaName
         tool = Tool(name: "memprof", version: MemprofVersion.current)
@@ -82,6 +87,7 @@ extension Report {
         timeline = result.timeline
         jetsamEvents = result.jetsamEvents
         notifications = Notifications(apps: result.notificationsPosted.mapValues { AppNotifications(posted: $0) })
+        self.profile = profile
         self.host = host
     }
 }

@@ -26,6 +26,10 @@ public enum ReportJSON {
         try section(report.notifications)
         out.raw(",\"policy\":")
         try section(report.policy)
+        if let profile = report.profile {
+            out.raw(",\"profile\":")
+            try section(profile)
+        }
         out.raw(",\"run\":")
         try section(report.run)
         out.raw(",\"schema\":")

@@ -34,9 +34,10 @@ public enum BuiltinWorkloads {
         onBackground: {release: 30MB, time: 100ms}
         onMemoryWarning: {release: 10MB}
         modes: [fetch, remote-notification]
-        fetch: {interval: 15m, time: 4s, allocates: 6MB}
+        fetch: {interval: 15m, time: 4s, allocates: 6MB, work: {kernel: json, size: 1MB}}
         push: {time: 2s, allocates: 2MB}
-        backgroundTask: {time: 3m, endsOnExpiration: true, allocates: 20MB}
+        backgroundTask: {time: 3m, endsOnExpiration: true, allocates: 20MB,
+                         work: {kernel: checksum, size: 16MB}}
       messages:
         name: Messages
         launch: {footprint: 30MB, time: 800ms}
@@ -127,7 +128,7 @@ public enum BuiltinWorkloads {
         name: Photo Uploader
         launch: {footprint: 80MB, time: 1s}
         onBackground: {release: 20MB, time: 400ms}
-        backgroundTask: {time: 4m, allocates: 30MB}
+        backgroundTask: {time: 4m, allocates: 30MB, work: {kernel: compress, size: 4MB}}
       sync:
         name: Sync
         launch: {footprint: 40MB}
@@ -142,7 +143,7 @@ public enum BuiltinWorkloads {
         launch: {footprint: 50MB}
         onBackground: {release: 20MB}
         modes: [fetch, remote-notification]
-        fetch: {interval: 10m, time: 45s, allocates: 8MB}
+        fetch: {interval: 10m, time: 45s, allocates: 8MB, work: {kernel: sort, size: 2MB}}
         push: {time: 5s}
       chat:
         name: Chat
