@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "MemprofCore", targets: ["MemprofCore"]),
         .library(name: "MemprofWorkload", targets: ["MemprofWorkload"]),
         .library(name: "MemprofReport", targets: ["MemprofReport"]),
+        .library(name: "MemprofCompare", targets: ["MemprofCompare"]),
         .library(name: "MemprofProfile", targets: ["MemprofProfile"]),
         .library(name: "MemprofSampler", targets: ["MemprofSampler"]),
         .executable(name: "memprof-bench-sampler", targets: ["memprof-bench-sampler"]),
@@ -18,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // The simulation: lifecycle, memory, policies. Synchronous, deterministic, no I/O.
@@ -43,8 +45,10 @@ let package = Package(
         .executableTarget(
             name: "memprof",
             dependencies: [
-                "MemprofCore", "MemprofWorkload", "MemprofReport",
+                "MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MemprofSampler", "MemprofProfile",
+                "MemprofHTML", "MemprofTrace", "MemprofServe",
             ]
         ),
         // Sampling profiles as plain data, and their folded-stack and speedscope forms.
@@ -60,11 +64,29 @@ let package = Package(
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
         .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload"]),
         .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReport", "MemprofWorkload"]),
+        // Comparing reports, budgets and exports: metrics, verdicts, table/Markdown/HTML/JUnit/JSON, trace.
+        .target(
+            name: "MemprofCompare",
+            dependencies: ["MemprofCore", "MemprofReport", .product(name: "Yams", package: "Yams")]
+        ),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport"]),
+        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofReport", "MemprofCore"]),
         .testTarget(
             name: "MemprofProfileTests", dependencies: ["MemprofProfile"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile"]),
+        // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index scan).
+        .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofTrace"]),
+        // trace.json in the Trace Event Format (Perfetto, chrome://tracing), and lifecycle intervals.
+        .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport"]),
+        // `memprof serve`: a read-only HTTP server over a reports folder (FlyingFox).
+        .target(
+            name: "MemprofServe",
+            dependencies: ["MemprofHTML", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
+        .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofTrace", "MemprofWorkload"]),
+        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload"]),
+        .testTarget(name: "MemprofServeTests", dependencies: ["MemprofServe"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,211 @@
+import Foundation
+import MemprofCore
+import MemprofReport
+
+/// The text forms of a comparison: terminal table, Markdown, JUnit XML and JSON.
+public enum CompareOutput {
+    /// The rows shown: everything when `all`, otherwise every metric that did not stay the same,
+    /// plus neutral metrics that changed (so the reader sees what moved), worse first.
+    public static func shownRows(_ c: Comparison, all: Bool) -> [MetricComparison] {
+        let rows = all ? c.metrics : c.metrics.filter { $0.verdict != .same || ($0.change ?? 0) != 0 }
+        let rank: [Verdict: Int] = [.worse: 0, .better: 1, .gone: 2, .new: 3, .same: 4]
+        return rows.enumerated().sorted { (rank[$0.element.verdict]!, $0.offset) < (rank[$1.element.verdict]!, $1.offset) }
+            .map(\.element)
+    }
+
+    static func cells(_ row: MetricComparison) -> [String] {
+        [row.metric,
+         row.base.map(row.kind.format) ?? "–",
+         row.new.map(row.kind.format) ?? "–",
+         row.change.map { ($0 > 0 ? "+" : $0 < 0 ? "-" : "") + row.kind.format(abs($0)) } ?? "–",
+         row.changePercent.map(Comparer.signedPercent) ?? (row.change.map { $0 == 0 ? "0%" : "new" } ?? "–"),
+         verdictText(row)]
+    }
+
+    static func verdictText(_ row: MetricComparison) -> String {
+        if row.verdict == .same && (row.change ?? 0) != 0 {
+            return row.direction == .neutral || row.ignored ? "same (neutral)" : "same (within threshold)"
+        }
+        return row.verdict.rawValue
+    }
+
+    static let header = ["metric", "base", "new", "change", "%", "verdict"]
+
+    // MARK: terminal
+
+    /// A plain-text table; ANSI colour on the verdict only when `color`.
+    public static func terminal(_ c: Comparison, all: Bool = false, color: Bool = false) -> String {
+        var out = "memprof compare: \(c.base.workload)"
+        if c.base.workload != c.new.workload { out += " vs \(c.new.workload)" }
+        out += " — \(c.metrics.count) metrics: \(c.countsLine)\n"
+        for note in c.notes { out += "note: \(note)\n" }
+        let rows = shownRows(c, all: all)
+        if rows.isEmpty {
+            out += "no metric changed\n"
+            return out
+        }
+        let table = [header] + rows.map(cells)
+        var widths = Array(repeating: 0, count: header.count)
+        for line in table { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        out += "\n"
+        for (index, line) in table.enumerated() {
+            var text = ""
+            for (i, cell) in line.enumerated() {
+                let padded = i == 0 || i == line.count - 1
+                    ? cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[i] - cell.count) + cell
+                if color && index > 0 && i == line.count - 1 {
+                    text += colored(padded, rows[index - 1].verdict)
+                } else {
+                    text += padded
+                }
+                if i < line.count - 1 { text += "  " }
+            }
+            out += text.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) + "\n"
+        }
+        let worse = c.regressions
+        if !worse.isEmpty {
+            out += "\n"
+            for row in worse { out += (color ? "\u{1B}[31mworse\u{1B}[0m  " : "worse  ") + (row.message ?? row.metric) + "\n" }
+        }
+        return out
+    }
+
+    static func colored(_ text: String, _ verdict: Verdict) -> String {
+        let code = switch verdict {
+        case .worse: "31"
+        case .better: "32"
+        case .new, .gone: "33"
+        case .same: "2"
+        }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+    }
+
+    // MARK: Markdown
+
+    /// A GitHub-flavoured Markdown summary: a headline, the regressions as a list, and a table.
+    public static func markdown(_ c: Comparison, all: Bool = false) -> String {
+        let icon = c.hasRegression ? "❌" : "✅"
+        var out = "### \(icon) memprof compare: `\(mdEscape(c.base.workload))`"
+        if c.base.workload != c.new.workload { out += " vs `\(mdEscape(c.new.workload))`" }
+        out += "\n\n\(c.metrics.count) metrics: \(c.countsLine).\n\n"
+        for note in c.notes { out += "> \(mdEscape(note))\n\n" }
+        if c.hasRegression {
+            for row in c.regressions { out += "- **worse**: \(mdEscape(row.message ?? row.metric))\n" }
+            out += "\n"
+        }
+        let rows = shownRows(c, all: all)
+        if rows.isEmpty {
+            out += "No metric changed.\n"
+            return out
+        }
+        out += markdownTable(header: header, rows: rows.map { row in
+            var cells = cells(row)
+            cells[0] = "`\(cells[0])`"
+            cells[5] = row.verdict == .worse ? "**worse**" : cells[5]
+            return cells
+        }, rightAligned: [1, 2, 3, 4])
+        return out
+    }
+
+    static func markdownTable(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
+        var out = "| " + header.map(mdEscape).joined(separator: " | ") + " |\n"
+        out += "|" + header.indices.map { rightAligned.contains($0) ? " ---: |" : " --- |" }.joined() + "\n"
+        for row in rows { out += "| " + row.map(mdCell).joined(separator: " | ") + " |\n" }
+        return out
+    }
+
+    static func mdCell(_ s: String) -> String {
+        s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+
+    static func mdEscape(_ s: String) -> String { mdCell(s) }
+
+    // MARK: JUnit
+
+    /// One test case per metric, in a suite named after the workload; a worse metric is a failure
+    /// whose message is the sentence; new and gone metrics are skipped.
+    public static func junit(_ c: Comparison) -> String {
+        let cases = c.metrics.map { row -> JUnit.TestCase in
+            var tc = JUnit.TestCase(classname: "memprof.compare.\(row.scope)", name: row.metric)
+            switch row.verdict {
+            case .worse: tc.failure = row.message
+            case .new: tc.skipped = "only in the new report"
+            case .gone: tc.skipped = "only in the base report"
+            case .better, .same: break
+            }
+            tc.output = "base \(row.base.map(row.kind.format) ?? "–"), new \(row.new.map(row.kind.format) ?? "–"), "
+                + "verdict \(verdictText(row))"
+            return tc
+        }
+        return JUnit.document(suite: "memprof compare \(c.base.workload)", cases: cases)
+    }
+
+    // MARK: JSON
+
+    public static func json(_ c: Comparison) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        var data = try encoder.encode(c)
+        data.append(0x0A)
+        return data
+    }
+}
+
+/// JUnit XML, as CI systems read it.
+public enum JUnit {
+    public struct TestCase: Sendable {
+        public var classname: String
+        public var name: String
+        public var failure: String?
+        public var skipped: String?
+        public var output: String?
+
+        public init(classname: String, name: String, failure: String? = nil, skipped: String? = nil, output: String? = nil) {
+            self.classname = classname
+            self.name = name
+            self.failure = failure
+            self.skipped = skipped
+            self.output = output
+        }
+    }
+
+    public static func document(suite: String, cases: [TestCase]) -> String {
+        let failures = cases.filter { $0.failure != nil }.count
+        let skipped = cases.filter { $0.skipped != nil }.count
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"memprof\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+        out += "  <testsuite name=\"\(xml(suite))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+        for tc in cases {
+            out += "    <testcase classname=\"\(xml(tc.classname))\" name=\"\(xml(tc.name))\" time=\"0\""
+            if tc.failure == nil && tc.skipped == nil && tc.output == nil { out += "/>\n"; continue }
+            out += ">\n"
+            if let f = tc.failure { out += "      <failure message=\"\(xml(f))\" type=\"regression\">\(xml(f))</failure>\n" }
+            if let s = tc.skipped { out += "      <skipped message=\"\(xml(s))\"/>\n" }
+            if let o = tc.output { out += "      <system-out>\(xml(o))</system-out>\n" }
+            out += "    </testcase>\n"
+        }
+        out += "  </testsuite>\n</testsuites>\n"
+        return out
+    }
+
+    /// Escapes text for XML attributes and content; drops characters XML 1.0 cannot carry.
+    public static func xml(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\t", "\r": out += "&#\(scalar.value);"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

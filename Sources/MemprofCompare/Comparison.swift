@@ -1,0 +1,218 @@
+import Foundation
+import MemprofCore
+import MemprofReport
+
+/// Bad input to compare, check or export: exit status 2 on the command line.
+public enum CompareInputError: Error, CustomStringConvertible, Equatable {
+    case missingFile(String)
+    case unreadable(String, String)
+    case notAReport(String, ReportReadError)
+    case differentWorkloads(base: String, new: String)
+    case badThresholds(String)
+    case badBudget(String)
+    case noStackSamples(format: String)
+    case unknownFormat(String)
+
+    public var description: String {
+        switch self {
+        case .missingFile(let path): "\(path): no such file"
+        case .unreadable(let path, let why): "\(path): cannot read it (\(why))"
+        case .notAReport(let path, let error): "\(path): \(error.description)"
+        case .differentWorkloads(let a, let b):
+            "the reports are of different workloads ('\(a)' and '\(b)'); pass --allow-different to compare them anyway"
+        case .badThresholds(let why): "thresholds: \(why)"
+        case .badBudget(let why): "budget: \(why)"
+        case .noStackSamples(let format):
+            "this report has no stack samples, so there is nothing to export as \(format) "
+                + "(stack samples are recorded when background work runs with the sampler)"
+        case .unknownFormat(let f): "unknown export format '\(f)' (use trace, speedscope, folded or pprof)"
+        }
+    }
+}
+
+/// Reads reports for compare, check and export.
+public enum ReportLoader {
+    /// A `report.json`, or a folder holding one (as `memprof run --out` writes).
+    public static func load(_ path: String) throws -> Report {
+        var url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw CompareInputError.missingFile(path)
+        }
+        if isDirectory.boolValue {
+            url = url.appendingPathComponent("report.json")
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw CompareInputError.missingFile(url.path)
+            }
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw CompareInputError.unreadable(path, error.localizedDescription)
+        }
+        do { return try ReportJSON.decode(data) } catch let error as ReportReadError {
+            throw CompareInputError.notAReport(path, error)
+        }
+    }
+}
+
+/// The outcome of one metric.
+public enum Verdict: String, Sendable, Codable, CaseIterable {
+    case worse, better, same, new, gone
+}
+
+/// One metric of a comparison.
+public struct MetricComparison: Sendable, Codable, Equatable {
+    public var metric: String
+    /// `summary` or the app's key.
+    public var scope: String
+    /// The path below the scope: `exits.memoryLimit`.
+    public var name: String
+    public var kind: MetricKind
+    public var direction: MetricDirection
+    public var base: Double?
+    public var new: Double?
+    /// new − base, when both exist.
+    public var change: Double?
+    /// Change in percent of base; nil when base is 0 or a side is missing.
+    public var changePercent: Double?
+    public var verdict: Verdict
+    /// The relative threshold applied (a fraction) and the absolute floor, in the metric's unit.
+    public var threshold: Double
+    public var minDelta: Double
+    /// Ignored by a thresholds file: reported, never worse or better.
+    public var ignored: Bool
+    /// A sentence for worse and better metrics: "mail: evictions rose from 2 to 5 (+150%), threshold 0".
+    public var message: String?
+}
+
+/// The comparison of two reports.
+public struct Comparison: Sendable, Codable {
+    public struct Side: Sendable, Codable, Equatable {
+        public var workload: String
+        public var workloadSha256: String
+        public var seed: UInt64
+        public var memprofVersion: String
+        public var durationUs: Int64
+    }
+
+    public var schema = "memprof.compare/1"
+    public var base: Side
+    public var new: Side
+    public var metrics: [MetricComparison]
+    public var counts: [String: Int]
+    /// Notes for the reader: different workload files, different seeds.
+    public var notes: [String]
+
+    public var regressions: [MetricComparison] { metrics.filter { $0.verdict == .worse } }
+    public var hasRegression: Bool { metrics.contains { $0.verdict == .worse } }
+
+    public func count(_ verdict: Verdict) -> Int { counts[verdict.rawValue] ?? 0 }
+
+    /// "2 worse, 1 better, 300 same" (verdicts with none left out, except same).
+    public var countsLine: String {
+        Verdict.allCases.compactMap { v in
+            let n = count(v)
+            return n > 0 || v == .same ? "\(n) \(v.rawValue)" : nil
+        }.joined(separator: ", ")
+    }
+}
+
+public enum Comparer {
+    /// Compares every metric of `base` and `new`.
+    ///
+    /// Throws `CompareInputError.differentWorkloads` when the workload names differ, unless
+    /// `allowDifferent`. The order of the result: summary first, then apps by key, each by path.
+    public static func compare(base: Report, new: Report, thresholds: Thresholds = Thresholds(),
+                               allowDifferent: Bool = false) throws -> Comparison {
+        if base.run.workload != new.run.workload && !allowDifferent {
+            throw CompareInputError.differentWorkloads(base: base.run.workload, new: new.run.workload)
+        }
+        let a = MetricExtractor.metrics(of: base)
+        let b = MetricExtractor.metrics(of: new)
+        let paths = Set(a.keys).union(b.keys).sorted(by: metricOrder)
+        var rows: [MetricComparison] = []
+        var counts: [String: Int] = [:]
+        for path in paths {
+            let row = compareMetric(path, base: a[path], new: b[path], thresholds: thresholds)
+            counts[row.verdict.rawValue, default: 0] += 1
+            rows.append(row)
+        }
+        var notes: [String] = []
+        if base.run.workload != new.run.workload {
+            notes.append("different workloads: '\(base.run.workload)' and '\(new.run.workload)'")
+        } else if base.run.workloadSha256 != new.run.workloadSha256 {
+            notes.append("the workload file changed between the runs (sha256 \(base.run.workloadSha256.prefix(12)) → \(new.run.workloadSha256.prefix(12)))")
+        }
+        if base.run.seed != new.run.seed { notes.append("different seeds: \(base.run.seed) and \(new.run.seed)") }
+        if base.tool.version != new.tool.version {
+            notes.append("memprof \(base.tool.version) → \(new.tool.version)")
+        }
+        return Comparison(base: side(base), new: side(new), metrics: rows, counts: counts, notes: notes)
+    }
+
+    static func side(_ r: Report) -> Comparison.Side {
+        .init(workload: r.run.workload, workloadSha256: r.run.workloadSha256, seed: r.run.seed,
+              memprofVersion: r.tool.version, durationUs: r.run.durationUs)
+    }
+
+    /// Summary before apps; within a scope, by path.
+    static func metricOrder(_ x: String, _ y: String) -> Bool {
+        let sx = x.hasPrefix("summary."), sy = y.hasPrefix("summary.")
+        if sx != sy { return sx }
+        return x < y
+    }
+
+    public static func compareMetric(_ path: String, base: Double?, new: Double?, thresholds: Thresholds) -> MetricComparison {
+        let parsed = MetricPath(path)
+        let kind = MetricKind.of(path)
+        let direction = MetricDirections.direction(of: path)
+        let (relative, floor, ignore) = thresholds.effective(for: path, kind: kind)
+        var row = MetricComparison(metric: path, scope: parsed.scopeName, name: parsed.relative, kind: kind,
+                                   direction: direction, base: base, new: new, change: nil, changePercent: nil,
+                                   verdict: .same, threshold: relative, minDelta: floor, ignored: ignore, message: nil)
+        guard let base else { row.verdict = .new; return row }
+        guard let new else { row.verdict = .gone; return row }
+        let change = new - base
+        row.change = change
+        row.changePercent = base != 0 ? change / abs(base) * 100 : nil
+        guard change != 0, direction != .neutral, !ignore else { return row }
+        let beyond = abs(change) >= floor && (base == 0 || abs(change) / abs(base) > relative)
+        guard beyond else { return row }
+        let rose = change > 0
+        let worse = (direction == .higherIsWorse) == rose
+        row.verdict = worse ? .worse : .better
+        row.message = sentence(row)
+        return row
+    }
+
+    /// "mail: evictions rose from 2 to 5 (+150%), threshold 0".
+    public static func sentence(_ row: MetricComparison) -> String {
+        guard let base = row.base, let new = row.new else { return "\(row.scope): \(row.name) is \(row.verdict.rawValue)" }
+        let verb = new > base ? "rose" : "fell"
+        let change = new - base
+        let percent: String
+        if base != 0 {
+            percent = signedPercent(change / abs(base) * 100)
+        } else {
+            percent = (change > 0 ? "+" : "-") + row.kind.format(abs(change)) + " from zero"
+        }
+        return "\(row.scope): \(row.name) \(verb) from \(row.kind.format(base)) to \(row.kind.format(new)) (\(percent)), "
+            + "threshold \(thresholdText(row))"
+    }
+
+    /// `0`, `5%`, `5%, min delta 1 MB`.
+    public static func thresholdText(_ row: MetricComparison) -> String {
+        let rel = row.threshold == 0 ? "0" : trimmed(row.threshold * 100) + "%"
+        return row.minDelta > 1 ? "\(rel), min delta \(row.kind.format(row.minDelta))" : rel
+    }
+
+    public static func signedPercent(_ p: Double) -> String {
+        (p >= 0 ? "+" : "-") + trimmed(abs(p)) + "%"
+    }
+
+    static func trimmed(_ x: Double) -> String {
+        if x == x.rounded() { return String(Int64(x)) }
+        if abs(x) >= 10 { return String(Int64(x.rounded())) }
+        return Format.oneDecimal(x)
+    }
+}

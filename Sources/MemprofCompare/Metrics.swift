@@ -1,0 +1,180 @@
+import Foundation
+import MemprofCore
+import MemprofReport
+
+/// What a metric counts, which decides how it is printed and which default threshold applies.
+public enum MetricKind: String, Sendable, Codable, CaseIterable {
+    /// Whole numbers of things: launches, evictions, exits, warnings, handler runs.
+    case count
+    /// Bytes (`...Bytes`).
+    case bytes
+    /// Microseconds of simulated time (`...Us` and everything below it).
+    case duration
+
+    /// The kind of a metric path: a segment ending in `Bytes` makes bytes, one ending in `Us`
+    /// (`timeInStateUs`, `timeAtPressureUs`, `resumeLatencyUs`) a duration, except the `count` of
+    /// a latency summary, which is a count.
+    public static func of(_ path: String) -> MetricKind {
+        let segments = path.split(separator: ".")
+        if segments.last == "count" { return .count }
+        if segments.contains(where: { $0.hasSuffix("Bytes") }) { return .bytes }
+        if segments.contains(where: { $0.hasSuffix("Us") }) { return .duration }
+        return .count
+    }
+
+    /// `56.3 MB`, `1m30s`, `12`.
+    public func format(_ value: Double) -> String {
+        switch self {
+        case .count:
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        case .bytes:
+            return Format.bytes(Int64(value.rounded()))
+        case .duration:
+            let us = Int64(value.rounded())
+            return us < 0 ? "-" + Format.duration(-us) : Format.duration(us)
+        }
+    }
+}
+
+/// Which way a metric gets worse.
+public enum MetricDirection: String, Sendable, Codable {
+    /// A rise is a regression (evictions, kills, peak bytes, time under pressure, latency).
+    case higherIsWorse
+    /// A fall is a regression (handlers that completed).
+    case lowerIsWorse
+    /// Depends on the workload more than on memprof's behaviour; reported, never fails.
+    case neutral
+}
+
+/// The direction of every metric, in one place.
+///
+/// Patterns are metric paths relative to their scope (`summary.` or `apps.<key>.` stripped), with
+/// `*` standing for one path segment; the first pattern that matches decides. A metric no pattern
+/// matches (a field added to the report later) is neutral until it is added here.
+///
+/// | metric | direction | why |
+/// | --- | --- | --- |
+/// | `coldLaunches`, `launches.cold`, `coldRelaunchesAfterKill` | higher is worse | a cold launch is what eviction costs the user |
+/// | `evictions`, `memoryWarnings` | higher is worse | memory pressure reaching apps |
+/// | `terminations.userQuit`, `exits.userQuit` | neutral | the script quits apps on purpose |
+/// | `terminations.*`, `exits.*` (every other reason) | higher is worse | kills: memory, time limits, watchdog |
+/// | `backgroundTasks.expiredEnded`, `backgroundTasks.expiredKilled` | higher is worse | work that did not finish in time |
+/// | `fetches.timedOut`, `pushes.timedOut` | higher is worse | handlers that overran |
+/// | `backgroundTasks.completed`, `fetches.completed`, `pushes.completed` | lower is worse | work that got done |
+/// | `peakUsedBytes`, `peakCompressedBytes`, `peakFootprintBytes` | higher is worse | heavier |
+/// | `timeAtPressureUs.warning`, `timeAtPressureUs.critical` | higher is worse | time under pressure |
+/// | `resumeLatencyUs.p50`, `resumeLatencyUs.max` | higher is worse | slower resumes |
+/// | `*.started`, `backgroundLaunches`, `launches.background`, `warmResumes`, `launches.warm`, `compressedResumes`, `launches.fromCompressed`, `compressions` | neutral | driven by the script; a compression is the cheap alternative to an eviction |
+/// | `timeAtPressureUs.normal`, `timeInStateUs.*`, `resumeLatencyUs.count` | neutral | the other side of metrics above, or workload shape |
+public enum MetricDirections {
+    public static let table: [(pattern: String, direction: MetricDirection)] = [
+        ("coldLaunches", .higherIsWorse),
+        ("launches.cold", .higherIsWorse),
+        ("coldRelaunchesAfterKill", .higherIsWorse),
+        ("evictions", .higherIsWorse),
+        ("memoryWarnings", .higherIsWorse),
+        ("terminations.userQuit", .neutral),
+        ("exits.userQuit", .neutral),
+        ("terminations.*", .higherIsWorse),
+        ("exits.*", .higherIsWorse),
+        ("backgroundTasks.expiredEnded", .higherIsWorse),
+        ("backgroundTasks.expiredKilled", .higherIsWorse),
+        ("fetches.timedOut", .higherIsWorse),
+        ("pushes.timedOut", .higherIsWorse),
+        ("backgroundTasks.completed", .lowerIsWorse),
+        ("fetches.completed", .lowerIsWorse),
+        ("pushes.completed", .lowerIsWorse),
+        ("peakUsedBytes", .higherIsWorse),
+        ("peakCompressedBytes", .higherIsWorse),
+        ("peakFootprintBytes", .higherIsWorse),
+        ("timeAtPressureUs.warning", .higherIsWorse),
+        ("timeAtPressureUs.critical", .higherIsWorse),
+        ("resumeLatencyUs.p50", .higherIsWorse),
+        ("resumeLatencyUs.max", .higherIsWorse),
+        ("*.started", .neutral),
+        ("backgroundLaunches", .neutral),
+        ("launches.background", .neutral),
+        ("warmResumes", .neutral),
+        ("launches.warm", .neutral),
+        ("compressedResumes", .neutral),
+        ("launches.fromCompressed", .neutral),
+        ("compressions", .neutral),
+        ("timeAtPressureUs.normal", .neutral),
+        ("timeInStateUs.*", .neutral),
+        ("resumeLatencyUs.count", .neutral),
+    ]
+
+    /// The direction of a full metric path (`summary.evictions`, `apps.mail.exits.memoryLimit`).
+    public static func direction(of path: String) -> MetricDirection {
+        let relative = MetricPath(path).relative
+        return table.first { MetricPattern.matches($0.pattern, relative) }?.direction ?? .neutral
+    }
+}
+
+/// `*` matches one segment; otherwise segments must be equal.
+enum MetricPattern {
+    static func matches(_ pattern: String, _ path: String) -> Bool {
+        let p = pattern.split(separator: ".", omittingEmptySubsequences: false)
+        let s = path.split(separator: ".", omittingEmptySubsequences: false)
+        guard p.count == s.count else { return false }
+        return zip(p, s).allSatisfy { $0 == "*" || $0 == $1 }
+    }
+}
+
+/// A metric path split into its scope and the rest: `apps.mail.exits.memoryLimit` is app `mail`,
+/// metric `exits.memoryLimit`; `summary.evictions` is the summary, metric `evictions`.
+public struct MetricPath: Sendable, Hashable {
+    public var full: String
+    /// nil for `summary.` metrics.
+    public var app: String?
+    public var relative: String
+
+    public init(_ full: String) {
+        self.full = full
+        let parts = full.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        if parts.first == "apps", parts.count == 3 {
+            app = parts[1]
+            relative = parts[2]
+        } else if parts.first == "summary" {
+            app = nil
+            relative = String(full.dropFirst("summary.".count))
+        } else {
+            app = nil
+            relative = full
+        }
+    }
+
+    /// `mail` or `summary`, for sentences.
+    public var scopeName: String { app ?? "summary" }
+}
+
+/// Every number of a report, as flat dotted paths.
+public enum MetricExtractor {
+    /// Every number under `summary` (as `summary.…`) and under each app (as `apps.<key>.…`),
+    /// found by encoding the report model, so fields added later are picked up without changes here.
+    /// App keys containing a dot would make paths ambiguous; workload keys cannot contain one.
+    public static func metrics(of report: Report) -> [String: Double] {
+        var out: [String: Double] = [:]
+        if let summary = jsonObject(report.summary) { flatten(summary, prefix: "summary", into: &out) }
+        for (key, stats) in report.apps {
+            if let object = jsonObject(stats) { flatten(object, prefix: "apps.\(key)", into: &out) }
+        }
+        return out
+    }
+
+    static func jsonObject<T: Encodable>(_ value: T) -> Any? {
+        guard let data = try? JSONEncoder().encode(value) else { return nil }
+        return try? JSONSerialization.jsonObject(with: data)
+    }
+
+    static func flatten(_ value: Any, prefix: String, into out: inout [String: Double]) {
+        if let dict = value as? [String: Any] {
+            for (key, child) in dict { flatten(child, prefix: "\(prefix).\(key)", into: &out) }
+        } else if value is String || value is [Any] {
+            return
+        } else if let number = value as? NSNumber {
+            // The report model has no booleans; every number is a metric.
+            out[prefix] = number.doubleValue
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import MemprofCompare
+import MemprofReport
+
+/// `memprof check REPORT --budget FILE`: absolute budgets (spec §11, issue 5).
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a report against absolute budgets; exit 1 when one is broken.",
+        discussion: """
+            The budget file maps metrics to limits, e.g.
+              apps:
+                mail: {evictions: {max: 1}, exits.memoryLimit: {max: 0}, peakFootprintBytes: {max: 150MB}}
+              summary:
+                backgroundTasks.expiredKilled: {max: 0}
+            Each broken budget prints what was allowed, what happened and the events behind it.
+            """)
+
+    @Argument(help: "The report (report.json or its folder).")
+    var report: String
+
+    @Option(help: "The budget file (YAML).")
+    var budget: String
+
+    @Option(help: "Write a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set).")
+    var markdown: String?
+
+    @Option(help: "Write a self-contained HTML page.")
+    var html: String?
+
+    @Option(help: "Write JUnit XML, one test case per budget.")
+    var junit: String?
+
+    @Option(help: "Write the results as JSON.")
+    var json: String?
+
+    func run() throws {
+        do {
+            let loaded = try ReportLoader.load(report)
+            guard FileManager.default.fileExists(atPath: budget) else { throw CompareInputError.missingFile(budget) }
+            guard let text = try? String(contentsOfFile: budget, encoding: .utf8) else {
+                throw CompareInputError.unreadable(budget, "not UTF-8 text")
+            }
+            let check = try BudgetChecker.check(loaded, against: try Budget.parse(yaml: text))
+            let markdownText = CheckOutput.markdown(check)
+            if let markdown { try OutputFiles.write(Data(markdownText.utf8), to: markdown) }
+            try OutputFiles.appendToStepSummary(markdownText)
+            if let html { try OutputFiles.write(Data(CheckOutput.html(check, report: loaded).utf8), to: html) }
+            if let junit { try OutputFiles.write(Data(CheckOutput.junit(check).utf8), to: junit) }
+            if let json { try OutputFiles.write(try CheckOutput.json(check), to: json) }
+            print(CheckOutput.terminal(check, color: OutputFiles.stdoutWantsColor), terminator: "")
+            if !check.passed { throw ExitCode(1) }
+        } catch let error as CompareInputError {
+            throw BadInput(description: error.description)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import MemprofCompare
+import MemprofReport
+
+/// `memprof compare BASE NEW`: every metric, its verdict, and the outputs CI reads (spec §11, issue 5).
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare two reports metric by metric; exit 1 when something got worse.",
+        discussion: """
+            BASE and NEW are report.json files or folders holding one. Counts (evictions, kills, launches, \
+            warnings) fail on any rise by default, because the simulation is deterministic; sizes and \
+            durations fail beyond --threshold (default 5%). Exit 0 when nothing is worse, 1 when something \
+            is, 2 for bad input.
+            """)
+
+    @Argument(help: "The base report (report.json or its folder).")
+    var base: String
+
+    @Argument(help: "The new report.")
+    var new: String
+
+    @Option(help: "Relative threshold for sizes and durations, e.g. 5%.")
+    var threshold: String?
+
+    @Option(help: "Relative threshold for counts (default 0%: any rise is worse).")
+    var countThreshold: String?
+
+    @Option(help: "Absolute floor: a change smaller than this is never worse or better (default 1).")
+    var minDelta: String?
+
+    @Option(help: "A YAML file of thresholds and per-metric overrides.")
+    var thresholds: String?
+
+    @Flag(help: "Compare reports of different workloads.")
+    var allowDifferent = false
+
+    @Flag(help: "Show every metric, not only those that changed.")
+    var all = false
+
+    @Option(help: "Write a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set).")
+    var markdown: String?
+
+    @Option(help: "Write a self-contained HTML page.")
+    var html: String?
+
+    @Option(help: "Write JUnit XML, one test case per metric.")
+    var junit: String?
+
+    @Option(help: "Write the comparison as JSON.")
+    var json: String?
+
+    func run() throws {
+        do {
+            let baseReport = try ReportLoader.load(base)
+            let newReport = try ReportLoader.load(new)
+            var limits = Thresholds()
+            if let thresholds {
+                guard let text = try? String(contentsOfFile: thresholds, encoding: .utf8) else {
+                    throw CompareInputError.missingFile(thresholds)
+                }
+                limits = try Thresholds.parse(yaml: text)
+            }
+            let overrides = limits.overrides
+            if let threshold { limits.relative = try Quantities.percent(threshold, context: "--threshold") }
+            if let countThreshold { limits.countRelative = try Quantities.percent(countThreshold, context: "--count-threshold") }
+            if let minDelta { limits.minDelta = try Quantities.number(minDelta, kind: nil, context: "--min-delta") }
+            limits.overrides = overrides
+
+            let comparison = try Comparer.compare(base: baseReport, new: newReport, thresholds: limits,
+                                                  allowDifferent: allowDifferent)
+            let markdownText = CompareOutput.markdown(comparison, all: all)
+            if let markdown { try OutputFiles.write(Data(markdownText.utf8), to: markdown) }
+            try OutputFiles.appendToStepSummary(markdownText)
+            if let html {
+                let page = CompareHTML.comparison(comparison, base: baseReport, new: newReport, all: all)
+                try OutputFiles.write(Data(page.utf8), to: html)
+            }
+            if let junit { try OutputFiles.write(Data(CompareOutput.junit(comparison).utf8), to: junit) }
+            if let json { try OutputFiles.write(try CompareOutput.json(comparison), to: json) }
+            print(CompareOutput.terminal(comparison, all: all, color: OutputFiles.stdoutWantsColor), terminator: "")
+            if comparison.hasRegression { throw ExitCode(1) }
+        } catch let error as CompareInputError {
+            throw BadInput(description: error.description)
+        }
+    }
+}

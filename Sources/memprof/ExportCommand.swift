@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import MemprofCompare
+import MemprofReport
+
+/// `memprof export REPORT --format F`: a report in another viewer's format (spec §11, issue 5).
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Rewrite a report for another viewer: trace, speedscope, folded or pprof.",
+        discussion: "trace opens in ui.perfetto.dev or chrome://tracing. speedscope, folded and pprof need "
+            + "stack samples in the report.")
+
+    @Argument(help: "The report (report.json or its folder).")
+    var report: String
+
+    @Option(help: "trace, speedscope, folded or pprof.")
+    var format: String
+
+    @Option(name: [.short, .long], help: "Where to write (default: standard output).")
+    var out: String?
+
+    func run() throws {
+        do {
+            guard let chosen = ExportFormat(rawValue: format) else { throw CompareInputError.unknownFormat(format) }
+            let loaded = try ReportLoader.load(report)
+            let data = try Exporter.export(loaded, format: chosen)
+            if let out, out != "-" {
+                try OutputFiles.write(data, to: out)
+            } else {
+                FileHandle.standardOutput.write(data)
+            }
+        } catch let error as CompareInputError {
+            throw BadInput(description: error.description)
+        }
+    }
+}

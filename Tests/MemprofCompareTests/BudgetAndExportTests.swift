@@ -1,0 +1,190 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import MemprofCompare
+import MemprofCore
+import MemprofReport
+import Testing
+
+/// mail evicted twice (each for a reclaim by game) and killed once for its memory limit.
+func budgetReport() -> Report {
+    makeReport(apps: ["mail", "game"]) {
+        $0.apps["mail"]!.evictions = 2
+        $0.apps["mail"]!.exits["memoryLimit"] = 1
+        $0.apps["mail"]!.peakFootprintBytes = 160 << 20
+        $0.summary.evictions = 2
+        $0.summary.backgroundTasks.expiredKilled = 0
+        $0.timeline.appBytes["mail"] = [[0, 0], [60_000_000, 160 << 20], [120_000_000, 10 << 20]]
+        var events: [SimEvent] = []
+        for (i, t) in [Int64(600_000_000), 1_200_000_000].enumerated() {
+            var eviction = SimEvent(atUs: t, kind: .eviction, app: "mail")
+            eviction.bytes = Int64(40 + i) << 20
+            events.append(eviction)
+            var reclaim = SimEvent(atUs: t, kind: .reclaim, app: "game")
+            reclaim.neededBytes = 300 << 20
+            reclaim.freedBytes = Int64(40 + i) << 20
+            reclaim.candidates = [try! JSONDecoder().decode(SimEvent.Candidate.self, from: Data("""
+                {"app":"mail","state":"suspended","footprintBytes":\(Int64(40 + i) << 20),"lastForegroundUs":0,"taken":true}
+                """.utf8))]
+            events.append(reclaim)
+        }
+        var exit = SimEvent(atUs: 1_800_000_000, kind: .exit, app: "mail")
+        exit.reason = .memoryLimit
+        exit.from = .background
+        events.append(exit)
+        $0.events = events
+    }
+}
+
+let issueBudget = """
+    apps:
+      mail: {evictions: {max: 1}, exits.memoryLimit: {max: 0}, peakFootprintBytes: {max: 150MB}}
+    summary:
+      backgroundTasks.expiredKilled: {max: 0}
+    """
+
+@Suite struct BudgetTests {
+    @Test func theIssueExampleParses() throws {
+        let b = try Budget.parse(yaml: issueBudget)
+        #expect(b.limits.map(\.metric) == ["apps.mail.evictions", "apps.mail.exits.memoryLimit", "apps.mail.peakFootprintBytes",
+                                          "summary.backgroundTasks.expiredKilled"])
+        #expect(b.limits[2].max == Double(150 * 1_048_576))
+    }
+
+    @Test func metBudgets() throws {
+        let report = budgetReport()
+        let check = try BudgetChecker.check(report, against: try Budget.parse(yaml: """
+            apps:
+              mail: {evictions: {max: 2}, peakFootprintBytes: {max: 200MB}}
+              "*": {exits.watchdog: {max: 0}}
+            summary:
+              evictions: {min: 1, max: 3}
+            """))
+        #expect(check.passed)
+        #expect(check.results.count == 5, "the * budget applies to both apps")
+        #expect(check.results.allSatisfy { $0.causes.isEmpty })
+    }
+
+    @Test func brokenBudgetsSayWhatWasAllowedWhatHappenedAndWhy() throws {
+        let check = try BudgetChecker.check(budgetReport(), against: try Budget.parse(yaml: issueBudget))
+        #expect(!check.passed)
+        #expect(check.broken.map(\.metric) == ["apps.mail.evictions", "apps.mail.exits.memoryLimit", "apps.mail.peakFootprintBytes"])
+        let evictions = check.broken[0]
+        #expect(evictions.message == "mail: evictions allowed at most 1, was 2")
+        #expect(evictions.causes == [
+            "at 10m: evicted (40 MB), to make room for game (needed 300 MB, freed 40 MB)",
+            "at 20m: evicted (41 MB), to make room for game (needed 300 MB, freed 41 MB)",
+        ])
+        #expect(check.broken[1].causes == ["at 30m: exit memoryLimit while background"])
+        #expect(check.broken[2].message == "mail: peakFootprintBytes allowed at most 150 MB, was 160 MB")
+        #expect(check.broken[2].causes.first == "at 1m: peak of 160 MB")
+        let text = CheckOutput.terminal(check)
+        #expect(text.contains("BROKEN  mail: evictions allowed at most 1, was 2"))
+        #expect(text.contains("at 10m: evicted (40 MB)"))
+        #expect(!text.contains("\u{1B}"))
+    }
+
+    @Test func checkOutputsParseBack() throws {
+        let report = budgetReport()
+        let check = try BudgetChecker.check(report, against: try Budget.parse(yaml: issueBudget))
+        let doc = try XMLDocument(data: Data(CheckOutput.junit(check).utf8))
+        #expect(try doc.nodes(forXPath: "//testcase").count == 4)
+        #expect(try doc.nodes(forXPath: "//testcase/failure").count == 3)
+        let md = CheckOutput.markdown(check)
+        let table = md.split(separator: "\n").map(String.init).filter { $0.hasPrefix("|") }
+        #expect(table.count == 6)
+        #expect(table.allSatisfy { markdownCells($0).count == 4 })
+        #expect(md.contains("- at 10m: evicted (40 MB)"))
+        let json = try #require(try JSONSerialization.jsonObject(with: try CheckOutput.json(check)) as? [String: Any])
+        #expect((json["results"] as? [Any])?.count == 4)
+        let html = CheckOutput.html(check, report: report)
+        #expect(html.contains("<svg") && !html.contains("<script"))
+    }
+
+    @Test(arguments: [
+        "",
+        "just text",
+        "apps: [mail]",
+        "apps: {mail: {evictions: 1}}",
+        "apps: {mail: {evictions: {most: 1}}}",
+        "apps: {mail: {evictions: {max: many}}}",
+        "apps: {mail: {peakFootprintBytes: {max: 2s}}}",
+        "apps: {mail: {evictions: {min: 3, max: 1}}}",
+        "apps: {mail: {evictions: {}}}",
+        "sumary: {evictions: {max: 1}}",
+        "apps: {mail: {evictions: {max: [1]}}}",
+        "key: [unclosed",
+    ])
+    func malformedBudgets(text: String) {
+        #expect(throws: CompareInputError.self) { try Budget.parse(yaml: text) }
+    }
+
+    @Test func budgetsForUnknownAppsOrMetricsAreBadInput() throws {
+        let report = budgetReport()
+        #expect(throws: CompareInputError.self) {
+            try BudgetChecker.check(report, against: try Budget.parse(yaml: "apps: {mial: {evictions: {max: 1}}}"))
+        }
+        #expect(throws: CompareInputError.self) {
+            try BudgetChecker.check(report, against: try Budget.parse(yaml: "summary: {evictoins: {max: 1}}"))
+        }
+    }
+}
+
+@Suite struct ExportTests {
+    @Test func traceHasProcessesSlicesCountersAndInstants() throws {
+        var report = budgetReport()
+        var t1 = SimEvent(atUs: 0, kind: .transition, app: "mail")
+        t1.from = .notRunning; t1.to = .active
+        var t2 = SimEvent(atUs: 60_000_000, kind: .transition, app: "mail")
+        t2.from = .active; t2.to = .suspended
+        report.events.insert(contentsOf: [t1, t2], at: 0)
+        report.timeline.usedBytes = [[0, 0], [60_000_000, 160 << 20]]
+        let data = try Exporter.export(report, format: .trace)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let events = try #require(object["traceEvents"] as? [[String: Any]])
+        let names = events.filter { $0["ph"] as? String == "M" && $0["name"] as? String == "process_name" }
+        #expect(names.count == 3, "the device and two apps")
+        let slices = events.filter { $0["ph"] as? String == "X" }
+        #expect(slices.allSatisfy { ($0["dur"] as? Int) != nil && ($0["ts"] as? Int) != nil })
+        #expect(slices.contains { $0["name"] as? String == "active" && $0["dur"] as? Int == 60_000_000 })
+        #expect(slices.contains { $0["name"] as? String == "suspended" && $0["ts"] as? Int == 60_000_000 })
+        let counters = events.filter { $0["ph"] as? String == "C" }
+        #expect(!counters.isEmpty)
+        #expect(counters.allSatisfy { ($0["args"] as? [String: Any])?.values.allSatisfy { $0 is NSNumber } == true })
+        let instants = events.filter { $0["ph"] as? String == "i" }
+        let eviction = try #require(instants.first { $0["name"] as? String == "eviction" })
+        #expect((eviction["args"] as? [String: Any])?["reason"] as? String == "reclaim for game")
+        let kill = try #require(instants.first { $0["name"] as? String == "kill" })
+        #expect((kill["args"] as? [String: Any])?["reason"] as? String == "memoryLimit")
+        let times = events.filter { $0["ph"] as? String != "M" }.compactMap { $0["ts"] as? Int }
+        #expect(times == times.sorted())
+    }
+
+    @Test(arguments: [ExportFormat.speedscope, .folded, .pprof])
+    func sampleFormatsNeedSamples(format: ExportFormat) {
+        #expect(throws: CompareInputError.noStackSamples(format: format.rawValue)) {
+            try Exporter.export(makeReport(), format: format)
+        }
+        #expect(CompareInputError.noStackSamples(format: "folded").description.hasPrefix("this report has no stack samples"))
+    }
+
+    @Test func loaderRefusesMissingFilesNonReportsAndUnknownSchemas() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-compare-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(throws: CompareInputError.missingFile(dir.appendingPathComponent("nope.json").path)) {
+            try ReportLoader.load(dir.appendingPathComponent("nope.json").path)
+        }
+        let notReport = dir.appendingPathComponent("x.json")
+        try Data("[1,2]".utf8).write(to: notReport)
+        #expect(throws: CompareInputError.self) { try ReportLoader.load(notReport.path) }
+        let future = dir.appendingPathComponent("future.json")
+        try Data(#"{"schema":"memprof.report/9"}"#.utf8).write(to: future)
+        #expect(throws: CompareInputError.notAReport(future.path, .unknownSchema("memprof.report/9"))) {
+            try ReportLoader.load(future.path)
+        }
+        try Data(fixtureJSON.utf8).write(to: dir.appendingPathComponent("report.json"))
+        #expect(try ReportLoader.load(dir.path).run.workload == "fixture", "a folder with a report.json")
+    }
+}
