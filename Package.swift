@@ -64,7 +64,7 @@ let package = Package(
         // Comparing reports, budgets and exports: metrics, verdicts, table/Markdown/HTML/JUnit/JSON, trace.
         .target(
             name: "MemprofCompare",
-            dependencies: ["MemprofCore", "MemprofReport", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport"]),
         .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofReport", "MemprofCore"]),

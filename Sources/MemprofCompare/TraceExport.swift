@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCore
+import MemprofProfile
 import MemprofReport
 
 /// A report as a Trace Event Format file (`memprof export --format trace`), which
@@ -140,16 +141,21 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 public enum Exporter {
     /// The bytes of `report` in `format`.
     ///
-    /// Reports do not carry a `profile` yet, so speedscope, folded and pprof throw
-    /// `noStackSamples`. What remains once the report has its `profile` key (MemprofProfile):
-    /// speedscope and folded call the MemprofProfile writers on it; pprof needs a gzipped
+    /// speedscope and folded come from the report's `profile` (MemprofProfile's writers); a report
+    /// without stack samples throws `noStackSamples`. pprof is not written yet: it needs a gzipped
     /// `profile.proto` writer (sample types `samples/count` and `cpu/nanoseconds`, a location and
     /// function per frame, labels `app` and `handler` on every sample), checked with
-    /// `go tool pprof -top` in a script.
+    /// `go tool pprof -top` in a script; until then it throws `notYetSupported` for reports with
+    /// samples.
     public static func export(_ report: Report, format: ExportFormat) throws -> Data {
+        if format == .trace { return try TraceExport.encode(report) }
+        guard let profile = report.profile, profile.hasSamples else {
+            throw CompareInputError.noStackSamples(format: format.rawValue)
+        }
         switch format {
-        case .trace: return try TraceExport.encode(report)
-        case .speedscope, .folded, .pprof: throw CompareInputError.noStackSamples(format: format.rawValue)
+        case .folded: return Data(profile.makeFoldedStacks().utf8)
+        case .speedscope: return try profile.makeSpeedscopeJSON(name: "memprof \(report.run.workload)")
+        case .pprof, .trace: throw CompareInputError.notYetSupported("pprof export is not written yet; use speedscope or folded")
         }
     }
 }

