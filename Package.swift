@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // The simulation: lifecycle, memory, policies. Synchronous, deterministic, no I/O.
@@ -46,6 +47,7 @@ let package = Package(
             dependencies: [
                 "MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MemprofHTML", "MemprofTrace", "MemprofServe",
             ]
         ),
         // Sampling profiles as plain data, and their folded-stack and speedscope forms.
@@ -72,6 +74,18 @@ let package = Package(
             name: "MemprofProfileTests", dependencies: ["MemprofProfile"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile"]),
+        // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index scan).
+        .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofTrace"]),
+        // trace.json in the Trace Event Format (Perfetto, chrome://tracing), and lifecycle intervals.
+        .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport"]),
+        // `memprof serve`: a read-only HTTP server over a reports folder (FlyingFox).
+        .target(
+            name: "MemprofServe",
+            dependencies: ["MemprofHTML", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
+        .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofTrace", "MemprofWorkload"]),
+        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload"]),
+        .testTarget(name: "MemprofServeTests", dependencies: ["MemprofServe"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,7 @@ struct Memprof: ParsableCommand {
         commandName: "memprof",
         abstract: "Simulates apps on a phone and reports their lifecycle and memory behaviour.",
         version: "0.1.0",
-        subcommands: [RunCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, ExportCommand.self, ListCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, ExportCommand.self, ListCommand.self, ViewCommand.self, ServeCommand.self]
     )
 }
 

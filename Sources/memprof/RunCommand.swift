@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import MemprofCore
+import MemprofHTML
 import MemprofReport
+import MemprofTrace
 import MemprofWorkload
 
 struct RunCommand: ParsableCommand {
@@ -46,12 +48,31 @@ struct RunCommand: ParsableCommand {
         let report = Report(result: result, workloadSha256: loaded.sha256, source: loaded.source,
                             host: .current(simulationWallMs: wallMs, processedOccurrences: result.processedOccurrences))
         let directory = URL(fileURLWithPath: out ?? "Reports/\(loaded.workload.name)")
-        try AtomicFiles.write([("report.json", try ReportJSON.encode(report))], into: directory)
+        let orderedApps = loaded.workload.apps.map(\.id)
+        try AtomicFiles.write([
+            ("report.json", try ReportJSON.encode(report)),
+            ("report.html", timed("report.html") { HTMLReport.data(report, orderedApps: orderedApps) }),
+            ("trace.json", try timed("trace.json") { try TraceJSON.encode(report) }),
+        ], into: directory)
+        if out == nil { try? RunIndex.write(into: directory.deletingLastPathComponent()) }
 
         print(TerminalSummary.render(report, orderedApps: loaded.workload.apps.map(\.id)))
         print("")
         print("report     \(directory.appendingPathComponent("report.json").path)")
+        print("html       \(directory.appendingPathComponent("report.html").path)")
+        print("trace      \(directory.appendingPathComponent("trace.json").path)")
     }
+}
+
+/// Runs `make`; with MEMPROF_TIMINGS set, prints how long it took and how large the result is
+/// on stderr (scripts/bench-html.sh reads these lines).
+func timed(_ name: String, _ make: () throws -> Data) rethrows -> Data {
+    guard ProcessInfo.processInfo.environment["MEMPROF_TIMINGS"] != nil else { return try make() }
+    let start = DispatchTime.now().uptimeNanoseconds
+    let data = try make()
+    let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    FileHandle.standardError.write(Data("timing \(name) \(Format.oneDecimal(ms)) ms \(data.count) bytes\n".utf8))
+    return data
 }
 
 /// A one-line progress display on stderr, only when stderr is a terminal.

@@ -1,0 +1,176 @@
+import Foundation
+import MemprofCore
+import MemprofReport
+import MemprofTrace
+
+/// The report as one self-contained HTML page (`report.html`, spec §11, issue 4): inline CSS, SVG
+/// and a little plain JavaScript written here; no network request of any kind, works from
+/// `file://`, light and dark themes. Its size is bounded whatever the run's length: series are
+/// reduced per bucket keeping minima and maxima, lanes merge states too short to see, and long
+/// tables keep their first and last rows.
+public struct HTMLReport {
+    public struct Options: Sendable {
+        /// Buckets per memory series; each keeps its min and max, so at most twice this many points.
+        public var seriesBuckets = 400
+        /// Budget of stacked values (apps × instants); fewer buckets are used for many apps.
+        public var stackBudget = 40_000
+        /// Budget of lane segments over all apps.
+        public var laneBudget = 40_000
+        /// Rows of a long table that are shown (half from the start, half from the end).
+        public var tableLimit = 600
+
+        public init() {}
+    }
+
+    public let report: Report
+    public let options: Options
+    /// App keys in the order to show them (the workload's order when known).
+    public let apps: [String]
+    /// Extra sections appended after the built-in ones (the flame-graph hook, see `HTMLReport+Profile`).
+    public var extraSections: [HTMLSection] = []
+
+    public init(_ report: Report, orderedApps: [String]? = nil, options: Options = Options()) {
+        self.report = report
+        self.options = options
+        let known = Set(report.apps.keys)
+        var order = (orderedApps ?? []).filter { known.contains($0) }
+        let listed = Set(order)
+        order += report.apps.keys.filter { !listed.contains($0) }.sorted()
+        apps = order
+    }
+
+    /// Renders `report` with default options.
+    public static func render(_ report: Report, orderedApps: [String]? = nil) -> String {
+        HTMLReport(report, orderedApps: orderedApps).render()
+    }
+
+    /// The page as UTF-8 bytes.
+    public static func data(_ report: Report, orderedApps: [String]? = nil) -> Data {
+        Data(render(report, orderedApps: orderedApps).utf8)
+    }
+
+    public func render() -> String {
+        let memory = MemoryChart(report: report, apps: apps, options: options)
+        let lanes = LaneChart(report: report, apps: apps, options: options)
+        var sections = extraSections
+        if let profile = Self.profileSection(for: report) { sections.insert(profile, at: 0) }
+
+        var page = ""
+        page.reserveCapacity(256 * 1024)
+        page += """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+        <title>memprof · \(report.run.workload.html)</title>
+        <style>\(HTMLAssets.css)</style>
+        </head>
+        <body>
+
+        """
+        page += header()
+        page += cards()
+        page += "<section id=\"memory\"><h2>Memory over time</h2>\n"
+        page += "<p class=\"hint\">Hover for the values at a time; drag across the chart to select a range "
+            + "that the lanes and the decisions follow. <button type=\"button\" id=\"reset\" disabled>Show the whole run</button> "
+            + "<span id=\"range\"></span></p>\n"
+        page += memory.svg()
+        page += memory.legend()
+        page += "</section>\n"
+        page += "<section id=\"lanes\"><h2>Lifecycle</h2>\n"
+        page += lanes.html()
+        page += "</section>\n"
+        page += decisionsTable()
+        page += appTable()
+        for section in sections {
+            page += "<section id=\"\(section.id.html)\"><h2>\(section.title.html)</h2>\n\(section.html)\n</section>\n"
+        }
+        page += footer()
+        page += "<div id=\"tip\" role=\"tooltip\" hidden></div>\n"
+        page += "<script type=\"application/json\" id=\"memprof-data\">"
+        page += HTMLText.embeddable(dataJSON(memory: memory, lanes: lanes))
+        page += "</script>\n<script>\(HTMLAssets.script)</script>\n</body>\n</html>\n"
+        return page
+    }
+
+    // MARK: - The run and its headline figures
+
+    func header() -> String {
+        let run = report.run
+        let rows: [(String, String)] = [
+            ("workload", run.workload),
+            ("device", "\(report.device.name) (\(Format.bytes(report.device.ram)) RAM, \(Format.bytes(report.device.appMemory)) for apps, \(Format.bytes(report.device.flash)) flash)"),
+            ("policy", report.policy.name),
+            ("seed", String(run.seed)),
+            ("duration", Format.duration(run.durationUs)),
+            ("source", run.source),
+            ("memprof", report.tool.version),
+            ("generated", report.host.generatedAt),
+        ]
+        var out = "<header><h1>memprof <span>\(run.workload.html)</span></h1>\n<dl class=\"run\">"
+        for (key, value) in rows {
+            out += "<div><dt>\(key)</dt><dd>\(value.html)</dd></div>"
+        }
+        return out + "</dl></header>\n"
+    }
+
+    func cards() -> String {
+        let s = report.summary
+        let device = report.device
+        let tasks = s.backgroundTasks
+        let memoryKills = (s.terminations[ExitReason.memoryPressure.rawValue] ?? 0)
+            + (s.terminations[ExitReason.memoryLimit.rawValue] ?? 0)
+        let cards: [(String, String, String, String)] = [
+            ("evictions", HTMLText.count(s.evictions), "suspended apps evicted", s.evictions > 0 ? "warn" : ""),
+            ("compressions", HTMLText.count(s.compressions), "suspended apps compressed to flash", ""),
+            ("cold relaunches", HTMLText.count(s.coldRelaunchesAfterKill), "after the system killed the app",
+             s.coldRelaunchesAfterKill > 0 ? "bad" : ""),
+            ("memory warnings", HTMLText.count(s.memoryWarnings), "rises of the pressure level", s.memoryWarnings > 0 ? "warn" : ""),
+            ("memory kills", HTMLText.count(memoryKills), "memoryPressure and memoryLimit exits", memoryKills > 0 ? "bad" : ""),
+            ("background tasks", "\(tasks.completed) / \(tasks.expiredEnded) / \(tasks.expiredKilled)",
+             "completed / expired, ended / expired, killed (of \(tasks.started))", tasks.expiredKilled > 0 ? "bad" : ""),
+            ("peak RAM", Format.bytes(s.peakUsedBytes), "\(HTMLText.percent(s.peakUsedBytes, of: device.appMemory)) of \(Format.bytes(device.appMemory)) app memory", ""),
+            ("peak flash", Format.bytes(s.peakCompressedBytes), "\(HTMLText.percent(s.peakCompressedBytes, of: device.flash)) of \(Format.bytes(device.flash)) compressed store", ""),
+            ("time at pressure", "\(HTMLText.percent(s.timeAtPressureUs.warning, of: report.run.durationUs)) / \(HTMLText.percent(s.timeAtPressureUs.critical, of: report.run.durationUs))", "warning / critical", ""),
+        ]
+        var out = "<section id=\"summary\" class=\"cards\">"
+        for (title, value, note, tone) in cards {
+            out += "<div class=\"card \(tone)\"><h3>\(title)</h3><b>\(value.html)</b><small>\(note.html)</small></div>"
+        }
+        return out + "</section>\n"
+    }
+
+    func footer() -> String {
+        "<footer>report.json holds every event and number; this page draws a reduced view of it. "
+            + "trace.json opens in ui.perfetto.dev or chrome://tracing.</footer>\n"
+    }
+
+    // MARK: - Data for the script
+
+    func dataJSON(memory: MemoryChart, lanes: LaneChart) -> String {
+        var json = JSONText(reserving: 64 * 1024)
+        json.raw("{")
+        json.key("durationUs"); json.int(report.run.durationUs)
+        json.raw(","); json.key("memory"); memory.writeData(into: &json)
+        json.raw(","); json.key("lanes"); lanes.writeData(into: &json)
+        json.raw("}")
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+}
+
+/// A section of the page supplied from outside the built-in ones.
+public struct HTMLSection: Sendable {
+    public var id: String
+    public var title: String
+    /// Trusted HTML, inserted as it is.
+    public var html: String
+
+    public init(id: String, title: String, html: String) {
+        self.id = id
+        self.title = title
+        self.html = html
+    }
+}

@@ -1,0 +1,67 @@
+import MemprofCore
+import MemprofReport
+
+/// Small text helpers for building the page.
+enum HTMLText {
+    /// Text safe inside an element or a double-quoted attribute.
+    static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
+            return text
+        }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for ch in text {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// A coordinate with at most one decimal: `12`, `12.5`, `-3.2`.
+    static func coordinate(_ value: Double) -> String {
+        let tenths = Int64((value * 10).rounded())
+        if tenths % 10 == 0 { return String(tenths / 10) }
+        let sign = tenths < 0 ? "-" : ""
+        let magnitude = abs(tenths)
+        return "\(sign)\(magnitude / 10).\(magnitude % 10)"
+    }
+
+    /// A JSON document safe to embed in a `<script type="application/json">` element: every `<`
+    /// (which only occurs inside strings) is written `\u003c`, so no `</script>` or `<!--` can appear.
+    static func embeddable(_ json: String) -> String {
+        json.replacingOccurrences(of: "<", with: "\\u003c")
+    }
+
+    /// A colour per app, spread around the hue circle so neighbours differ.
+    static func appColor(_ index: Int) -> String {
+        let hue = (Double(index) * 137.508).truncatingRemainder(dividingBy: 360)
+        let lightness = [58, 48, 66][index % 3]
+        return "hsl(\(Int(hue)) 62% \(lightness)%)"
+    }
+
+    static func percent(_ part: Int64, of whole: Int64) -> String {
+        guard whole > 0 else { return "–" }
+        return "\(Format.oneDecimal(Double(part) * 100 / Double(whole)))%"
+    }
+
+    static func count(_ value: Int) -> String {
+        let digits = String(abs(value))
+        var out = ""
+        for (index, ch) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out += "," }
+            out.append(ch)
+        }
+        return value < 0 ? "-" + out : out
+    }
+}
+
+extension String {
+    /// Shorthand for `HTMLText.escape`.
+    var html: String { HTMLText.escape(self) }
+}

@@ -1,0 +1,118 @@
+import MemprofCore
+import MemprofTrace
+
+/// What one swimlane draws for a stretch of time: an app's state, or, where many short states
+/// follow each other too fast to see, the one it spent longest in with a count of those merged.
+public struct LaneSegment: Sendable, Hashable {
+    public var startUs: Microseconds
+    public var endUs: Microseconds
+    public var state: AppState
+    public var cause: String
+    /// How many intervals this segment stands for (1 for an exact one).
+    public var merged: Int
+
+    public init(startUs: Microseconds, endUs: Microseconds, state: AppState, cause: String, merged: Int = 1) {
+        self.startUs = startUs
+        self.endUs = endUs
+        self.state = state
+        self.cause = cause
+        self.merged = merged
+    }
+}
+
+public enum Lanes {
+    /// Segments to draw for `intervals` (sorted, contiguous): intervals at least `minLengthUs`
+    /// long are kept as they are; a run of shorter ones is merged, in pieces of about
+    /// `minLengthUs`, into segments that take the state the run spent longest in.
+    /// The segments still tile the same time span, so a lane has at most about
+    /// `span / minLengthUs` segments plus its long intervals.
+    public static func segments(_ intervals: [StateInterval], minLengthUs: Microseconds) -> [LaneSegment] {
+        var out: [LaneSegment] = []
+        var group: [StateInterval] = []
+        func flushGroup() {
+            guard let first = group.first, let last = group.last else { return }
+            if group.count == 1 {
+                out.append(LaneSegment(startUs: first.startUs, endUs: first.endUs, state: first.state, cause: first.cause))
+            } else {
+                var time: [AppState: Microseconds] = [:]
+                for interval in group { time[interval.state, default: 0] += interval.lengthUs }
+                let dominant = AppState.allCases.max { (time[$0] ?? 0) < (time[$1] ?? 0) } ?? first.state
+                out.append(LaneSegment(startUs: first.startUs, endUs: last.endUs, state: dominant,
+                                       cause: "\(group.count) changes", merged: group.count))
+            }
+            group.removeAll(keepingCapacity: true)
+        }
+        for interval in intervals {
+            if interval.lengthUs >= minLengthUs {
+                flushGroup()
+                out.append(LaneSegment(startUs: interval.startUs, endUs: interval.endUs, state: interval.state,
+                                       cause: interval.cause))
+                continue
+            }
+            group.append(interval)
+            if let first = group.first, interval.endUs - first.startUs >= minLengthUs { flushGroup() }
+        }
+        flushGroup()
+        return out
+    }
+}
+
+/// A row of the decisions table: one compression, eviction, warning, kill or reclaim.
+public struct DecisionRow: Sendable, Hashable {
+    public var atUs: Microseconds
+    /// `compression`, `eviction`, `memoryWarning`, `kill` or `reclaim`.
+    public var kind: String
+    public var app: String
+    public var detail: String
+    public var bytes: Bytes?
+    public var neededBytes: Bytes?
+    public var freedBytes: Bytes?
+    public var candidates: [SimEvent.Candidate]
+}
+
+public enum Decisions {
+    public static let kinds = ["compression", "eviction", "memoryWarning", "kill", "reclaim"]
+
+    /// The decision rows of `events`, in event order.
+    public static func rows(_ events: [SimEvent]) -> [DecisionRow] {
+        events.compactMap { event in
+            let kind: String
+            var detail = event.detail ?? ""
+            switch event.kind {
+            case .compression: kind = "compression"
+            case .eviction: kind = "eviction"; if detail.isEmpty { detail = "memoryPressure" }
+            case .memoryWarning: kind = "memoryWarning"
+            case .reclaim: kind = "reclaim"
+            case .exit:
+                guard let reason = event.reason, reason != .userQuit else { return nil }
+                kind = "kill"
+                detail = reason.rawValue
+            default: return nil
+            }
+            return DecisionRow(atUs: event.atUs, kind: kind, app: event.app ?? "", detail: detail,
+                               bytes: event.bytes ?? event.compressedBytes, neededBytes: event.neededBytes,
+                               freedBytes: event.freedBytes, candidates: event.candidates ?? [])
+        }
+    }
+}
+
+/// The first and last rows of a long list, and how many were left out between them.
+public struct HeadTail<Element> {
+    public var head: ArraySlice<Element>
+    public var omitted: Int
+    public var tail: ArraySlice<Element>
+
+    /// All of `items` when there are at most `limit`; otherwise the first and last `limit / 2`.
+    public init(_ items: [Element], limit: Int) {
+        if items.count <= limit {
+            head = items[...]
+            omitted = 0
+            tail = []
+        } else {
+            let half = max(1, limit / 2)
+            head = items.prefix(half)
+            tail = items.suffix(half)
+            omitted = items.count - 2 * half
+        }
+    }
+}

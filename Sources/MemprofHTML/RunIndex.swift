@@ -1,0 +1,121 @@
+import Foundation
+import MemprofCore
+import MemprofReport
+
+/// The list of runs in a reports folder (`Reports/index.html`, and the page `memprof serve`
+/// answers `/` with): workload, device, date and headline numbers, with links to each run's
+/// HTML, JSON and trace. Links are relative, so the same page works from `file://` and over HTTP.
+public enum RunIndex {
+    public struct Entry: Sendable, Hashable {
+        /// The run's folder name, relative to the reports folder.
+        public var folder: String
+        public var workload: String
+        public var device: String
+        public var policy: String
+        public var seed: UInt64
+        public var durationUs: Microseconds
+        public var generatedAt: String
+        public var evictions: Int
+        public var memoryKills: Int
+        public var memoryWarnings: Int
+        public var coldRelaunchesAfterKill: Int
+        public var peakUsedBytes: Bytes
+        public var hasHTML: Bool
+        public var hasTrace: Bool
+    }
+
+    /// Only the parts of report.json the index shows.
+    private struct Headline: Decodable {
+        struct Run: Decodable { var workload: String; var seed: UInt64; var durationUs: Int64 }
+        struct Named: Decodable { var name: String }
+        struct Summary: Decodable {
+            var evictions: Int
+            var memoryWarnings: Int
+            var peakUsedBytes: Int64
+            var terminations: [String: Int]
+            var coldRelaunchesAfterKill: Int?
+        }
+        struct Host: Decodable { var generatedAt: String }
+        var schema: String
+        var run: Run
+        var device: Named
+        var policy: Named
+        var summary: Summary
+        var host: Host?
+    }
+
+    /// The runs found in `directory`: every folder directly under it holding a report.json of a
+    /// schema this version reads, newest first. Unreadable folders are skipped.
+    public static func scan(_ directory: URL) -> [Entry] {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else { return [] }
+        var entries: [Entry] = []
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let folder = directory.appendingPathComponent(name)
+            let json = folder.appendingPathComponent("report.json")
+            guard let data = try? Data(contentsOf: json),
+                  let headline = try? JSONDecoder().decode(Headline.self, from: data),
+                  headline.schema == Report.schemaName else { continue }
+            let terminations = headline.summary.terminations
+            entries.append(Entry(
+                folder: name, workload: headline.run.workload, device: headline.device.name,
+                policy: headline.policy.name, seed: headline.run.seed, durationUs: headline.run.durationUs,
+                generatedAt: headline.host?.generatedAt ?? "",
+                evictions: headline.summary.evictions,
+                memoryKills: (terminations[ExitReason.memoryPressure.rawValue] ?? 0)
+                    + (terminations[ExitReason.memoryLimit.rawValue] ?? 0),
+                memoryWarnings: headline.summary.memoryWarnings,
+                coldRelaunchesAfterKill: headline.summary.coldRelaunchesAfterKill ?? 0,
+                peakUsedBytes: headline.summary.peakUsedBytes,
+                hasHTML: fm.fileExists(atPath: folder.appendingPathComponent("report.html").path),
+                hasTrace: fm.fileExists(atPath: folder.appendingPathComponent("trace.json").path)))
+        }
+        return entries.sorted { ($0.generatedAt, $1.folder) > ($1.generatedAt, $0.folder) }
+    }
+
+    /// The index page for `entries`.
+    public static func render(_ entries: [Entry], title: String = "memprof runs") -> String {
+        var out = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+        <title>\(title.html)</title>
+        <style>\(HTMLAssets.css)</style>
+        </head>
+        <body>
+        <header><h1>\(title.html) <span>\(entries.count) run\(entries.count == 1 ? "" : "s")</span></h1></header>
+
+        """
+        guard !entries.isEmpty else {
+            return out + "<p class=\"empty\">No runs yet: <code>memprof run</code> writes one here.</p>\n</body>\n</html>\n"
+        }
+        out += "<div class=\"scroll\"><table id=\"runs\"><thead><tr><th>run</th><th>workload</th><th>device</th><th>policy</th>"
+            + "<th class=\"num\">seed</th><th class=\"num\">duration</th><th>date</th><th class=\"num\">evictions</th>"
+            + "<th class=\"num\">memory kills</th><th class=\"num\">warnings</th><th class=\"num\">cold relaunches</th>"
+            + "<th class=\"num\">peak RAM</th><th>files</th></tr></thead>\n<tbody>\n"
+        for entry in entries {
+            let folder = entry.folder.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? entry.folder
+            let main = entry.hasHTML ? "\(folder)/report.html" : "\(folder)/report.json"
+            var files = "<a href=\"\(folder.html)/report.json\">json</a>"
+            if entry.hasHTML { files = "<a href=\"\(folder.html)/report.html\">html</a> · " + files }
+            if entry.hasTrace { files += " · <a href=\"\(folder.html)/trace.json\">trace</a>" }
+            out += "<tr><td><a href=\"\(main.html)\">\(entry.folder.html)</a></td><td>\(entry.workload.html)</td>"
+                + "<td>\(entry.device.html)</td><td>\(entry.policy.html)</td><td class=\"num\">\(entry.seed)</td>"
+                + "<td class=\"num\">\(Format.duration(entry.durationUs))</td><td>\(entry.generatedAt.html)</td>"
+                + "<td class=\"num\">\(entry.evictions)</td><td class=\"num\">\(entry.memoryKills)</td>"
+                + "<td class=\"num\">\(entry.memoryWarnings)</td><td class=\"num\">\(entry.coldRelaunchesAfterKill)</td>"
+                + "<td class=\"num\">\(Format.bytes(entry.peakUsedBytes))</td><td>\(files)</td></tr>\n"
+        }
+        return out + "</tbody></table></div>\n<footer>Written by memprof \(MemprofVersion.current).</footer>\n</body>\n</html>\n"
+    }
+
+    /// Rewrites `directory/index.html` from what the folder holds now.
+    public static func write(into directory: URL) throws {
+        let page = render(scan(directory))
+        try AtomicFiles.write([("index.html", Data(page.utf8))], into: directory)
+    }
+}

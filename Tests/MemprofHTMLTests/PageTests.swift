@@ -1,0 +1,71 @@
+import Foundation
+import MemprofCore
+import MemprofReport
+import Testing
+@testable import MemprofHTML
+
+@Suite struct PageTests {
+    @Test(arguments: ["phone-day", "background-heavy", "ipad-afternoon"])
+    func pageIsSelfContained(workload: String) throws {
+        let (report, order) = try makeReport(workload)
+        let page = HTMLReport.render(report, orderedApps: order)
+        #expect(page.hasPrefix("<!DOCTYPE html>"))
+        // Nothing that would make a request: no external scripts, styles, images or fonts.
+        for needle in ["http://", "https://", "<link", "src=", "@import", "url(", "fetch(", "XMLHttpRequest"] {
+            #expect(!page.contains(needle), "page contains \(needle)")
+        }
+        #expect(page.contains("prefers-color-scheme:dark"))
+        #expect(page.contains("<path class=\"area\""))
+        #expect(page.contains("id=\"lanesvg\""))
+        #expect(page.contains("class=\"s-active"))
+        // Every app has a lane label and a row in the per-app table.
+        for app in report.apps.values { #expect(page.contains(app.name.html)) }
+        // The embedded data parses as JSON.
+        let start = try #require(page.range(of: "id=\"memprof-data\">"))
+        let end = try #require(page.range(of: "</script>", range: start.upperBound..<page.endIndex))
+        let json = String(page[start.upperBound..<end.lowerBound])
+        #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(json.utf8)) }
+    }
+
+    @Test func appOrderFollowsTheWorkload() throws {
+        let (report, order) = try makeReport("phone-day")
+        let page = HTMLReport(report, orderedApps: order)
+        #expect(page.apps == order)
+        #expect(HTMLReport(report).apps == report.apps.keys.sorted())
+    }
+
+    @Test func namesAreEscaped() throws {
+        var (report, order) = try makeReport("background-heavy")
+        report.apps[order[0]]?.name = "<script>alert(1)</script>"
+        let page = HTMLReport.render(report, orderedApps: order)
+        #expect(!page.contains("<script>alert(1)"))
+        #expect(page.contains("&lt;script&gt;alert(1)"))
+    }
+
+    @Test func longTablesShowBothEnds() throws {
+        let (report, order) = try makeReport("phone-day")
+        var options = HTMLReport.Options()
+        options.tableLimit = 4
+        let page = HTMLReport(report, orderedApps: order, options: options).render()
+        let rows = Decisions.rows(report.events)
+        if rows.count > 4 {
+            #expect(page.contains("\(HTMLText.count(rows.count - 4)) decisions left out"))
+        }
+    }
+
+    @Test func runIndexListsRuns() throws {
+        let fm = FileManager.default
+        let dir = fm.temporaryDirectory.appendingPathComponent("memprof-index-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: dir) }
+        let (report, _) = try makeReport("phone-day")
+        try AtomicFiles.write([("report.json", try ReportJSON.encode(report)), ("report.html", Data("x".utf8))],
+                              into: dir.appendingPathComponent("phone-day"))
+        try fm.createDirectory(at: dir.appendingPathComponent("junk"), withIntermediateDirectories: true)
+        try RunIndex.write(into: dir)
+        let page = try String(contentsOf: dir.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(page.contains("href=\"phone-day/report.html\""))
+        #expect(page.contains("href=\"phone-day/report.json\""))
+        #expect(!page.contains("junk"))
+        #expect(page.contains("iphone-6-plus"))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import MemprofCore
+import MemprofReport
+import MemprofWorkload
+import Testing
+@testable import MemprofTrace
+
+func makeReport(_ name: String) throws -> Report {
+    let loaded = try WorkloadLoader.load(name)
+    var simulator = Simulator(workload: loaded.workload, options: Simulator.Options())
+    let result = simulator.run()
+    let host = Report.Host(hostname: "test", os: "test", processors: 1, generatedAt: "2026-01-01T00:00:00Z",
+                           simulationWallMs: 0, processedOccurrences: result.processedOccurrences)
+    return Report(result: result, workloadSha256: loaded.sha256, source: loaded.source, host: host)
+}
+
+@Suite struct TraceTests {
+    func events(_ workload: String) throws -> (Report, [[String: Any]]) {
+        let report = try makeReport(workload)
+        let data = try TraceJSON.encode(report)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let events = try #require(object["traceEvents"] as? [[String: Any]])
+        return (report, events)
+    }
+
+    @Test(arguments: ["phone-day", "background-heavy", "ipad-afternoon"])
+    func followsTheTraceEventRules(workload: String) throws {
+        let (report, events) = try events(workload)
+        #expect(!events.isEmpty)
+        var lastTs: [String: Double] = [:]
+        var processNames: [Int: String] = [:]
+        for event in events {
+            let ph = try #require(event["ph"] as? String)
+            let ts = try #require((event["ts"] as? NSNumber)?.doubleValue)
+            let pid = try #require(event["pid"] as? Int)
+            let tid = try #require(event["tid"] as? Int)
+            #expect(event["name"] is String)
+            switch ph {
+            case "X":
+                let dur = try #require((event["dur"] as? NSNumber)?.doubleValue, "X without dur: \(event)")
+                #expect(dur >= 0)
+            case "C":
+                let args = try #require(event["args"] as? [String: Any])
+                #expect(!args.isEmpty)
+                for (_, value) in args {
+                    #expect(value is NSNumber && !(value is String), "counter arg not numeric: \(event)")
+                }
+            case "i":
+                let args = try #require(event["args"] as? [String: Any])
+                if ["eviction", "kill", "compression", "memoryWarning"].contains(event["name"] as? String) {
+                    #expect(args["reason"] is String, "instant without reason: \(event)")
+                }
+            case "M":
+                if event["name"] as? String == "process_name" {
+                    processNames[pid] = (event["args"] as? [String: Any])?["name"] as? String
+                }
+            default:
+                Issue.record("unexpected phase \(ph)")
+            }
+            // ts never decreases on a track (a pid/tid pair).
+            let track = "\(pid)/\(tid)"
+            if let last = lastTs[track] { #expect(ts >= last, "ts went back on \(track)") }
+            lastTs[track] = ts
+        }
+        // A process per app, named, plus the device.
+        #expect(processNames.count == report.apps.count + 1)
+        for app in report.apps.values { #expect(processNames.values.contains(app.name)) }
+    }
+
+    @Test func lifecycleSlicesCoverTheRunningTime() throws {
+        let (report, events) = try events("phone-day")
+        let pids = report.apps.keys.sorted()
+        for (index, key) in pids.enumerated() {
+            let pid = index + 2
+            let slices = events.filter { $0["ph"] as? String == "X" && $0["pid"] as? Int == pid && $0["tid"] as? Int == 1 }
+            let total = slices.reduce(Int64(0)) { $0 + ((($1["dur"] as? NSNumber)?.int64Value) ?? 0) }
+            let notRunning = report.apps[key]!.timeInStateUs[AppState.notRunning.rawValue] ?? 0
+            #expect(total == report.run.durationUs - notRunning, "\(key)")
+        }
+    }
+
+    @Test func instantsCarryReasons() throws {
+        let (_, events) = try events("background-heavy")
+        let kills = events.filter { $0["ph"] as? String == "i" && $0["name"] as? String == "kill" }
+        #expect(!kills.isEmpty)
+        let reasons = Set(kills.compactMap { ($0["args"] as? [String: Any])?["reason"] as? String })
+        #expect(reasons.contains("memoryPressure"))
+    }
+
+    @Test func isDeterministic() throws {
+        let report = try makeReport("ipad-afternoon")
+        #expect(try TraceJSON.encode(report) == TraceJSON.encode(report))
+    }
+
+    @Test func stringsAreEscaped() {
+        var text = JSONText()
+        text.string("a\"b\\c\nd\u{01}é")
+        #expect(String(decoding: text.bytes, as: UTF8.self) == "\"a\\\"b\\\\c\\nd\\u0001é\"")
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Opens report.html of every built-in workload, and the runs index, in headless Chromium and
+# fails on any console error, uncaught exception or network request, or when the charts did not
+# draw or do not answer hover and drag. Saves light and dark PNG screenshots to look at.
+#
+# usage: scripts/browser-check.sh [OUTDIR]     (env: SCRATCH=.build-html, MEMPROF=path/to/memprof)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+out=${1:-$(mktemp -d /tmp/memprof-browser-XXXXXX)}
+mkdir -p "$out"
+
+if ! command -v chromium >/dev/null 2>&1; then
+    echo "installing Debian's chromium"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
+
+memprof=${MEMPROF:-}
+if [[ -z "$memprof" ]]; then
+    scratch=${SCRATCH:-.build-html}
+    swift build --scratch-path "$scratch" --product memprof >/dev/null
+    memprof="$root/$scratch/debug/memprof"
+fi
+
+work=$(mktemp -d /tmp/memprof-browser-runs-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+pages=()
+for workload in $("$memprof" list workloads | awk 'NF && $1 !~ /:$/ {print $1}'); do
+    (cd "$work" && "$memprof" run "$workload" >/dev/null)
+    pages+=("$work/Reports/$workload/report.html")
+done
+pages+=("$work/Reports/index.html")
+echo "checking ${#pages[@]} pages; screenshots go to $out"
+python3 scripts/browser_check.py "$out" "${pages[@]}"
