@@ -47,6 +47,7 @@ let package = Package(
             dependencies: [
                 "MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MemprofSampler", "MemprofProfile",
                 "MemprofHTML", "MemprofTrace", "MemprofServe",
             ]
         ),
@@ -66,10 +67,10 @@ let package = Package(
         // Comparing reports, budgets and exports: metrics, verdicts, table/Markdown/HTML/JUnit/JSON, trace.
         .target(
             name: "MemprofCompare",
-            dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofTrace", .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport"]),
-        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofReport", "MemprofCore"]),
+        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofReport", "MemprofCore", "MemprofTrace"]),
         .testTarget(
             name: "MemprofProfileTests", dependencies: ["MemprofProfile"],
             resources: [.copy("Fixtures")]),

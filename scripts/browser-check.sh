@@ -18,7 +18,7 @@ fi
 
 memprof=${MEMPROF:-}
 if [[ -z "$memprof" ]]; then
-    scratch=${SCRATCH:-.build-html}
+    scratch=${SCRATCH:-.build}
     swift build --scratch-path "$scratch" --product memprof >/dev/null
     memprof="$root/$scratch/debug/memprof"
 fi

@@ -21,7 +21,7 @@ fi
 for name in "${names[@]}"; do
   out="Reports/baselines/$name"
   mkdir -p "$out"
-  "$bin" run "$name" --out "$out" >/dev/null
+  "$bin" run "$name" --out "$out" --no-sampling >/dev/null
   # Keep the report only.
   find "$out" -mindepth 1 -maxdepth 1 ! -name 'report.json' -exec rm -rf {} +
   echo "recorded $out/report.json"

@@ -3,6 +3,7 @@ import Foundation
 import MemprofCore
 import MemprofHTML
 import MemprofReport
+import MemprofSampler
 import MemprofTrace
 import MemprofWorkload
 
@@ -22,10 +23,12 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Seed for the random parts of the workload, instead of the file's.")
     var seed: UInt64?
 
+    @OptionGroup var sampling: SamplingOptions
+
     func run() throws {
         var loaded: LoadedWorkload
         do {
-            loaded = try WorkloadLoader.load(workload)
+            loaded = try WorkloadLoader.load(workload, knownKernels: Set(WorkRegistry.names))
         } catch let error as WorkloadError {
             throw BadInput(description: error.description)
         }
@@ -39,21 +42,26 @@ struct RunCommand: ParsableCommand {
         if progress.isEnabled {
             options.progress = { progress.update($0) }
         }
+        let performer = sampling.makePerformer(for: loaded.workload)
+        options.performer = performer
         var simulator = Simulator(workload: loaded.workload, options: options)
         let started = DispatchTime.now()
         let result = simulator.run()
         let wallMs = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
         progress.clear()
 
+        let profile = performer?.makeProfile()
         let report = Report(result: result, workloadSha256: loaded.sha256, source: loaded.source,
-                            host: .current(simulationWallMs: wallMs, processedOccurrences: result.processedOccurrences))
+                            host: .current(simulationWallMs: wallMs, processedOccurrences: result.processedOccurrences),
+                            profile: profile)
+        let stacks = try profile.map { try stackFiles(for: $0, workload: loaded.workload.name) } ?? []
         let directory = URL(fileURLWithPath: out ?? "Reports/\(loaded.workload.name)")
         let orderedApps = loaded.workload.apps.map(\.id)
         try AtomicFiles.write([
             ("report.json", try ReportJSON.encode(report)),
             ("report.html", timed("report.html") { HTMLReport.data(report, orderedApps: orderedApps) }),
             ("trace.json", try timed("trace.json") { try TraceJSON.encode(report) }),
-        ], into: directory)
+        ] + stacks, into: directory)
         if out == nil { try? RunIndex.write(into: directory.deletingLastPathComponent()) }
 
         print(TerminalSummary.render(report, orderedApps: loaded.workload.apps.map(\.id)))
@@ -61,6 +69,8 @@ struct RunCommand: ParsableCommand {
         print("report     \(directory.appendingPathComponent("report.json").path)")
         print("html       \(directory.appendingPathComponent("report.html").path)")
         print("trace      \(directory.appendingPathComponent("trace.json").path)")
+        if let line = profileLine(profile, sampling: sampling) { print(line) }
+        for file in stacks { print("stacks     \(directory.appendingPathComponent(file.name).path)") }
     }
 }
 

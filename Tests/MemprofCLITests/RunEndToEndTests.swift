@@ -39,13 +39,14 @@ script:
         #expect(!listing(dir).contains { $0.contains(".tmp-") })
     }
 
-    @Test func sameSeedSameBytesApartFromHost() throws {
+    @Test func sameSeedSameBytesApartFromHostAndProfile() throws {
         let dir = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         func withoutHost(_ path: String) throws -> Data {
             let data = try Data(contentsOf: dir.appendingPathComponent(path))
             var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             object["host"] = nil
+            object["profile"] = nil
             return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         }
         #expect(try runMemprof(["run", "phone-day", "--out", "a"], in: dir).status == 0)

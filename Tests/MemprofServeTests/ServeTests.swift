@@ -39,7 +39,8 @@ func rawRequest(port: UInt16, target: String, method: String = "GET") async thro
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard fd >= 0 else { return continuation.resume(throwing: POSIXError(.EIO)) }
             defer { close(fd) }
-            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            // Generous: other suites run in parallel and may hold the cooperative pool for seconds.
+            var timeout = timeval(tv_sec: 60, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -101,7 +102,7 @@ func rawRequest(port: UInt16, target: String, method: String = "GET") async thro
         let server = try ReportServer(directory: fixture.root, host: "127.0.0.1", port: 0)
         let task = Task { try await server.run() }
         defer { task.cancel() }
-        try await server.waitUntilListening()
+        try await server.waitUntilListening(timeout: 60)
         let port = try #require(await server.port)
         #expect(port > 0)
 
