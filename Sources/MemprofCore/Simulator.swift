@@ -80,6 +80,9 @@ public struct Simulator {
                 schedule(at: entry.atUs, .script(entry.action))
             }
         }
+        // Each scripted action leads to about a dozen recorded events; reserving avoids copying
+        // the growing array (a measured 15% of a large run).
+        events.reserveCapacity(min(1 << 22, queue.count * 12))
         for i in apps.indices {
             apps[i].bytes.record(0, 0)
         }

@@ -55,7 +55,8 @@ struct RunCommand: ParsableCommand {
                             host: .current(simulationWallMs: wallMs, processedOccurrences: result.processedOccurrences),
                             profile: profile)
         let stacks = try profile.map { try stackFiles(for: $0, workload: loaded.workload.name) } ?? []
-        let directory = URL(fileURLWithPath: out ?? "Reports/\(loaded.workload.name)")
+        let folder = out ?? "Reports/\(loaded.workload.name)"
+        let directory = URL(fileURLWithPath: folder)
         let orderedApps = loaded.workload.apps.map(\.id)
         try AtomicFiles.write([
             ("report.json", try ReportJSON.encode(report)),
@@ -66,11 +67,11 @@ struct RunCommand: ParsableCommand {
 
         print(TerminalSummary.render(report, orderedApps: loaded.workload.apps.map(\.id)))
         print("")
-        print("report     \(directory.appendingPathComponent("report.json").path)")
-        print("html       \(directory.appendingPathComponent("report.html").path)")
-        print("trace      \(directory.appendingPathComponent("trace.json").path)")
+        print("report     \(folder)/report.json")
+        print("html       \(folder)/report.html")
+        print("trace      \(folder)/trace.json")
         if let line = profileLine(profile, sampling: sampling) { print(line) }
-        for file in stacks { print("stacks     \(directory.appendingPathComponent(file.name).path)") }
+        for file in stacks { print("stacks     \(folder)/\(file.name)") }
     }
 }
 
