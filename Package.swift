@@ -59,6 +59,8 @@ let package = Package(
         .target(name: "MemprofSampler", dependencies: ["CSampler", "MemprofCore", "MemprofProfile"]),
         // Sampled vs unsampled runs of one kernel in one process: the sampler's overhead.
         .executableTarget(name: "memprof-bench-sampler", dependencies: ["MemprofSampler"]),
+        // zlib, for gzipped pprof files (Debian's zlib1g-dev).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The simulator and report writer on a large generated workload (scripts/bench.sh).
         .executableTarget(name: "memprof-bench", dependencies: ["MemprofCore", "MemprofReport"]),
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
@@ -67,7 +69,7 @@ let package = Package(
         // Comparing reports, budgets and exports: metrics, verdicts, table/Markdown/HTML/JUnit/JSON, trace.
         .target(
             name: "MemprofCompare",
-            dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofTrace", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofTrace", "CZlib", .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport"]),
         .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofReport", "MemprofCore", "MemprofTrace"]),

@@ -21,12 +21,13 @@ swift test --skip-build
 echo "== baselines (Reports/baselines)"
 ./scripts/check-baselines.sh
 
-echo "== stack files of a sampled run (FlameGraph rules, speedscope schema)"
+echo "== stack files of a sampled run (FlameGraph rules, speedscope schema, go tool pprof)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$MEMPROF_BIN" run phone-day --out "$work/phone-day" >/dev/null
 ./scripts/check-folded.sh "$work/phone-day/stacks.folded"
 ./scripts/check-speedscope.sh "$work/phone-day/profile.speedscope.json"
+./scripts/check-pprof.sh "$work/phone-day"
 
 echo "== report.html in headless Chromium"
 MEMPROF="$MEMPROF_BIN" ./scripts/browser-check.sh "$work/screenshots"

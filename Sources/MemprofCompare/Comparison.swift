@@ -12,7 +12,6 @@ public enum CompareInputError: Error, CustomStringConvertible, Equatable {
     case badBudget(String)
     case noStackSamples(format: String)
     case unknownFormat(String)
-    case notYetSupported(String)
 
     public var description: String {
         switch self {
@@ -26,7 +25,6 @@ public enum CompareInputError: Error, CustomStringConvertible, Equatable {
         case .noStackSamples(let format):
             "this report has no stack samples, so there is nothing to export as \(format) "
                 + "(stack samples are recorded when background work runs with the sampler)"
-        case .notYetSupported(let why): why
         case .unknownFormat(let f): "unknown export format '\(f)' (use trace, speedscope, folded or pprof)"
         }
     }

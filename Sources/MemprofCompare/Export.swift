@@ -15,12 +15,9 @@ public enum Exporter {
     /// The bytes of `report` in `format`.
     ///
     /// trace is `TraceJSON`, the same writer as the trace.json of `memprof run`;
-    /// speedscope and folded come from the report's `profile` (MemprofProfile's writers); a report
-    /// without stack samples throws `noStackSamples`. pprof is not written yet: it needs a gzipped
-    /// `profile.proto` writer (sample types `samples/count` and `cpu/nanoseconds`, a location and
-    /// function per frame, labels `app` and `handler` on every sample), checked with
-    /// `go tool pprof -top` in a script; until then it throws `notYetSupported` for reports with
-    /// samples.
+    /// speedscope, folded and pprof (a gzipped `profile.proto`, labelled by app, handler and
+    /// kernel) come from the report's `profile`; a report without stack samples throws
+    /// `noStackSamples`.
     public static func export(_ report: Report, format: ExportFormat) throws -> Data {
         if format == .trace { return try TraceJSON.encode(report) }
         guard let profile = report.profile, profile.hasSamples else {
@@ -29,7 +26,8 @@ public enum Exporter {
         switch format {
         case .folded: return Data(profile.makeFoldedStacks().utf8)
         case .speedscope: return try profile.makeSpeedscopeJSON(name: "memprof \(report.run.workload)")
-        case .pprof, .trace: throw CompareInputError.notYetSupported("pprof export is not written yet; use speedscope or folded")
+        case .pprof: return try Gzip.compress(profile.makePProfProto())
+        case .trace: return try TraceJSON.encode(report)
         }
     }
 }

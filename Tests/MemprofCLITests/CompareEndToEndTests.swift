@@ -122,12 +122,17 @@ import Testing
             #expect(outcome.status == 2)
             #expect(outcome.stderr.contains("this report has no stack samples"))
         }
-        // With samples (when the run recorded any), folded and speedscope are written; pprof is not yet.
+        // With samples (when the run recorded any), folded, speedscope and pprof are written.
         let base = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("base/report.json"))) as? [String: Any]
         if base?["profile"] != nil {
             let folded = try runMemprof(["export", "base", "--format", "folded"], in: dir)
             #expect(folded.status == 0 || folded.stderr.contains("no stack samples"), "\(folded.stderr)")
-            #expect(try runMemprof(["export", "base", "--format", "pprof"], in: dir).status == 2)
+            let pprof = try runMemprof(["export", "base", "--format", "pprof", "--out", "p.pb.gz"], in: dir)
+            #expect(pprof.status == folded.status)
+            if pprof.status == 0 {
+                let bytes = try Data(contentsOf: dir.appendingPathComponent("p.pb.gz"))
+                #expect(Array(bytes.prefix(2)) == [0x1F, 0x8B], "gzip")
+            }
         }
     }
 }
