@@ -81,18 +81,7 @@ public enum CompareHTML {
     }
 
     static func esc(_ s: String) -> String {
-        var out = ""
-        for ch in s {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(ch)
-            }
-        }
-        return out
+        HTMLEscape.text(s)
     }
 }
 

@@ -5,22 +5,7 @@ import MemprofReport
 enum HTMLText {
     /// Text safe inside an element or a double-quoted attribute.
     static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
-            return text
-        }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 16)
-        for ch in text {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(ch)
-            }
-        }
-        return out
+        HTMLEscape.text(text)
     }
 
     /// A coordinate with at most one decimal: `12`, `12.5`, `-3.2`.

@@ -14,12 +14,14 @@ struct Outcome {
     var stderr: String
 }
 
-/// Runs memprof with `arguments` in `directory` and returns its exit status and output.
-func runMemprof(_ arguments: [String], in directory: URL) throws -> Outcome {
+/// Runs memprof with `arguments` in `directory`, with `environment` added to this process's,
+/// and returns its exit status and output.
+func runMemprof(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Outcome {
     let process = Process()
     process.executableURL = memprofBinary()
     process.arguments = arguments
     process.currentDirectoryURL = directory
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

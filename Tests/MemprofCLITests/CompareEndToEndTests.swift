@@ -137,20 +137,3 @@ import Testing
     }
 }
 
-/// `runMemprof` with extra environment variables.
-func runMemprof(_ arguments: [String], in directory: URL, environment: [String: String]) throws -> Outcome {
-    let process = Process()
-    process.executableURL = memprofBinary()
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
-}
