@@ -10,11 +10,7 @@ root=$(pwd)
 out=${1:-$(mktemp -d /tmp/memprof-browser-XXXXXX)}
 mkdir -p "$out"
 
-if ! command -v chromium >/dev/null 2>&1; then
-    echo "installing Debian's chromium"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq chromium >/dev/null
-fi
+"$(dirname "${BASH_SOURCE[0]}")/setup.sh" --tests   # chromium, golang-go and the rest, when missing
 
 memprof=${MEMPROF:-}
 if [[ -z "$memprof" ]]; then

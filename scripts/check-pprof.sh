@@ -6,12 +6,7 @@ set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 REPORT" >&2; exit 2; }
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${MEMPROF_BIN:-$root/.build/debug/memprof}"
-if ! command -v go >/dev/null 2>&1; then
-  echo "check-pprof: installing golang-go (for go tool pprof)" >&2
-  sudo_cmd=""
-  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq golang-go >/dev/null
-fi
+"$(dirname "${BASH_SOURCE[0]}")/setup.sh" --tests   # chromium, golang-go and the rest, when missing
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 "$bin" export "$1" --format pprof -o "$tmp/profile.pb.gz"

@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
-# Installs the system packages memprof needs (libunwind-dev, zlib1g-dev, pkg-config) when they are missing.
-# Safe to run again: it does nothing when everything is there.
+# Installs the Debian packages memprof needs when they are missing; does nothing when all are there.
+#   scripts/setup.sh           what building and running need: libunwind-dev, zlib1g-dev, pkg-config
+#   scripts/setup.sh --tests   and what the tests need: python3-jsonschema, chromium, golang-go
 set -euo pipefail
-need=()
-dpkg -s libunwind-dev >/dev/null 2>&1 || need+=(libunwind-dev)
-dpkg -s zlib1g-dev >/dev/null 2>&1 || need+=(zlib1g-dev)
-command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
-if [ ${#need[@]} -gt 0 ]; then
-  echo "memprof setup: installing ${need[*]}" >&2
-  sudo_cmd=""
-  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}" >&2
+packages=(libunwind-dev zlib1g-dev pkg-config)
+if [ "${1:-}" = "--tests" ]; then
+  packages+=(python3-jsonschema chromium golang-go)
 fi
+need=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || need+=("$package")
+done
+[ ${#need[@]} -gt 0 ] || exit 0
+echo "memprof setup: installing ${need[*]}" >&2
+sudo_cmd=""
+[ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+log="$(mktemp)"
+if ! { $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}"; } >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "memprof setup: could not install ${need[*]}" >&2
+  exit 1
+fi
+rm -f "$log"

@@ -5,11 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-./scripts/setup.sh
-if ! python3 -c "import jsonschema" 2>/dev/null; then
-  echo "test.sh: installing python3-jsonschema (speedscope schema check)" >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-jsonschema >/dev/null
-fi
+./scripts/setup.sh --tests
 
 echo "== build (debug, with tests)"
 swift build --build-tests
@@ -29,7 +25,7 @@ trap 'rm -rf "$work"' EXIT
 ./scripts/check-speedscope.sh "$work/phone-day/profile.speedscope.json"
 ./scripts/check-pprof.sh "$work/phone-day"
 
-echo "== report.html in headless Chromium"
-MEMPROF="$MEMPROF_BIN" ./scripts/browser-check.sh "$work/screenshots"
+echo "== report.html in headless Chromium (screenshots kept in .build/screenshots)"
+MEMPROF="$MEMPROF_BIN" ./scripts/browser-check.sh "$root/.build/screenshots"
 
 echo "test.sh: all tests and checks passed"

@@ -138,8 +138,10 @@ public enum BudgetChecker {
             }
             for full in paths {
                 guard let actual = metrics[full] else {
-                    let scope = full.hasPrefix("summary.") ? "summary" : "apps.<key>"
-                    let known = Set(metrics.keys.map { MetricPath($0).relative }).sorted()
+                    let inSummary = full.hasPrefix("summary.")
+                    let scope = inSummary ? "summary" : "apps.<key>"
+                    let known = Set(metrics.keys.filter { $0.hasPrefix("summary.") == inSummary }
+                        .map { MetricPath($0).relative }).sorted()
                     throw CompareInputError.badBudget("'\(MetricPath(full).relative)' is not a metric of \(scope); "
                         + "metrics are: \(known.joined(separator: ", "))")
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCore
+import MemprofProfile
 import MemprofReport
 
 /// Self-contained HTML pages for compare and check: inline CSS and SVG, no script, no network.
@@ -22,8 +23,7 @@ public enum CompareHTML {
             + TimelineChart.svg(base, scale: scale) + "</figure>\n"
         body += "<figure><figcaption>new (seed \(c.new.seed), memprof \(esc(c.new.memprofVersion)))</figcaption>"
             + TimelineChart.svg(new, scale: scale) + "</figure>\n</div>\n"
-        body += "<h2>Differential flame graph</h2>\n<p class=\"note\">Neither report carries stack samples, "
-            + "so there is no flame graph to compare.</p>\n"
+        body += "<h2>Stack samples</h2>\n<p class=\"note\">\(esc(samplesNote(base, new)))</p>\n"
         body += "<h2>\(all ? "All metrics" : "Metrics that changed")</h2>\n"
         let rows = CompareOutput.shownRows(c, all: all)
         if rows.isEmpty {
@@ -78,6 +78,20 @@ public enum CompareHTML {
         </html>
 
         """
+    }
+
+    /// What the page can say about the two runs' stack samples; a differential flame graph is
+    /// not drawn yet.
+    static func samplesNote(_ base: Report, _ new: Report) -> String {
+        let sampled = [base, new].map { $0.profile?.hasSamples == true }
+        switch (sampled[0], sampled[1]) {
+        case (true, true):
+            return "Both reports carry stack samples. This page does not draw a differential flame graph yet; "
+                + "open each run's report.html for its flame graphs, or compare their stacks.folded files."
+        case (true, false): return "Only the base report carries stack samples, so there is nothing to compare them with."
+        case (false, true): return "Only the new report carries stack samples, so there is nothing to compare them with."
+        case (false, false): return "Neither report carries stack samples, so there is no flame graph to compare."
+        }
     }
 
     static func esc(_ s: String) -> String {

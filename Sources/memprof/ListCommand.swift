@@ -14,6 +14,18 @@ struct ListCommand: ParsableCommand {
     @Argument(help: "devices, policies or workloads")
     var kind: Kind
 
+    @Option(help: "With workloads: print this built-in workload's YAML, to copy and edit.")
+    var yaml: String?
+
+    func validate() throws {
+        guard let yaml else { return }
+        guard kind == .workloads else { throw ValidationError("--yaml goes with 'list workloads'") }
+        guard BuiltinWorkloads.all.contains(where: { $0.name == yaml }) else {
+            throw ValidationError("no built-in workload named '\(yaml)'; built-in: "
+                + BuiltinWorkloads.all.map(\.name).joined(separator: ", "))
+        }
+    }
+
     func run() {
         switch kind {
         case .devices:
@@ -24,10 +36,22 @@ struct ListCommand: ParsableCommand {
             }
         case .policies:
             for p in PolicySettings.presets {
+                if let x = p.xnu {
+                    print("\(p.name)  jetsam bands idle \(x.idleBand), aging \(x.agingBand) for \(Format.duration(x.agingUs)), "
+                        + "background \(x.backgroundBand), frozen \(x.frozenBand), foreground \(x.foregroundBand), "
+                        + "audio \(x.audioBand); freezer: suspended apps ≥ \(Format.bytes(x.freezeMinFootprint)) while "
+                        + "available < \(Int(x.freezeThreshold * 100))% of RAM and > \(x.freezeSuspendedThreshold) unfrozen, "
+                        + "at most \(x.frozenProcessesMax) frozen; warning at \(p.warningLevel), critical at \(p.criticalLevel)")
+                    continue
+                }
                 print("\(p.name)  compress under \(Format.bytes(p.compressionThreshold)), evict \(p.evictionOrder.rawValue), "
                     + "warning at \(p.warningLevel), critical at \(p.criticalLevel)")
             }
         case .workloads:
+            if let yaml, let entry = BuiltinWorkloads.all.first(where: { $0.name == yaml }) {
+                print(entry.yaml)
+                return
+            }
             for w in BuiltinWorkloads.all {
                 let mark = w.name == BuiltinWorkloads.defaultName ? " (default)" : ""
                 print("\(w.name)\(mark)  \(w.summary)")

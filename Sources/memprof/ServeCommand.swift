@@ -9,7 +9,7 @@ struct ServeCommand: ParsableCommand {
         discussion: "Listens on 127.0.0.1:8080 unless told otherwise; / lists every run with links to its "
             + "HTML, JSON and trace. Runs until stopped with Ctrl-C.")
 
-    @Argument(help: "The folder to serve (default: Reports).")
+    @Argument(help: "The folder to serve.")
     var directory: String = "Reports"
 
     @Option(help: "Address to listen on.")

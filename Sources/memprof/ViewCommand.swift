@@ -9,7 +9,7 @@ struct ViewCommand: ParsableCommand {
             + "or a reports folder (its index.html). Without one, Reports/ is used. "
             + "The page opens with xdg-open (open on macOS); without an opener, or with --print, its file:// URL is printed.")
 
-    @Argument(help: "A report.html, report.json, run folder or reports folder (default: Reports).")
+    @Argument(help: "A report.html, report.json, run folder or reports folder.")
     var report: String = "Reports"
 
     @Flag(name: .customLong("print"), help: "Print the file URL instead of opening it.")
