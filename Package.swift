@@ -80,14 +80,14 @@ let package = Package(
         // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index scan).
         .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofTrace"]),
         // trace.json in the Trace Event Format (Perfetto, chrome://tracing), and lifecycle intervals.
-        .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport"]),
+        .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile"]),
         // `memprof serve`: a read-only HTTP server over a reports folder (FlyingFox).
         .target(
             name: "MemprofServe",
             dependencies: ["MemprofHTML", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
         .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofTrace", "MemprofWorkload"]),
-        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload"]),
+        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload", "MemprofProfile"]),
         .testTarget(name: "MemprofServeTests", dependencies: ["MemprofServe"]),
     ],
     swiftLanguageModes: [.v6]

@@ -33,7 +33,7 @@ extension SamplingProfile {
     /// stacks merged, then most frequent first, ties broken by the frames' names root first;
     /// frames numbered in order of first appearance in that walk. Handlers with the same
     /// (app, handler) are merged.
-    public init(sampler: SamplerSummary, handlers: [HandlerInput], notes: [String] = []) {
+    public init(sampler: SamplerSummary, handlers: [HandlerInput], notes: [String] = [], runs: [WorkRun] = []) {
         var merged: [String: HandlerInput] = [:]
         var order: [String] = []
         for input in handlers {
@@ -94,6 +94,7 @@ extension SamplingProfile {
         self.frames = frameTable
         self.handlers = profiles
         self.notes = notes
+        self.runs = runs
     }
 
     /// The frames of `stack`, root first.

@@ -17,6 +17,9 @@ public struct SamplingProfile: Sendable, Hashable, Codable {
     public var handlers: [HandlerProfile]
     /// Plain sentences about the run a reader should know, e.g. that no samples were collected.
     public var notes: [String]
+    /// Every time work ran, in the order it ran (the simulation's order), with its own samples:
+    /// what places sampled work on a timeline.
+    public var runs: [WorkRun]
 
     /// Total samples over all handlers.
     public var sampleCount: Int { handlers.reduce(0) { $0 + $1.samples } }
@@ -25,7 +28,7 @@ public struct SamplingProfile: Sendable, Hashable, Codable {
     public var hasSamples: Bool { handlers.contains { !$0.stacks.isEmpty } }
 
     enum CodingKeys: String, CodingKey {
-        case formatVersion, sampler, frames, handlers, notes
+        case formatVersion, sampler, frames, handlers, notes, runs
     }
 
     public init(from decoder: any Decoder) throws {
@@ -37,6 +40,7 @@ public struct SamplingProfile: Sendable, Hashable, Codable {
         self.frames = try container.decode([Frame].self, forKey: .frames)
         self.handlers = try container.decode([HandlerProfile].self, forKey: .handlers)
         self.notes = try container.decodeIfPresent([String].self, forKey: .notes) ?? []
+        self.runs = try container.decodeIfPresent([WorkRun].self, forKey: .runs) ?? []
         for handler in handlers {
             for stack in handler.stacks where stack.frames.contains(where: { !frames.indices.contains($0) }) {
                 throw DecodingError.dataCorruptedError(
@@ -171,5 +175,26 @@ public struct Stack: Sendable, Hashable, Codable {
     public init(frames: [Int], count: Int) {
         self.frames = frames
         self.count = count
+    }
+}
+
+/// One run of a handler's work: which, how long it took here, and how many samples it got.
+public struct WorkRun: Sendable, Hashable, Codable {
+    public var app: String
+    /// `backgroundTask`, `fetch` or `push`.
+    public var handler: String
+    public var kernel: String
+    public var samples: Int
+    public var wallMicroseconds: Int64
+    public var cpuMicroseconds: Int64
+
+    public init(app: String, handler: String, kernel: String, samples: Int, wallMicroseconds: Int64,
+                cpuMicroseconds: Int64) {
+        self.app = app
+        self.handler = handler
+        self.kernel = kernel
+        self.samples = samples
+        self.wallMicroseconds = wallMicroseconds
+        self.cpuMicroseconds = cpuMicroseconds
     }
 }

@@ -30,6 +30,8 @@ final class SamplingSession: @unchecked Sendable {
     private let worker = WorkerThread()
     private let lock = Locked(())
     private var handlers: [Handler] = []  // tag = index + 1
+    /// Every run of work, in order.
+    private var runs: [WorkRun] = []
     private var accumulated: [UInt32: Accumulated] = [:]
     private var ticks = 0, recorded = 0, dropped = 0, overruns = 0, truncated = 0
     private var handlerNanoseconds: UInt64 = 0
@@ -92,6 +94,7 @@ final class SamplingSession: @unchecked Sendable {
         }
 
         var entry = accumulated[tag] ?? Accumulated()
+        let recordedBefore = entry.stacks.values.reduce(0, +)
         let interval = DispatchTimeInterval.microseconds(Int(options.drainInterval * 1e6))
         let collect: (StackSampler.RawSample) -> Void = { sample in
             entry.stacks[sample.addresses, default: 0] += 1
@@ -120,6 +123,10 @@ final class SamplingSession: @unchecked Sendable {
         entry.wallNanoseconds += result.wallNanoseconds
         entry.cpuNanoseconds += result.cpuNanoseconds
         accumulated[tag] = entry
+        runs.append(WorkRun(app: app, handler: handler, kernel: name,
+                            samples: entry.stacks.values.reduce(0, +) - recordedBefore,
+                            wallMicroseconds: Int64(result.wallNanoseconds / 1000),
+                            cpuMicroseconds: Int64(result.cpuNanoseconds / 1000)))
         return Int64(result.wallNanoseconds / 1000)
     }
 
@@ -151,7 +158,7 @@ final class SamplingSession: @unchecked Sendable {
         if truncated > 0 {
             notes.append("\(truncated) samples were deeper than \(CSAMPLER_MAX_DEPTH) frames and lost their outermost frames")
         }
-        return SamplingProfile(sampler: summary(sampled: sampled), handlers: inputs, notes: notes)
+        return SamplingProfile(sampler: summary(sampled: sampled), handlers: inputs, notes: notes, runs: runs)
     }
 
     /// Overhead = samples × cost per sample ÷ sampled wall time. The cost per sample is measured

@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCore
+import MemprofProfile
 import MemprofReport
 
 /// A report as a Trace Event Format file (`trace.json`), which ui.perfetto.dev and
@@ -17,7 +18,10 @@ import MemprofReport
 ///   the counter `footprint` holds its resident bytes.
 /// - Counter (`C`) events carry numeric `args` only. Every `X` has a `dur`. Events are written in
 ///   order of `ts` (metadata first), so `ts` never decreases on a track.
-/// - Stack samples, once reports carry a `profile`, go on a track of their own (thread 3, `samples`).
+/// - Sampled work, when the report has a `profile`, goes on a track of its own (thread 3,
+///   `samples`): one `X` slice per run of a handler's work, over that handler's simulated run,
+///   named after its kernel, with the run's samples and measured wall and CPU time in `args`.
+///   (The profile's stacks themselves are counts per handler, in report.html's flame graphs.)
 public enum TraceJSON {
     public static let devicePid: Int64 = 1
     public static let lifecycleTid: Int64 = 1
@@ -111,10 +115,42 @@ public enum TraceJSON {
             }
         }
 
+        events += sampledWork(report, handlers: handlers, pids: pids)
         // Decisions and notable moments as instants.
         for event in report.events {
             guard let instant = instant(for: event, pids: pids) else { continue }
             events.append(instant)
+        }
+        return events
+    }
+
+    /// The samples track: the profile's runs of work, in order, matched to the runs of the
+    /// same app and handler in the simulation (work runs right as its handler starts, so the
+    /// k-th run of work belongs to the k-th start of that handler).
+    static func sampledWork(_ report: Report, handlers: [String: [HandlerInterval]],
+                            pids: [String: Int64]) -> [TraceEvent] {
+        guard let profile = report.profile, !profile.runs.isEmpty else { return [] }
+        var events: [TraceEvent] = []
+        var runsByKey: [String: ArraySlice<WorkRun>] = [:]
+        for run in profile.runs { runsByKey[run.app + "\u{0}" + run.handler, default: []].append(run) }
+        for app in pids.keys.sorted() {
+            guard let pid = pids[app] else { continue }
+            var named = false
+            for interval in handlers[app] ?? [] {
+                let key = app + "\u{0}" + interval.handler
+                guard let run = runsByKey[key]?.popFirst() else { continue }
+                if !named {
+                    var meta = TraceEvent(ph: "M", name: "thread_name", ts: 0, pid: pid, tid: samplesTid, rank: 0)
+                    meta.args = [("name", .string("samples"))]
+                    events.append(meta)
+                    named = true
+                }
+                var e = TraceEvent(ph: "X", name: "work: \(run.kernel)", ts: interval.startUs, pid: pid, tid: samplesTid)
+                e.dur = interval.endUs - interval.startUs
+                e.args = [("samples", .int(Int64(run.samples))), ("wallUs", .int(run.wallMicroseconds)),
+                          ("cpuUs", .int(run.cpuMicroseconds)), ("handler", .string(run.handler))]
+                events.append(e)
+            }
         }
         return events
     }
