@@ -6,6 +6,33 @@ public struct PolicyCandidate: Sendable, Hashable {
     /// When the app was last in the foreground (its leaving time), for least-recently-used order.
     public var lastForegroundUs: Microseconds
     public var isPlayingAudio: Bool
+    /// When the app entered its current state.
+    public var stateSinceUs: Microseconds = 0
+    /// Its jetsam band, for policies that have bands (`xnu`); filled in by the engine.
+    public var band: Int? = nil
+    /// When it entered that band, for least-recently-entered order within a band.
+    public var bandSinceUs: Microseconds = 0
+
+    public init(index: Int, state: AppState, footprint: Bytes, lastForegroundUs: Microseconds,
+                isPlayingAudio: Bool, stateSinceUs: Microseconds = 0, band: Int? = nil, bandSinceUs: Microseconds = 0) {
+        self.index = index
+        self.state = state
+        self.footprint = footprint
+        self.lastForegroundUs = lastForegroundUs
+        self.isPlayingAudio = isPlayingAudio
+        self.stateSinceUs = stateSinceUs
+        self.band = band
+        self.bandSinceUs = bandSinceUs
+    }
+}
+
+/// The engine's memory at the moment a policy's freezer looks (spec §4, §5 `xnu`).
+public struct MemoryView: Sendable, Hashable {
+    public var ram: Bytes
+    /// `appMemory − used`: what apps could still take.
+    public var availableBytes: Bytes
+    public var compressedUsed: Bytes
+    public var flash: Bytes
 }
 
 /// Decides compression and the order of reclaiming (spec §5). One type per policy.
@@ -18,6 +45,26 @@ public protocol MemoryPolicy: Sendable {
     /// The apps to evict or kill, in order, when a demand does not fit. The demanding app and
     /// apps that may never be taken (compressed ones) are already left out of `candidates`.
     func reclaimOrder(_ candidates: [PolicyCandidate]) -> [PolicyCandidate]
+
+    /// Whether compressed apps are candidates for reclaiming (`xnu`'s frozen band); never for `seed-2015`.
+    var reclaimsCompressed: Bool { get }
+
+    /// Whether the policy has a freezer the engine must run (see `freeze(_:memory:)`).
+    var hasFreezer: Bool { get }
+
+    /// The app's jetsam band at `nowUs` and when it entered it; nil for policies without bands.
+    func band(of app: PolicyCandidate, nowUs: Microseconds) -> (band: Int, sinceUs: Microseconds)?
+
+    /// The one app the freezer compresses next, from every running app (with bands filled in),
+    /// or nil when it freezes nothing now. The engine calls it again after each freeze.
+    func nextToFreeze(_ apps: [PolicyCandidate], memory: MemoryView) -> PolicyCandidate?
+}
+
+extension MemoryPolicy {
+    public var reclaimsCompressed: Bool { false }
+    public var hasFreezer: Bool { false }
+    public func band(of app: PolicyCandidate, nowUs: Microseconds) -> (band: Int, sinceUs: Microseconds)? { nil }
+    public func nextToFreeze(_ apps: [PolicyCandidate], memory: MemoryView) -> PolicyCandidate? { nil }
 }
 
 /// The reference text's rule (spec §5 `seed-2015`).
@@ -57,6 +104,77 @@ public struct Seed2015Policy: MemoryPolicy {
 public enum PolicyFactory {
     /// The policy implementation for resolved settings.
     public static func makePolicy(_ settings: PolicySettings) -> any MemoryPolicy {
-        Seed2015Policy(settings: settings)
+        if let xnu = settings.xnu { return XNUPolicy(settings: settings, xnu: xnu) }
+        return Seed2015Policy(settings: settings)
+    }
+}
+
+/// The kernel's own rules (spec §5 `xnu`): jetsam priority bands, two-second aging, the freezer.
+/// Every number comes from `XNUSettings`, which names the XNU file and symbol it is taken from.
+///
+/// Bands: the foreground app `JETSAM_PRIORITY_FOREGROUND` (100); a `background` app running work
+/// `JETSAM_PRIORITY_BACKGROUND` (30), or `JETSAM_PRIORITY_AUDIO_AND_ACCESSORY` (120) while it plays
+/// audio; a suspended app `JETSAM_PRIORITY_AGING_BAND2` (20) for `memorystatus_apps_idle_time()`
+/// (2 s) after it became idle, then `JETSAM_PRIORITY_IDLE` (0); a frozen (compressed) app
+/// `JETSAM_PRIORITY_FREEZER` (75).
+public struct XNUPolicy: MemoryPolicy {
+    public let settings: PolicySettings
+    public let xnu: XNUSettings
+
+    public init(settings: PolicySettings = .xnu, xnu: XNUSettings = .kernel) {
+        self.settings = settings
+        self.xnu = xnu
+    }
+
+    /// Nothing is compressed on suspension: only the freezer compresses.
+    public func shouldCompress(footprint: Bytes, compressedUsed: Bytes, flash: Bytes) -> Bool { false }
+
+    /// Jetsam kills from the lowest band up (`memorystatus_kill_top_process` walks the bands from
+    /// `JETSAM_PRIORITY_IDLE`), and within a band the app that entered it first (bands are FIFO
+    /// queues). Frozen apps can be taken; the foreground band is not (the engine never offers it).
+    public var reclaimsCompressed: Bool { true }
+
+    public var hasFreezer: Bool { true }
+
+    public func band(of app: PolicyCandidate, nowUs: Microseconds) -> (band: Int, sinceUs: Microseconds)? {
+        switch app.state {
+        case .notRunning: return nil
+        case .inactive, .active: return (xnu.foregroundBand, app.stateSinceUs)
+        case .background: return (app.isPlayingAudio ? xnu.audioBand : xnu.backgroundBand, app.stateSinceUs)
+        case .compressed: return (xnu.frozenBand, app.stateSinceUs)
+        case .suspended:
+            let agedAt = app.stateSinceUs + xnu.agingUs
+            return nowUs < agedAt ? (xnu.agingBand, app.stateSinceUs) : (xnu.idleBand, agedAt)
+        }
+    }
+
+    public func reclaimOrder(_ candidates: [PolicyCandidate]) -> [PolicyCandidate] {
+        candidates.filter { $0.band != nil && $0.band! < xnu.foregroundBand || $0.band == xnu.audioBand }
+            .sorted { a, b in
+                if a.band! != b.band! { return a.band! < b.band! }
+                if a.bandSinceUs != b.bandSinceUs { return a.bandSinceUs < b.bandSinceUs }
+                return a.index < b.index
+            }
+    }
+
+    /// The freezer (bsd/kern/kern_memorystatus_freeze.c): it runs only while available memory is
+    /// under `freezeThreshold` × RAM and more than `freezeSuspendedThreshold` suspended apps are not
+    /// frozen, with fewer than `frozenProcessesMax` frozen; it takes suspended apps of bands up to
+    /// `freezeMaxCandidateBand` from the lowest band up, first entered first, skipping those under
+    /// `freezeMinFootprint` (`kMemorystatusFreezeSkipReasonBelowMinPages`) and those that do not fit
+    /// in the flash store (`kMemorystatusFreezeSkipReasonNoCompressorSpace`).
+    public func nextToFreeze(_ apps: [PolicyCandidate], memory: MemoryView) -> PolicyCandidate? {
+        guard Double(memory.availableBytes) < xnu.freezeThreshold * Double(memory.ram) else { return nil }
+        let frozen = apps.count { $0.state == .compressed }
+        let unfrozenSuspended = apps.count { $0.state == .suspended }
+        guard frozen < xnu.frozenProcessesMax, unfrozenSuspended > xnu.freezeSuspendedThreshold else { return nil }
+        return apps.filter {
+            $0.state == .suspended && ($0.band ?? .max) <= xnu.freezeMaxCandidateBand
+                && $0.footprint >= xnu.freezeMinFootprint && memory.compressedUsed + $0.footprint <= memory.flash
+        }.min { a, b in
+            if a.band! != b.band! { return a.band! < b.band! }
+            if a.bandSinceUs != b.bandSinceUs { return a.bandSinceUs < b.bandSinceUs }
+            return a.index < b.index
+        }
     }
 }

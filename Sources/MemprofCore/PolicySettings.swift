@@ -26,11 +26,14 @@ public struct PolicySettings: Sendable, Hashable, Codable {
     public var pushWindowUs: Microseconds
     /// Shortest VoIP keep-alive interval the system allows.
     public var voipMinKeepaliveUs: Microseconds
+    /// The kernel's jetsam bands and freezer (spec §5 `xnu`); nil for `seed-2015`, which then
+    /// decides with `compressionThreshold` and `evictionOrder` instead. Left out of the JSON when nil.
+    public var xnu: XNUSettings?
 
     public init(name: String, compressionThreshold: Bytes, evictionOrder: EvictionOrder,
                 warningLevel: Double, criticalLevel: Double, enterBackgroundLimitUs: Microseconds,
                 backgroundTaskLimitUs: Microseconds, fetchWindowUs: Microseconds,
-                pushWindowUs: Microseconds, voipMinKeepaliveUs: Microseconds) {
+                pushWindowUs: Microseconds, voipMinKeepaliveUs: Microseconds, xnu: XNUSettings? = nil) {
         self.name = name
         self.compressionThreshold = compressionThreshold
         self.evictionOrder = evictionOrder
@@ -41,6 +44,7 @@ public struct PolicySettings: Sendable, Hashable, Codable {
         self.fetchWindowUs = fetchWindowUs
         self.pushWindowUs = pushWindowUs
         self.voipMinKeepaliveUs = voipMinKeepaliveUs
+        self.xnu = xnu
     }
 
     /// The reference text's rule (spec §5), the default.
@@ -50,9 +54,86 @@ public struct PolicySettings: Sendable, Hashable, Codable {
         backgroundTaskLimitUs: 10 * .minute, fetchWindowUs: 30 * .second, pushWindowUs: 30 * .second,
         voipMinKeepaliveUs: 10 * .minute)
 
-    public static let presets: [PolicySettings] = [.seed2015]
+    /// The kernel's own rules (spec §5 `xnu`): jetsam bands and the freezer, with the same
+    /// pressure levels and background limits as `seed-2015`. `compressionThreshold` and
+    /// `evictionOrder` are kept for the report but not used: the freezer decides compression.
+    public static let xnu = PolicySettings(
+        name: "xnu", compressionThreshold: 16 * .megabyte, evictionOrder: .lru,
+        warningLevel: 0.80, criticalLevel: 0.95, enterBackgroundLimitUs: 5 * .second,
+        backgroundTaskLimitUs: 10 * .minute, fetchWindowUs: 30 * .second, pushWindowUs: 30 * .second,
+        voipMinKeepaliveUs: 10 * .minute, xnu: .kernel)
+
+    public static let presets: [PolicySettings] = [.seed2015, .xnu]
 
     public static func preset(named name: String) -> PolicySettings? {
         presets.first { $0.name == name }
     }
+}
+
+/// The numbers of the `xnu` policy (spec §5), each from XNU's source
+/// (apple-oss-distributions/xnu; file and symbol named on each).
+public struct XNUSettings: Sendable, Hashable, Codable {
+    /// `JETSAM_PRIORITY_IDLE` (0), bsd/sys/kern_memorystatus.h: suspended apps once aged.
+    public var idleBand: Int
+    /// `JETSAM_PRIORITY_AGING_BAND2` (= `JETSAM_PRIORITY_BACKGROUND_OPPORTUNISTIC`, 20),
+    /// bsd/sys/kern_memorystatus.h: where an app that has just become idle ages.
+    public var agingBand: Int
+    /// `JETSAM_PRIORITY_BACKGROUND` (30), bsd/sys/kern_memorystatus.h: apps running background work.
+    public var backgroundBand: Int
+    /// `JETSAM_PRIORITY_FREEZER` (75), bsd/sys/kern_memorystatus.h, the value of
+    /// `memorystatus_freeze_jetsam_band` (bsd/kern/kern_memorystatus.c): frozen apps.
+    public var frozenBand: Int
+    /// `JETSAM_PRIORITY_FOREGROUND` (100), bsd/sys/kern_memorystatus.h: the foreground app.
+    public var foregroundBand: Int
+    /// `JETSAM_PRIORITY_AUDIO_AND_ACCESSORY` (120), bsd/sys/kern_memorystatus.h: apps playing audio.
+    public var audioBand: Int
+    /// How long an app stays in the aging band: `memorystatus_apps_idle_time()` =
+    /// `DEFERRED_IDLE_EXIT_TIME_SECS` (10 s, bsd/sys/kern_memorystatus.h) ÷
+    /// `kJetsamAppsIdleDelayTimeRatio` (= `kJetsamSysProcsIdleDelayTimeLowRatio`, 5,
+    /// bsd/kern/kern_memorystatus.c) = 2 s.
+    public var agingUs: Microseconds
+    /// The highest band the freezer takes apps from: `FREEZE_MAX_CANDIDATE_BAND`
+    /// (= `JETSAM_PRIORITY_AGING_BAND2`, 20), bsd/sys/kern_memorystatus_freeze.h, the value of
+    /// `memorystatus_freeze_max_candidate_band`.
+    public var freezeMaxCandidateBand: Int
+    /// The smallest footprint the freezer takes: `memorystatus_freeze_pages_min` =
+    /// `FREEZE_PAGES_MIN_DEFAULT` (8 MB ÷ `PAGE_SIZE`), bsd/sys/kern_memorystatus_freeze.h.
+    public var freezeMinFootprint: Bytes
+    /// The freezer runs only while available memory is under this fraction of RAM:
+    /// `freeze_threshold_percentage` (50), bsd/kern/kern_memorystatus_freeze.c, turned into
+    /// `memorystatus_freeze_threshold` and tested as `memorystatus_available_pages <
+    /// memorystatus_freeze_threshold`.
+    public var freezeThreshold: Double
+    /// The freezer runs only while more than this many suspended apps are not frozen:
+    /// `memorystatus_freeze_suspended_threshold` = `FREEZE_SUSPENDED_THRESHOLD_DEFAULT` (4),
+    /// bsd/sys/kern_memorystatus_freeze.h, tested as `(memorystatus_suspended_count −
+    /// memorystatus_frozen_count) > memorystatus_freeze_suspended_threshold`.
+    public var freezeSuspendedThreshold: Int
+    /// At most this many apps are frozen at once: `memorystatus_frozen_processes_max` =
+    /// `FREEZE_PROCESSES_MAX_DEFAULT` (20), bsd/sys/kern_memorystatus_freeze.h, tested as
+    /// `memorystatus_frozen_count >= memorystatus_frozen_processes_max` (bsd/kern/kern_memorystatus_freeze.c).
+    public var frozenProcessesMax: Int
+
+    public init(idleBand: Int, agingBand: Int, backgroundBand: Int, frozenBand: Int, foregroundBand: Int,
+                audioBand: Int, agingUs: Microseconds, freezeMaxCandidateBand: Int, freezeMinFootprint: Bytes,
+                freezeThreshold: Double, freezeSuspendedThreshold: Int, frozenProcessesMax: Int) {
+        self.idleBand = idleBand
+        self.agingBand = agingBand
+        self.backgroundBand = backgroundBand
+        self.frozenBand = frozenBand
+        self.foregroundBand = foregroundBand
+        self.audioBand = audioBand
+        self.agingUs = agingUs
+        self.freezeMaxCandidateBand = freezeMaxCandidateBand
+        self.freezeMinFootprint = freezeMinFootprint
+        self.freezeThreshold = freezeThreshold
+        self.freezeSuspendedThreshold = freezeSuspendedThreshold
+        self.frozenProcessesMax = frozenProcessesMax
+    }
+
+    /// The values XNU ships with on iOS (see each property for the file and symbol).
+    public static let kernel = XNUSettings(
+        idleBand: 0, agingBand: 20, backgroundBand: 30, frozenBand: 75, foregroundBand: 100, audioBand: 120,
+        agingUs: 2 * .second, freezeMaxCandidateBand: 20, freezeMinFootprint: 8 * .megabyte,
+        freezeThreshold: 0.5, freezeSuspendedThreshold: 4, frozenProcessesMax: 20)
 }

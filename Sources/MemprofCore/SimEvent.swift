@@ -43,6 +43,8 @@ public struct SimEvent: Sendable, Hashable, Codable {
         public var lastForegroundUs: Microseconds
         /// Whether it was evicted or killed for this demand.
         public var taken: Bool
+        /// Its jetsam band under a policy with bands (`xnu`); nil, and left out, otherwise.
+        public var band: Int? = nil
     }
 
     public var atUs: Microseconds

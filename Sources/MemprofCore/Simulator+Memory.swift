@@ -105,10 +105,12 @@ extension Simulator {
     /// Evicts or kills apps in the policy's order until `bytes` more fit (spec §5).
     mutating func reclaim(for demander: Int, _ bytes: Bytes) {
         let needed = used + bytes - appMemory
+        let takesCompressed = policy.reclaimsCompressed
         let candidates = apps.indices.compactMap { j -> PolicyCandidate? in
-            guard j != demander, apps[j].state == .suspended || apps[j].state == .background else { return nil }
-            return PolicyCandidate(index: j, state: apps[j].state, footprint: apps[j].footprint,
-                                   lastForegroundUs: apps[j].lastForegroundUs, isPlayingAudio: apps[j].playing)
+            let state = apps[j].state
+            guard j != demander, state == .suspended || state == .background || (takesCompressed && state == .compressed)
+            else { return nil }
+            return policyCandidate(j)
         }
         let ordered = policy.reclaimOrder(candidates)
         var freed: Bytes = 0
@@ -117,13 +119,15 @@ extension Simulator {
             let take = used + bytes > appMemory
             considered.append(SimEvent.Candidate(app: apps[c.index].spec.id, state: c.state,
                                                  footprintBytes: c.footprint,
-                                                 lastForegroundUs: c.lastForegroundUs, taken: take))
+                                                 lastForegroundUs: c.lastForegroundUs, taken: take, band: c.band))
             guard take else { continue }
-            freed += apps[c.index].footprint
-            if apps[c.index].state == .compressed {
+            // RAM given back: a frozen app under `xnu` frees flash, not RAM (jetsam picks by band,
+            // not by what a kill returns). Equal to the footprint for every app `seed-2015` takes.
+            freed += apps[c.index].residentBytes
+            if apps[c.index].state == .compressed && !takesCompressed {
                 violations.append("t=\(now): compressed app \(apps[c.index].spec.id) chosen for eviction")
             }
-            if apps[c.index].state == .suspended {
+            if apps[c.index].state == .suspended || apps[c.index].state == .compressed {
                 summary.evictions += 1
                 apps[c.index].stats.evictions += 1
                 record(.eviction, c.index) { $0.bytes = c.footprint }
@@ -136,6 +140,46 @@ extension Simulator {
             $0.freedBytes = freed
             $0.usedBytes = usedAfter
             $0.candidates = considered
+        }
+    }
+
+    /// What a policy sees of app `i` now, with its jetsam band if the policy has bands.
+    func policyCandidate(_ j: Int) -> PolicyCandidate {
+        var c = PolicyCandidate(index: j, state: apps[j].state, footprint: apps[j].footprint,
+                                lastForegroundUs: apps[j].lastForegroundUs, isPlayingAudio: apps[j].playing,
+                                stateSinceUs: apps[j].stateSinceUs)
+        if let (band, since) = policy.band(of: c, nowUs: now) {
+            c.band = band
+            c.bandSinceUs = since
+        }
+        return c
+    }
+
+    /// The `xnu` freezer (spec §5), run by the engine after every occurrence it handles (a script
+    /// action or anything the simulation scheduled) under a policy with a freezer: it freezes
+    /// (compresses) one app after another for as long as the policy names one.
+    mutating func runFreezer() {
+        while true {
+            let running = apps.indices.filter { apps[$0].state != .notRunning }.map(policyCandidate)
+            let memory = MemoryView(ram: workload.device.ram, availableBytes: appMemory - used,
+                                    compressedUsed: compressedUsed, flash: workload.device.flash)
+            guard let c = policy.nextToFreeze(running, memory: memory),
+                  apps[c.index].state == .suspended else { return }
+            let i = c.index
+            let footprint = apps[i].footprint
+            let usedBefore = used
+            let detail = "freezer: band \(c.band ?? 0), \(running.count { $0.state == .suspended }) suspended not frozen, "
+                + "\(running.count { $0.state == .compressed }) frozen, \(memory.availableBytes) bytes available"
+            setState(i, .compressed)
+            summary.compressions += 1
+            apps[i].stats.compressions += 1
+            let compressedAfter = compressedUsed
+            record(.compression, i) {
+                $0.bytes = footprint
+                $0.compressedBytes = compressedAfter
+                $0.usedBytes = usedBefore
+                $0.detail = detail
+            }
         }
     }
 

@@ -94,6 +94,7 @@ public struct Simulator {
             _ = queue.popMin()
             now = next.atUs
             handle(next.what)
+            if policy.hasFreezer { runFreezer() }
             processed += 1
             if options.checksInvariants { checkInvariants() }
             if processed & (progressEvery - 1) == 0 { options.progress?(now) }

@@ -33,6 +33,7 @@ extension JSONBuffer {
     mutating func write(_ c: SimEvent.Candidate) {
         object { o in
             o.string("app", c.app)
+            o.int("band", c.band.map(Int64.init))
             o.int("footprintBytes", c.footprintBytes)
             o.int("lastForegroundUs", c.lastForegroundUs)
             o.string("state", c.state.rawValue)

@@ -11,11 +11,18 @@ public enum BuiltinWorkloads {
     public static let all: [Entry] = [
         Entry(name: "phone-day", summary: "a day of phone use on an iPhone 6 Plus: mail, maps, music, a browser, a game, a call",
               yaml: phoneDay),
+        Entry(name: "phone-day-xnu", summary: "the same day as phone-day under the xnu policy: jetsam bands, aging and the freezer",
+              yaml: phoneDayXNU),
         Entry(name: "background-heavy", summary: "background tasks that finish, expire and are killed; fetch and push overruns",
               yaml: backgroundHeavy),
         Entry(name: "ipad-afternoon", summary: "an afternoon on an iPad Air 2 with a photo editor and a large game",
               yaml: ipadAfternoon),
     ]
+
+    /// `phone-day` with only its name and policy changed, so the two reports differ by policy alone.
+    static let phoneDayXNU = phoneDay
+        .replacing("name: phone-day\n", with: "name: phone-day-xnu\n")
+        .replacing("policy: seed-2015\n", with: "policy: xnu\n")
 
     static let phoneDay = """
     memprof: 1

@@ -173,6 +173,18 @@ func error(of text: String) -> WorkloadError? {
         #expect(w.policy.criticalLevel == 0.95)
     }
 
+    @Test func xnuPolicyByNameAndAsPreset() throws {
+        let named = try parse(minimal.replacingOccurrences(of: "apps:\n", with: "policy: xnu\napps:\n"))
+        #expect(named.policy == .xnu)
+        #expect(named.policy.xnu == .kernel)
+        let preset = try parse(minimal.replacingOccurrences(of: "apps:\n", with: "policy: {preset: xnu, warningLevel: 0.7}\napps:\n"))
+        #expect(preset.policy.name == "xnu")
+        #expect(preset.policy.xnu?.agingUs == 2_000_000)
+        #expect(preset.policy.warningLevel == 0.7)
+        #expect(error(of: minimal.replacingOccurrences(of: "apps:\n", with: "policy: xnv\napps:\n"))?.message
+                    .contains("xnu") == true)
+    }
+
     @Test func warningLevelMustBeBelowCritical() {
         let text = minimal.replacingOccurrences(of: "apps:\n", with: "policy: {warningLevel: 0.96}\napps:\n")
         #expect(error(of: text)?.message.contains("must be below criticalLevel") == true)
