@@ -64,6 +64,7 @@ public enum MetricDirection: String, Sendable, Codable {
 /// | `peakUsedBytes`, `peakCompressedBytes`, `peakFootprintBytes` | higher is worse | heavier |
 /// | `timeAtPressureUs.warning`, `timeAtPressureUs.critical` | higher is worse | time under pressure |
 /// | `resumeLatencyUs.p50`, `resumeLatencyUs.max` | higher is worse | slower resumes |
+/// | `swap.peakBytes`, `swap.timeOverRamUs` (macOS) | higher is worse | paging out instead of RAM |
 /// | `*.started`, `backgroundLaunches`, `launches.background`, `warmResumes`, `launches.warm`, `compressedResumes`, `launches.fromCompressed`, `compressions` | neutral | driven by the script; a compression is the cheap alternative to an eviction |
 /// | `timeAtPressureUs.normal`, `timeInStateUs.*`, `resumeLatencyUs.count` | neutral | the other side of metrics above, or workload shape |
 public enum MetricDirections {
@@ -91,6 +92,8 @@ public enum MetricDirections {
         ("timeAtPressureUs.critical", .higherIsWorse),
         ("resumeLatencyUs.p50", .higherIsWorse),
         ("resumeLatencyUs.max", .higherIsWorse),
+        ("swap.peakBytes", .higherIsWorse),
+        ("swap.timeOverRamUs", .higherIsWorse),
         ("*.started", .neutral),
         ("backgroundLaunches", .neutral),
         ("launches.background", .neutral),

@@ -52,6 +52,8 @@ struct AppRuntime {
     /// Notifications posted, by `LifecycleCallback.index`.
     var posted: [Int] = Array(repeating: 0, count: LifecycleCallback.allCases.count)
     var bytes = Series()
+    /// Its object instances and notification center (spec §7).
+    var objects = ObjectRuntime()
 
     init(spec: AppSpec) {
         self.spec = spec

@@ -77,6 +77,8 @@ public struct AppSpec: Sendable, Hashable {
     public var push: HandlerSpec?
     public var backgroundTask: BackgroundTaskSpec?
     public var voip: VoIPSpec?
+    /// Objects the script can show and dismiss (spec §7).
+    public var objects: [ObjectSpec] = []
 
     public init(id: String, displayName: String? = nil, launchFootprint: Bytes,
                 launchTimeUs: Microseconds = .second, resumeTimeUs: Microseconds = 200_000,

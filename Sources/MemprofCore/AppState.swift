@@ -85,6 +85,9 @@ public enum LifecycleCallback: String, Sendable, Hashable, Codable, CaseIterable
     case applicationDidBecomeActive
     case applicationWillTerminate
     case applicationDidReceiveMemoryWarning
+    /// macOS only (spec §3): sent with the resign and become-active pairs.
+    case applicationDidResignActive
+    case applicationWillBecomeActive
 
     /// Position in `allCases`, for per-callback arrays.
     var index: Int {
@@ -96,10 +99,13 @@ public enum LifecycleCallback: String, Sendable, Hashable, Codable, CaseIterable
         case .applicationDidBecomeActive: 4
         case .applicationWillTerminate: 5
         case .applicationDidReceiveMemoryWarning: 6
+        case .applicationDidResignActive: 7
+        case .applicationWillBecomeActive: 8
         }
     }
 
-    /// The notification posted to the app's notification center with this callback.
+    /// The notification posted to the app's notification center with this callback (the iOS
+    /// name; see `notificationName(on:)` for macOS).
     public var notificationName: String {
         switch self {
         case .applicationDidFinishLaunching: "UIApplicationDidFinishLaunchingNotification"
@@ -109,6 +115,8 @@ public enum LifecycleCallback: String, Sendable, Hashable, Codable, CaseIterable
         case .applicationDidBecomeActive: "UIApplicationDidBecomeActiveNotification"
         case .applicationWillTerminate: "UIApplicationWillTerminateNotification"
         case .applicationDidReceiveMemoryWarning: "UIApplicationDidReceiveMemoryWarningNotification"
+        case .applicationDidResignActive: "NSApplicationDidResignActiveNotification"
+        case .applicationWillBecomeActive: "NSApplicationWillBecomeActiveNotification"
         }
     }
 }

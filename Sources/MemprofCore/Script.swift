@@ -20,6 +20,10 @@ public enum ScriptAction: Sendable, Hashable {
     case track(Int)
     case untrack(Int)
     case voipCall(Int, lengthUs: Microseconds)
+    /// Creates an instance of the app's object (index into `AppSpec.objects`) (spec §7).
+    case show(Int, object: Int)
+    /// Removes the most recently shown live instance of the object.
+    case dismiss(Int, object: Int)
 
     /// The action's key in a workload file.
     public var name: String {
@@ -37,6 +41,8 @@ public enum ScriptAction: Sendable, Hashable {
         case .track: "track"
         case .untrack: "untrack"
         case .voipCall: "voipCall"
+        case .show: "show"
+        case .dismiss: "dismiss"
         }
     }
 
@@ -44,7 +50,8 @@ public enum ScriptAction: Sendable, Hashable {
     public var app: Int? {
         switch self {
         case .open(let a), .quit(let a), .push(let a), .allocate(let a, _), .free(let a, _),
-             .play(let a), .stop(let a), .track(let a), .untrack(let a), .voipCall(let a, _):
+             .play(let a), .stop(let a), .track(let a), .untrack(let a), .voipCall(let a, _),
+             .show(let a, _), .dismiss(let a, _):
             a
         case .home, .interrupt, .memoryWarning:
             nil

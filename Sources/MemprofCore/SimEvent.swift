@@ -33,6 +33,15 @@ public struct SimEvent: Sendable, Hashable, Codable {
         case pushDelivered
         /// A script action that changed nothing (`action`, `detail` says why).
         case ignored
+        /// An object instance was shown (`object`, `bytes`) (spec §7).
+        case objectShown
+        /// An object instance was dismissed (`object`, `detail`: `unregistered`, `leaked`, `dangling`).
+        case objectDismissed
+        /// A notification delivered to an observer (`notification`, `object`; `detail` for a
+        /// deallocated observer).
+        case notificationDelivery
+        /// macOS: memory went past RAM and started paging out, or came back (`usedBytes`, `bytes` swapped).
+        case swap
     }
 
     /// One app the policy considered while reclaiming, in the order considered.
@@ -54,6 +63,8 @@ public struct SimEvent: Sendable, Hashable, Codable {
     public var to: AppState?
     public var callback: LifecycleCallback?
     public var notification: String?
+    /// The object instance, as `Name#n`, for object and delivery events.
+    public var object: String?
     public var reason: ExitReason?
     public var action: String?
     public var handler: String?

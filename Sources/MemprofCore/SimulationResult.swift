@@ -9,6 +9,8 @@ public struct SimulationResult: Sendable {
     public var jetsamEvents: [JetsamEvent]
     /// Notifications posted per app: app id → notification name → count.
     public var notificationsPosted: [String: [String: Int]]
+    /// Notification centers of the apps that declare objects (spec §7), by app id.
+    public var observers: [String: ObserverReport]
     /// Queue entries the engine handled (script actions and everything they scheduled).
     public var processedOccurrences: Int
     /// Broken invariants, when the run was asked to check them (empty otherwise, and when sound).

@@ -6,6 +6,8 @@ extension Simulator {
         var stats: [AppStats] = []
         var timeline = Timeline()
         var posted: [String: [String: Int]] = [:]
+        var observers: [String: ObserverReport] = [:]
+        if isMac { summary.swap = finishSwap() }
         for i in apps.indices {
             apps[i].timeInState[apps[i].state.index] += now - apps[i].stateSinceUs
             apps[i].stateSinceUs = now
@@ -24,15 +26,19 @@ extension Simulator {
             timeline.appBytes[apps[i].spec.id] = apps[i].bytes.pairs
             var counts: [String: Int] = [:]
             for callback in LifecycleCallback.allCases where apps[i].posted[callback.index] > 0 {
-                counts[callback.notificationName] = apps[i].posted[callback.index]
+                let name = isMac ? callback.notificationName(on: .macos) ?? callback.notificationName
+                    : callback.notificationName
+                counts[name] = apps[i].posted[callback.index]
             }
             posted[apps[i].spec.id] = counts
+            observers[apps[i].spec.id] = observerReport(i)
         }
         timeline.usedBytes = usedSeries.pairs
         timeline.compressedBytes = compressedSeries.pairs
         timeline.levels = levelChanges
         return SimulationResult(workload: workload, summary: summary, apps: stats, events: events,
                                 timeline: timeline, jetsamEvents: jetsamEvents, notificationsPosted: posted,
+                                observers: observers,
                                 processedOccurrences: processed, invariantViolations: violations)
     }
 
@@ -52,7 +58,7 @@ extension Simulator {
             }
         }
         if resident != used { violations.append("t=\(now): used is \(used) but resident footprints add up to \(resident)") }
-        if used > appMemory { violations.append("t=\(now): used \(used) exceeds app memory \(appMemory)") }
+        if used > appMemory && !isMac { violations.append("t=\(now): used \(used) exceeds app memory \(appMemory)") }
         if compressed != compressedUsed {
             violations.append("t=\(now): compressedUsed is \(compressedUsed) but compressed footprints add up to \(compressed)")
         }

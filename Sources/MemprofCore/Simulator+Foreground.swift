@@ -1,6 +1,7 @@
 /// Script actions and the foreground: launches, resumes, leaving, interruptions, quits (spec §2.1).
 extension Simulator {
     mutating func perform(_ action: ScriptAction) {
+        if isMac, let why = notApplicableOnMac(action) { return ignored(action, why) }
         switch action {
         case .open(let i): open(i)
         case .home:
@@ -29,6 +30,8 @@ extension Simulator {
             record(.handlerEnd, i) { $0.handler = "location"; $0.detail = "completed" }
             suspendIfIdle(i)
         case .voipCall(let i, let length): voipCall(i, length, action)
+        case .show(let i, let object): show(i, object, action)
+        case .dismiss(let i, let object): dismiss(i, object, action)
         }
     }
 
@@ -61,6 +64,7 @@ extension Simulator {
             summary.coldRelaunchesAfterKill += 1
         }
         record(.launch, i) { $0.detail = "cold"; $0.bytes = spec.launchFootprint }
+        if isMac { recordMacNotApplicable(i) }
         apps[i].launchEndsUs = now + spec.launchTimeUs
         schedule(at: now + spec.launchTimeUs, .launchDone(i, apps[i].foregroundToken))
     }
@@ -81,7 +85,7 @@ extension Simulator {
     mutating func startLife(_ i: Int) {
         apps[i].everLaunched = true
         apps[i].lifeToken = makeToken()
-        if apps[i].spec.modes.contains(.voip), let voip = apps[i].spec.voip {
+        if !isMac, apps[i].spec.modes.contains(.voip), let voip = apps[i].spec.voip {
             schedule(at: now + keepaliveInterval(voip), .voipKeepalive(i, apps[i].lifeToken))
         }
     }
@@ -94,7 +98,7 @@ extension Simulator {
         } else {
             setState(i, .inactive)
         }
-        deliver(.applicationWillEnterForeground, to: i)
+        deliver(isMac ? .applicationWillBecomeActive : .applicationWillEnterForeground, to: i)
         enterForeground(i)
         let restored = apps[i].releasedOnBackground
         apps[i].releasedOnBackground = 0
@@ -130,6 +134,7 @@ extension Simulator {
         guard apps[i].foregroundToken == token, apps[i].state == .inactive else { return }
         apps[i].launchEndsUs = nil
         deliver(.applicationDidFinishLaunching, to: i)
+        if isMac { deliver(.applicationWillBecomeActive, to: i) }
         deliver(.applicationDidBecomeActive, to: i)
         setState(i, .active)
     }
@@ -147,6 +152,7 @@ extension Simulator {
 
     /// Leaving the foreground (`home`, `open` of another app, an answered call, a quit).
     mutating func leaveForeground(_ i: Int, startsBackgroundWork: Bool) {
+        if isMac { return resignActiveOnMac(i) }
         if apps[i].state == .active {
             deliver(.applicationWillResignActive, to: i)
             setState(i, .inactive)

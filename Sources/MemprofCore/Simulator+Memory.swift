@@ -45,6 +45,7 @@ extension Simulator {
         compressedSeries.record(now, compressedUsed)
         if used > summary.peakUsedBytes { summary.peakUsedBytes = used }
         if compressedUsed > summary.peakCompressedBytes { summary.peakCompressedBytes = compressedUsed }
+        if isMac { trackSwap() }
         let newLevel = level(for: used)
         if newLevel != level {
             summary.timeAtPressureUs[level] += now - levelSinceUs
@@ -65,7 +66,8 @@ extension Simulator {
 
     /// App `i` needs `bytes` more (spec §4 "Demand"). Returns false when the app was killed instead.
     mutating func demand(_ i: Int, _ bytes: Bytes) -> Bool {
-        guard bytes > 0 else { return true }
+        // A Mac pages out instead (spec §3): no limit, no warning, no reclaiming.
+        guard bytes > 0, !isMac else { return true }
         let own = apps[i].residentBytes
         if own + bytes > workload.device.appLimit {
             kill(i, .memoryLimit, requested: own + bytes)
@@ -186,12 +188,15 @@ extension Simulator {
     /// Ends app `i` with `reason`. No callback: callers that owe one deliver it first.
     /// `requested` is the footprint a memory-limit kill asked for, for the jetsam snapshot.
     mutating func kill(_ i: Int, _ reason: ExitReason, requested: Bytes?) {
+        // An app that posted to a dangling observer in this step has already crashed (spec §7).
+        if reason != .badAccess, apps[i].objects.pendingCrash != nil { return kill(i, .badAccess, requested: nil) }
         if reason.jetsamReason != nil {
             jetsamEvents.append(jetsamSnapshot(killing: i, reason, requested: requested))
         }
         let from = apps[i].state
         setState(i, .notRunning)
         setFootprint(i, 0)
+        endObjects(i)
         if foreground == i { foreground = nil }
         apps[i].lifeToken = makeToken()
         apps[i].foregroundToken = makeToken()
@@ -241,7 +246,9 @@ extension Simulator {
 
     /// Suspends a background app with nothing left to run, and compresses it if the policy says so.
     mutating func suspendIfIdle(_ i: Int) {
-        guard apps[i].state == .background, !apps[i].keepsRunning else { return }
+        // Never on a Mac (spec §3); an app about to crash (spec §7) ends from `background`.
+        guard apps[i].state == .background, !apps[i].keepsRunning, !isMac,
+              apps[i].objects.pendingCrash == nil else { return }
         setState(i, .suspended)
         let footprint = apps[i].footprint
         if policy.shouldCompress(footprint: footprint, compressedUsed: compressedUsed,

@@ -53,6 +53,9 @@ public struct Simulator {
     var levelChanges: [Timeline.LevelChange] = [Timeline.LevelChange(atUs: 0, level: .normal)]
     var processed = 0
     var violations: [String] = []
+    /// macOS: bytes paged out (spec §3), and since when anything is.
+    var swap = SwapSummary()
+    var swapSinceUs: Microseconds?
 
     public init(workload: Workload, options: Options = Options()) {
         self.workload = workload
@@ -134,6 +137,7 @@ public struct Simulator {
         case .voipHandlerDone(let i, let token): voipHandlerDone(i, token)
         case .voipCallEnd(let i, let token): voipCallEnd(i, token)
         case .growthTick(let i, let token): growthTick(i, token)
+        case .observerCrash(let i, let token): observerCrash(i, token)
         }
     }
 
@@ -156,14 +160,17 @@ public struct Simulator {
         events.append(event)
     }
 
-    /// Delivers a delegate callback to an app and posts its notification.
+    /// Delivers a delegate callback to an app and posts its notification to the app's
+    /// registered observers (spec §7).
     mutating func deliver(_ callback: LifecycleCallback, to i: Int) {
-        let name = callback.notificationName
+        let name = isMac ? callback.notificationName(on: .macos) ?? callback.notificationName
+            : callback.notificationName
         apps[i].posted[callback.index] += 1
         record(.callback, i) {
             $0.callback = callback
             $0.notification = name
         }
+        postToObservers(i, name)
     }
 }
 
@@ -201,4 +208,6 @@ enum Occurrence {
     case voipHandlerDone(Int, UInt64)
     case voipCallEnd(Int, UInt64)
     case growthTick(Int, UInt64)
+    /// A post to a dangling observer (spec §7): the app crashes with `badAccess`.
+    case observerCrash(Int, UInt64)
 }

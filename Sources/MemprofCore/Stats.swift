@@ -122,6 +122,8 @@ public struct Summary: Sendable, Hashable, Codable {
     public var timeAtPressureUs = PressureTimes()
     /// Cold launches into the foreground of an app the system had killed: what eviction costs the user.
     public var coldRelaunchesAfterKill = 0
+    /// macOS only (spec §3): memory paged out past RAM; absent on iOS.
+    public var swap: SwapSummary?
 
     public init() {}
 }

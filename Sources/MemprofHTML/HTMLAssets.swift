@@ -20,6 +20,7 @@ enum HTMLAssets {
     .card h3{margin:0;font-size:12px;font-weight:600;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}
     .card b{display:block;font-size:22px;margin:2px 0}.card small{color:var(--muted)}
     .card.warn{border-left-color:var(--warn)}.card.bad{border-left-color:var(--bad)}
+    ul.findings{list-style:none;padding:0;margin:0;display:grid;gap:6px}ul.findings .card b{display:inline;font-size:inherit;margin:0 6px 0 0}
     .hint{color:var(--muted);margin:4px 0 8px}button{font:inherit;padding:2px 10px}
     #range{font-weight:600;color:var(--fg)}
     .chart-wrap{position:relative}svg.chart{display:block;width:100%}#mem{height:auto;user-select:none}

@@ -72,6 +72,7 @@ public struct HTMLReport {
 
         """
         page += header()
+        page += findingsSection()
         page += cards()
         page += "<section id=\"memory\"><h2>Memory over time</h2>\n"
         page += "<p class=\"hint\">Hover for the values at a time; drag across the chart to select a range "
@@ -123,7 +124,7 @@ public struct HTMLReport {
         let tasks = s.backgroundTasks
         let memoryKills = (s.terminations[ExitReason.memoryPressure.rawValue] ?? 0)
             + (s.terminations[ExitReason.memoryLimit.rawValue] ?? 0)
-        let cards: [(String, String, String, String)] = [
+        var cards: [(String, String, String, String)] = [
             ("evictions", HTMLText.count(s.evictions), "suspended apps evicted", s.evictions > 0 ? "warn" : ""),
             ("compressions", HTMLText.count(s.compressions), "suspended apps compressed to flash", ""),
             ("cold relaunches", HTMLText.count(s.coldRelaunchesAfterKill), "after the system killed the app",
@@ -136,6 +137,7 @@ public struct HTMLReport {
             ("peak flash", Format.bytes(s.peakCompressedBytes), "\(HTMLText.percent(s.peakCompressedBytes, of: device.flash)) of \(Format.bytes(device.flash)) compressed store", ""),
             ("time at pressure", "\(HTMLText.percent(s.timeAtPressureUs.warning, of: report.run.durationUs)) / \(HTMLText.percent(s.timeAtPressureUs.critical, of: report.run.durationUs))", "warning / critical", ""),
         ]
+        if let swap = swapCard() { cards.append(swap) }
         var out = "<section id=\"summary\" class=\"cards\">"
         for (title, value, note, tone) in cards {
             out += "<div class=\"card \(tone)\"><h3>\(title)</h3><b>\(value.html)</b><small>\(note.html)</small></div>"

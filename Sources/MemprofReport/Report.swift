@@ -22,14 +22,49 @@ public struct Report: Codable, Sendable {
         public var durationUs: Microseconds
     }
 
-    /// Lifecycle notifications of one app.
+    /// Lifecycle notifications of one app, and for an app that declares objects its
+    /// notification center (spec §7); those keys are left out for apps without objects.
     public struct AppNotifications: Codable, Sendable, Equatable {
         /// Posts per notification name (one per delegate callback).
         public var posted: [String: Int]
+        /// Every observer registered in the run, in registration order.
+        public var observers: [ObserverRecord]?
+        /// Deliveries to observers per notification name.
+        public var deliveries: [String: Int]?
+        /// Registered observers over time, `[atUs, count]` change points.
+        public var observersOverTime: [[Int64]]?
+        public var leakedObjects: Int?
+        public var leakedBytes: Bytes?
+        public var leaks: [LeakRecord]?
+        public var dangling: [DanglingRecord]?
+
+        public init(posted: [String: Int], center: ObserverReport? = nil) {
+            self.posted = posted
+            guard let center else { return }
+            observers = center.observers
+            deliveries = center.deliveries
+            observersOverTime = center.observersOverTime
+            leakedObjects = center.leakedObjects
+            leakedBytes = center.leakedBytes
+            leaks = center.leaks
+            dangling = center.dangling
+        }
     }
 
     public struct Notifications: Codable, Sendable, Equatable {
         public var apps: [String: AppNotifications]
+        /// What went wrong with observers, most serious first, as sentences (spec §7); left out
+        /// when no app declares objects.
+        public var findings: [Finding]?
+    }
+
+    /// One observer problem, in words the summary and the HTML report show first.
+    public struct Finding: Codable, Sendable, Equatable {
+        public var app: String
+        /// `crash`, `leak` or `dangling`.
+        public var kind: String
+        public var object: String
+        public var text: String
     }
 
     /// Wall-clock facts about the machine and the run; not part of the deterministic contract.
@@ -86,7 +121,12 @@ extension Report {
         events = result.events
         timeline = result.timeline
         jetsamEvents = result.jetsamEvents
-        notifications = Notifications(apps: result.notificationsPosted.mapValues { AppNotifications(posted: $0) })
+        var notificationApps: [String: AppNotifications] = [:]
+        for (id, posted) in result.notificationsPosted {
+            notificationApps[id] = AppNotifications(posted: posted, center: result.observers[id])
+        }
+        notifications = Notifications(apps: notificationApps,
+                                      findings: Self.findings(workload: workload, observers: result.observers))
         self.profile = profile
         self.host = host
     }

@@ -24,6 +24,7 @@ extension JSONBuffer {
             o.string("level", e.level?.rawValue)
             o.int("neededBytes", e.neededBytes)
             o.string("notification", e.notification)
+            o.string("object", e.object)
             o.string("reason", e.reason?.rawValue)
             o.string("to", e.to?.rawValue)
             o.int("usedBytes", e.usedBytes)

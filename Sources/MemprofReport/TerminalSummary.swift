@@ -7,6 +7,12 @@ public enum TerminalSummary {
         lines.append("\(report.run.workload): \(Format.duration(report.run.durationUs)) on \(report.device.name), "
             + "policy \(report.policy.name), seed \(report.run.seed)")
         lines.append("")
+        // Observer problems first (spec §7): they are bugs in the app, not the system's choices.
+        if let findings = report.notifications.findings, !findings.isEmpty {
+            lines.append("findings")
+            for finding in findings { lines.append("  \(finding.app): \(finding.text)") }
+            lines.append("")
+        }
         let header = ["app", "cold", "bgLaunch", "warm", "fromFlash", "compressed", "evicted", "exits", "peak"]
         var rows: [[String]] = [header]
         for id in orderedApps {
@@ -37,6 +43,10 @@ public enum TerminalSummary {
             + "fetches \(s.fetches.completed)/\(s.fetches.started) (\(s.fetches.timedOut) timed out); "
             + "pushes \(s.pushes.completed)/\(s.pushes.started) (\(s.pushes.timedOut) timed out)")
         lines.append("kills      \(kills.isEmpty ? "none" : kills)")
+        if let swap = s.swap {
+            lines.append("swap       peak \(Format.bytes(swap.peakBytes)) paged out, "
+                + "\(Format.duration(swap.timeOverRamUs)) over RAM")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -138,7 +138,8 @@ public enum StateIntervals {
         case .handlerEnd: "\(event.handler ?? "handler") \(event.detail ?? "ended")"
         case .memoryWarning: "memory warning"
         case .callback: event.callback?.rawValue
-        case .transition, .pressure, .reclaim, .pushDelivered, .ignored: nil
+        case .transition, .pressure, .reclaim, .pushDelivered, .ignored, .objectShown, .objectDismissed,
+             .notificationDelivery, .swap: nil
         }
     }
 }

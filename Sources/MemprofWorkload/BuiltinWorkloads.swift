@@ -17,6 +17,10 @@ public enum BuiltinWorkloads {
               yaml: backgroundHeavy),
         Entry(name: "ipad-afternoon", summary: "an afternoon on an iPad Air 2 with a photo editor and a large game",
               yaml: ipadAfternoon),
+        Entry(name: "observer-leaks", summary: "observers on an iPhone 6 Plus: a block observer that leaks, a selector one that crashes",
+              yaml: observerLeaks),
+        Entry(name: "mac-workday", summary: "a working day on a MacBook Pro 2015: apps keep running, memory past RAM swaps",
+              yaml: macWorkday),
     ]
 
     /// `phone-day` with only its name and policy changed, so the two reports differ by policy alone.

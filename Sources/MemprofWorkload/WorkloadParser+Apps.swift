@@ -5,11 +5,8 @@ extension WorkloadParser {
                           "onMemoryWarning", "modes", "fetch", "push", "backgroundTask", "voip", "objects"]
     static let handlerKeys = ["time", "allocates", "work", "timing"]
 
-    func parseApp(id: String, _ node: NodeReader, policy: PolicySettings) throws -> AppSpec {
+    func parseApp(id: String, _ node: NodeReader, policy: PolicySettings, platform: Platform = .ios) throws -> AppSpec {
         let m = try node.mapping(allowed: Self.appKeys)
-        if let objects = m["objects"] {
-            throw objects.error("objects and their observers (spec §7) are not supported by this version of memprof yet")
-        }
         let launch = try m.required("launch").mapping(allowed: ["footprint", "time"])
         var app = AppSpec(id: id, launchFootprint: try launch.required("footprint").size())
         if let v = m["name"] { app.displayName = try v.string() }
@@ -57,7 +54,39 @@ extension WorkloadParser {
             }
             app.voip = VoIPSpec(keepaliveUs: keepalive, timeUs: try p["time"]?.duration() ?? 0)
         }
+        if let v = m["objects"] { app.objects = try parseObjects(v, platform: platform) }
         return app
+    }
+
+    static let objectKeys = ["size", "observes", "style", "unregisters"]
+
+    /// `objects` (spec §7): name → size, observed notification names, style, unregisters.
+    /// Defaults: size 0, no observers, style block, unregisters true.
+    func parseObjects(_ node: NodeReader, platform: Platform) throws -> [ObjectSpec] {
+        let known = LifecycleCallback.notificationNames(on: platform)
+        return try node.namedEntries().map { name, value in
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+                throw value.error("'\(name)' is not a valid object name; use letters, digits, '_' and '-'")
+            }
+            let o = try value.mapping(allowed: Self.objectKeys)
+            var object = ObjectSpec(name: name)
+            if let v = o["size"] { object.size = try v.size() }
+            if let v = o["observes"] {
+                for item in try v.sequence() {
+                    let observed = try item.choice(known, what: "\(platform.rawValue) lifecycle notification")
+                    if object.observes.contains(observed) {
+                        throw item.error("'\(observed)' is listed twice")
+                    }
+                    object.observes.append(observed)
+                }
+            }
+            if let v = o["style"] {
+                object.style = ObserverStyle(rawValue: try v.choice(ObserverStyle.allCases.map(\.rawValue),
+                                                                    what: "observer style"))!
+            }
+            if let v = o["unregisters"] { object.unregisters = try v.bool() }
+            return object
+        }
     }
 
     func require(_ mode: AppMode, in app: AppSpec, for node: NodeReader) throws {

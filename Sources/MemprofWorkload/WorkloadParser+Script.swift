@@ -30,6 +30,7 @@ extension WorkloadParser {
         }
         let allowedExtras: [String: [String]] = [
             "interrupt": ["answer", "length"], "allocate": ["size"], "free": ["size"], "voipCall": ["length"],
+            "show": ["object"], "dismiss": ["object"],
         ]
         for extra in m.keys where extra != "at" && extra != key && !(allowedExtras[key] ?? []).contains(extra) {
             throw m[extra]!.error("'\(extra)' does not go with '\(key)'")
@@ -73,8 +74,25 @@ extension WorkloadParser {
             let answer = try m["answer"]?.bool() ?? false
             if answer && kind != .call { throw m["answer"]!.error("only a call can be answered") }
             return .interrupt(kind, lengthUs: try m.required("length").positiveDuration(), answer: answer)
+        case "show", "dismiss":
+            let i = try app()
+            let objectNode = try m.required("object")
+            let name = try objectNode.string()
+            let names = apps[i].objects.map(\.name)
+            guard let o = names.firstIndex(of: name) else {
+                var message = "'\(ids[i])' has no object named '\(name)'"
+                if let near = suggestion(for: name, among: names) {
+                    message += " (did you mean '\(near)'?)"
+                } else if names.isEmpty {
+                    message += "; it declares no objects"
+                } else {
+                    message += "; its objects: \(names.joined(separator: ", "))"
+                }
+                throw objectNode.error(message)
+            }
+            return key == "show" ? .show(i, object: o) : .dismiss(i, object: o)
         default:
-            throw value.error("'\(key)' (objects, spec §7) is not supported by this version of memprof yet")
+            throw value.error("unknown action '\(key)'")
         }
     }
 

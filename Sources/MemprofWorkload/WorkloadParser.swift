@@ -36,7 +36,7 @@ public struct WorkloadParser {
         let appEntries = try appsNode.namedEntries()
         guard !appEntries.isEmpty else { throw appsNode.error("a workload needs at least one app") }
         let ids = appEntries.map(\.0)
-        let apps = try appEntries.map { try parseApp(id: $0.0, $0.1, policy: policy) }
+        let apps = try appEntries.map { try parseApp(id: $0.0, $0.1, policy: policy, platform: device.platform) }
         let script = try top["script"].map { try parseScript($0, apps: apps, ids: ids, duration: duration) } ?? []
         let generate = try top["generate"].map { try parseGenerate($0, ids: ids) }
         return Workload(name: name, seed: seed, durationUs: duration, device: device, policy: policy,

@@ -33,10 +33,6 @@ struct RunCommand: ParsableCommand {
             throw BadInput(description: error.description)
         }
         if let seed { loaded.workload.seed = seed }
-        guard loaded.workload.device.platform == .ios else {
-            throw BadInput(description: "\(loaded.source): device '\(loaded.workload.device.name)' is a "
-                + "\(loaded.workload.device.platform.rawValue) device; this version of memprof simulates ios only")
-        }
         let progress = ProgressLine(durationUs: loaded.workload.durationUs)
         var options = Simulator.Options()
         if progress.isEnabled {

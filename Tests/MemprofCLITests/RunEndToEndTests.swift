@@ -137,15 +137,26 @@ script:
         #expect(workloads.stdout.contains("ipad-afternoon"))
     }
 
-    @Test func macDevicesAreAcceptedButNotYetSimulated() throws {
+    @Test func macRunsPageOutInsteadOfKilling() throws {
+        // 724 MB for apps (1 GB − 300 MB); mail 45 MB + game 700 MB = 745 MB from 2m: 21 MB paged
+        // out until the end (20m), since a Mac app that leaves the front keeps running.
         let dir = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try goodWorkload.replacingOccurrences(of: "device: iphone-6-plus", with: "device: macbook-pro-2015")
+        try goodWorkload
+            .replacingOccurrences(of: "device: iphone-6-plus",
+                                  with: "device: {preset: macbook-pro-2015, ram: 1GB, systemReserved: 300MB}")
+            .replacingOccurrences(of: "footprint: 600MB", with: "footprint: 700MB")
             .write(to: dir.appendingPathComponent("mac.yaml"), atomically: true, encoding: .utf8)
         #expect(try runMemprof(["validate", "mac.yaml"], in: dir).status == 0)
-        let run = try runMemprof(["run", "mac.yaml"], in: dir)
-        #expect(run.status == 2)
-        #expect(run.stderr.contains("simulates ios only"))
-        #expect(listing(dir) == ["mac.yaml"])
+        let run = try runMemprof(["run", "mac.yaml", "--out", "out"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("0 compressions, 0 evictions"))
+        #expect(run.stdout.contains("swap       peak 21 MB paged out, 18m over RAM"))
+        let report = try ReportJSON.decode(try Data(contentsOf: dir.appendingPathComponent("out/report.json")))
+        #expect(report.summary.swap?.peakBytes == Int64(21 * 1_048_576))
+        #expect(report.summary.swap?.timeOverRamUs == Int64(18 * 60_000_000))
+        #expect(report.summary.evictions == 0)
+        #expect(report.notifications.apps["mail"]?.posted["NSApplicationDidResignActiveNotification"] == 1)
+        #expect(report.notifications.findings == nil)
     }
 }
