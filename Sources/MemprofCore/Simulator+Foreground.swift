@@ -150,18 +150,25 @@ extension Simulator {
         }
     }
 
-    /// Leaving the foreground (`home`, `open` of another app, an answered call, a quit).
-    mutating func leaveForeground(_ i: Int, startsBackgroundWork: Bool) {
-        if isMac { return resignActiveOnMac(i) }
+    /// What leaving the front does on both platforms: resign (with `extra` delivered after the
+    /// app is `inactive`, for the Mac's `applicationDidResignActive`), `background`, new tokens.
+    mutating func moveToBackground(_ i: Int, afterResign extra: LifecycleCallback?) {
         if apps[i].state == .active {
             deliver(.applicationWillResignActive, to: i)
             setState(i, .inactive)
+            if let extra { deliver(extra, to: i) }
         }
         setState(i, .background)
         foreground = nil
         apps[i].foregroundToken = makeToken()
         apps[i].backgroundToken = makeToken()
         apps[i].lastForegroundUs = now
+    }
+
+    /// Leaving the foreground (`home`, `open` of another app, an answered call, a quit).
+    mutating func leaveForeground(_ i: Int, startsBackgroundWork: Bool) {
+        if isMac { return resignActiveOnMac(i) }
+        moveToBackground(i, afterResign: nil)
         if let launchEnd = apps[i].launchEndsUs {
             // Left before its launch completed: it finishes launching in the background, gets
             // didFinishLaunching at the launch's end, and only then enters the background.

@@ -15,16 +15,7 @@ extension Simulator {
     /// Leaving the front on a Mac: `applicationWillResignActive`, `applicationDidResignActive`,
     /// and the app goes on running (`background`, never suspended).
     mutating func resignActiveOnMac(_ i: Int) {
-        if apps[i].state == .active {
-            deliver(.applicationWillResignActive, to: i)
-            setState(i, .inactive)
-            deliver(.applicationDidResignActive, to: i)
-        }
-        setState(i, .background)
-        foreground = nil
-        apps[i].foregroundToken = makeToken()
-        apps[i].backgroundToken = makeToken()
-        apps[i].lastForegroundUs = now
+        moveToBackground(i, afterResign: .applicationDidResignActive)
         if let launchEnd = apps[i].launchEndsUs {
             // Left before its launch completed: it finishes launching behind the new front app.
             apps[i].launchingInBackground = true

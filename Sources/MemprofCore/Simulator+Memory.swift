@@ -172,16 +172,7 @@ extension Simulator {
             let usedBefore = used
             let detail = "freezer: band \(c.band ?? 0), \(running.count { $0.state == .suspended }) suspended not frozen, "
                 + "\(running.count { $0.state == .compressed }) frozen, \(memory.availableBytes) bytes available"
-            setState(i, .compressed)
-            summary.compressions += 1
-            apps[i].stats.compressions += 1
-            let compressedAfter = compressedUsed
-            record(.compression, i) {
-                $0.bytes = footprint
-                $0.compressedBytes = compressedAfter
-                $0.usedBytes = usedBefore
-                $0.detail = detail
-            }
+            compress(i, footprint: footprint, usedBefore: usedBefore, detail: detail)
         }
     }
 
@@ -253,14 +244,22 @@ extension Simulator {
         let footprint = apps[i].footprint
         if policy.shouldCompress(footprint: footprint, compressedUsed: compressedUsed,
                                  flash: workload.device.flash) {
-            setState(i, .compressed)
-            summary.compressions += 1
-            apps[i].stats.compressions += 1
-            let compressedAfter = compressedUsed
-            record(.compression, i) {
-                $0.bytes = footprint
-                $0.compressedBytes = compressedAfter
-            }
+            compress(i, footprint: footprint, usedBefore: nil, detail: nil)
+        }
+    }
+
+    /// Moves a suspended app to flash and records it; `usedBefore` and `detail` say why, for the
+    /// xnu freezer.
+    mutating func compress(_ i: Int, footprint: Bytes, usedBefore: Bytes?, detail: String?) {
+        setState(i, .compressed)
+        summary.compressions += 1
+        apps[i].stats.compressions += 1
+        let compressedAfter = compressedUsed
+        record(.compression, i) {
+            $0.bytes = footprint
+            $0.compressedBytes = compressedAfter
+            $0.usedBytes = usedBefore
+            $0.detail = detail
         }
     }
 
