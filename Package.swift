@@ -69,7 +69,7 @@ let package = Package(
         // Comparing reports, budgets and exports: metrics, verdicts, table/Markdown/HTML/JUnit/JSON, trace.
         .target(
             name: "MemprofCompare",
-            dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofTrace", "CZlib", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofHTML", "CZlib", .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport"]),
         .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofReport", "MemprofCore", "MemprofTrace"]),

@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCore
+import MemprofHTML
 import MemprofProfile
 import MemprofReport
 
@@ -23,7 +24,15 @@ public enum CompareHTML {
             + TimelineChart.svg(base, scale: scale) + "</figure>\n"
         body += "<figure><figcaption>new (seed \(c.new.seed), memprof \(esc(c.new.memprofVersion)))</figcaption>"
             + TimelineChart.svg(new, scale: scale) + "</figure>\n</div>\n"
-        body += "<h2>Stack samples</h2>\n<p class=\"note\">\(esc(samplesNote(base, new)))</p>\n"
+        body += "<h2>Stack samples</h2>\n"
+        if let graph = DiffFlameGraph.svg(base: base, new: new) {
+            body += "<p class=\"note\">A differential flame graph: boxes are laid out by the new run's samples "
+                + "(every app and handler side by side); red boxes took a larger share of the samples than in the "
+                + "base run, blue ones a smaller share, grey ones about the same. Hover a box for its numbers. "
+                + "Samples are measured, so small differences are noise.</p>\n" + graph
+        } else {
+            body += "<p class=\"note\">\(esc(samplesNote(base, new)))</p>\n"
+        }
         body += "<h2>\(all ? "All metrics" : "Metrics that changed")</h2>\n"
         let rows = CompareOutput.shownRows(c, all: all)
         if rows.isEmpty {
@@ -86,8 +95,7 @@ public enum CompareHTML {
         let sampled = [base, new].map { $0.profile?.hasSamples == true }
         switch (sampled[0], sampled[1]) {
         case (true, true):
-            return "Both reports carry stack samples. This page does not draw a differential flame graph yet; "
-                + "open each run's report.html for its flame graphs, or compare their stacks.folded files."
+            return "Both reports carry stack samples."
         case (true, false): return "Only the base report carries stack samples, so there is nothing to compare them with."
         case (false, true): return "Only the new report carries stack samples, so there is nothing to compare them with."
         case (false, false): return "Neither report carries stack samples, so there is no flame graph to compare."
@@ -180,4 +188,66 @@ public enum TimelineChart {
     }
 
     static func f(_ v: Double) -> String { Format.oneDecimal(v) }
+}
+
+/// The compare page's differential flame graph, as inline SVG with native tooltips (no script).
+enum DiffFlameGraph {
+    static let width = 1200.0
+    static let row = 16
+
+    /// Each profile's stacks with the app and handler as their two outermost frames.
+    static func stacks(_ report: Report) -> [(frames: [String], count: Int)] {
+        guard let profile = report.profile else { return [] }
+        return profile.handlers.flatMap { handler in
+            handler.stacks.map { stack in
+                (frames: [handler.app, handler.handler] + stack.frames.map {
+                    $0 >= 0 && $0 < profile.frames.count ? profile.frames[$0].name : "?"
+                }, count: stack.count)
+            }
+        }
+    }
+
+    static func svg(base: Report, new: Report) -> String? {
+        guard base.profile?.hasSamples == true, new.profile?.hasSamples == true else { return nil }
+        let newStacks = stacks(new)
+        let total = newStacks.reduce(0) { $0 + $1.count }
+        let boxes = DiffFlameLayout.boxes(base: stacks(base), new: newStacks, minCount: max(1, total / 1_200))
+        guard total > 0, !boxes.isEmpty else { return nil }
+        let height = ((boxes.map(\.depth).max() ?? 0) + 1) * row
+        var out = "<svg class=\"diff-flame\" viewBox=\"0 0 \(Int(width)) \(height)\" role=\"img\" "
+            + "aria-label=\"Differential flame graph\" style=\"width:100%;font:10px sans-serif\">\n"
+        for box in boxes {
+            let x = Double(box.start) / Double(total) * width
+            let w = max(0.3, Double(box.count) / Double(total) * width)
+            let y = height - (box.depth + 1) * row
+            let tip = "\(box.name): \(percent(box.newShare)) of samples (base \(percent(box.baseShare)), "
+                + "\(box.delta >= 0 ? "+" : "")\(percent(box.delta)))"
+            out += "<g><title>\(HTMLEscape.text(tip))</title><rect x=\"\(coordinate(x))\" y=\"\(y)\" width=\"\(coordinate(w))\" "
+                + "height=\"\(row - 1)\" fill=\"\(color(box.delta))\"/>"
+            if w > 40 {
+                out += "<text x=\"\(coordinate(x + 3))\" y=\"\(y + row - 4)\">\(HTMLEscape.text(String(box.name.prefix(Int(w / 6)))))</text>"
+            }
+            out += "</g>\n"
+        }
+        return out + "</svg>\n"
+    }
+
+    /// Red for a larger share in the new run, blue for a smaller one, stronger with the change;
+    /// grey within half a percentage point.
+    static func color(_ delta: Double) -> String {
+        let magnitude = min(1, abs(delta) / 0.10)
+        if abs(delta) < 0.005 { return "hsl(0 0% 78%)" }
+        let lightness = Int(82 - 37 * magnitude)
+        return delta > 0 ? "hsl(0 80% \(lightness)%)" : "hsl(220 80% \(lightness)%)"
+    }
+
+    static func percent(_ share: Double) -> String {
+        let tenths = Int((share * 1000).rounded())
+        return "\(tenths / 10).\(abs(tenths % 10))%"
+    }
+
+    static func coordinate(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return tenths % 10 == 0 ? String(tenths / 10) : "\(tenths / 10).\(abs(tenths % 10))"
+    }
 }
