@@ -3,12 +3,12 @@
 # sizes, and Chromium's load time, for a generated 100-app, 24-hour workload (the largest run
 # memprof is meant for) and the largest built-in one. Release build.
 #
-# usage: scripts/bench-html.sh [APPS] [HOURS]     (env: SCRATCH=.build-html)
+# usage: scripts/bench-html.sh [APPS] [HOURS]     (env: SCRATCH=.build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 apps=${1:-100}
 hours=${2:-24}
-scratch=${SCRATCH:-.build-html}
+scratch=${SCRATCH:-.build}
 work=$(mktemp -d /tmp/memprof-bench-html-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
