@@ -133,7 +133,13 @@ public enum Comparer {
         var rows: [MetricComparison] = []
         var counts: [String: Int] = [:]
         for path in paths {
-            let row = compareMetric(path, base: a[path], new: b[path], thresholds: thresholds)
+            var row = compareMetric(path, base: a[path], new: b[path], thresholds: thresholds)
+            if let countPath = latencyCountPath(path), a[countPath] == 0 || b[countPath] == 0,
+               row.verdict == .worse || row.verdict == .better {
+                // A latency of a run without resumes is "no figure", not 0 µs: not a change.
+                row.verdict = .same
+                row.message = nil
+            }
             counts[row.verdict.rawValue, default: 0] += 1
             rows.append(row)
         }
@@ -148,6 +154,14 @@ public enum Comparer {
             notes.append("memprof \(base.tool.version) → \(new.tool.version)")
         }
         return Comparison(base: side(base), new: side(new), metrics: rows, counts: counts, notes: notes)
+    }
+
+    /// For `apps.X.resumeLatencyUs.p50` or `.max`, the path of the count of resumes behind it.
+    static func latencyCountPath(_ path: String) -> String? {
+        for suffix in [".resumeLatencyUs.p50", ".resumeLatencyUs.max"] where path.hasSuffix(suffix) {
+            return String(path.dropLast(suffix.count)) + ".resumeLatencyUs.count"
+        }
+        return nil
     }
 
     static func side(_ r: Report) -> Comparison.Side {

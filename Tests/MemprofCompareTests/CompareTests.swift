@@ -228,3 +228,20 @@ import Testing
         #expect(throws: CompareInputError.self) { try Quantities.number("2s", kind: .bytes, context: "") }
     }
 }
+
+@Suite struct LatencyWithoutResumesTests {
+    /// Base: mail resumed twice (p50 200 µs, max 300 µs). New: mail never resumed, so its latency
+    /// figures are 0 "by absence": that is no figure, not a 100% improvement.
+    @Test func aRunWithoutResumesDoesNotMakeLatencyBetterOrWorse() throws {
+        let base = makeReport { $0.apps["mail"]!.resumeLatencyUs = LatencySummary(samples: [200, 300]) }
+        let new = makeReport()
+        let c = try Comparer.compare(base: base, new: new)
+        #expect(row(c, "apps.mail.resumeLatencyUs.p50")?.verdict == .same)
+        #expect(row(c, "apps.mail.resumeLatencyUs.max")?.verdict == .same)
+        let back = try Comparer.compare(base: new, new: base)
+        #expect(row(back, "apps.mail.resumeLatencyUs.max")?.verdict == .same)
+        // With resumes on both sides, a slower resume is still a regression.
+        let slower = makeReport { $0.apps["mail"]!.resumeLatencyUs = LatencySummary(samples: [200, 600]) }
+        #expect(row(try Comparer.compare(base: base, new: slower), "apps.mail.resumeLatencyUs.max")?.verdict == .worse)
+    }
+}
