@@ -57,6 +57,19 @@ extension LifecycleCallback {
     }
 }
 
+/// Where an observer registration stands.
+public enum ObserverStatus: String, Sendable, Hashable, Codable {
+    /// Its object is still shown.
+    case registered
+    case unregistered
+    /// A block observer whose object was dismissed without unregistering: the object lives on.
+    case leaked
+    /// A selector observer whose object was deallocated: the next post to it crashes the app.
+    case dangling
+    /// Removed with its app.
+    case appEnded
+}
+
 /// What became of one observer registration (spec §7, report `notifications.apps.<id>.observers`).
 public struct ObserverRecord: Sendable, Hashable, Codable {
     /// The owner object's name, and which instance of it (1 for the first shown in the run).
@@ -68,10 +81,7 @@ public struct ObserverRecord: Sendable, Hashable, Codable {
     /// When the center dropped the observer: unregistered, or the app ended. Absent while it is
     /// still registered at the end of the run.
     public var removedAtUs: Microseconds?
-    /// `registered` (its object is still shown), `unregistered`, `leaked` (a block observer whose
-    /// object was dismissed without unregistering: the object lives on), `dangling` (a selector
-    /// observer whose object was deallocated), or `appEnded` (removed with its app).
-    public var status: String
+    public var status: ObserverStatus
     /// When its object was dismissed, if it was.
     public var dismissedAtUs: Microseconds?
     /// Notifications delivered to it.

@@ -21,7 +21,7 @@ extension Simulator {
             let r = apps[i].objects.records.count
             apps[i].objects.records.append(ObserverRecord(
                 object: spec.name, instance: number, notification: name, style: spec.style,
-                registeredAtUs: now, removedAtUs: nil, status: "registered", dismissedAtUs: nil,
+                registeredAtUs: now, removedAtUs: nil, status: .registered, dismissedAtUs: nil,
                 deliveries: 0, crashedAtUs: nil))
             apps[i].objects.registered.append(r)
             instance.observers.append(r)
@@ -44,22 +44,22 @@ extension Simulator {
             return ignored(action, "no \(spec.name) is shown")
         }
         let instance = apps[i].objects.instances[k]
-        let outcome: String
+        let outcome: ObserverStatus
         if spec.unregisters || spec.observes.isEmpty {
-            outcome = "unregistered"
+            outcome = .unregistered
             for r in instance.observers {
                 apps[i].objects.records[r].removedAtUs = now
             }
             let gone = Set(instance.observers)
             apps[i].objects.registered.removeAll { gone.contains($0) }
         } else {
-            outcome = spec.style == .block ? "leaked" : "dangling"
+            outcome = spec.style == .block ? .leaked : .dangling
         }
         for r in instance.observers {
             apps[i].objects.records[r].status = outcome
             apps[i].objects.records[r].dismissedAtUs = now
         }
-        if outcome == "leaked" {
+        if outcome == .leaked {
             apps[i].objects.instances[k].leaked = true
             apps[i].objects.leakCounts[o, default: 0] += 1
         } else {
@@ -69,7 +69,7 @@ extension Simulator {
         observersChanged(i)
         record(.objectDismissed, i) {
             $0.object = "\(spec.name)#\(instance.number)"
-            $0.detail = outcome
+            $0.detail = outcome.rawValue
             $0.bytes = spec.size
         }
     }
@@ -83,11 +83,11 @@ extension Simulator {
             let observer = apps[i].objects.records[r]
             apps[i].objects.records[r].deliveries += 1
             apps[i].objects.deliveries[name, default: 0] += 1
-            let dangling = observer.status == "dangling"
+            let dangling = observer.status == .dangling
             record(.notificationDelivery, i) {
                 $0.notification = name
                 $0.object = "\(observer.object)#\(observer.instance)"
-                $0.detail = dangling ? "sent to a deallocated observer" : observer.status
+                $0.detail = dangling ? "sent to a deallocated observer" : observer.status.rawValue
             }
             if dangling {
                 apps[i].objects.records[r].crashedAtUs = now
@@ -111,8 +111,8 @@ extension Simulator {
         guard !apps[i].objects.registered.isEmpty || !apps[i].objects.instances.isEmpty else { return }
         for r in apps[i].objects.registered {
             apps[i].objects.records[r].removedAtUs = now
-            if apps[i].objects.records[r].status == "registered" {
-                apps[i].objects.records[r].status = "appEnded"
+            if apps[i].objects.records[r].status == .registered {
+                apps[i].objects.records[r].status = .appEnded
             }
         }
         apps[i].objects.registered.removeAll()
@@ -137,7 +137,7 @@ extension Simulator {
             leaks.append(LeakRecord(object: object.name, count: count, bytes: Bytes(count) * object.size,
                                     observes: object.observes, style: object.style))
         }
-        let dangling = objects.records.filter { $0.status == "dangling" }.map {
+        let dangling = objects.records.filter { $0.status == .dangling }.map {
             DanglingRecord(object: $0.object, instance: $0.instance, notification: $0.notification,
                            danglingSinceUs: $0.dismissedAtUs ?? 0, crashedAtUs: $0.crashedAtUs,
                            crash: $0.crashedAtUs == nil ? nil : .badAccess)

@@ -1,5 +1,24 @@
 /// The page's stylesheet and script, written for memprof (no third-party code).
 enum HTMLAssets {
+    /// The start of a memprof page up to `<body>`: no request leaves the page (`contentSecurityPolicy`),
+    /// light and dark themes, the shared stylesheet inline.
+    static func head(title: String, contentSecurityPolicy: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
+        <title>\(title.html)</title>
+        <style>\(css)</style>
+        </head>
+        <body>
+
+        """
+    }
+
     static let css = """
     :root{--bg:#fff;--fg:#1d1f24;--muted:#5d636c;--line:#dde0e5;--card:#f4f5f7;--band:rgba(0,0,0,.028);
     --used:#15171a;--lim:#3b3f45;--warn:#c97d00;--crit:#cf2f27;--comp:#2f86b3;--sel:rgba(60,120,220,.16);

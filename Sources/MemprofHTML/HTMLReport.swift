@@ -57,20 +57,8 @@ public struct HTMLReport {
 
         var page = ""
         page.reserveCapacity(256 * 1024)
-        page += """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="color-scheme" content="light dark">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-        <title>memprof · \(report.run.workload.html)</title>
-        <style>\(HTMLAssets.css)</style>
-        </head>
-        <body>
-
-        """
+        page += HTMLAssets.head(title: "memprof · \(report.run.workload)",
+                                contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:")
         page += header()
         page += findingsSection()
         page += cards()

@@ -75,18 +75,8 @@ public enum RunIndex {
 
     /// The index page for `entries`.
     public static func render(_ entries: [Entry], title: String = "memprof runs") -> String {
-        var out = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="color-scheme" content="light dark">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-        <title>\(title.html)</title>
-        <style>\(HTMLAssets.css)</style>
-        </head>
-        <body>
+        var out = HTMLAssets.head(title: title, contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'")
+        out += """
         <header><h1>\(title.html) <span>\(entries.count) run\(entries.count == 1 ? "" : "s")</span></h1></header>
 
         """

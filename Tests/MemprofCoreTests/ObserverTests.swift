@@ -41,7 +41,7 @@ struct ObserverTests {
         #expect(c.leaks == [LeakRecord(object: "Inbox", count: 3, bytes: 9 * MB,
                                        observes: [Self.didEnterBackground], style: .block)])
         #expect(c.deliveries == [Self.didEnterBackground: 3])
-        #expect(c.observers.map(\.status) == ["leaked", "leaked", "leaked"])
+        #expect(c.observers.map(\.status.rawValue) == ["leaked", "leaked", "leaked"])
         #expect(c.observers.map(\.registeredAtUs) == [2 * sec, 4 * sec, 6 * sec])
         #expect(c.observers.map(\.dismissedAtUs) == [3 * sec, 5 * sec, 7 * sec])
         #expect(c.observers.map(\.removedAtUs) == [nil, nil, nil])
@@ -77,7 +77,7 @@ struct ObserverTests {
         let c = center(r)
         #expect(c.dangling == [DanglingRecord(object: "Compose", instance: 1, notification: Self.didEnterBackground,
                                               danglingSinceUs: 3 * sec, crashedAtUs: 6 * sec, crash: .badAccess)])
-        #expect(c.observers.map(\.status) == ["dangling"])
+        #expect(c.observers.map(\.status.rawValue) == ["dangling"])
         #expect(c.observers.map(\.removedAtUs) == [6 * sec])
         #expect(c.leakedObjects == 0)
         #expect(c.observersOverTime == [[0, 0], [2 * sec, 1], [6 * sec, 0]])
@@ -99,7 +99,7 @@ struct ObserverTests {
         #expect(r.finalState("a") == .suspended)
         #expect(r.appBytes("a") == [[0, 20 * MB], [2 * sec, 25 * MB], [3 * sec, 20 * MB]])
         let c = center(r)
-        #expect(c.observers.map(\.status) == ["unregistered"])
+        #expect(c.observers.map(\.status.rawValue) == ["unregistered"])
         #expect(c.observers.map(\.removedAtUs) == [3 * sec])
         #expect(c.deliveries.isEmpty)
         #expect(c.leakedObjects == 0 && c.leakedBytes == 0)
@@ -125,7 +125,7 @@ struct ObserverTests {
         #expect(r.appBytes("a") == [[0, 20 * MB], [2 * sec, 23 * MB], [4 * sec, 26 * MB], [6 * sec, 29 * MB],
                                     [8 * sec, 0], [10 * sec, 20 * MB]])
         let c = center(r)
-        #expect(c.observers.map(\.status) == ["leaked", "leaked", "appEnded"])
+        #expect(c.observers.map(\.status.rawValue) == ["leaked", "leaked", "appEnded"])
         #expect(c.observers.map(\.removedAtUs) == [8 * sec, 8 * sec, 8 * sec])
         #expect(c.deliveries == [Self.didEnterBackground: 3])
         #expect(c.observersOverTime == [[0, 0], [2 * sec, 1], [4 * sec, 2], [6 * sec, 3], [8 * sec, 0]])
