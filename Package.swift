@@ -22,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
+        // How output leaves memprof: the one JSON writer, escapers, JUnit XML, files written whole.
+        .target(name: "MemprofOutput"),
+        .testTarget(name: "MemprofOutputTests", dependencies: ["MemprofOutput"]),
         // The simulation: lifecycle, memory, policies. Synchronous, deterministic, no I/O.
         .target(
             name: "MemprofCore",
@@ -39,7 +42,7 @@ let package = Package(
         // The report model (`memprof.report/1`), built from a simulation, and its JSON form.
         .target(
             name: "MemprofReport",
-            dependencies: ["MemprofCore", "MemprofProfile"]
+            dependencies: ["MemprofCore", "MemprofProfile", "MemprofOutput"]
         ),
         // The command line: parses arguments, calls the libraries, maps errors to exit codes.
         .executableTarget(
@@ -48,7 +51,7 @@ let package = Package(
                 "MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "MemprofSampler", "MemprofProfile",
-                "MemprofHTML", "MemprofTrace", "MemprofServe",
+                "MemprofHTML", "MemprofTrace", "MemprofServe", "MemprofOutput",
             ]
         ),
         // Sampling profiles as plain data, and their folded-stack and speedscope forms.
@@ -69,25 +72,25 @@ let package = Package(
         // Comparing reports, budgets and exports: metrics, verdicts, table/Markdown/HTML/JUnit/JSON, trace.
         .target(
             name: "MemprofCompare",
-            dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofHTML", "CZlib", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofHTML", "MemprofOutput", "CZlib", .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport"]),
-        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofReport", "MemprofCore", "MemprofTrace"]),
+        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput"]),
         .testTarget(
             name: "MemprofProfileTests", dependencies: ["MemprofProfile"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile"]),
         // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index scan).
-        .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofTrace"]),
+        .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofTrace", "MemprofOutput"]),
         // trace.json in the Trace Event Format (Perfetto, chrome://tracing), and lifecycle intervals.
-        .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile"]),
+        .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"]),
         // `memprof serve`: a read-only HTTP server over a reports folder (FlyingFox).
         .target(
             name: "MemprofServe",
             dependencies: ["MemprofHTML", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
         .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofTrace", "MemprofWorkload"]),
-        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload", "MemprofProfile"]),
+        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput"]),
         .testTarget(name: "MemprofServeTests", dependencies: ["MemprofServe"]),
     ],
     swiftLanguageModes: [.v6]

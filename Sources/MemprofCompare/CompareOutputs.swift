@@ -1,3 +1,4 @@
+import MemprofOutput
 import Foundation
 import MemprofCore
 import MemprofReport
@@ -149,63 +150,5 @@ public enum CompareOutput {
         var data = try encoder.encode(c)
         data.append(0x0A)
         return data
-    }
-}
-
-/// JUnit XML, as CI systems read it.
-public enum JUnit {
-    public struct TestCase: Sendable {
-        public var classname: String
-        public var name: String
-        public var failure: String?
-        public var skipped: String?
-        public var output: String?
-
-        public init(classname: String, name: String, failure: String? = nil, skipped: String? = nil, output: String? = nil) {
-            self.classname = classname
-            self.name = name
-            self.failure = failure
-            self.skipped = skipped
-            self.output = output
-        }
-    }
-
-    public static func document(suite: String, cases: [TestCase]) -> String {
-        let failures = cases.filter { $0.failure != nil }.count
-        let skipped = cases.filter { $0.skipped != nil }.count
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"memprof\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
-        out += "  <testsuite name=\"\(xml(suite))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
-        for tc in cases {
-            out += "    <testcase classname=\"\(xml(tc.classname))\" name=\"\(xml(tc.name))\" time=\"0\""
-            if tc.failure == nil && tc.skipped == nil && tc.output == nil { out += "/>\n"; continue }
-            out += ">\n"
-            if let f = tc.failure { out += "      <failure message=\"\(xml(f))\" type=\"regression\">\(xml(f))</failure>\n" }
-            if let s = tc.skipped { out += "      <skipped message=\"\(xml(s))\"/>\n" }
-            if let o = tc.output { out += "      <system-out>\(xml(o))</system-out>\n" }
-            out += "    </testcase>\n"
-        }
-        out += "  </testsuite>\n</testsuites>\n"
-        return out
-    }
-
-    /// Escapes text for XML attributes and content; drops characters XML 1.0 cannot carry.
-    public static func xml(_ s: String) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            case "\t", "\r": out += "&#\(scalar.value);"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }

@@ -1,3 +1,4 @@
+import MemprofOutput
 import Foundation
 import MemprofCore
 import MemprofReport
@@ -141,7 +142,7 @@ public struct HTMLReport {
     // MARK: - Data for the script
 
     func dataJSON(memory: MemoryChart, lanes: LaneChart) -> String {
-        var json = JSONText(reserving: 64 * 1024)
+        var json = JSONWriter(capacity: 64 * 1024)
         json.raw("{")
         json.key("durationUs"); json.int(report.run.durationUs)
         json.raw(","); json.key("memory"); memory.writeData(into: &json)

@@ -1,3 +1,4 @@
+import MemprofOutput
 import MemprofCore
 import MemprofReport
 

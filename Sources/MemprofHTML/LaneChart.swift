@@ -1,3 +1,4 @@
+import MemprofOutput
 import MemprofCore
 import MemprofReport
 import MemprofTrace
@@ -138,7 +139,7 @@ struct LaneChart {
         return out + "</ul>\n"
     }
 
-    func writeData(into json: inout JSONText) {
+    func writeData(into json: inout JSONWriter) {
         json.raw("{")
         json.key("rowHeight"); json.int(Int64(Self.rowHeight)); json.raw(",")
         json.key("units"); json.number(Self.units); json.raw(",")

@@ -1,3 +1,4 @@
+import MemprofOutput
 import MemprofCore
 import MemprofReport
 import MemprofTrace
@@ -191,7 +192,7 @@ struct MemoryChart {
         return out + "</ul>\n"
     }
 
-    func writeData(into json: inout JSONText) {
+    func writeData(into json: inout JSONWriter) {
         json.raw("{")
         json.key("x0"); json.number(Self.left); json.raw(",")
         json.key("x1"); json.number(Self.right); json.raw(",")
@@ -223,7 +224,7 @@ struct MemoryChart {
         json.raw("}")
     }
 
-    private func writeInts(_ values: [Int64], into json: inout JSONText) {
+    private func writeInts(_ values: [Int64], into json: inout JSONWriter) {
         json.raw("[")
         for (index, value) in values.enumerated() {
             if index > 0 { json.raw(",") }
@@ -232,7 +233,7 @@ struct MemoryChart {
         json.raw("]")
     }
 
-    private func writePairs(_ points: [StepPoint], into json: inout JSONText) {
+    private func writePairs(_ points: [StepPoint], into json: inout JSONWriter) {
         json.raw("[")
         for (index, point) in points.enumerated() {
             if index > 0 { json.raw(",") }

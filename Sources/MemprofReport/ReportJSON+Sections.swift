@@ -1,8 +1,9 @@
+import MemprofOutput
 import MemprofCore
 
 /// Hand-written encoders for the report's large sections: events, the timeline and jetsam
 /// snapshots. Keys are written in sorted order, as `JSONEncoder` with `.sortedKeys` would.
-extension JSONBuffer {
+extension JSONWriter {
     mutating func write(_ e: SimEvent) {
         object { o in
             o.string("action", e.action)

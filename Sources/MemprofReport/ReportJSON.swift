@@ -1,3 +1,4 @@
+import MemprofOutput
 import Foundation
 
 /// The JSON form of a report: sorted keys, and a reader that checks the schema before anything else.
@@ -8,7 +9,7 @@ public enum ReportJSON {
     /// the rest goes through `JSONEncoder`. The result equals `referenceEncode(_:)` byte for byte.
     public static func encode(_ report: Report) throws -> Data {
         let encoder = makeEncoder()
-        var out = JSONBuffer(capacity: 256 * report.events.count + 4096)
+        var out = JSONWriter(capacity: 256 * report.events.count + 4096)
         func section(_ value: some Encodable) throws {
             out.raw(try encoder.encode(value))
         }

@@ -1,3 +1,4 @@
+import MemprofOutput
 import Foundation
 import MemprofCore
 import MemprofProfile
@@ -35,7 +36,7 @@ public enum TraceJSON {
             (a.element.ts, a.element.rank, a.offset) < (b.element.ts, b.element.rank, b.offset)
         }.map(\.element)
 
-        var out = JSONText(reserving: events.count * 96 + 256)
+        var out = JSONWriter(capacity: events.count * 96 + 256)
         out.raw("{\"displayTimeUnit\":\"ms\",\"otherData\":{")
         out.key("tool"); out.string("\(report.tool.name) \(report.tool.version)"); out.raw(",")
         out.key("workload"); out.string(report.run.workload); out.raw(",")
@@ -234,7 +235,7 @@ struct TraceEvent {
         self.rank = rank
     }
 
-    func write(into out: inout JSONText) {
+    func write(into out: inout JSONWriter) {
         out.raw("{\"ph\":"); out.string(ph)
         out.raw(",\"name\":"); out.string(name)
         out.raw(",\"ts\":"); out.int(ts)

@@ -1,3 +1,4 @@
+import MemprofOutput
 import ArgumentParser
 import Foundation
 import MemprofCompare
@@ -44,12 +45,12 @@ struct CheckCommand: ParsableCommand {
             }
             let check = try BudgetChecker.check(loaded, against: try Budget.parse(yaml: text))
             let markdownText = CheckOutput.markdown(check)
-            if let markdown { try OutputFiles.write(Data(markdownText.utf8), to: markdown) }
-            try OutputFiles.appendToStepSummary(markdownText)
-            if let html { try OutputFiles.write(Data(CheckOutput.html(check, report: loaded).utf8), to: html) }
-            if let junit { try OutputFiles.write(Data(CheckOutput.junit(check).utf8), to: junit) }
-            if let json { try OutputFiles.write(try CheckOutput.json(check), to: json) }
-            print(CheckOutput.terminal(check, color: OutputFiles.stdoutWantsColor), terminator: "")
+            if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }
+            try Terminal.appendToStepSummary(markdownText)
+            if let html { try AtomicFiles.write(Data(CheckOutput.html(check, report: loaded).utf8), to: html) }
+            if let junit { try AtomicFiles.write(Data(CheckOutput.junit(check).utf8), to: junit) }
+            if let json { try AtomicFiles.write(try CheckOutput.json(check), to: json) }
+            print(CheckOutput.terminal(check, color: Terminal.stdoutWantsColor), terminator: "")
             if !check.passed { throw ExitCode(1) }
         } catch let error as CompareInputError {
             throw BadInput(description: error.description)

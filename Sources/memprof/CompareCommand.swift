@@ -1,3 +1,4 @@
+import MemprofOutput
 import ArgumentParser
 import Foundation
 import MemprofCompare
@@ -71,15 +72,15 @@ struct CompareCommand: ParsableCommand {
             let comparison = try Comparer.compare(base: baseReport, new: newReport, thresholds: limits,
                                                   allowDifferent: allowDifferent)
             let markdownText = CompareOutput.markdown(comparison, all: all)
-            if let markdown { try OutputFiles.write(Data(markdownText.utf8), to: markdown) }
-            try OutputFiles.appendToStepSummary(markdownText)
+            if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }
+            try Terminal.appendToStepSummary(markdownText)
             if let html {
                 let page = CompareHTML.comparison(comparison, base: baseReport, new: newReport, all: all)
-                try OutputFiles.write(Data(page.utf8), to: html)
+                try AtomicFiles.write(Data(page.utf8), to: html)
             }
-            if let junit { try OutputFiles.write(Data(CompareOutput.junit(comparison).utf8), to: junit) }
-            if let json { try OutputFiles.write(try CompareOutput.json(comparison), to: json) }
-            print(CompareOutput.terminal(comparison, all: all, color: OutputFiles.stdoutWantsColor), terminator: "")
+            if let junit { try AtomicFiles.write(Data(CompareOutput.junit(comparison).utf8), to: junit) }
+            if let json { try AtomicFiles.write(try CompareOutput.json(comparison), to: json) }
+            print(CompareOutput.terminal(comparison, all: all, color: Terminal.stdoutWantsColor), terminator: "")
             if comparison.hasRegression { throw ExitCode(1) }
         } catch let error as CompareInputError {
             throw BadInput(description: error.description)

@@ -1,3 +1,4 @@
+import MemprofOutput
 import ArgumentParser
 import Foundation
 import MemprofCompare
@@ -26,7 +27,7 @@ struct ExportCommand: ParsableCommand {
             let loaded = try ReportLoader.load(report)
             let data = try Exporter.export(loaded, format: chosen)
             if let out, out != "-" {
-                try OutputFiles.write(data, to: out)
+                try AtomicFiles.write(data, to: out)
             } else {
                 FileHandle.standardOutput.write(data)
             }

@@ -1,3 +1,4 @@
+import MemprofOutput
 import ArgumentParser
 import Foundation
 import MemprofCore

@@ -1,3 +1,4 @@
+import MemprofOutput
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -136,9 +137,9 @@ func markdownCells(_ line: String) -> [String] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("summary-\(UUID().uuidString).md").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try "existing\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(try OutputFiles.appendToStepSummary("## one", environment: ["GITHUB_STEP_SUMMARY": path]))
-        #expect(try OutputFiles.appendToStepSummary("## two", environment: ["GITHUB_STEP_SUMMARY": path]))
+        #expect(try Terminal.appendToStepSummary("## one", environment: ["GITHUB_STEP_SUMMARY": path]))
+        #expect(try Terminal.appendToStepSummary("## two", environment: ["GITHUB_STEP_SUMMARY": path]))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "existing\n## one\n## two\n")
-        #expect(try !OutputFiles.appendToStepSummary("x", environment: [:]))
+        #expect(try !Terminal.appendToStepSummary("x", environment: [:]))
     }
 }

@@ -1,3 +1,4 @@
+import MemprofOutput
 import Foundation
 import MemprofCore
 import MemprofWorkload

@@ -91,10 +91,4 @@ func makeReport(_ name: String) throws -> Report {
         let report = try makeReport("ipad-afternoon")
         #expect(try TraceJSON.encode(report) == TraceJSON.encode(report))
     }
-
-    @Test func stringsAreEscaped() {
-        var text = JSONText()
-        text.string("a\"b\\c\nd\u{01}é")
-        #expect(String(decoding: text.bytes, as: UTF8.self) == "\"a\\\"b\\\\c\\nd\\u0001é\"")
-    }
 }

@@ -1,0 +1,49 @@
+import Foundation
+import MemprofOutput
+import Testing
+
+@Suite struct JSONWriterTests {
+    private func text(_ write: (inout JSONWriter) -> Void) -> String {
+        var json = JSONWriter()
+        write(&json)
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
+    @Test func stringsAreEscaped() {
+        #expect(text { $0.string("a\"b\\c\nd\u{01}é") } == "\"a\\\"b\\\\c\\nd\\u0001é\"")
+    }
+
+    @Test func stringsAndIntegersMatchJSONEncoder() throws {
+        let strings = ["", "plain", "quote\" back\\slash /", "\u{08}\u{0C}\t\r\n\u{1F}", "é 日本 🙂"]
+        let integers: [Int64] = [0, 1, -1, 42, Int64.max, Int64.min, 1_000_000]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for s in strings {
+            #expect(text { $0.string(s) } == String(decoding: try encoder.encode(s), as: UTF8.self))
+        }
+        for i in integers {
+            #expect(text { $0.int(i) } == String(decoding: try encoder.encode(i), as: UTF8.self))
+        }
+    }
+
+    @Test func numbersAreWholeWhenTheyCanBe() {
+        #expect(text { $0.number(3) } == "3")
+        #expect(text { $0.number(-2.5) } == "-2.5")
+        #expect(text { $0.number(.nan) } == "0")
+        #expect(text { $0.number(.infinity) } == "0")
+        #expect(text { $0.number(1e20) } == "1e+20")
+    }
+
+    @Test func objectsAndArraysPutCommasBetweenMembers() {
+        let out = text { json in
+            json.object { o in
+                o.int("a", 1)
+                o.int("skipped", nil)
+                o.string("b", "x")
+                o.key("c")
+                o.buffer.array([1, 2, 3]) { $0.int($1) }
+            }
+        }
+        #expect(out == #"{"a":1,"b":"x","c":[1,2,3]}"#)
+    }
+}
