@@ -34,7 +34,7 @@ let package = Package(
         .target(
             name: "MemprofWorkload",
             dependencies: [
-                "MemprofCore",
+                "MemprofCore", "MemprofOutput",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -44,6 +44,12 @@ let package = Package(
             name: "MemprofReport",
             dependencies: ["MemprofCore", "MemprofProfile", "MemprofOutput"]
         ),
+        // One run as a library: workload in, report and its rendered files out, a report folder to write them to.
+        .target(
+            name: "MemprofRun",
+            dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofHTML", "MemprofTrace",
+                           "MemprofSampler", "MemprofProfile", "MemprofOutput"]
+        ),
         // The command line: parses arguments, calls the libraries, maps errors to exit codes.
         .executableTarget(
             name: "memprof",
@@ -51,7 +57,7 @@ let package = Package(
                 "MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "MemprofSampler", "MemprofProfile",
-                "MemprofHTML", "MemprofTrace", "MemprofServe", "MemprofOutput",
+                "MemprofHTML", "MemprofTrace", "MemprofServe", "MemprofOutput", "MemprofRun",
             ]
         ),
         // Sampling profiles as plain data, and their folded-stack and speedscope forms.
@@ -66,20 +72,24 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The simulator and report writer on a large generated workload (scripts/bench.sh).
         .executableTarget(name: "memprof-bench", dependencies: ["MemprofCore", "MemprofReport"]),
+        // What every test target shares: one process runner, the repository, scratch folders,
+        // report fixtures and snapshot comparison. Used by tests only.
+        .target(name: "MemprofTestSupport", dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport"]),
+        .testTarget(name: "MemprofRunTests", dependencies: ["MemprofRun", "MemprofTestSupport", "MemprofWorkload", "MemprofOutput"]),
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
         .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload"]),
-        .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReport", "MemprofWorkload"]),
+        .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
         // Comparing reports, budgets and exports: metrics, verdicts, table/Markdown/HTML/JUnit/JSON, trace.
         .target(
             name: "MemprofCompare",
             dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofHTML", "MemprofOutput", "CZlib", .product(name: "Yams", package: "Yams")]
         ),
-        .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport"]),
+        .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport", "MemprofTestSupport"]),
         .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput"]),
         .testTarget(
-            name: "MemprofProfileTests", dependencies: ["MemprofProfile"],
+            name: "MemprofProfileTests", dependencies: ["MemprofProfile", "MemprofTestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile"]),
+        .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile", "MemprofTestSupport"]),
         // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index scan).
         .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofTrace", "MemprofOutput"]),
         // trace.json in the Trace Event Format (Perfetto, chrome://tracing), and lifecycle intervals.
@@ -89,8 +99,8 @@ let package = Package(
             name: "MemprofServe",
             dependencies: ["MemprofHTML", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
-        .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofTrace", "MemprofWorkload"]),
-        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput"]),
+        .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofTrace", "MemprofWorkload", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport"]),
         .testTarget(name: "MemprofServeTests", dependencies: ["MemprofServe"]),
     ],
     swiftLanguageModes: [.v6]

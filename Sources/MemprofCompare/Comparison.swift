@@ -1,9 +1,12 @@
 import Foundation
 import MemprofCore
+import MemprofOutput
 import MemprofReport
 
 /// Bad input to compare, check or export: exit status 2 on the command line.
-public enum CompareInputError: Error, CustomStringConvertible, Equatable {
+public enum CompareInputError: MemprofError, Equatable {
+    public var exitStatus: Int32 { ExitStatus.badInput }
+
     case missingFile(String)
     case unreadable(String, String)
     case notAReport(String, ReportReadError)
@@ -11,7 +14,6 @@ public enum CompareInputError: Error, CustomStringConvertible, Equatable {
     case badThresholds(String)
     case badBudget(String)
     case noStackSamples(format: String)
-    case unknownFormat(String)
 
     public var description: String {
         switch self {
@@ -25,7 +27,6 @@ public enum CompareInputError: Error, CustomStringConvertible, Equatable {
         case .noStackSamples(let format):
             "this report has no stack samples, so there is nothing to export as \(format) "
                 + "(stack samples are recorded when background work runs with the sampler)"
-        case .unknownFormat(let f): "unknown export format '\(f)' (use trace, speedscope, folded or pprof)"
         }
     }
 }

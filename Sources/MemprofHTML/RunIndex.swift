@@ -107,6 +107,6 @@ public enum RunIndex {
     /// Rewrites `directory/index.html` from what the folder holds now.
     public static func write(into directory: URL) throws {
         let page = render(scan(directory))
-        try AtomicFiles.write([("index.html", Data(page.utf8))], into: directory)
+        try AtomicFiles.write([OutputFile(name: "index.html", data: Data(page.utf8))], into: directory)
     }
 }

@@ -1,12 +1,23 @@
 import Foundation
 
+/// A file to write: its name inside a folder and its bytes.
+public struct OutputFile: Sendable, Equatable {
+    public var name: String
+    public var data: Data
+
+    public init(name: String, data: Data) {
+        self.name = name
+        self.data = data
+    }
+}
+
 /// Files written whole or not at all (spec §11): every file memprof writes goes through here.
 public enum AtomicFiles {
     /// Writes a set of files into a folder: each is written under a temporary name beside its
     /// target and renamed into place only once every file has been written.
     ///
     /// - Throws: the file system's error; temporary files are removed first.
-    public static func write(_ files: [(name: String, data: Data)], into directory: URL) throws {
+    public static func write(_ files: [OutputFile], into directory: URL) throws {
         let fm = FileManager.default
         try fm.createDirectory(at: directory, withIntermediateDirectories: true)
         let suffix = ".tmp-\(ProcessInfo.processInfo.processIdentifier)"

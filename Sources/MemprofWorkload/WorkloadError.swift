@@ -1,8 +1,13 @@
-/// A problem with a workload, located at the file, line, column and key path that caused it.
+import MemprofOutput
+
+/// A problem with a workload, located at the file, line, column and key path that caused it:
+/// bad input, exit status 2.
 ///
 /// Its description is the line users see:
 /// `commute.yaml:14:7: apps.mail.launch: unknown key 'footprnt' (did you mean 'footprint'?)`
-public struct WorkloadError: Error, CustomStringConvertible, Equatable, Sendable {
+public struct WorkloadError: MemprofError, Equatable, Sendable {
+    public var exitStatus: Int32 { ExitStatus.badInput }
+
     public var file: String
     /// 1-based; 0 when the problem has no place in the file (for example an empty file).
     public var line: Int

@@ -37,23 +37,19 @@ struct CheckCommand: ParsableCommand {
     var json: String?
 
     func run() throws {
-        do {
-            let loaded = try ReportLoader.load(report)
-            guard FileManager.default.fileExists(atPath: budget) else { throw CompareInputError.missingFile(budget) }
-            guard let text = try? String(contentsOfFile: budget, encoding: .utf8) else {
-                throw CompareInputError.unreadable(budget, "not UTF-8 text")
-            }
-            let check = try BudgetChecker.check(loaded, against: try Budget.parse(yaml: text))
-            let markdownText = CheckOutput.markdown(check)
-            if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }
-            try Terminal.appendToStepSummary(markdownText)
-            if let html { try AtomicFiles.write(Data(CheckOutput.html(check, report: loaded).utf8), to: html) }
-            if let junit { try AtomicFiles.write(Data(CheckOutput.junit(check).utf8), to: junit) }
-            if let json { try AtomicFiles.write(try CheckOutput.json(check), to: json) }
-            print(CheckOutput.terminal(check, color: Terminal.stdoutWantsColor), terminator: "")
-            if !check.passed { throw ExitCode(1) }
-        } catch let error as CompareInputError {
-            throw BadInput(description: error.description)
+        let loaded = try ReportLoader.load(report)
+        guard FileManager.default.fileExists(atPath: budget) else { throw CompareInputError.missingFile(budget) }
+        guard let text = try? String(contentsOfFile: budget, encoding: .utf8) else {
+            throw CompareInputError.unreadable(budget, "not UTF-8 text")
         }
+        let check = try BudgetChecker.check(loaded, against: try Budget.parse(yaml: text))
+        let markdownText = CheckOutput.markdown(check)
+        if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }
+        try Terminal.appendToStepSummary(markdownText)
+        if let html { try AtomicFiles.write(Data(CheckOutput.html(check, report: loaded).utf8), to: html) }
+        if let junit { try AtomicFiles.write(Data(CheckOutput.junit(check).utf8), to: junit) }
+        if let json { try AtomicFiles.write(try CheckOutput.json(check), to: json) }
+        print(CheckOutput.terminal(check, color: Terminal.stdoutWantsColor), terminator: "")
+        if !check.passed { throw ExitCode(1) }
     }
 }

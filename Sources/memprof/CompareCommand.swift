@@ -53,37 +53,33 @@ struct CompareCommand: ParsableCommand {
     var json: String?
 
     func run() throws {
-        do {
-            let baseReport = try ReportLoader.load(base)
-            let newReport = try ReportLoader.load(new)
-            var limits = Thresholds()
-            if let thresholds {
-                guard let text = try? String(contentsOfFile: thresholds, encoding: .utf8) else {
-                    throw CompareInputError.missingFile(thresholds)
-                }
-                limits = try Thresholds.parse(yaml: text)
+        let baseReport = try ReportLoader.load(base)
+        let newReport = try ReportLoader.load(new)
+        var limits = Thresholds()
+        if let thresholds {
+            guard let text = try? String(contentsOfFile: thresholds, encoding: .utf8) else {
+                throw CompareInputError.missingFile(thresholds)
             }
-            let overrides = limits.overrides
-            if let threshold { limits.relative = try Quantities.percent(threshold, context: "--threshold") }
-            if let countThreshold { limits.countRelative = try Quantities.percent(countThreshold, context: "--count-threshold") }
-            if let minDelta { limits.minDelta = try Quantities.number(minDelta, kind: nil, context: "--min-delta") }
-            limits.overrides = overrides
-
-            let comparison = try Comparer.compare(base: baseReport, new: newReport, thresholds: limits,
-                                                  allowDifferent: allowDifferent)
-            let markdownText = CompareOutput.markdown(comparison, all: all)
-            if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }
-            try Terminal.appendToStepSummary(markdownText)
-            if let html {
-                let page = CompareHTML.comparison(comparison, base: baseReport, new: newReport, all: all)
-                try AtomicFiles.write(Data(page.utf8), to: html)
-            }
-            if let junit { try AtomicFiles.write(Data(CompareOutput.junit(comparison).utf8), to: junit) }
-            if let json { try AtomicFiles.write(try CompareOutput.json(comparison), to: json) }
-            print(CompareOutput.terminal(comparison, all: all, color: Terminal.stdoutWantsColor), terminator: "")
-            if comparison.hasRegression { throw ExitCode(1) }
-        } catch let error as CompareInputError {
-            throw BadInput(description: error.description)
+            limits = try Thresholds.parse(yaml: text)
         }
+        let overrides = limits.overrides
+        if let threshold { limits.relative = try Quantities.percent(threshold, context: "--threshold") }
+        if let countThreshold { limits.countRelative = try Quantities.percent(countThreshold, context: "--count-threshold") }
+        if let minDelta { limits.minDelta = try Quantities.number(minDelta, kind: nil, context: "--min-delta") }
+        limits.overrides = overrides
+
+        let comparison = try Comparer.compare(base: baseReport, new: newReport, thresholds: limits,
+                                              allowDifferent: allowDifferent)
+        let markdownText = CompareOutput.markdown(comparison, all: all)
+        if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }
+        try Terminal.appendToStepSummary(markdownText)
+        if let html {
+            let page = CompareHTML.comparison(comparison, base: baseReport, new: newReport, all: all)
+            try AtomicFiles.write(Data(page.utf8), to: html)
+        }
+        if let junit { try AtomicFiles.write(Data(CompareOutput.junit(comparison).utf8), to: junit) }
+        if let json { try AtomicFiles.write(try CompareOutput.json(comparison), to: json) }
+        print(CompareOutput.terminal(comparison, all: all, color: Terminal.stdoutWantsColor), terminator: "")
+        if comparison.hasRegression { throw ExitCode(1) }
     }
 }

@@ -15,24 +15,21 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "The report (report.json or its folder).")
     var report: String
 
-    @Option(help: "trace, speedscope, folded or pprof.")
-    var format: String
+    @Option(help: "The format to write.")
+    var format: ExportFormat
 
     @Option(name: [.short, .long], help: "Where to write (default: standard output).")
     var out: String?
 
     func run() throws {
-        do {
-            guard let chosen = ExportFormat(rawValue: format) else { throw CompareInputError.unknownFormat(format) }
-            let loaded = try ReportLoader.load(report)
-            let data = try Exporter.export(loaded, format: chosen)
-            if let out, out != "-" {
-                try AtomicFiles.write(data, to: out)
-            } else {
-                FileHandle.standardOutput.write(data)
-            }
-        } catch let error as CompareInputError {
-            throw BadInput(description: error.description)
+        let loaded = try ReportLoader.load(report)
+        let data = try Exporter.export(loaded, format: format)
+        if let out, out != "-" {
+            try AtomicFiles.write(data, to: out)
+        } else {
+            FileHandle.standardOutput.write(data)
         }
     }
 }
+
+extension ExportFormat: ExpressibleByArgument {}

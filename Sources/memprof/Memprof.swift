@@ -1,19 +1,17 @@
 import ArgumentParser
 import Foundation
+import MemprofOutput
+import MemprofReport
 
-/// `memprof`: the command line (spec §11). Each subcommand is a file of its own.
+/// `memprof`: the command line (spec §11). Each subcommand is a file of its own, a thin adapter
+/// over the libraries; errors are mapped to exit statuses once, in ``Main``.
 struct Memprof: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memprof",
         abstract: "Simulates apps on a phone and reports their lifecycle and memory behaviour.",
-        version: "0.1.0",
+        version: MemprofVersion.current,
         subcommands: [RunCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, ExportCommand.self, ListCommand.self, ViewCommand.self, ServeCommand.self]
     )
-}
-
-/// Bad input of any kind: printed as it is, exit status 2 (spec §11).
-struct BadInput: Error, CustomStringConvertible {
-    var description: String
 }
 
 @main
@@ -22,15 +20,14 @@ enum Main {
         do {
             var command = try Memprof.parseAsRoot()
             try command.run()
-        } catch let error as BadInput {
+        } catch let error as any MemprofError {
             FileHandle.standardError.write(Data("memprof: \(error.description)\n".utf8))
-            Foundation.exit(2)
+            Foundation.exit(error.exitStatus)
         } catch {
-            let code = Memprof.exitCode(for: error)
-            if code == .validationFailure {
+            if Memprof.exitCode(for: error) == .validationFailure {
                 // Command-line mistakes are bad input too: status 2, as the spec says.
                 FileHandle.standardError.write(Data((Memprof.fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+                Foundation.exit(ExitStatus.badInput)
             }
             Memprof.exit(withError: error)
         }

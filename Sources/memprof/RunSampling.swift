@@ -1,10 +1,8 @@
 import ArgumentParser
-import Foundation
-import MemprofCore
-import MemprofProfile
+import MemprofRun
 import MemprofSampler
 
-/// `memprof run`'s sampling options and what they produce (spec §8).
+/// `memprof run`'s sampling options (spec §8).
 struct SamplingOptions: ParsableArguments {
     @Option(name: .customLong("sample-rate"),
             help: "Stack samples per second while background work runs (default \(Int(SamplerOptions.defaultRateHz))).")
@@ -22,34 +20,7 @@ struct SamplingOptions: ParsableArguments {
         }
     }
 
-    /// A performer when the workload names work to run, else nil (and nothing runs).
-    func makePerformer(for workload: Workload) -> SampledWorkPerformer? {
-        let hasWork = workload.apps.contains { app in
-            app.fetch?.handler.work != nil || app.push?.work != nil || app.backgroundTask?.handler.work != nil
-        }
-        guard hasWork else { return nil }
-        return SampledWorkPerformer(rateHz: noSampling ? 0 : (sampleRate ?? SamplerOptions.defaultRateHz))
+    var sampling: RunRequest.Sampling {
+        noSampling ? .unsampled : sampleRate.map { .rate($0) } ?? .default
     }
-}
-
-/// The stack files of a profile: written only when samples were collected.
-func stackFiles(for profile: SamplingProfile, workload: String) throws -> [(name: String, data: Data)] {
-    guard profile.hasSamples else { return [] }
-    return [
-        ("stacks.folded", Data(profile.makeFoldedStacks().utf8)),
-        ("profile.speedscope.json", try profile.makeSpeedscopeJSON(name: "memprof \(workload)")),
-    ]
-}
-
-/// One line about the profile for the terminal summary.
-func profileLine(_ profile: SamplingProfile?, sampling: SamplingOptions) -> String? {
-    guard let profile else { return nil }
-    if sampling.noSampling { return "profile    work ran unsampled (--no-sampling); no stack files written" }
-    guard profile.hasSamples else {
-        let why = profile.notes.isEmpty ? "no samples were collected" : profile.notes.joined(separator: "; ")
-        return "profile    \(why); no stack files written"
-    }
-    let s = profile.sampler
-    return "profile    \(profile.sampleCount) samples at \(Int(s.achievedRateHz.rounded())) Hz (asked \(Int(s.requestedRateHz))), "
-        + "\(s.droppedSamples) dropped, overhead \(String(format: "%.2f", s.overheadPercent))%"
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MemprofOutput
 import MemprofServe
 
 struct ServeCommand: ParsableCommand {
@@ -33,7 +34,7 @@ struct ServeCommand: ParsableCommand {
         do {
             server = try ReportServer(directory: URL(fileURLWithPath: directory), host: host, port: port)
         } catch {
-            throw BadInput(description: "\(directory): cannot serve: \(error.localizedDescription)")
+            throw BadInput("\(directory): cannot serve: \(error.localizedDescription)")
         }
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
@@ -68,7 +69,7 @@ struct ServeCommand: ParsableCommand {
             return
         }
         if let error = outcome.error {
-            throw BadInput(description: "cannot serve on \(host):\(port): \(error.localizedDescription)")
+            throw BadInput("cannot serve on \(host):\(port): \(error.localizedDescription)")
         }
     }
 }

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
+import MemprofOutput
+import MemprofRun
 import MemprofWorkload
 
+/// `memprof validate FILE...`: the same loading and validation as `memprof run`, without running.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate", abstract: "Check workload files without running them.")
@@ -13,13 +16,13 @@ struct ValidateCommand: ParsableCommand {
         var problems: [String] = []
         for path in workloads {
             do {
-                let loaded = try WorkloadLoader.load(path)
+                let loaded = try WorkloadSource.load(path)
                 print("\(path): ok (\(loaded.workload.name), \(loaded.workload.apps.count) apps, "
                     + "\(loaded.workload.script.count) script entries)")
             } catch let error as WorkloadError {
                 problems.append(error.description)
             }
         }
-        if !problems.isEmpty { throw BadInput(description: problems.joined(separator: "\nmemprof: ")) }
+        if !problems.isEmpty { throw BadInput(problems.joined(separator: "\nmemprof: ")) }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MemprofOutput
 
 struct ViewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,7 +30,7 @@ struct ViewCommand: ParsableCommand {
         var isDirectory: ObjCBool = false
         let url = URL(fileURLWithPath: argument)
         guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw BadInput(description: "\(argument): no such file or folder")
+            throw BadInput("\(argument): no such file or folder")
         }
         if !isDirectory.boolValue {
             switch url.pathExtension.lowercased() {
@@ -37,16 +38,16 @@ struct ViewCommand: ParsableCommand {
             case "json":
                 let html = url.deletingLastPathComponent().appendingPathComponent("report.html")
                 if fm.fileExists(atPath: html.path) { return html }
-                throw BadInput(description: "\(argument): no report.html beside it; run `memprof run` again to write one")
+                throw BadInput("\(argument): no report.html beside it; run `memprof run` again to write one")
             default:
-                throw BadInput(description: "\(argument): not a report (expected report.html, report.json or a folder)")
+                throw BadInput("\(argument): not a report (expected report.html, report.json or a folder)")
             }
         }
         for name in ["report.html", "index.html"] {
             let candidate = url.appendingPathComponent(name)
             if fm.fileExists(atPath: candidate.path) { return candidate }
         }
-        throw BadInput(description: "\(argument): holds no report.html or index.html")
+        throw BadInput("\(argument): holds no report.html or index.html")
     }
 
     /// Hands `url` to the desktop's opener; false when there is none or it failed.

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import MemprofTestSupport
 import Testing
 
 /// `memprof compare`, `check` and `export` as a user runs them: exit 0, 1 and 2.
@@ -9,8 +10,8 @@ import Testing
 @Suite(.serialized) struct CompareEndToEndTests {
     /// Runs phone-day into `base/`, and returns the folder.
     func setUp() throws -> URL {
-        let dir = try makeScratchDirectory()
-        let outcome = try runMemprof(["run", "phone-day", "--out", "base"], in: dir)
+        let dir = try Scratch.makeDirectory("cli")
+        let outcome = try ProcessRunner.memprof(["run", "phone-day", "--out", "base"], in: dir)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         return dir
     }
@@ -35,7 +36,7 @@ import Testing
     @Test func sameReportsExitZero() throws {
         let dir = try setUp()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let outcome = try runMemprof(["compare", "base", "base/report.json"], in: dir)
+        let outcome = try ProcessRunner.memprof(["compare", "base", "base/report.json"], in: dir)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("no metric changed"))
         #expect(!outcome.stdout.contains("\u{1B}"), "no colour when stdout is not a terminal")
@@ -46,7 +47,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try variant(dir, "new", addEviction)
         let summaryFile = dir.appendingPathComponent("step-summary.md")
-        let outcome = try runMemprof(["compare", "base", "new", "--markdown", "out/c.md", "--html", "out/c.html",
+        let outcome = try ProcessRunner.memprof(["compare", "base", "new", "--markdown", "out/c.md", "--html", "out/c.html",
                                       "--junit", "out/c.xml", "--json", "out/c.json"], in: dir,
                                      environment: ["GITHUB_STEP_SUMMARY": summaryFile.path])
         #expect(outcome.status == 1, "\(outcome.stderr)")
@@ -61,7 +62,7 @@ import Testing
         let html = try String(contentsOf: dir.appendingPathComponent("out/c.html"), encoding: .utf8)
         #expect(html.contains("<svg") && !html.contains("<script"))
         // A looser count threshold lets the one extra eviction through.
-        let loose = try runMemprof(["compare", "base", "new", "--count-threshold", "100%"], in: dir)
+        let loose = try ProcessRunner.memprof(["compare", "base", "new", "--count-threshold", "100%"], in: dir)
         #expect(loose.status == 0, "\(loose.stdout)\(loose.stderr)")
     }
 
@@ -82,11 +83,11 @@ import Testing
             (["compare", "base", "elsewhere"], "--allow-different"),
             (["compare", "base", "base", "--threshold", "five"], "percentage"),
         ] {
-            let outcome = try runMemprof(arguments, in: dir)
+            let outcome = try ProcessRunner.memprof(arguments, in: dir)
             #expect(outcome.status == 2, "\(arguments): \(outcome.stdout)")
             #expect(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
         }
-        #expect(try runMemprof(["compare", "base", "elsewhere", "--allow-different"], in: dir).status == 0)
+        #expect(try ProcessRunner.memprof(["compare", "base", "elsewhere", "--allow-different"], in: dir).status == 0)
     }
 
     @Test func checkBudgets() throws {
@@ -98,36 +99,36 @@ import Testing
             .write(to: dir.appendingPathComponent("tight.yaml"), atomically: true, encoding: .utf8)
         try "apps: {mail: {peakFootprintBytes: {max: huge}}}\n"
             .write(to: dir.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
-        let ok = try runMemprof(["check", "base", "--budget", "ok.yaml"], in: dir)
+        let ok = try ProcessRunner.memprof(["check", "base", "--budget", "ok.yaml"], in: dir)
         #expect(ok.status == 0, "\(ok.stdout)\(ok.stderr)")
-        let tight = try runMemprof(["check", "base", "--budget", "tight.yaml", "--junit", "check.xml"], in: dir)
+        let tight = try ProcessRunner.memprof(["check", "base", "--budget", "tight.yaml", "--junit", "check.xml"], in: dir)
         #expect(tight.status == 1)
         #expect(tight.stdout.contains("mail: peakFootprintBytes allowed at most 1 MB, was"))
         #expect(tight.stdout.contains("peak of"))
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("check.xml").path))
-        #expect(try runMemprof(["check", "base", "--budget", "bad.yaml"], in: dir).status == 2)
-        #expect(try runMemprof(["check", "base", "--budget", "none.yaml"], in: dir).status == 2)
+        #expect(try ProcessRunner.memprof(["check", "base", "--budget", "bad.yaml"], in: dir).status == 2)
+        #expect(try ProcessRunner.memprof(["check", "base", "--budget", "none.yaml"], in: dir).status == 2)
     }
 
     @Test func exportTraceAndSampleFormats() throws {
         let dir = try setUp()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let trace = try runMemprof(["export", "base", "--format", "trace", "--out", "t.json"], in: dir)
+        let trace = try ProcessRunner.memprof(["export", "base", "--format", "trace", "--out", "t.json"], in: dir)
         #expect(trace.status == 0, "\(trace.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("t.json"))) as? [String: Any]
         #expect((object?["traceEvents"] as? [Any])?.isEmpty == false)
         try variant(dir, "unsampled") { $0["profile"] = nil }
         for format in ["speedscope", "folded", "pprof"] {
-            let outcome = try runMemprof(["export", "unsampled", "--format", format], in: dir)
+            let outcome = try ProcessRunner.memprof(["export", "unsampled", "--format", format], in: dir)
             #expect(outcome.status == 2)
             #expect(outcome.stderr.contains("this report has no stack samples"))
         }
         // With samples (when the run recorded any), folded, speedscope and pprof are written.
         let base = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("base/report.json"))) as? [String: Any]
         if base?["profile"] != nil {
-            let folded = try runMemprof(["export", "base", "--format", "folded"], in: dir)
+            let folded = try ProcessRunner.memprof(["export", "base", "--format", "folded"], in: dir)
             #expect(folded.status == 0 || folded.stderr.contains("no stack samples"), "\(folded.stderr)")
-            let pprof = try runMemprof(["export", "base", "--format", "pprof", "--out", "p.pb.gz"], in: dir)
+            let pprof = try ProcessRunner.memprof(["export", "base", "--format", "pprof", "--out", "p.pb.gz"], in: dir)
             #expect(pprof.status == folded.status)
             if pprof.status == 0 {
                 let bytes = try Data(contentsOf: dir.appendingPathComponent("p.pb.gz"))

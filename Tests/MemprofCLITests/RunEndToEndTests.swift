@@ -1,5 +1,6 @@
 import Foundation
 import MemprofReport
+import MemprofTestSupport
 import Testing
 
 let goodWorkload = """
@@ -22,10 +23,10 @@ script:
 
 @Suite(.serialized) struct RunEndToEndTests {
     @Test func runWritesTheReportAndPrintsASummary() throws {
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         try goodWorkload.write(to: dir.appendingPathComponent("commute.yaml"), atomically: true, encoding: .utf8)
-        let outcome = try runMemprof(["run", "commute.yaml"], in: dir)
+        let outcome = try ProcessRunner.memprof(["run", "commute.yaml"], in: dir)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("commute: 20m on iphone-6-plus, policy seed-2015, seed 7"))
         // mail (15 MB after its release) is compressed when the game comes forward; the game
@@ -35,12 +36,12 @@ script:
         let report = try ReportJSON.decode(data)
         #expect(report.summary.compressions == 1)
         #expect(report.apps["mail"]?.launches.fromCompressed == 1)
-        #expect(listing(dir.appendingPathComponent("Reports/commute")).contains("report.json"))
-        #expect(!listing(dir).contains { $0.contains(".tmp-") })
+        #expect(Scratch.listing(dir.appendingPathComponent("Reports/commute")).contains("report.json"))
+        #expect(!Scratch.listing(dir).contains { $0.contains(".tmp-") })
     }
 
     @Test func sameSeedSameBytesApartFromHostAndProfile() throws {
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         func withoutHost(_ path: String) throws -> Data {
             let data = try Data(contentsOf: dir.appendingPathComponent(path))
@@ -49,37 +50,37 @@ script:
             object["profile"] = nil
             return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         }
-        #expect(try runMemprof(["run", "phone-day", "--out", "a"], in: dir).status == 0)
-        #expect(try runMemprof(["run", "phone-day", "--out", "b"], in: dir).status == 0)
+        #expect(try ProcessRunner.memprof(["run", "phone-day", "--out", "a"], in: dir).status == 0)
+        #expect(try ProcessRunner.memprof(["run", "phone-day", "--out", "b"], in: dir).status == 0)
         #expect(try withoutHost("a/report.json") == (try withoutHost("b/report.json")))
-        #expect(try runMemprof(["run", "phone-day", "--out", "c", "--seed", "99"], in: dir).status == 0)
+        #expect(try ProcessRunner.memprof(["run", "phone-day", "--out", "c", "--seed", "99"], in: dir).status == 0)
         #expect(try withoutHost("a/report.json") != (try withoutHost("c/report.json")))
     }
 
     @Test func badInputExitsTwoWithALocatedErrorAndWritesNothing() throws {
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let bad = goodWorkload.replacingOccurrences(of: "{footprint: 45MB, time: 1.2s}",
                                                     with: "{footprnt: 45MB, time: 1.2s}")
         try bad.write(to: dir.appendingPathComponent("commute.yaml"), atomically: true, encoding: .utf8)
-        let outcome = try runMemprof(["run", "commute.yaml"], in: dir)
+        let outcome = try ProcessRunner.memprof(["run", "commute.yaml"], in: dir)
         #expect(outcome.status == 2)
         #expect(outcome.stderr
             == "memprof: commute.yaml:8:14: apps.mail.launch: unknown key 'footprnt' (did you mean 'footprint'?)\n")
         #expect(outcome.stdout.isEmpty)
-        #expect(listing(dir) == ["commute.yaml"])
+        #expect(Scratch.listing(dir) == ["commute.yaml"])
     }
 
     @Test func badInputLeavesAnEarlierReportUntouched() throws {
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("commute.yaml")
         try goodWorkload.write(to: file, atomically: true, encoding: .utf8)
-        #expect(try runMemprof(["run", "commute.yaml"], in: dir).status == 0)
+        #expect(try ProcessRunner.memprof(["run", "commute.yaml"], in: dir).status == 0)
         let before = try Data(contentsOf: dir.appendingPathComponent("Reports/commute/report.json"))
         try goodWorkload.replacingOccurrences(of: "duration: 20m", with: "duration: 20")
             .write(to: file, atomically: true, encoding: .utf8)
-        let outcome = try runMemprof(["run", "commute.yaml"], in: dir)
+        let outcome = try ProcessRunner.memprof(["run", "commute.yaml"], in: dir)
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("commute.yaml:4:11: duration: '20' has no unit"))
         #expect(try Data(contentsOf: dir.appendingPathComponent("Reports/commute/report.json")) == before)
@@ -90,48 +91,48 @@ script:
         ("phone-dya", "did you mean 'phone-day'?"),
     ])
     func missingWorkloads(argument: String, expected: String) throws {
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let outcome = try runMemprof(["run", argument], in: dir)
+        let outcome = try ProcessRunner.memprof(["run", argument], in: dir)
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains(expected))
-        #expect(listing(dir).isEmpty)
+        #expect(Scratch.listing(dir).isEmpty)
     }
 
     @Test func commandLineMistakesAreBadInputToo() throws {
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try runMemprof(["run", "--seed", "minus-one"], in: dir).status == 2)
-        #expect(try runMemprof(["list", "gadgets"], in: dir).status == 2)
-        #expect(try runMemprof(["frobnicate"], in: dir).status == 2)
+        #expect(try ProcessRunner.memprof(["run", "--seed", "minus-one"], in: dir).status == 2)
+        #expect(try ProcessRunner.memprof(["list", "gadgets"], in: dir).status == 2)
+        #expect(try ProcessRunner.memprof(["frobnicate"], in: dir).status == 2)
     }
 
     @Test func validateChecksWithoutWriting() throws {
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         try goodWorkload.write(to: dir.appendingPathComponent("good.yaml"), atomically: true, encoding: .utf8)
         try goodWorkload.replacingOccurrences(of: "open: game}", with: "open: gaem}")
             .write(to: dir.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
-        let good = try runMemprof(["validate", "good.yaml"], in: dir)
+        let good = try ProcessRunner.memprof(["validate", "good.yaml"], in: dir)
         #expect(good.status == 0)
         #expect(good.stdout.contains("good.yaml: ok"))
-        let bad = try runMemprof(["validate", "good.yaml", "bad.yaml"], in: dir)
+        let bad = try ProcessRunner.memprof(["validate", "good.yaml", "bad.yaml"], in: dir)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("bad.yaml:14:20: script[1].open: no app named 'gaem' in apps (did you mean 'game'?)"))
-        #expect(listing(dir) == ["bad.yaml", "good.yaml"])
+        #expect(Scratch.listing(dir) == ["bad.yaml", "good.yaml"])
     }
 
     @Test func listShowsWhatIsBuiltIn() throws {
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let devices = try runMemprof(["list", "devices"], in: dir)
+        let devices = try ProcessRunner.memprof(["list", "devices"], in: dir)
         #expect(devices.status == 0)
         #expect(devices.stdout.contains("iphone-6-plus  ios, RAM 1 GB"))
         #expect(devices.stdout.contains("app limit 645 MB"))
         #expect(devices.stdout.contains("ipad-air-2"))
         #expect(devices.stdout.contains("macbook-pro-2015  macos"))
-        #expect(try runMemprof(["list", "policies"], in: dir).stdout.contains("seed-2015"))
-        let workloads = try runMemprof(["list", "workloads"], in: dir)
+        #expect(try ProcessRunner.memprof(["list", "policies"], in: dir).stdout.contains("seed-2015"))
+        let workloads = try ProcessRunner.memprof(["list", "workloads"], in: dir)
         #expect(workloads.stdout.contains("phone-day (default)"))
         #expect(workloads.stdout.contains("background-heavy"))
         #expect(workloads.stdout.contains("ipad-afternoon"))
@@ -140,15 +141,15 @@ script:
     @Test func macRunsPageOutInsteadOfKilling() throws {
         // 724 MB for apps (1 GB − 300 MB); mail 45 MB + game 700 MB = 745 MB from 2m: 21 MB paged
         // out until the end (20m), since a Mac app that leaves the front keeps running.
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         try goodWorkload
             .replacingOccurrences(of: "device: iphone-6-plus",
                                   with: "device: {preset: macbook-pro-2015, ram: 1GB, systemReserved: 300MB}")
             .replacingOccurrences(of: "footprint: 600MB", with: "footprint: 700MB")
             .write(to: dir.appendingPathComponent("mac.yaml"), atomically: true, encoding: .utf8)
-        #expect(try runMemprof(["validate", "mac.yaml"], in: dir).status == 0)
-        let run = try runMemprof(["run", "mac.yaml", "--out", "out"], in: dir)
+        #expect(try ProcessRunner.memprof(["validate", "mac.yaml"], in: dir).status == 0)
+        let run = try ProcessRunner.memprof(["run", "mac.yaml", "--out", "out"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("0 compressions, 0 evictions"))
         #expect(run.stdout.contains("swap       peak 21 MB paged out, 18m over RAM"))

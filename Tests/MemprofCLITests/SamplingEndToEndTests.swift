@@ -1,5 +1,6 @@
 import Foundation
 import MemprofReport
+import MemprofTestSupport
 import Testing
 
 /// A workload whose background task runs real work (spec §8).
@@ -22,14 +23,14 @@ func workWorkload(kernel: String, size: String) -> String {
 
 @Suite(.serialized) struct SamplingEndToEndTests {
     @Test func workIsSampledIntoTheReportAndStackFiles() throws {
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         try workWorkload(kernel: "checksum", size: "48MB")
             .write(to: dir.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        let outcome = try runMemprof(["run", "w.yaml", "--sample-rate", "1000"], in: dir)
+        let outcome = try ProcessRunner.memprof(["run", "w.yaml", "--sample-rate", "1000"], in: dir)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("profile    "))
-        let files = listing(dir.appendingPathComponent("Reports/sampled"))
+        let files = Scratch.listing(dir.appendingPathComponent("Reports/sampled"))
         #expect(files.contains("stacks.folded"))
         #expect(files.contains("profile.speedscope.json"))
         let report = try ReportJSON.decode(try Data(contentsOf: dir.appendingPathComponent("Reports/sampled/report.json")))
@@ -46,14 +47,14 @@ func workWorkload(kernel: String, size: String) -> String {
     }
 
     @Test func noSamplingWritesNoStacks() throws {
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         try workWorkload(kernel: "checksum", size: "16MB")
             .write(to: dir.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        let outcome = try runMemprof(["run", "w.yaml", "--no-sampling"], in: dir)
+        let outcome = try ProcessRunner.memprof(["run", "w.yaml", "--no-sampling"], in: dir)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("work ran unsampled"))
-        let files = listing(dir.appendingPathComponent("Reports/sampled"))
+        let files = Scratch.listing(dir.appendingPathComponent("Reports/sampled"))
         #expect(!files.contains("stacks.folded"))
         #expect(!files.contains("profile.speedscope.json"))
         let report = try ReportJSON.decode(try Data(contentsOf: dir.appendingPathComponent("Reports/sampled/report.json")))
@@ -61,32 +62,32 @@ func workWorkload(kernel: String, size: String) -> String {
     }
 
     @Test func workTooShortToSampleSaysSoInsteadOfWritingEmptyFiles() throws {
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         try workWorkload(kernel: "sort", size: "1B")
             .write(to: dir.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        let outcome = try runMemprof(["run", "w.yaml", "--sample-rate", "1"], in: dir)
+        let outcome = try ProcessRunner.memprof(["run", "w.yaml", "--sample-rate", "1"], in: dir)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("no samples were collected"))
-        #expect(!listing(dir.appendingPathComponent("Reports/sampled")).contains("stacks.folded"))
+        #expect(!Scratch.listing(dir.appendingPathComponent("Reports/sampled")).contains("stacks.folded"))
     }
 
     @Test func unknownKernelIsBadInputWithASuggestion() throws {
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
         try workWorkload(kernel: "chekcsum", size: "1MB")
             .write(to: dir.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        let outcome = try runMemprof(["run", "w.yaml"], in: dir)
+        let outcome = try ProcessRunner.memprof(["run", "w.yaml"], in: dir)
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("w.yaml:7:47: apps.mail.backgroundTask.work.kernel: unknown work kernel 'chekcsum' (did you mean 'checksum'?)"))
-        #expect(listing(dir) == ["w.yaml"])
+        #expect(Scratch.listing(dir) == ["w.yaml"])
     }
 
     @Test func badSampleRatesAreBadInput() throws {
-        let dir = try makeScratchDirectory()
+        let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try runMemprof(["run", "--sample-rate", "0"], in: dir).status == 2)
-        #expect(try runMemprof(["run", "--sample-rate", "500", "--no-sampling"], in: dir).status == 2)
-        #expect(listing(dir).isEmpty)
+        #expect(try ProcessRunner.memprof(["run", "--sample-rate", "0"], in: dir).status == 2)
+        #expect(try ProcessRunner.memprof(["run", "--sample-rate", "500", "--no-sampling"], in: dir).status == 2)
+        #expect(Scratch.listing(dir).isEmpty)
     }
 }

@@ -1,11 +1,12 @@
 import MemprofHTML
 import MemprofReport
+import MemprofTestSupport
 import Testing
 
 /// Spec §7 and §3 on the page: observer findings come first; a Mac run shows its swap.
 @Suite struct FindingsTests {
     @Test func observerFindingsComeBeforeTheCards() throws {
-        let (report, apps) = try makeReport("observer-leaks")
+        let (report, apps) = try ReportFixture.builtinWithApps("observer-leaks")
         let page = HTMLReport.render(report, orderedApps: apps)
         let findings = try #require(page.range(of: "<section id=\"findings\">"))
         let cards = try #require(page.range(of: "<section id=\"summary\""))
@@ -16,14 +17,14 @@ import Testing
     }
 
     @Test func runsWithoutObjectsHaveNoFindingsAndPhonesNoSwapCard() throws {
-        let (report, apps) = try makeReport("phone-day")
+        let (report, apps) = try ReportFixture.builtinWithApps("phone-day")
         let page = HTMLReport.render(report, orderedApps: apps)
         #expect(!page.contains("id=\"findings\""))
         #expect(!page.contains("<h3>swap</h3>"))
     }
 
     @Test func macRunsShowTheirSwap() throws {
-        let (report, apps) = try makeReport("mac-workday")
+        let (report, apps) = try ReportFixture.builtinWithApps("mac-workday")
         let page = HTMLReport.render(report, orderedApps: apps)
         #expect(page.contains("<h3>swap</h3><b>2.1 GB</b>"))
     }

@@ -2,13 +2,14 @@ import MemprofOutput
 import Foundation
 import MemprofCore
 import MemprofReport
+import MemprofTestSupport
 import Testing
 @testable import MemprofHTML
 
 @Suite struct PageTests {
     @Test(arguments: ["phone-day", "background-heavy", "ipad-afternoon"])
     func pageIsSelfContained(workload: String) throws {
-        let (report, order) = try makeReport(workload)
+        let (report, order) = try ReportFixture.builtinWithApps(workload)
         let page = HTMLReport.render(report, orderedApps: order)
         #expect(page.hasPrefix("<!DOCTYPE html>"))
         // Nothing that would make a request: no external scripts, styles, images or fonts.
@@ -29,14 +30,14 @@ import Testing
     }
 
     @Test func appOrderFollowsTheWorkload() throws {
-        let (report, order) = try makeReport("phone-day")
+        let (report, order) = try ReportFixture.builtinWithApps("phone-day")
         let page = HTMLReport(report, orderedApps: order)
         #expect(page.apps == order)
         #expect(HTMLReport(report).apps == report.apps.keys.sorted())
     }
 
     @Test func namesAreEscaped() throws {
-        var (report, order) = try makeReport("background-heavy")
+        var (report, order) = try ReportFixture.builtinWithApps("background-heavy")
         report.apps[order[0]]?.name = "<script>alert(1)</script>"
         let page = HTMLReport.render(report, orderedApps: order)
         #expect(!page.contains("<script>alert(1)"))
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func longTablesShowBothEnds() throws {
-        let (report, order) = try makeReport("phone-day")
+        let (report, order) = try ReportFixture.builtinWithApps("phone-day")
         var options = HTMLReport.Options()
         options.tableLimit = 4
         let page = HTMLReport(report, orderedApps: order, options: options).render()
@@ -58,8 +59,8 @@ import Testing
         let fm = FileManager.default
         let dir = fm.temporaryDirectory.appendingPathComponent("memprof-index-\(UUID().uuidString)")
         defer { try? fm.removeItem(at: dir) }
-        let (report, _) = try makeReport("phone-day")
-        try AtomicFiles.write([("report.json", try ReportJSON.encode(report)), ("report.html", Data("x".utf8))],
+        let (report, _) = try ReportFixture.builtinWithApps("phone-day")
+        try AtomicFiles.write([OutputFile(name: "report.json", data: try ReportJSON.encode(report)), OutputFile(name: "report.html", data: Data("x".utf8))],
                               into: dir.appendingPathComponent("phone-day"))
         try fm.createDirectory(at: dir.appendingPathComponent("junk"), withIntermediateDirectories: true)
         try RunIndex.write(into: dir)

@@ -12,7 +12,7 @@ import Testing
     @Test func writesEveryFileAndNoTemporaries() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try AtomicFiles.write([("a.json", Data("1".utf8)), ("b.html", Data("2".utf8))], into: dir.appendingPathComponent("run"))
+        try AtomicFiles.write([OutputFile(name: "a.json", data: Data("1".utf8)), OutputFile(name: "b.html", data: Data("2".utf8))], into: dir.appendingPathComponent("run"))
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("run").path).sorted()
         #expect(names == ["a.json", "b.html"])
     }
@@ -20,10 +20,10 @@ import Testing
     @Test func aFailedWriteLeavesTheOldFilesAndNoTemporaries() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try AtomicFiles.write([("a.json", Data("old".utf8))], into: dir)
+        try AtomicFiles.write([OutputFile(name: "a.json", data: Data("old".utf8))], into: dir)
         // The second file's folder does not exist: its write fails after the first was written.
         #expect(throws: (any Error).self) {
-            try AtomicFiles.write([("a.json", Data("new".utf8)), ("missing/b.html", Data("2".utf8))], into: dir)
+            try AtomicFiles.write([OutputFile(name: "a.json", data: Data("new".utf8)), OutputFile(name: "missing/b.html", data: Data("2".utf8))], into: dir)
         }
         #expect(try String(contentsOf: dir.appendingPathComponent("a.json"), encoding: .utf8) == "old")
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()

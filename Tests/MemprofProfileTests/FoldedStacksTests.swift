@@ -1,5 +1,6 @@
 import Foundation
 import MemprofProfile
+import MemprofTestSupport
 import Testing
 
 @Suite("Folded stacks")
@@ -51,10 +52,10 @@ struct FoldedStacksTests {
         #expect(text.contains("Mail;fetch;main;oddname with breaks_42 2"))
     }
 
-    @Test("the file passes scripts/check-folded.sh", .enabled(if: ToolCheck.hasPerl))
+    @Test("the file passes scripts/check-folded.sh", .enabled(if: ProcessRunner.succeeds(command: "perl", ["-e", "1"])))
     func checkScript() throws {
-        let file = try ToolCheck.write(ProfileFixtures.profile().makeFoldedStacks(), name: "stacks.folded")
-        let result = try ToolCheck.run("/bin/bash", [ToolCheck.script("check-folded.sh"), file.path])
+        let file = try Scratch.write(ProfileFixtures.profile().makeFoldedStacks(), name: "stacks.folded")
+        let result = try ProcessRunner.run(command: "bash", [Repository.script("check-folded.sh"), file.path])
         #expect(result.status == 0, "\(result.output)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MemprofProfile
+import MemprofTestSupport
 import Testing
 
 @Suite("Speedscope file")
@@ -35,12 +36,12 @@ struct SpeedscopeTests {
         #expect(try ProfileFixtures.profile().makeSpeedscopeJSON() == ProfileFixtures.profile().makeSpeedscopeJSON())
     }
 
-    @Test("validates against speedscope's published JSON schema", .enabled(if: ToolCheck.hasJSONSchema))
+    @Test("validates against speedscope's published JSON schema", .enabled(if: ProcessRunner.succeeds(command: "python3", ["-c", "import jsonschema"])))
     func schema() throws {
-        let file = try ToolCheck.write(
+        let file = try Scratch.write(
             String(decoding: ProfileFixtures.profile().makeSpeedscopeJSON(), as: UTF8.self),
             name: "profile.speedscope.json")
-        let result = try ToolCheck.run("/bin/bash", [ToolCheck.script("check-speedscope.sh"), file.path])
+        let result = try ProcessRunner.run(command: "bash", [Repository.script("check-speedscope.sh"), file.path])
         #expect(result.status == 0, "\(result.output)")
     }
 

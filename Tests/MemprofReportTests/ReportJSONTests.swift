@@ -1,40 +1,28 @@
-import MemprofOutput
 import Foundation
 import MemprofCore
 import MemprofWorkload
+import MemprofTestSupport
 import Testing
 @testable import MemprofReport
-
-func makeReport(_ name: String, seed: UInt64? = nil, host: Report.Host? = nil) throws -> Report {
-    var loaded = try WorkloadLoader.load(name)
-    if let seed { loaded.workload.seed = seed }
-    var simulator = Simulator(workload: loaded.workload)
-    let result = simulator.run()
-    return Report(result: result, workloadSha256: loaded.sha256, source: loaded.source,
-                  host: host ?? .current(simulationWallMs: 1, processedOccurrences: result.processedOccurrences))
-}
-
-let fixedHost = Report.Host(hostname: "h", os: "os", processors: 1, generatedAt: "t", simulationWallMs: 0,
-                            processedOccurrences: 0)
 
 @Suite struct ReportJSONTests {
     @Test(arguments: BuiltinWorkloads.all.map(\.name))
     func sameWorkloadAndSeedGiveIdenticalBytes(name: String) throws {
-        let a = try ReportJSON.encode(try makeReport(name, host: fixedHost))
-        let b = try ReportJSON.encode(try makeReport(name, host: fixedHost))
+        let a = try ReportJSON.encode(try ReportFixture.builtin(name))
+        let b = try ReportJSON.encode(try ReportFixture.builtin(name))
         #expect(a == b)
         #expect(a.count > 10_000)
     }
 
     @Test func anotherSeedGivesAnotherRun() throws {
         // phone-day has a `generate` section, so its seed matters.
-        let a = try ReportJSON.encode(try makeReport("phone-day", seed: 1, host: fixedHost))
-        let b = try ReportJSON.encode(try makeReport("phone-day", seed: 2, host: fixedHost))
+        let a = try ReportJSON.encode(try ReportFixture.builtin("phone-day", seed: 1))
+        let b = try ReportJSON.encode(try ReportFixture.builtin("phone-day", seed: 2))
         #expect(a != b)
     }
 
     @Test func topLevelKeysAreTheSpecsAndSorted() throws {
-        let data = try ReportJSON.encode(try makeReport("background-heavy"))
+        let data = try ReportJSON.encode(try ReportFixture.builtin("background-heavy"))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(Set(object.keys) == ["schema", "tool", "run", "device", "policy", "summary", "apps", "events",
                                      "timeline", "jetsamEvents", "notifications", "host"])
@@ -47,7 +35,7 @@ let fixedHost = Report.Host(hostname: "h", os: "os", processors: 1, generatedAt:
     }
 
     @Test func summaryHasEverySpecKey() throws {
-        let data = try ReportJSON.encode(try makeReport("background-heavy"))
+        let data = try ReportJSON.encode(try ReportFixture.builtin("background-heavy"))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let summary = try #require(object["summary"] as? [String: Any])
         for key in ["coldLaunches", "backgroundLaunches", "warmResumes", "compressedResumes", "compressions",
@@ -65,7 +53,7 @@ let fixedHost = Report.Host(hostname: "h", os: "os", processors: 1, generatedAt:
     }
 
     @Test func roundTripsThroughTheReader() throws {
-        let report = try makeReport("ipad-afternoon", host: fixedHost)
+        let report = try ReportFixture.builtin("ipad-afternoon")
         let decoded = try ReportJSON.decode(try ReportJSON.encode(report))
         #expect(decoded.summary == report.summary)
         #expect(decoded.events == report.events)
@@ -81,24 +69,13 @@ let fixedHost = Report.Host(hostname: "h", os: "os", processors: 1, generatedAt:
     }
 
     @Test func jetsamEventsHaveTheShapeOfIOSReports() throws {
-        let report = try makeReport("background-heavy")
+        let report = try ReportFixture.builtin("background-heavy")
         let event = try #require(report.jetsamEvents.first)
         #expect(event.pageSize == 16_384)
         let killed = try #require(event.processes.first { $0.reason != nil })
         #expect(killed.name == event.killed)
         #expect(["vm-pageshortage", "per-process-limit"].contains(killed.reason ?? ""))
         #expect(event.largestProcess == event.processes.max { $0.rpages < $1.rpages }?.name)
-    }
-}
-
-@Suite struct AtomicFilesTests {
-    @Test func writesEveryFileAndLeavesNoTemporaries() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-atomic-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try AtomicFiles.write([("a.json", Data("1".utf8)), ("b.html", Data("2".utf8))], into: dir)
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
-        #expect(names == ["a.json", "b.html"])
-        #expect(try String(contentsOf: dir.appendingPathComponent("b.html"), encoding: .utf8) == "2")
     }
 }
 
@@ -122,14 +99,14 @@ let fixedHost = Report.Host(hostname: "h", os: "os", processors: 1, generatedAt:
 @Suite struct FastJSONTests {
     @Test(arguments: BuiltinWorkloads.all.map(\.name))
     func handWrittenSectionsMatchJSONEncoder(name: String) throws {
-        let report = try makeReport(name, host: fixedHost)
+        let report = try ReportFixture.builtin(name)
         let fast = try ReportJSON.encode(report)
         let reference = try ReportJSON.referenceEncode(report)
         #expect(fast == reference)
     }
 
     @Test func stringsAreEscapedAsJSONEncoderDoes() throws {
-        var report = try makeReport("background-heavy", host: fixedHost)
+        var report = try ReportFixture.builtin("background-heavy")
         report.events[0].detail = "quote \" backslash \\ slash / newline \n tab \t bell \u{07} é 漢"
         #expect(try ReportJSON.encode(report) == (try ReportJSON.referenceEncode(report)))
     }

@@ -2,6 +2,7 @@ import Foundation
 import MemprofCore
 import MemprofProfile
 import MemprofReport
+import MemprofTestSupport
 import Testing
 @testable import MemprofTrace
 
@@ -10,7 +11,7 @@ import Testing
     /// 4-minute background task (compress work). Give the report a hand-made profile whose runs
     /// are in the order the simulation started those handlers.
     @Test func everyRunOfWorkSitsOverItsHandlerOnTheSamplesTrack() throws {
-        var report = try makeReport("background-heavy")
+        var report = try ReportFixture.builtin("background-heavy")
         let starts = report.events.filter { $0.kind == .handlerStart && ["fetch", "backgroundTask"].contains($0.handler ?? "")
             && ["news", "uploader"].contains($0.app ?? "") }
         let runs = starts.enumerated().map { index, event in
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func noProfileNoSamplesTrack() throws {
-        let report = try makeReport("background-heavy")
+        let report = try ReportFixture.builtin("background-heavy")
         let object = try #require(try JSONSerialization.jsonObject(with: TraceJSON.encode(report)) as? [String: Any])
         let events = try #require(object["traceEvents"] as? [[String: Any]])
         #expect(!events.contains { ($0["tid"] as? Int) == Int(TraceJSON.samplesTid) })

@@ -2,21 +2,14 @@ import Foundation
 import MemprofCore
 import MemprofReport
 import MemprofWorkload
+import MemprofTestSupport
 import Testing
 @testable import MemprofTrace
 
-func makeReport(_ name: String) throws -> Report {
-    let loaded = try WorkloadLoader.load(name)
-    var simulator = Simulator(workload: loaded.workload, options: Simulator.Options())
-    let result = simulator.run()
-    let host = Report.Host(hostname: "test", os: "test", processors: 1, generatedAt: "2026-01-01T00:00:00Z",
-                           simulationWallMs: 0, processedOccurrences: result.processedOccurrences)
-    return Report(result: result, workloadSha256: loaded.sha256, source: loaded.source, host: host)
-}
 
 @Suite struct TraceTests {
     func events(_ workload: String) throws -> (Report, [[String: Any]]) {
-        let report = try makeReport(workload)
+        let report = try ReportFixture.builtin(workload)
         let data = try TraceJSON.encode(report)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let events = try #require(object["traceEvents"] as? [[String: Any]])
@@ -88,7 +81,7 @@ func makeReport(_ name: String) throws -> Report {
     }
 
     @Test func isDeterministic() throws {
-        let report = try makeReport("ipad-afternoon")
+        let report = try ReportFixture.builtin("ipad-afternoon")
         #expect(try TraceJSON.encode(report) == TraceJSON.encode(report))
     }
 }

@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofReport
 
 /// The short summary `memprof run` prints: a table per app and the run's headline figures.
 public enum TerminalSummary {

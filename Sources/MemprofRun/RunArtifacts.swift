@@ -1,0 +1,47 @@
+import Foundation
+import MemprofOutput
+import MemprofProfile
+import MemprofReport
+
+/// What a run produced: its report, and every file of its report folder, rendered.
+public struct RunArtifacts {
+    public var report: Report
+    /// report.json, report.html, trace.json, and with samples stacks.folded and
+    /// profile.speedscope.json, in that order.
+    public var files: [OutputFile]
+    /// The stacks sampled while background work ran; nil when the workload names no work.
+    public var profile: SamplingProfile?
+    /// The workload's app ids in file order, as tables list them.
+    public var orderedApps: [String]
+    /// How the work was sampled.
+    public var sampling: RunRequest.Sampling
+
+    /// The short summary `memprof run` prints, with the paths of the files under `folder`.
+    public func summary(folder: String) -> String {
+        var lines = [TerminalSummary.render(report, orderedApps: orderedApps), ""]
+        let labels = ["report.json": "report", "report.html": "html", "trace.json": "trace"]
+        for file in files {
+            if let label = labels[file.name] { lines.append(Self.labelled(label, "\(folder)/\(file.name)")) }
+        }
+        if let line = profileLine { lines.append(line) }
+        for file in files where labels[file.name] == nil { lines.append(Self.labelled("stacks", "\(folder)/\(file.name)")) }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func labelled(_ label: String, _ text: String) -> String {
+        label.padding(toLength: 11, withPad: " ", startingAt: 0) + text
+    }
+
+    /// One line about the profile for the terminal summary.
+    var profileLine: String? {
+        guard let profile else { return nil }
+        if sampling == .unsampled { return "profile    work ran unsampled (--no-sampling); no stack files written" }
+        guard profile.hasSamples else {
+            let why = profile.notes.isEmpty ? "no samples were collected" : profile.notes.joined(separator: "; ")
+            return "profile    \(why); no stack files written"
+        }
+        let s = profile.sampler
+        return "profile    \(profile.sampleCount) samples at \(Int(s.achievedRateHz.rounded())) Hz (asked \(Int(s.requestedRateHz))), "
+            + "\(s.droppedSamples) dropped, overhead \(String(format: "%.2f", s.overheadPercent))%"
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import MemprofCore
+import MemprofSampler
+import MemprofWorkload
+
+/// What a run is asked to do: the workload, and how its background work is sampled.
+public struct RunRequest {
+    /// How background handlers' real `work` runs (spec §8).
+    public enum Sampling: Sendable, Equatable {
+        /// Run the work and sample its stacks this many times a second.
+        case rate(Double)
+        /// Run the work without sampling it (`--no-sampling`).
+        case unsampled
+
+        /// The default rate (about 1 kHz, a prime so samples do not line up with periodic work).
+        public static let `default` = Sampling.rate(SamplerOptions.defaultRateHz)
+    }
+
+    public var workload: LoadedWorkload
+    public var sampling: Sampling
+    /// Called now and then with the simulated time reached, from the simulating thread.
+    public var progress: ((Microseconds) -> Void)?
+    /// Called after each file is rendered with its name, milliseconds taken and size in bytes
+    /// (`scripts/bench-html.sh` reads these through `MEMPROF_TIMINGS`).
+    public var timings: ((_ file: String, _ milliseconds: Double, _ bytes: Int) -> Void)?
+
+    public init(workload: LoadedWorkload, sampling: Sampling = .default,
+                progress: ((Microseconds) -> Void)? = nil,
+                timings: ((String, Double, Int) -> Void)? = nil) {
+        self.workload = workload
+        self.sampling = sampling
+        self.progress = progress
+        self.timings = timings
+    }
+
+    /// A performer when the workload names work to run, else nil (and nothing runs).
+    func makePerformer() -> SampledWorkPerformer? {
+        let hasWork = workload.workload.apps.contains { app in
+            app.fetch?.handler.work != nil || app.push?.work != nil || app.backgroundTask?.handler.work != nil
+        }
+        guard hasWork else { return nil }
+        switch sampling {
+        case .rate(let hz): return SampledWorkPerformer(rateHz: hz)
+        case .unsampled: return SampledWorkPerformer(rateHz: 0)
+        }
+    }
+
+    func timed(_ name: String, _ make: () throws -> Data) rethrows -> Data {
+        guard let timings else { return try make() }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let data = try make()
+        timings(name, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, data.count)
+        return data
+    }
+}

@@ -1,0 +1,14 @@
+import MemprofSampler
+import MemprofWorkload
+
+/// Where every command that reads workloads gets them, so `validate`, `run` and sweeps accept
+/// and refuse exactly the same files.
+public enum WorkloadSource {
+    /// Loads a workload file or built-in name (nil: the built-in default), checking the kernels
+    /// its `work` names against the ones this build of memprof has.
+    ///
+    /// - Throws: ``WorkloadError``, located, for bad input.
+    public static func load(_ argument: String?) throws -> LoadedWorkload {
+        try WorkloadLoader.load(argument, knownKernels: Set(WorkRegistry.names))
+    }
+}

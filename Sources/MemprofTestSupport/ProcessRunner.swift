@@ -1,0 +1,57 @@
+import Foundation
+
+/// What a finished process left: its exit status and what it printed.
+public struct ProcessOutcome: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    /// Standard output and error, in that order (for tools whose checks print to either).
+    public var output: String { stdout + stderr }
+}
+
+/// The one way tests start processes: the built memprof, the check scripts, and the tools they
+/// need (perl, python3, go).
+public enum ProcessRunner {
+    /// Runs `executable` with `arguments` in `directory`, with `environment` added to this
+    /// process's, and waits for it.
+    @discardableResult
+    public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
+                           environment: [String: String] = [:]) throws -> ProcessOutcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes at once, so a child that fills one while we wait on the other cannot stall.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return ProcessOutcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                              stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs a command found on `PATH` (through `/usr/bin/env`).
+    @discardableResult
+    public static func run(command: String, _ arguments: [String], in directory: URL? = nil,
+                           environment: [String: String] = [:]) throws -> ProcessOutcome {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), [command] + arguments, in: directory, environment: environment)
+    }
+
+    /// Runs the built memprof (``Repository/memprofBinary``).
+    @discardableResult
+    public static func memprof(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> ProcessOutcome {
+        try run(Repository.memprofBinary, arguments, in: directory, environment: environment)
+    }
+
+    /// Whether a command runs and exits 0 (for tests that need a tool: perl, python3 modules, go).
+    public static func succeeds(command: String, _ arguments: [String]) -> Bool {
+        (try? run(command: command, arguments).status) == 0
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import MemprofOutput
+import MemprofRun
+import MemprofTestSupport
+import MemprofWorkload
+import Testing
+
+@Suite struct RunPipelineTests {
+    /// The in-process pipeline gives what the committed baselines hold (everything but `host`
+    /// and `profile`), for every built-in workload: the same contract scripts/check-baselines.sh
+    /// checks through the binary.
+    @Test(arguments: BuiltinWorkloads.all.map(\.name))
+    func everyBuiltinMatchesItsBaseline(name: String) throws {
+        let artifacts = try RunPipeline.run(RunRequest(workload: try WorkloadSource.load(name), sampling: .unsampled))
+        let json = try #require(artifacts.files.first { $0.name == "report.json" })
+        let baseline = try Data(contentsOf: Repository.baseline(name))
+        let difference = try Snapshot.difference(json.data, baseline)
+        #expect(difference == nil, "\(name): \(difference ?? "")")
+    }
+
+    @Test func aRunWithoutWorkRendersTheThreeFilesInOrder() throws {
+        let artifacts = try RunPipeline.run(RunRequest(workload: try WorkloadSource.load("ipad-afternoon")))
+        #expect(artifacts.files.map(\.name) == ["report.json", "report.html", "trace.json"])
+        #expect(artifacts.profile == nil)
+        let summary = artifacts.summary(folder: "out")
+        #expect(summary.hasPrefix("ipad-afternoon: "))
+        #expect(summary.hasSuffix("report     out/report.json\nhtml       out/report.html\ntrace      out/trace.json"))
+    }
+
+    @Test func timingsAreReportedPerFile() throws {
+        nonisolated(unsafe) var seen: [String] = []
+        var request = RunRequest(workload: try WorkloadSource.load("ipad-afternoon"))
+        request.timings = { name, ms, bytes in
+            #expect(ms >= 0 && bytes > 0)
+            seen.append(name)
+        }
+        _ = try RunPipeline.run(request)
+        #expect(seen == ["report.json", "report.html", "trace.json"])
+    }
+
+    @Test func aReportFolderHoldsTheRunsFiles() throws {
+        let dir = try Scratch.makeDirectory("run")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let artifacts = try RunPipeline.run(RunRequest(workload: try WorkloadSource.load("ipad-afternoon")))
+        try ReportFolder(path: dir.appendingPathComponent("r").path).write(artifacts)
+        #expect(Scratch.listing(dir) == ["r", "r/report.html", "r/report.json", "r/trace.json"])
+    }
+
+    /// `validate` and `run` load through ``WorkloadSource``: work naming a kernel this build does
+    /// not have is refused by both, located.
+    @Test func unknownKernelsAreBadInputWhereverWorkloadsAreRead() throws {
+        let file = try Scratch.write("""
+            memprof: 1
+            name: k
+            duration: 1m
+            device: iphone-6-plus
+            apps:
+              mail:
+                launch: {footprint: 40MB}
+                modes: [fetch]
+                fetch: {interval: 15m, time: 1s, work: {kernel: upload}}
+            script:
+              - {at: 0s, open: mail}
+            """, name: "k.yaml")
+        #expect {
+            _ = try WorkloadSource.load(file.path)
+        } throws: { error in
+            let e = error as? WorkloadError
+            return e?.line == 9 && e?.exitStatus == ExitStatus.badInput && (e?.message.contains("upload") ?? false)
+        }
+    }
+}
