@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "memprof",
             dependencies: [
-                "MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare",
+                "MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare", "MemprofBudgets", "MemprofExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "MemprofSampler", "MemprofProfile",
                 "MemprofHTML", "MemprofTrace", "MemprofServe", "MemprofOutput", "MemprofRun",
@@ -79,13 +79,24 @@ let package = Package(
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
         .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload"]),
         .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
-        // Comparing reports, budgets and exports: metrics, verdicts, table/Markdown/HTML/JUnit/JSON, trace.
+        // Comparing two reports: the metrics of a report by name, thresholds, verdicts, and the
+        // terminal, Markdown, HTML, JUnit and JSON forms of a comparison.
         .target(
             name: "MemprofCompare",
-            dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofHTML", "MemprofOutput", "CZlib", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofHTML", "MemprofOutput",
+                           .product(name: "Yams", package: "Yams")]
         ),
+        // Absolute budgets on a report (`memprof check`): the budget file, the check, the events
+        // behind a broken budget, and the check's outputs.
+        .target(
+            name: "MemprofBudgets",
+            dependencies: ["MemprofCompare", "MemprofCore", "MemprofReport", "MemprofOutput",
+                           .product(name: "Yams", package: "Yams")]
+        ),
+        // A report in other viewers' formats (`memprof export`): trace, speedscope, folded, gzipped pprof.
+        .target(name: "MemprofExport", dependencies: ["MemprofCompare", "MemprofReport", "MemprofProfile", "MemprofTrace", "CZlib"]),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport", "MemprofTestSupport"]),
-        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput"]),
+        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput"]),
         .testTarget(
             name: "MemprofProfileTests", dependencies: ["MemprofProfile", "MemprofTestSupport"],
             resources: [.copy("Fixtures")]),

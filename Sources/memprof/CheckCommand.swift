@@ -1,6 +1,7 @@
 import MemprofOutput
 import ArgumentParser
 import Foundation
+import MemprofBudgets
 import MemprofCompare
 import MemprofReport
 

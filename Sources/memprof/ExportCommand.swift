@@ -2,6 +2,7 @@ import MemprofOutput
 import ArgumentParser
 import Foundation
 import MemprofCompare
+import MemprofExport
 import MemprofReport
 
 /// `memprof export REPORT --format F`: a report in another viewer's format (spec §11, issue 5).

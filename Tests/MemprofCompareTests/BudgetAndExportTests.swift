@@ -2,7 +2,9 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import MemprofBudgets
 import MemprofCompare
+import MemprofExport
 import MemprofCore
 import MemprofReport
 import MemprofTrace

@@ -87,12 +87,12 @@ public enum CompareOutput {
     /// A GitHub-flavoured Markdown summary: a headline, the regressions as a list, and a table.
     public static func markdown(_ c: Comparison, all: Bool = false) -> String {
         let icon = c.hasRegression ? "❌" : "✅"
-        var out = "### \(icon) memprof compare: `\(mdEscape(c.base.workload))`"
-        if c.base.workload != c.new.workload { out += " vs `\(mdEscape(c.new.workload))`" }
+        var out = "### \(icon) memprof compare: `\(Markdown.cell(c.base.workload))`"
+        if c.base.workload != c.new.workload { out += " vs `\(Markdown.cell(c.new.workload))`" }
         out += "\n\n\(c.metrics.count) metrics: \(c.countsLine).\n\n"
-        for note in c.notes { out += "> \(mdEscape(note))\n\n" }
+        for note in c.notes { out += "> \(Markdown.cell(note))\n\n" }
         if c.hasRegression {
-            for row in c.regressions { out += "- **worse**: \(mdEscape(row.message ?? row.metric))\n" }
+            for row in c.regressions { out += "- **worse**: \(Markdown.cell(row.message ?? row.metric))\n" }
             out += "\n"
         }
         let rows = shownRows(c, all: all)
@@ -100,7 +100,7 @@ public enum CompareOutput {
             out += "No metric changed.\n"
             return out
         }
-        out += markdownTable(header: header, rows: rows.map { row in
+        out += Markdown.table(header: header, rows: rows.map { row in
             var cells = cells(row)
             cells[0] = "`\(cells[0])`"
             cells[5] = row.verdict == .worse ? "**worse**" : cells[5]
@@ -109,18 +109,6 @@ public enum CompareOutput {
         return out
     }
 
-    static func markdownTable(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
-        var out = "| " + header.map(mdEscape).joined(separator: " | ") + " |\n"
-        out += "|" + header.indices.map { rightAligned.contains($0) ? " ---: |" : " --- |" }.joined() + "\n"
-        for row in rows { out += "| " + row.map(mdCell).joined(separator: " | ") + " |\n" }
-        return out
-    }
-
-    static func mdCell(_ s: String) -> String {
-        s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-    }
-
-    static func mdEscape(_ s: String) -> String { mdCell(s) }
 
     // MARK: JUnit
 

@@ -1,6 +1,7 @@
 import Foundation
 import MemprofProfile
 import MemprofReport
+import MemprofCompare
 import MemprofTrace
 
 /// The export formats; those built on stack samples need a report with a `profile`.

@@ -1,0 +1,56 @@
+import Foundation
+import MemprofOutput
+import MemprofReport
+
+/// Bad input to compare, check or export: exit status 2 on the command line.
+public enum CompareInputError: MemprofError, Equatable {
+    public var exitStatus: Int32 { ExitStatus.badInput }
+
+    case missingFile(String)
+    case unreadable(String, String)
+    case notAReport(String, ReportReadError)
+    case differentWorkloads(base: String, new: String)
+    case badThresholds(String)
+    case badBudget(String)
+    case noStackSamples(format: String)
+
+    public var description: String {
+        switch self {
+        case .missingFile(let path): "\(path): no such file"
+        case .unreadable(let path, let why): "\(path): cannot read it (\(why))"
+        case .notAReport(let path, let error): "\(path): \(error.description)"
+        case .differentWorkloads(let a, let b):
+            "the reports are of different workloads ('\(a)' and '\(b)'); pass --allow-different to compare them anyway"
+        case .badThresholds(let why): "thresholds: \(why)"
+        case .badBudget(let why): "budget: \(why)"
+        case .noStackSamples(let format):
+            "this report has no stack samples, so there is nothing to export as \(format) "
+                + "(stack samples are recorded when background work runs with the sampler)"
+        }
+    }
+}
+
+/// Reads reports for compare, check and export.
+public enum ReportLoader {
+    /// A `report.json`, or a folder holding one (as `memprof run --out` writes).
+    public static func load(_ path: String) throws -> Report {
+        var url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw CompareInputError.missingFile(path)
+        }
+        if isDirectory.boolValue {
+            url = url.appendingPathComponent("report.json")
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw CompareInputError.missingFile(url.path)
+            }
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw CompareInputError.unreadable(path, error.localizedDescription)
+        }
+        do { return try ReportJSON.decode(data) } catch let error as ReportReadError {
+            throw CompareInputError.notAReport(path, error)
+        }
+    }
+}
