@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
@@ -36,7 +35,7 @@ let package = Package(
             dependencies: [
                 "MemprofCore", "MemprofOutput",
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "CCrypto",
             ]
         ),
         // The report model (`memprof.report/1`), built from a simulation, and its JSON form.
@@ -68,6 +67,9 @@ let package = Package(
         .target(name: "MemprofSampler", dependencies: ["CSampler", "MemprofCore", "MemprofProfile"]),
         // Sampled vs unsampled runs of one kernel in one process: the sampler's overhead.
         .executableTarget(name: "memprof-bench-sampler", dependencies: ["MemprofSampler"]),
+        // OpenSSL's libcrypto, for the SHA-256 of workload text (Debian's libssl-dev): the system's
+        // maintained implementation, instead of compiling a TLS stack for one digest.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // zlib, for gzipped pprof files (Debian's zlib1g-dev).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The simulator and report writer on a large generated workload (scripts/bench.sh).

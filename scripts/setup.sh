@@ -3,7 +3,7 @@
 #   scripts/setup.sh           what building and running need: libunwind-dev, zlib1g-dev, pkg-config
 #   scripts/setup.sh --tests   and what the tests need: python3-jsonschema, chromium, golang-go
 set -euo pipefail
-packages=(libunwind-dev zlib1g-dev pkg-config)
+packages=(libunwind-dev zlib1g-dev libssl-dev pkg-config)
 if [ "${1:-}" = "--tests" ]; then
   packages+=(python3-jsonschema chromium golang-go)
 fi

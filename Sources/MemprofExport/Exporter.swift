@@ -7,9 +7,14 @@ import MemprofTrace
 /// The export formats; those built on stack samples need a report with a `profile`.
 public enum ExportFormat: String, CaseIterable, Sendable {
     case trace, speedscope, folded, pprof
+    /// The report's metrics for github-action-benchmark (`customSmallerIsBetter`).
+    case benchmark
 
     /// Whether the format is made of stack samples.
-    public var needsSamples: Bool { self != .trace }
+    public var needsSamples: Bool { self != .trace && self != .benchmark }
+
+    /// Whether the format is binary (not for a terminal).
+    public var isBinary: Bool { self == .pprof }
 }
 
 public enum Exporter {
@@ -21,6 +26,7 @@ public enum Exporter {
     /// `noStackSamples`.
     public static func export(_ report: Report, format: ExportFormat) throws -> Data {
         if format == .trace { return try TraceJSON.encode(report) }
+        if format == .benchmark { return try BenchmarkJSON.encode(report) }
         guard let profile = report.profile, profile.hasSamples else {
             throw CompareInputError.noStackSamples(format: format.rawValue)
         }
@@ -29,6 +35,7 @@ public enum Exporter {
         case .speedscope: return try profile.makeSpeedscopeJSON(name: "memprof \(report.run.workload)")
         case .pprof: return try Gzip.compress(profile.makePProfProto())
         case .trace: return try TraceJSON.encode(report)
+        case .benchmark: return try BenchmarkJSON.encode(report)
         }
     }
 }

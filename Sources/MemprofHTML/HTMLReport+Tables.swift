@@ -18,7 +18,7 @@ extension HTMLReport {
         for kind in Decisions.kinds {
             out += "<option value=\"\(kind)\">\(kind) (\(HTMLText.count(counts[kind] ?? 0)))</option>"
         }
-        out += "</select></label> <span id=\"f-count\">\(HTMLText.count(rows.count)) decisions</span></div>\n"
+        out += "</select></label> <span id=\"f-count\">\(HTMLText.count(rows.count)) \(rows.count == 1 ? "decision" : "decisions")</span></div>\n"
         guard !rows.isEmpty else {
             return out + "<p class=\"empty\">No compressions, evictions, warnings or kills in this run.</p></section>\n"
         }
@@ -43,7 +43,7 @@ extension HTMLReport {
         }
         for r in shown.head { out += row(r) }
         if shown.omitted > 0 {
-            out += "<tr class=\"omitted\"><td colspan=\"8\">… \(HTMLText.count(shown.omitted)) decisions left out here; "
+            out += "<tr class=\"omitted\"><td colspan=\"8\">… \(HTMLText.count(shown.omitted)) \(shown.omitted == 1 ? "decision" : "decisions") left out here; "
                 + "report.json has every one …</td></tr>\n"
         }
         for r in shown.tail { out += row(r) }

@@ -2,6 +2,12 @@ import MemprofCore
 
 /// Human forms of the report's units, for terminals and pages.
 public enum Format {
+    /// `1 compression`, `2 compressions`, `0 evictions`: a count with its noun in the right
+    /// number (`plural` for nouns that do not take an s).
+    public static func count(_ value: Int, _ singular: String, plural: String? = nil) -> String {
+        "\(value) \(value == 1 ? singular : plural ?? singular + "s")"
+    }
+
     /// `45 MB`, `1.5 GB`, `512 KB`, `0 B` (powers of 1024, as the workload format counts).
     public static func bytes(_ value: Bytes) -> String {
         let v = Double(value)

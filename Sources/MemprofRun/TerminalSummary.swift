@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofOutput
 import MemprofReport
 
 /// The short summary `memprof run` prints: a table per app and the run's headline figures.
@@ -24,17 +25,17 @@ public enum TerminalSummary {
                          "\(app.launches.fromCompressed)", "\(app.compressions)", "\(app.evictions)",
                          exits.isEmpty ? "-" : exits, Format.bytes(app.peakFootprintBytes)])
         }
-        lines += table(rows, rightAligned: Set(1...7).union([8]))
+        lines += TextTable.render(rows, rightAligned: Set(1...7).union([8]))
         lines.append("")
         let s = report.summary
         let appMemory = report.device.ram - report.device.systemReserved
         let kills = s.terminations.filter { $0.key != ExitReason.userQuit.rawValue && $0.value > 0 }
             .sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         lines.append("launches   \(s.coldLaunches) cold (\(s.coldRelaunchesAfterKill) after a kill), "
-            + "\(s.backgroundLaunches) in background, \(s.warmResumes) warm resumes, "
+            + "\(s.backgroundLaunches) in background, \(Format.count(s.warmResumes, "warm resume")), "
             + "\(s.compressedResumes) from flash")
-        lines.append("memory     \(s.compressions) compressions, \(s.evictions) evictions, "
-            + "\(s.memoryWarnings) warnings; peak \(Format.bytes(s.peakUsedBytes)) of "
+        lines.append("memory     \(Format.count(s.compressions, "compression")), \(Format.count(s.evictions, "eviction")), "
+            + "\(Format.count(s.memoryWarnings, "warning")); peak \(Format.bytes(s.peakUsedBytes)) of "
             + "\(Format.bytes(appMemory)), flash peak \(Format.bytes(s.peakCompressedBytes))")
         let t = s.timeAtPressureUs
         lines.append("pressure   normal \(Format.duration(t.normal)), warning \(Format.duration(t.warning)), "
@@ -49,24 +50,5 @@ public enum TerminalSummary {
                 + "\(Format.duration(swap.timeOverRamUs)) over RAM")
         }
         return lines.joined(separator: "\n")
-    }
-
-    static func table(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
-        guard let width = rows.first?.count else { return [] }
-        let widths = (0..<width).map { c in rows.map { $0[c].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { c, cell in
-                let pad = String(repeating: " ", count: widths[c] - cell.count)
-                return rightAligned.contains(c) ? pad + cell : cell + pad
-            }.joined(separator: "  ").trimmingTrailingSpaces
-        }
-    }
-}
-
-extension String {
-    var trimmingTrailingSpaces: String {
-        var s = self
-        while s.last == " " { s.removeLast() }
-        return s
     }
 }

@@ -1,4 +1,4 @@
-import Crypto
+import CCrypto
 import Foundation
 import MemprofCore
 
@@ -44,8 +44,24 @@ public enum WorkloadLoader {
 
     public static func parse(_ text: String, file: String, knownKernels: Set<String>? = nil) throws -> LoadedWorkload {
         let workload = try WorkloadParser(file: file, knownKernels: knownKernels).parse(text)
-        let digest = SHA256.hash(data: Data(text.utf8))
-        let hex = digest.map { String(format: "%02x", $0) }.joined()
-        return LoadedWorkload(workload: workload, sha256: hex, source: file)
+        return LoadedWorkload(workload: workload, sha256: sha256Hex(Array(text.utf8)), source: file)
+    }
+
+    /// SHA-256 of `bytes` as lowercase hex, through OpenSSL's libcrypto.
+    static func sha256Hex(_ bytes: [UInt8]) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { input in
+            EVP_Digest(input.baseAddress, input.count, &digest, &length, EVP_sha256(), nil)
+        }
+        precondition(ok == 1 && length == 32, "libcrypto's SHA-256 failed")
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for b in digest.prefix(32) {
+            out.append(hex[Int(b >> 4)])
+            out.append(hex[Int(b & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -9,9 +9,10 @@ import MemprofReport
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Rewrite a report for another viewer: trace, speedscope, folded or pprof.",
+        abstract: "Rewrite a report for another viewer: trace, speedscope, folded, pprof or benchmark.",
         discussion: "trace opens in ui.perfetto.dev or chrome://tracing. speedscope, folded and pprof need "
-            + "stack samples in the report.")
+            + "stack samples in the report. benchmark is the report's metrics for github-action-benchmark "
+            + "(customSmallerIsBetter).")
 
     @Argument(help: "The report (report.json or its folder).")
     var report: String
@@ -23,6 +24,10 @@ struct ExportCommand: ParsableCommand {
     var out: String?
 
     func run() throws {
+        if format.isBinary, out == nil || out == "-", isatty(STDOUT_FILENO) == 1 {
+            throw BadInput("\(format.rawValue) is binary (gzip-compressed); refusing to write it to a terminal. "
+                + "Write it to a file with -o FILE, or redirect standard output")
+        }
         let loaded = try ReportLoader.load(report)
         let data = try Exporter.export(loaded, format: format)
         if let out, out != "-" {

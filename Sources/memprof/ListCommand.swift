@@ -1,5 +1,6 @@
 import ArgumentParser
 import MemprofCore
+import MemprofOutput
 import MemprofReport
 import MemprofWorkload
 
@@ -29,11 +30,12 @@ struct ListCommand: ParsableCommand {
     func run() {
         switch kind {
         case .devices:
-            for d in Device.presets {
-                print("\(d.name)  \(d.platform.rawValue), RAM \(Format.bytes(d.ram)), app memory "
-                    + "\(Format.bytes(d.appMemory)), app limit \(Format.bytes(d.appLimit)), "
-                    + "flash store \(Format.bytes(d.flash))")
-            }
+            let rows = [["device", "platform", "RAM", "app memory", "app limit", "flash store", "page"]]
+                + Device.presets.map { d in
+                    [d.name, d.platform.rawValue, Format.bytes(d.ram), Format.bytes(d.appMemory), Format.bytes(d.appLimit),
+                     Format.bytes(d.flash), Format.bytes(d.pageSize)]
+                }
+            TextTable.render(rows, rightAligned: [2, 3, 4, 5, 6]).forEach { print($0) }
         case .policies:
             for p in PolicySettings.presets {
                 if let x = p.xnu {
@@ -52,10 +54,10 @@ struct ListCommand: ParsableCommand {
                 print(entry.yaml)
                 return
             }
-            for w in BuiltinWorkloads.all {
-                let mark = w.name == BuiltinWorkloads.defaultName ? " (default)" : ""
-                print("\(w.name)\(mark)  \(w.summary)")
+            let rows = BuiltinWorkloads.all.map { w in
+                [w.name + (w.name == BuiltinWorkloads.defaultName ? " (default)" : ""), w.summary]
             }
+            TextTable.render(rows).forEach { print($0) }
         }
     }
 }

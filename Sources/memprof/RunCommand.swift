@@ -27,7 +27,7 @@ struct RunCommand: ParsableCommand {
         if let seed { loaded.workload.seed = seed }
         let progress = ProgressLine(durationUs: loaded.workload.durationUs)
         var request = RunRequest(workload: loaded, sampling: sampling.sampling)
-        if progress.isEnabled { request.progress = { progress.update($0) } }
+        request.progress = { progress.update($0) }
         if ProcessInfo.processInfo.environment["MEMPROF_TIMINGS"] != nil {
             request.timings = { name, ms, bytes in
                 FileHandle.standardError.write(Data("timing \(name) \(String(format: "%.1f", ms)) ms \(bytes) bytes\n".utf8))

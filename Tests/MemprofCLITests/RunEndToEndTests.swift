@@ -30,8 +30,8 @@ script:
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("commute: 20m on iphone-6-plus, policy seed-2015, seed 7"))
         // mail (15 MB after its release) is compressed when the game comes forward; the game
-        // takes 600 MB of 724 MB, so nothing needs evicting: 1 compression, 0 evictions.
-        #expect(outcome.stdout.contains("1 compressions, 0 evictions"))
+        // takes 600 MB of 724 MB, so nothing needs evicting: 1 compression (singular), 0 evictions.
+        #expect(outcome.stdout.contains("1 compression, 0 evictions"))
         let data = try Data(contentsOf: dir.appendingPathComponent("Reports/commute/report.json"))
         let report = try ReportJSON.decode(data)
         #expect(report.summary.compressions == 1)
