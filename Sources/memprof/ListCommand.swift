@@ -37,18 +37,18 @@ struct ListCommand: ParsableCommand {
                 }
             TextTable.render(rows, rightAligned: [2, 3, 4, 5, 6]).forEach { print($0) }
         case .policies:
-            for p in PolicySettings.presets {
-                if let x = p.xnu {
-                    print("\(p.name)  jetsam bands idle \(x.idleBand), aging \(x.agingBand) for \(Format.duration(x.agingUs)), "
-                        + "background \(x.backgroundBand), frozen \(x.frozenBand), foreground \(x.foregroundBand), "
-                        + "audio \(x.audioBand); freezer: suspended apps ≥ \(Format.bytes(x.freezeMinFootprint)) while "
-                        + "available < \(Int(x.freezeThreshold * 100))% of RAM and > \(x.freezeSuspendedThreshold) unfrozen, "
-                        + "at most \(x.frozenProcessesMax) frozen; warning at \(p.warningLevel), critical at \(p.criticalLevel)")
-                    continue
+            let rows = PolicySettings.presets.map { p -> [String] in
+                let levels = "warning at \(p.warningLevel), critical at \(p.criticalLevel)"
+                guard let x = p.xnu else {
+                    return [p.name, "compress under \(Format.bytes(p.compressionThreshold)), evict \(p.evictionOrder.rawValue), " + levels]
                 }
-                print("\(p.name)  compress under \(Format.bytes(p.compressionThreshold)), evict \(p.evictionOrder.rawValue), "
-                    + "warning at \(p.warningLevel), critical at \(p.criticalLevel)")
+                return [p.name, "jetsam bands idle \(x.idleBand), aging \(x.agingBand) for \(Format.duration(x.agingUs)), "
+                    + "background \(x.backgroundBand), frozen \(x.frozenBand), foreground \(x.foregroundBand), "
+                    + "audio \(x.audioBand); freezer: suspended apps ≥ \(Format.bytes(x.freezeMinFootprint)) while "
+                    + "available < \(Int(x.freezeThreshold * 100))% of RAM and > \(x.freezeSuspendedThreshold) unfrozen, "
+                    + "at most \(x.frozenProcessesMax) frozen; " + levels]
             }
+            TextTable.render(rows).forEach { print($0) }
         case .workloads:
             if let yaml, let entry = BuiltinWorkloads.all.first(where: { $0.name == yaml }) {
                 print(entry.yaml)

@@ -127,11 +127,18 @@ script:
         defer { try? FileManager.default.removeItem(at: dir) }
         let devices = try ProcessRunner.memprof(["list", "devices"], in: dir)
         #expect(devices.status == 0)
-        #expect(devices.stdout.contains("iphone-6-plus  ios, RAM 1 GB"))
-        #expect(devices.stdout.contains("app limit 645 MB"))
-        #expect(devices.stdout.contains("ipad-air-2"))
-        #expect(devices.stdout.contains("macbook-pro-2015  macos"))
-        #expect(try ProcessRunner.memprof(["list", "policies"], in: dir).stdout.contains("seed-2015"))
+        let rows = devices.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(rows.first == ["device", "platform", "RAM", "app", "memory", "app", "limit", "flash", "store", "page"])
+        #expect(rows.contains(["iphone-6-plus", "ios", "1", "GB", "724", "MB", "645", "MB", "256", "MB", "16", "KB"]))
+        #expect(rows.contains { $0.first == "ipad-air-2" })
+        #expect(rows.contains { $0.prefix(2) == ["macbook-pro-2015", "macos"] })
+        // Columns line up: every row of a table is as wide as its header.
+        let deviceWidths = Set(devices.stdout.split(separator: "\n").map(\.count))
+        #expect(deviceWidths.count == 1)
+        let policies = try ProcessRunner.memprof(["list", "policies"], in: dir).stdout.split(separator: "\n")
+        #expect(policies.count == 2)
+        #expect(policies[0].hasPrefix("seed-2015  compress under 16 MB"))
+        #expect(policies[1].hasPrefix("xnu        jetsam bands idle 0"))
         let workloads = try ProcessRunner.memprof(["list", "workloads"], in: dir)
         #expect(workloads.stdout.contains("phone-day (default)"))
         #expect(workloads.stdout.contains("background-heavy"))
