@@ -27,6 +27,11 @@ struct AppRuntime {
 
     /// When the launch under way (cold, or into the background) completes; nil once launched.
     var launchEndsUs: Microseconds?
+    /// In the foreground: a launch or resume is under way and the app becomes active at its end.
+    var activationPending = false
+    /// In the foreground: the latest end of the interruptions on screen (spec §2.1); the app
+    /// stays `inactive` until then.
+    var interruptedUntilUs: Microseconds = 0
     /// A cold launch the user left before it completed: it finishes launching in the background
     /// and only then enters the background (callbacks, release, handler, task, fetch).
     var leftDuringLaunch = false

@@ -66,6 +66,7 @@ extension Simulator {
         record(.launch, i) { $0.detail = "cold"; $0.bytes = spec.launchFootprint }
         if isMac { recordMacNotApplicable(i) }
         apps[i].launchEndsUs = now + spec.launchTimeUs
+        apps[i].activationPending = true
         schedule(at: now + spec.launchTimeUs, .launchDone(i, apps[i].foregroundToken))
     }
 
@@ -78,6 +79,7 @@ extension Simulator {
         apps[i].userQuit = false
         setState(i, .inactive)
         enterForeground(i)
+        apps[i].activationPending = true
         schedule(at: max(now, apps[i].launchEndsUs ?? now), .launchDone(i, apps[i].foregroundToken))
     }
 
@@ -113,12 +115,15 @@ extension Simulator {
             apps[i].stats.launches.warm += 1
             summary.warmResumes += 1
         }
+        apps[i].activationPending = true
         schedule(at: now + latency, .resumeDone(i, apps[i].foregroundToken, latency, fromCompressed))
     }
 
     /// Bookkeeping shared by launches and resumes once the app is `inactive` in the foreground.
     mutating func enterForeground(_ i: Int) {
         foreground = i
+        apps[i].activationPending = false
+        apps[i].interruptedUntilUs = 0
         apps[i].foregroundToken = makeToken()
         apps[i].backgroundToken = makeToken()
         apps[i].enterBackgroundHandlerRunning = false
@@ -133,7 +138,10 @@ extension Simulator {
     mutating func launchDone(_ i: Int, _ token: UInt64) {
         guard apps[i].foregroundToken == token, apps[i].state == .inactive else { return }
         apps[i].launchEndsUs = nil
+        apps[i].activationPending = false
         deliver(.applicationDidFinishLaunching, to: i)
+        // An interruption still on screen keeps it inactive until its end (spec §2.1).
+        guard apps[i].interruptedUntilUs <= now else { return }
         if isMac { deliver(.applicationWillBecomeActive, to: i) }
         deliver(.applicationDidBecomeActive, to: i)
         setState(i, .active)
@@ -141,8 +149,11 @@ extension Simulator {
 
     mutating func resumeDone(_ i: Int, _ token: UInt64, _ latency: Microseconds, _ fromCompressed: Bool) {
         guard apps[i].foregroundToken == token, apps[i].state == .inactive else { return }
-        deliver(.applicationDidBecomeActive, to: i)
-        setState(i, .active)
+        apps[i].activationPending = false
+        if apps[i].interruptedUntilUs <= now {
+            deliver(.applicationDidBecomeActive, to: i)
+            setState(i, .active)
+        }
         apps[i].resumeLatencies.append(latency)
         record(.resume, i) {
             $0.latencyUs = latency
@@ -227,23 +238,28 @@ extension Simulator {
     }
 
     /// `interrupt` (spec §2.1): the foreground app goes `inactive` for `length`, or with an
-    /// answered call goes to the background and is opened again when the call ends.
+    /// answered call goes to the background and is opened again when the call ends. An
+    /// interruption while the app is already `inactive` (another interruption, a launch or a
+    /// resume) keeps it `inactive` until the later of the ends.
     mutating func interrupt(_ kind: InterruptionKind, _ length: Microseconds, answer: Bool, _ action: ScriptAction) {
-        guard let f = foreground, apps[f].state == .active else {
-            return ignored(action, "no active app in the foreground")
-        }
+        guard let f = foreground else { return ignored(action, "no app in the foreground") }
         if kind == .call && answer {
+            // The phone app takes the screen from the foreground app, active or inactive.
             leaveForeground(f, startsBackgroundWork: true)
             schedule(at: now + length, .answeredCallEnd(f))
-        } else {
+            return
+        }
+        if apps[f].state == .active {
             deliver(.applicationWillResignActive, to: f)
             setState(f, .inactive)
-            schedule(at: now + length, .interruptionEnd(f, apps[f].foregroundToken))
         }
+        apps[f].interruptedUntilUs = max(apps[f].interruptedUntilUs, now + length)
+        schedule(at: now + length, .interruptionEnd(f, apps[f].foregroundToken))
     }
 
     mutating func interruptionEnd(_ i: Int, _ token: UInt64) {
-        guard apps[i].foregroundToken == token, apps[i].state == .inactive, foreground == i else { return }
+        guard apps[i].foregroundToken == token, apps[i].state == .inactive, foreground == i,
+              apps[i].interruptedUntilUs <= now, !apps[i].activationPending else { return }
         deliver(.applicationDidBecomeActive, to: i)
         setState(i, .active)
     }

@@ -208,6 +208,11 @@ extension Simulator {
         if reason == .userQuit {
             apps[i].userQuit = true
             apps[i].fetchWakeToken = makeToken()
+        } else if from.isForeground && !isMac {
+            // A system kill in the foreground counts as leaving it (spec §2.2): the app stays
+            // eligible for its fetch wake, as it would be had it been killed in the background.
+            apps[i].lastForegroundUs = now
+            scheduleFetchWake(i)
         }
         apps[i].stats.exits[reason.rawValue, default: 0] += 1
         summary.terminations[reason.rawValue, default: 0] += 1

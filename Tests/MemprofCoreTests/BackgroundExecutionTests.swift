@@ -139,6 +139,40 @@ struct BackgroundExecutionTests {
         #expect(r.stats("a").evictions == 1)
     }
 
+    @Test("an app killed in the foreground stays eligible and is launched into the background for its fetch")
+    func fetchAfterForegroundKill() {
+        // a: 20 MB, fetch every 10 m for 2 s; app limit 50 MB. 0 open a (active at 1 s).
+        // 1 m a allocates 40 MB: 60 MB > 50 MB limit → killed with memoryLimit in the foreground.
+        // The kill counts as leaving the foreground (spec §2.2): the fetch wake is due at 11 m, and
+        // a, ended by the system, is launched into the background for it: notRunning → background
+        // at 11 m, didFinishLaunching at 11 m 1 s, fetch 11 m 1 s … 11 m 3 s, suspended after.
+        let a = makeApp("a", modes: [.fetch], fetch: Self.fetch(every: 10 * mins, time: 2 * sec))
+        let w = makeWorkload([a], duration: 15 * mins, device: testDevice(appLimit: 50 * MB),
+                             [(0, .open(0)), (1 * mins, .allocate(0, 40 * MB))])
+        let r = simulate(w)
+        #expect(r.exits("a") == ["60000000 memoryLimit"])
+        #expect(Array(r.transitions("a").suffix(3)) == ["60000000 active>notRunning",
+                                                        "660000000 notRunning>background",
+                                                        "663000000 background>suspended"])
+        #expect(r.events("a", .launch).map(\.detail) == ["cold", "background"])
+        #expect(r.handlers("a") == ["661000000 start fetch", "663000000 end fetch completed"])
+        #expect(r.stats("a").launches.background == 1)
+    }
+
+    @Test("a push while the app's push handler runs is coalesced: recorded as ignored with the reason")
+    func pushCoalesced() {
+        // a: push 10 s. 0 open a; 1 m home (suspended). 2 m push: woken, handler 2 m … 2 m 10 s.
+        // 2 m 5 s push again: the handler still runs → ignored, one handler run in all.
+        let a = makeApp("a", modes: [.remoteNotification], push: HandlerSpec(timeUs: 10 * sec))
+        let r = simulate(makeWorkload([a], duration: 5 * mins,
+                                      [(0, .open(0)), (1 * mins, .home), (2 * mins, .push(0)),
+                                       (2 * mins + 5 * sec, .push(0))]))
+        #expect(r.handlers("a") == ["120000000 start push", "130000000 end push completed"])
+        #expect(r.events("a", .ignored).map(\.detail) == ["a push handler is already running"])
+        #expect(r.events("a", .ignored).map(\.action) == ["push"])
+        #expect(r.stats("a").pushes.started == 1)
+    }
+
     @Test("an app the user quit is not woken for fetch or push until it is opened again")
     func userQuitNotWoken() {
         // a: fetch every 10 m (2 s), remote notifications (push 1 s).

@@ -198,6 +198,88 @@ struct ForegroundLifecycleTests {
         #expect(r.summary.warmResumes == 1)
     }
 
+    @Test("answered call while inactive: the app still goes to the background (spec §2.1)")
+    func answeredCallWhileInactive() {
+        // 0 open a (active at 1 s); 5 s notification centre for 10 s: resign, inactive.
+        // 7 s answered call of 45 s: the phone app takes the screen from the inactive app, which
+        // enters the background at 7 s (no second resign) and suspends (20 MB, not compressed).
+        // The notification centre's end at 15 s belongs to the old foreground period: nothing.
+        // 52 s the call ends with the home screen showing: warm resume, active at 52.2 s.
+        let r = simulate(makeWorkload([makeApp("a")], duration: 60 * sec,
+                                      [(0, .open(0)),
+                                       (5 * sec, .interrupt(.notificationCenter, lengthUs: 10 * sec, answer: false)),
+                                       (7 * sec, .interrupt(.call, lengthUs: 45 * sec, answer: true))]))
+        #expect(r.transitions("a") == [
+            "0 notRunning>inactive", "1000000 inactive>active", "5000000 active>inactive",
+            "7000000 inactive>background", "7000000 background>suspended",
+            "52000000 suspended>inactive", "52200000 inactive>active",
+        ])
+        #expect(r.callbacks("a").suffix(4) == [
+            "5000000 applicationWillResignActive", "7000000 applicationDidEnterBackground",
+            "52000000 applicationWillEnterForeground", "52200000 applicationDidBecomeActive",
+        ])
+        #expect(r.events("a", .ignored).isEmpty)
+    }
+
+    @Test("interruption while already inactive: inactive until the later end (spec §2.1)")
+    func interruptionWhileInactive() {
+        // 0 open a (active at 1 s); 5 s notification centre for 10 s (ends 15 s); 8 s an
+        // unanswered call for 20 s (ends 28 s). a resigns once at 5 s and becomes active only at
+        // 28 s: inactive 1 s (launch) + 23 s = 24 s; active 4 s + 32 s = 36 s of 60 s.
+        let r = simulate(makeWorkload([makeApp("a")], duration: 60 * sec,
+                                      [(0, .open(0)),
+                                       (5 * sec, .interrupt(.notificationCenter, lengthUs: 10 * sec, answer: false)),
+                                       (8 * sec, .interrupt(.call, lengthUs: 20 * sec, answer: false))]))
+        #expect(r.transitions("a") == ["0 notRunning>inactive", "1000000 inactive>active",
+                                       "5000000 active>inactive", "28000000 inactive>active"])
+        #expect(r.callbacks("a").suffix(2) == ["5000000 applicationWillResignActive",
+                                               "28000000 applicationDidBecomeActive"])
+        #expect(r.timeIn("a", .inactive) == 24 * sec)
+        #expect(r.timeIn("a", .active) == 36 * sec)
+        // The shorter interruption ends first and changes nothing; a later, shorter one inside a
+        // longer one does not shorten it either.
+        #expect(r.events("a", .ignored).isEmpty)
+    }
+
+    @Test("interruption during a launch: didFinishLaunching at the launch's end, active at the interruption's end")
+    func interruptionDuringLaunch() {
+        // 0 open a (launch 1 s, inactive); 0.5 s notification centre for 2 s (ends 2.5 s).
+        // 1 s: didFinishLaunching, but the interruption is still on screen: inactive.
+        // 2.5 s: didBecomeActive, active. Inactive 2.5 s, active 7.5 s of 10 s.
+        // And the other way round: b's interruption (0.2 s for 0.3 s, ends 0.5 s) ends before
+        // its 1 s launch does, so b is active at 1 s.
+        let r = simulate(makeWorkload([makeApp("a")], duration: 10 * sec,
+                                      [(0, .open(0)),
+                                       (500 * ms, .interrupt(.notificationCenter, lengthUs: 2 * sec, answer: false))]))
+        #expect(r.transitions("a") == ["0 notRunning>inactive", "2500000 inactive>active"])
+        #expect(r.callbacks("a") == ["1000000 applicationDidFinishLaunching", "2500000 applicationDidBecomeActive"])
+        #expect(r.timeIn("a", .inactive) == 2500 * ms)
+        let short = simulate(makeWorkload([makeApp("b")], duration: 10 * sec,
+                                          [(0, .open(0)),
+                                           (200 * ms, .interrupt(.notificationCenter, lengthUs: 300 * ms, answer: false))]))
+        #expect(short.transitions("b") == ["0 notRunning>inactive", "1000000 inactive>active"])
+        #expect(short.callbacks("b") == ["1000000 applicationDidFinishLaunching", "1000000 applicationDidBecomeActive"])
+    }
+
+    @Test("quitting the foreground app starts no background work and sends applicationWillTerminate")
+    func quitForegroundStartsNoBackgroundWork() {
+        // a: 12 MB (under the 16 MB threshold), releases 4 MB on entering the background, a 2 s
+        // enter-background handler and a 3 m background task. 0 open a; 1 m quit a: resign,
+        // didEnterBackground, willTerminate, exit userQuit at 1 m — no release (footprint stays
+        // 12 MB until the exit), no handler or task, no compression.
+        let a = makeApp("a", footprint: 12 * MB, backgroundRelease: 4 * MB, backgroundHandler: 2 * sec,
+                        task: BackgroundTaskSpec(handler: HandlerSpec(timeUs: 3 * mins)))
+        let r = simulate(makeWorkload([a], duration: 5 * mins, [(0, .open(0)), (1 * mins, .quit(0))]))
+        #expect(r.callbacks("a").suffix(3) == ["60000000 applicationWillResignActive",
+                                               "60000000 applicationDidEnterBackground",
+                                               "60000000 applicationWillTerminate"])
+        #expect(r.exits("a") == ["60000000 userQuit"])
+        #expect(r.handlers("a").isEmpty)
+        #expect(r.summary.backgroundTasks.started == 0)
+        #expect(r.summary.compressions == 0)
+        #expect(r.appBytes("a") == [[0, 12 * MB], [1 * mins, 0]])
+    }
+
     @Test("quit: a running app gets applicationWillTerminate, a suspended one does not")
     func quit() {
         // 0 open b; 1 m open c; 2 m open a. b suspended at 1 m. c has a 10-minute task, so it is
