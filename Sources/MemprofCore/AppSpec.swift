@@ -72,6 +72,9 @@ public struct AppSpec: Sendable, Hashable {
     public var backgroundRelease: Bytes
     public var backgroundHandlerTimeUs: Microseconds
     public var memoryWarningRelease: Bytes
+    /// The declared `minFootprint`: what the app keeps whatever it releases (its code, runtime and
+    /// the state it cannot drop). `nil` uses ``defaultFloor``.
+    public var minFootprint: Bytes?
     public var modes: Set<AppMode>
     public var fetch: FetchSpec?
     public var push: HandlerSpec?
@@ -102,4 +105,10 @@ public struct AppSpec: Sendable, Hashable {
         self.backgroundTask = backgroundTask
         self.voip = voip
     }
+
+    /// The floor when none is declared: 5 MB, or the launch footprint if that is smaller.
+    public static let defaultFloor: Bytes = 5 * .megabyte
+
+    /// What releases (`onBackground.release`, `onMemoryWarning.release`, `free`) never go under.
+    public var footprintFloor: Bytes { minFootprint ?? min(launchFootprint, Self.defaultFloor) }
 }

@@ -15,7 +15,7 @@ extension Simulator {
             if demand(i, bytes) { setFootprint(i, apps[i].footprint + bytes) }
         case .free(let i, let bytes):
             guard apps[i].state.runsCode else { return ignored(action, "the app runs no code while \(apps[i].state.rawValue)") }
-            setFootprint(i, apps[i].footprint - min(bytes, apps[i].footprint))
+            setFootprint(i, apps[i].footprint - releasable(i, bytes))
         case .memoryWarning: sendMemoryWarnings(cause: "script")
         case .play(let i): play(i, action)
         case .stop(let i): stop(i, action)
@@ -197,7 +197,7 @@ extension Simulator {
     /// handler, its background task and the next fetch wake; then it suspends if idle.
     mutating func startBackgroundWork(_ i: Int) {
         let spec = apps[i].spec
-        let released = min(spec.backgroundRelease, apps[i].footprint)
+        let released = releasable(i, spec.backgroundRelease)
         apps[i].releasedOnBackground += released
         setFootprint(i, apps[i].footprint - released)
         startEnterBackgroundHandler(i)

@@ -90,12 +90,17 @@ extension Simulator {
         return true
     }
 
+    /// How much of `bytes` app `i` can release without going under its floor (`minFootprint`).
+    func releasable(_ i: Int, _ bytes: Bytes) -> Bytes {
+        max(0, min(bytes, apps[i].footprint - apps[i].spec.footprintFloor))
+    }
+
     /// A memory warning to every app that runs code; each releases its `onMemoryWarning.release`.
     mutating func sendMemoryWarnings(cause: String) {
         for i in apps.indices where apps[i].state.runsCode {
             deliver(.applicationDidReceiveMemoryWarning, to: i)
             apps[i].stats.memoryWarnings += 1
-            let freed = min(apps[i].spec.memoryWarningRelease, apps[i].footprint)
+            let freed = releasable(i, apps[i].spec.memoryWarningRelease)
             setFootprint(i, apps[i].footprint - freed)
             record(.memoryWarning, i) {
                 $0.detail = cause

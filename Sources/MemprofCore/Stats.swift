@@ -96,6 +96,8 @@ public struct AppStats: Sendable, Hashable, Codable {
     public var pushes = HandlerCounts()
     /// Cold launches into the foreground of an app the system had killed (memory or time limits).
     public var coldRelaunchesAfterKill = 0
+    /// How the app's declared handlers and its peak footprint sit against their limits.
+    public var headroom: Headroom?
 
     public init(name: String) {
         self.name = name

@@ -85,6 +85,7 @@ enum HTMLAssets {
     td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
     tr.omitted td{text-align:center;color:var(--muted);font-style:italic;background:var(--band)}
     .kind{font-weight:600}.k-eviction,.k-kill{color:var(--crit)}.k-memoryWarning{color:var(--warn)}.k-compression{color:var(--comp)}
+    #htable td.over{color:var(--crit);font-weight:600}#htable td.empty{color:var(--muted)}#htable small{color:var(--muted);font-weight:400}
     span.taken{font-weight:600}
     .empty{color:var(--muted)}
     #tip{position:fixed;z-index:10;pointer-events:none;background:var(--card);color:var(--fg);border:1px solid var(--line);

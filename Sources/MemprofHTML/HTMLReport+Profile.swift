@@ -1,3 +1,4 @@
+import MemprofCore
 import MemprofProfile
 import MemprofReport
 

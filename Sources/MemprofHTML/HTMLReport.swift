@@ -75,6 +75,7 @@ public struct HTMLReport {
         page += "</section>\n"
         page += decisionsTable()
         page += appTable()
+        page += headroomTable()
         for section in sections {
             page += "<section id=\"\(section.id.html)\"><h2>\(section.title.html)</h2>\n\(section.html)\n</section>\n"
         }

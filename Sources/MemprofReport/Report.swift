@@ -117,7 +117,12 @@ extension Report {
         device = workload.device
         policy = workload.policy
         summary = result.summary
-        apps = Dictionary(uniqueKeysWithValues: zip(workload.apps.map(\.id), result.apps))
+        apps = Dictionary(uniqueKeysWithValues: zip(workload.apps, result.apps).map { spec, stats in
+            var stats = stats
+            stats.headroom = Headroom(app: spec, policy: workload.policy, device: workload.device,
+                                      peakBytes: stats.peakFootprintBytes)
+            return (spec.id, stats)
+        })
         events = result.events
         timeline = result.timeline
         jetsamEvents = result.jetsamEvents

@@ -27,6 +27,15 @@ public enum TerminalSummary {
         }
         lines += TextTable.render(rows, rightAligned: Set(1...7).union([8]))
         lines.append("")
+        // Each declared handler's time and the app's peak against their limits (issue: limits shown).
+        let headroom = orderedApps.compactMap { id in
+            report.apps[id]?.headroom.map { [id, $0.phrases.joined(separator: "; ")] }
+        }
+        if !headroom.isEmpty {
+            lines.append("headroom")
+            lines += TextTable.render(headroom).map { "  " + $0 }
+            lines.append("")
+        }
         let s = report.summary
         let appMemory = report.device.ram - report.device.systemReserved
         let kills = s.terminations.filter { $0.key != ExitReason.userQuit.rawValue && $0.value > 0 }

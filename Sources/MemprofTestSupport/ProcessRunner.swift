@@ -29,12 +29,31 @@ public enum ProcessRunner {
         // Read both pipes at once, so a child that fills one while we wait on the other cannot stall.
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        DispatchQueue.global().async(group: group) { errData = readToEnd(err.fileHandleForReading) }
+        let outData = readToEnd(out.fileHandleForReading)
         group.wait()
         process.waitUntilExit()
         return ProcessOutcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                               stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Reads a pipe to its end with read(2), retrying when a signal interrupts it. Foundation's
+    /// `readDataToEndOfFile` traps on EINTR, which the sampler's SIGPROF causes when sampling
+    /// tests run in this process at the same time.
+    static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let fd = handle.fileDescriptor
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                data.append(contentsOf: buffer[0..<n])
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                return data
+            }
+        }
     }
 
     /// Runs a command found on `PATH` (through `/usr/bin/env`).

@@ -53,6 +53,18 @@ struct NodeReader {
         }
     }
 
+    /// The node at `keys` below this one, if every key is there (no checking: for pointing at a
+    /// value already read).
+    func descendant(_ keys: [String]) -> NodeReader? {
+        var reader = self
+        for key in keys {
+            guard case .mapping(let mapping) = reader.node,
+                  let value = mapping.first(where: { $0.key.scalar?.string == key })?.value else { return nil }
+            reader = reader.child(value, key)
+        }
+        return reader
+    }
+
     func sequence() throws -> [NodeReader] {
         guard case .sequence(let sequence) = node else { throw error("expected a list, found \(kind)") }
         return sequence.enumerated().map { index, item in

@@ -9,6 +9,8 @@ public struct LoadedWorkload: Sendable {
     public var sha256: String
     /// A path, or `builtin:NAME`.
     public var source: String
+    /// Declared times or footprints that cannot fit their limits (the run goes on).
+    public var warnings: [WorkloadWarning] = []
 }
 
 /// Finds a workload by path or built-in name, reads it and parses it.
@@ -43,8 +45,9 @@ public enum WorkloadLoader {
     }
 
     public static func parse(_ text: String, file: String, knownKernels: Set<String>? = nil) throws -> LoadedWorkload {
-        let workload = try WorkloadParser(file: file, knownKernels: knownKernels).parse(text)
-        return LoadedWorkload(workload: workload, sha256: sha256Hex(Array(text.utf8)), source: file)
+        let parsed = try WorkloadParser(file: file, knownKernels: knownKernels).parseReportingWarnings(text)
+        return LoadedWorkload(workload: parsed.workload, sha256: sha256Hex(Array(text.utf8)), source: file,
+                              warnings: parsed.warnings)
     }
 
     /// SHA-256 of `bytes` as lowercase hex, through OpenSSL's libcrypto.

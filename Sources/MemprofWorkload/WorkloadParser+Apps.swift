@@ -1,7 +1,7 @@
 import MemprofCore
 
 extension WorkloadParser {
-    static let appKeys = ["name", "launch", "resumeTime", "growth", "maxFootprint", "onBackground",
+    static let appKeys = ["name", "launch", "resumeTime", "growth", "maxFootprint", "minFootprint", "onBackground",
                           "onMemoryWarning", "modes", "fetch", "push", "backgroundTask", "voip", "objects"]
     static let handlerKeys = ["time", "allocates", "work", "timing"]
 
@@ -14,6 +14,14 @@ extension WorkloadParser {
         if let v = m["resumeTime"] { app.resumeTimeUs = try v.duration() }
         if let v = m["growth"] { app.growth = try v.rate() }
         if let v = m["maxFootprint"] { app.maxFootprint = try v.size() }
+        if let v = m["minFootprint"] {
+            let floor = try v.size()
+            guard floor <= app.launchFootprint else {
+                throw v.error("minFootprint (\(Format.bytes(floor))) must not exceed the launch footprint "
+                    + "(\(Format.bytes(app.launchFootprint)))")
+            }
+            app.minFootprint = floor
+        }
         if let v = m["onBackground"] {
             let b = try v.mapping(allowed: ["release", "time"])
             if let r = b["release"] { app.backgroundRelease = try r.size() }

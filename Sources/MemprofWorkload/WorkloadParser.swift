@@ -17,6 +17,12 @@ public struct WorkloadParser {
     static let topKeys = ["memprof", "name", "seed", "duration", "device", "policy", "apps", "script", "generate"]
 
     public func parse(_ text: String) throws -> Workload {
+        try parseReportingWarnings(text).workload
+    }
+
+    /// Parses `text` and also says, as located warnings, where a declared handler time or
+    /// footprint cannot fit its limit (the run goes on: the limit decides what happens).
+    public func parseReportingWarnings(_ text: String) throws -> (workload: Workload, warnings: [WorkloadWarning]) {
         let root = try compose(text)
         let top = try root.mapping(allowed: Self.topKeys)
         let version = try top.required("memprof")
@@ -39,8 +45,11 @@ public struct WorkloadParser {
         let apps = try appEntries.map { try parseApp(id: $0.0, $0.1, policy: policy, platform: device.platform) }
         let script = try top["script"].map { try parseScript($0, apps: apps, ids: ids, duration: duration) } ?? []
         let generate = try top["generate"].map { try parseGenerate($0, ids: ids) }
-        return Workload(name: name, seed: seed, durationUs: duration, device: device, policy: policy,
-                        apps: apps, script: script, generate: generate)
+        let workload = Workload(name: name, seed: seed, durationUs: duration, device: device, policy: policy,
+                                apps: apps, script: script, generate: generate)
+        let appNodes = appEntries.map(\.1)
+        try checkReleases(workload, appNodes: appNodes)
+        return (workload, limitWarnings(workload, appNodes: appNodes))
     }
 
     func compose(_ text: String) throws -> NodeReader {

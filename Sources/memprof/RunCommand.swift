@@ -24,6 +24,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         var loaded = try WorkloadSource.load(workload)
+        printWarnings(loaded.warnings)
         if let seed { loaded.workload.seed = seed }
         let progress = ProgressLine(durationUs: loaded.workload.durationUs)
         var request = RunRequest(workload: loaded, sampling: sampling.sampling)

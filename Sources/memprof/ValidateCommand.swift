@@ -17,6 +17,7 @@ struct ValidateCommand: ParsableCommand {
         for path in workloads {
             do {
                 let loaded = try WorkloadSource.load(path)
+                printWarnings(loaded.warnings)
                 print("\(path): ok (\(loaded.workload.name), \(loaded.workload.apps.count) apps, "
                     + "\(loaded.workload.script.count) script entries)")
             } catch let error as WorkloadError {
@@ -24,5 +25,12 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         if !problems.isEmpty { throw BadInput(problems.joined(separator: "\nmemprof: ")) }
+    }
+}
+
+/// Prints a workload's warnings to standard error, one `memprof: warning: …` line each.
+func printWarnings(_ warnings: [WorkloadWarning]) {
+    for warning in warnings {
+        FileHandle.standardError.write(Data("memprof: \(warning)\n".utf8))
     }
 }

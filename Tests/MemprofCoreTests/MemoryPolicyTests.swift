@@ -311,4 +311,20 @@ struct MemoryPolicyTests {
         #expect(r.reclaims.first?.neededBytes == 20 * MB)
         #expect(r.reclaims.first?.freedBytes == 30 * MB)
     }
+
+    @Test("releases stop at the app's floor: minFootprint, by default the smaller of 5 MB and the launch footprint")
+    func releasesStopAtTheFloor() {
+        // a: 12 MB, releases 10 MB on entering the background; default floor min(12, 5) = 5 MB.
+        // 0 open a; 1 m open b: a releases only 7 MB (12 → 5 MB), suspends and is compressed at
+        // 5 MB (under 16 MB), not at 2 MB. c: same, but minFootprint 9 MB: releases 3 MB, 9 MB.
+        var c = makeApp("c", footprint: 12 * MB, backgroundRelease: 10 * MB)
+        c.minFootprint = 9 * MB
+        let w = makeWorkload([makeApp("a", footprint: 12 * MB, backgroundRelease: 10 * MB), makeApp("b"), c],
+                             duration: 5 * mins, [(0, .open(0)), (1 * mins, .open(1)), (2 * mins, .open(2)),
+                                                  (3 * mins, .open(1))])
+        let r = simulate(w)
+        #expect(r.events("a", .compression).map(\.bytes) == [5 * MB])
+        #expect(r.events("c", .compression).map(\.bytes) == [9 * MB])
+        #expect(makeApp("tiny", footprint: 3 * MB).footprintFloor == 3 * MB)
+    }
 }

@@ -65,6 +65,7 @@ public enum MetricDirection: String, Sendable, Codable {
 /// | `timeAtPressureUs.warning`, `timeAtPressureUs.critical` | higher is worse | time under pressure |
 /// | `resumeLatencyUs.p50`, `resumeLatencyUs.max` | higher is worse | slower resumes |
 /// | `swap.peakBytes`, `swap.timeOverRamUs` (macOS) | higher is worse | paging out instead of RAM |
+/// | `headroom.*.spareUs`, `headroom.footprint.spareBytes` | lower is worse | less room before a limit kills the app |
 /// | `*.started`, `backgroundLaunches`, `launches.background`, `warmResumes`, `launches.warm`, `compressedResumes`, `launches.fromCompressed`, `compressions` | neutral | driven by the script; a compression is the cheap alternative to an eviction |
 /// | `timeAtPressureUs.normal`, `timeInStateUs.*`, `resumeLatencyUs.count` | neutral | the other side of metrics above, or workload shape |
 public enum MetricDirections {
@@ -94,6 +95,8 @@ public enum MetricDirections {
         ("resumeLatencyUs.max", .higherIsWorse),
         ("swap.peakBytes", .higherIsWorse),
         ("swap.timeOverRamUs", .higherIsWorse),
+        ("headroom.*.spareUs", .lowerIsWorse),
+        ("headroom.footprint.spareBytes", .lowerIsWorse),
         ("*.started", .neutral),
         ("backgroundLaunches", .neutral),
         ("launches.background", .neutral),

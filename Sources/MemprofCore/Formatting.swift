@@ -1,5 +1,3 @@
-import MemprofCore
-
 /// Human forms of the report's units, for terminals and pages.
 public enum Format {
     /// `1 compression`, `2 compressions`, `0 evictions`: a count with its noun in the right

@@ -1,0 +1,43 @@
+import MemprofCore
+import MemprofReport
+
+extension HTMLReport {
+    /// Each app's declared handler times and its peak footprint against their limits: how close
+    /// it runs to being killed, before it is.
+    func headroomTable() -> String {
+        // A Mac has no background time limits (spec §3): only the footprint column.
+        let subjects: [(String, (Headroom) -> Headroom.Time?)] = report.device.platform == .macos ? [] : [
+            ("enter-background handler", \.enterBackground), ("background task", \.backgroundTask),
+            ("fetch", \.fetch), ("push", \.push),
+        ]
+        var out = "<section id=\"headroom\"><h2>Limits</h2>\n<p class=\"hint\">"
+            + (subjects.isEmpty ? "Each app's peak footprint" : "Declared handler times against the policy's limits, and each app's peak footprint")
+            + " against the device's per-app limit "
+            + "(\(Format.bytes(report.device.appLimit))).</p>\n<div class=\"scroll\"><table id=\"htable\"><thead><tr><th>app</th>"
+        for (label, _) in subjects { out += "<th>\(label)</th>" }
+        out += "<th>peak footprint</th></tr></thead>\n<tbody>\n"
+        for app in apps {
+            guard let stats = report.apps[app], let headroom = stats.headroom else { continue }
+            out += "<tr><td>\(stats.name.html)</td>"
+            for (_, time) in subjects {
+                guard let t = time(headroom) else {
+                    out += "<td class=\"empty\">–</td>"
+                    continue
+                }
+                out += cell("\(Format.duration(t.declaredUs)) of \(Format.duration(t.limitUs))",
+                            spare: t.spareUs >= 0 ? "\(Format.duration(t.spareUs)) to spare" : "\(Format.duration(-t.spareUs)) over",
+                            over: t.spareUs < 0)
+            }
+            let f = headroom.footprint
+            out += cell("\(Format.bytes(f.peakBytes)) of \(Format.bytes(f.limitBytes))",
+                        spare: f.spareBytes >= 0 ? "\(Format.bytes(f.spareBytes)) to spare" : "\(Format.bytes(-f.spareBytes)) over",
+                        over: f.spareBytes < 0)
+            out += "</tr>\n"
+        }
+        return out + "</tbody></table></div></section>\n"
+    }
+
+    private func cell(_ value: String, spare: String, over: Bool) -> String {
+        "<td class=\"\(over ? "over" : "fits")\">\(value.html)<br><small>\(spare.html)</small></td>"
+    }
+}
