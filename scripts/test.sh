@@ -7,6 +7,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 ./scripts/setup.sh --tests
 
+echo "== format (.swift-format, scripts/check-format.sh)"
+./scripts/check-format.sh
+
 echo "== build (debug, with tests)"
 swift build --build-tests
 export MEMPROF_BIN="$root/.build/debug/memprof"
