@@ -14,6 +14,9 @@ echo "== build (debug, with tests)"
 swift build --build-tests
 export MEMPROF_BIN="$root/.build/debug/memprof"
 
+echo "== documentation (DocC catalogs, scripts/check-docs.sh)"
+./scripts/check-docs.sh
+
 echo "== swift test"
 swift test --skip-build
 
