@@ -20,6 +20,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
+    // Layers: a target depends only on layers above its own, or on one listed before it in its
+    // layer (no back-edges):
+    //   1. MemprofCore (the simulation), MemprofOutput (bytes out), MemprofProfile (samples as data)
+    //   2. MemprofWorkload (files in), MemprofReport (the report model), MemprofSampler
+    //   3. renderers: MemprofTrace, MemprofHTML (neither depends on the other)
+    //   4. MemprofRun (one run), MemprofCompare, MemprofBudgets, MemprofExport, MemprofServe
+    //   5. the executables: memprof, memprof-bench, memprof-bench-sampler
     targets: [
         // How output leaves memprof: the one JSON writer, escapers, JUnit XML, files written whole.
         .target(name: "MemprofOutput"),
@@ -104,7 +111,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile", "MemprofTestSupport"]),
         // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index scan).
-        .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofTrace", "MemprofOutput"]),
+        .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofOutput"]),
         // trace.json in the Trace Event Format (Perfetto, chrome://tracing), and lifecycle intervals.
         .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"]),
         // `memprof serve`: a read-only HTTP server over a reports folder (FlyingFox).
@@ -112,7 +119,7 @@ let package = Package(
             name: "MemprofServe",
             dependencies: ["MemprofHTML", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
-        .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofTrace", "MemprofWorkload", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
         .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport"]),
         .testTarget(name: "MemprofServeTests", dependencies: ["MemprofServe"]),
     ],

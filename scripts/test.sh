@@ -7,9 +7,15 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 ./scripts/setup.sh --tests
 
+echo "== format (.swift-format, scripts/check-format.sh)"
+./scripts/check-format.sh
+
 echo "== build (debug, with tests)"
 swift build --build-tests
 export MEMPROF_BIN="$root/.build/debug/memprof"
+
+echo "== documentation (DocC catalogs, scripts/check-docs.sh)"
+./scripts/check-docs.sh
 
 # The suites that sample this very process (SIGPROF at up to 5 kHz) run on their own, so the
 # signals cannot interrupt the sockets and pipes of the other suites' servers and processes.

@@ -4,12 +4,12 @@ public typealias Microseconds = Int64
 /// Memory sizes: whole bytes, with `KB`/`MB`/`GB` as powers of 1024 (spec §1).
 public typealias Bytes = Int64
 
-public extension Int64 {
-    static let kilobyte: Int64 = 1024
-    static let megabyte: Int64 = 1024 * 1024
-    static let gigabyte: Int64 = 1024 * 1024 * 1024
-    static let second: Int64 = 1_000_000
-    static let minute: Int64 = 60_000_000
+extension Int64 {
+    public static let kilobyte: Int64 = 1024
+    public static let megabyte: Int64 = 1024 * 1024
+    public static let gigabyte: Int64 = 1024 * 1024 * 1024
+    public static let second: Int64 = 1_000_000
+    public static let minute: Int64 = 60_000_000
 }
 
 /// A size per time, kept as an exact fraction: `bytes` every `perUs` microseconds.

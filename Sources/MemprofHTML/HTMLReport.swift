@@ -2,7 +2,6 @@ import MemprofOutput
 import Foundation
 import MemprofCore
 import MemprofReport
-import MemprofTrace
 
 /// The report as one self-contained HTML page (`report.html`, spec §11, issue 4): inline CSS, SVG
 /// and a little plain JavaScript written here; no network request of any kind, works from

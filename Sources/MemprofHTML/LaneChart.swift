@@ -1,7 +1,6 @@
 import MemprofOutput
 import MemprofCore
 import MemprofReport
-import MemprofTrace
 
 /// Lifecycle swimlanes: a row per app coloured by state, with marks for launches, resumes,
 /// evictions and kills and bars for background handlers. The SVG's x axis is the run scaled to

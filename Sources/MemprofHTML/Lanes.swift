@@ -1,5 +1,5 @@
 import MemprofCore
-import MemprofTrace
+import MemprofReport
 
 /// What one swimlane draws for a stretch of time: an app's state, or, where many short states
 /// follow each other too fast to see, the one it spent longest in with a count of those merged.

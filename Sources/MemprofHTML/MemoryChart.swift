@@ -1,7 +1,6 @@
 import MemprofOutput
 import MemprofCore
 import MemprofReport
-import MemprofTrace
 
 /// The memory-over-time chart: per-app stacked areas of resident memory, the used line, app
 /// memory and the warning and critical levels, markers, a pressure strip, and a panel below for

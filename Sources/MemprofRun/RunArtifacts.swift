@@ -5,6 +5,7 @@ import MemprofReport
 
 /// What a run produced: its report, and every file of its report folder, rendered.
 public struct RunArtifacts {
+    /// The run's report, as report.json holds it.
     public var report: Report
     /// report.json, report.html, trace.json, and with samples stacks.folded and
     /// profile.speedscope.json, in that order.

@@ -11,7 +11,7 @@ import MemprofWorkload
 /// One run of memprof: a workload in, a report and its files out (spec §11, `memprof run`).
 ///
 /// The pipeline loads nothing and writes nothing: it simulates, runs and samples the background
-/// work the workload names, builds the ``Report`` and renders every file of a report folder.
+/// work the workload names, builds the `Report` (MemprofReport) and renders every file of a report folder.
 /// ``ReportFolder`` writes them; `memprof run` is a thin adapter over the two.
 ///
 ///     let loaded = try WorkloadSource.load("phone-day")

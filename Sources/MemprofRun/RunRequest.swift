@@ -16,7 +16,9 @@ public struct RunRequest {
         public static let `default` = Sampling.rate(SamplerOptions.defaultRateHz)
     }
 
+    /// The workload, as ``WorkloadSource/load(_:)`` returns it (with its text's SHA-256 and source).
     public var workload: LoadedWorkload
+    /// How the workload's background `work` is run and sampled.
     public var sampling: Sampling
     /// Called now and then with the simulated time reached, from the simulating thread.
     public var progress: ((Microseconds) -> Void)?
@@ -24,6 +26,8 @@ public struct RunRequest {
     /// (`scripts/bench-html.sh` reads these through `MEMPROF_TIMINGS`).
     public var timings: ((_ file: String, _ milliseconds: Double, _ bytes: Int) -> Void)?
 
+    /// A request to run `workload`; by default its work is sampled at the default rate and
+    /// nothing is reported while it runs.
     public init(workload: LoadedWorkload, sampling: Sampling = .default,
                 progress: ((Microseconds) -> Void)? = nil,
                 timings: ((String, Double, Int) -> Void)? = nil) {

@@ -4,6 +4,8 @@ import MemprofReport
 
 /// The short summary `memprof run` prints: a table per app and the run's headline figures.
 public enum TerminalSummary {
+    /// The summary of `report`: findings first, a table of apps in `orderedApps` order, then the
+    /// launches, memory, pressure, background work, kills and swap lines. Plain text, no colour.
     public static func render(_ report: Report, orderedApps: [String]) -> String {
         var lines: [String] = []
         lines.append("\(report.run.workload): \(Format.duration(report.run.durationUs)) on \(report.device.name), "

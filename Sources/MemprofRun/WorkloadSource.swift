@@ -7,7 +7,7 @@ public enum WorkloadSource {
     /// Loads a workload file or built-in name (nil: the built-in default), checking the kernels
     /// its `work` names against the ones this build of memprof has.
     ///
-    /// - Throws: ``WorkloadError``, located, for bad input.
+    /// - Throws: `WorkloadError` (MemprofWorkload), naming file, line, column and key, for bad input.
     public static func load(_ argument: String?) throws -> LoadedWorkload {
         try WorkloadLoader.load(argument, knownKernels: Set(WorkRegistry.names))
     }

@@ -21,7 +21,7 @@ public enum Snapshot {
 
     private static func firstDifference(_ a: Any, _ e: Any, path: String) -> String? {
         switch (a, e) {
-        case let (a as [String: Any], e as [String: Any]):
+        case (let a as [String: Any], let e as [String: Any]):
             for key in Set(a.keys).union(e.keys).sorted() {
                 let sub = path.isEmpty ? key : "\(path).\(key)"
                 guard let av = a[key] else { return "\(sub): missing, expected \(e[key]!)" }
@@ -29,7 +29,7 @@ public enum Snapshot {
                 if let d = firstDifference(av, ev, path: sub) { return d }
             }
             return nil
-        case let (a as [Any], e as [Any]):
+        case (let a as [Any], let e as [Any]):
             for (i, (av, ev)) in zip(a, e).enumerated() {
                 if let d = firstDifference(av, ev, path: "\(path)[\(i)]") { return d }
             }

@@ -6,7 +6,10 @@ import MemprofCore
 // `appMemory` = 100 MB: the warning level starts at 80 MB and the critical level at 95 MB
 // (0.80 and 0.95 × 100 MB, rounded up to whole bytes, which are already whole here).
 
+// Unit names, written as units are.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 let KB: Bytes = .kilobyte
+// swift-format-ignore: AlwaysUseLowerCamelCase
 let MB: Bytes = .megabyte
 let ms: Microseconds = 1_000
 let sec: Microseconds = .second

@@ -6,6 +6,7 @@ import Testing
     func spiky(count: Int) -> [StepPoint] {
         var state: UInt64 = 42
         return (0..<count).map { i in
+            // swift-format-ignore: GroupNumericLiterals
             state = state &* 6364136223846793005 &+ 1442695040888963407
             var value = Int64(state >> 40) % 1_000
             if i % 997 == 500 { value = 50_000 + Int64(i) }   // peaks

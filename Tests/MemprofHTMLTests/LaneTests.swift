@@ -1,7 +1,7 @@
 import MemprofCore
 import Testing
 @testable import MemprofHTML
-@testable import MemprofTrace
+import MemprofReport
 
 @Suite struct LaneTests {
     func transition(_ at: Int64, _ app: String, _ from: AppState, _ to: AppState) -> SimEvent {

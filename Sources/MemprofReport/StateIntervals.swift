@@ -1,5 +1,4 @@
 import MemprofCore
-import MemprofReport
 
 /// One stretch of time an app spent in one state, read off the report's transition events.
 public struct StateInterval: Sendable, Hashable {
@@ -145,7 +144,8 @@ public enum StateIntervals {
 }
 
 extension String {
-    var trimmed: String {
+    /// The string without trailing spaces.
+    package var trimmed: String {
         var s = Substring(self)
         while s.last == " " { s = s.dropLast() }
         return String(s)
