@@ -134,7 +134,7 @@ public struct Headroom: Sendable, Hashable, Codable {
         var out: [String] = []
         let handlers: [(LimitFit.Subject, Time?)] = [(.enterBackground, enterBackground), (.backgroundTask, backgroundTask),
                                                       (.fetch, fetch), (.push, push)]
-        for case let (subject, time?) in handlers {
+        for case (let subject, let time?) in handlers {
             let rest = time.spareUs >= 0 ? "\(Format.duration(time.spareUs)) to spare"
                 : "\(Format.duration(-time.spareUs)) over"
             out.append("\(subject.label) \(Format.duration(time.declaredUs)) of \(Format.duration(time.limitUs)), \(rest)")
