@@ -17,7 +17,23 @@ public struct WorkloadParser {
     static let topKeys = ["memprof", "name", "seed", "duration", "device", "policy", "apps", "script", "generate"]
 
     public func parse(_ text: String) throws -> Workload {
+        try parse(root: try compose(text))
+    }
+
+    /// Parses `text` with `overrides` applied to its keys first (``WorkloadOverride``): validated
+    /// as if the file said them, with errors about them located where they were written.
+    public func parse(_ text: String, overrides: [WorkloadOverride]) throws -> Workload {
         let root = try compose(text)
+        guard !overrides.isEmpty else { return try parse(root: root) }
+        let changed = try OverrideApplier.apply(overrides, to: root.node)
+        do {
+            return try parse(root: NodeReader(node: changed, path: "", file: file))
+        } catch let error as WorkloadError {
+            throw OverrideApplier.relocate(error, overrides)
+        }
+    }
+
+    func parse(root: NodeReader) throws -> Workload {
         let top = try root.mapping(allowed: Self.topKeys)
         let version = try top.required("memprof")
         guard try version.int() == 1 else {
