@@ -71,6 +71,11 @@ public struct WorkloadOverride: Sendable, Equatable {
         return ["--set", "\(keyPath)=\(value)"]
     }
 
+    /// Checks the key path's spelling (keys joined by `.`, `[n]` indices), not that the keys exist.
+    public func checkKeyPath() throws {
+        _ = try segments()
+    }
+
     /// One step of a key path.
     enum Segment: Equatable {
         case key(String)
@@ -220,4 +225,19 @@ enum OverrideApplier {
 
 extension Node.Mapping {
     var asNode: Node { .mapping(self) }
+}
+
+/// The nearest of some names to a misspelt one, for "did you mean" in other files' errors
+/// (sweep files), by the same rule workload errors use.
+public enum Spelling {
+    public static func nearest(to word: String, among candidates: [String]) -> String? {
+        suggestion(for: word, among: candidates)
+    }
+}
+
+/// SHA-256 of text as lowercase hex, as workload digests are computed (sweep fingerprints use it).
+public enum SHA256Hex {
+    public static func of(_ text: String) -> String {
+        WorkloadLoader.sha256Hex(Array(text.utf8))
+    }
 }
