@@ -5,6 +5,15 @@ import MemprofReport
 /// What `memprof sweep` prints: one line per cell with its headline figures, and per cell the
 /// apps evicted on the largest share of days.
 public enum FleetSummary {
+    /// The summary followed by the paths of the files written into `folder`.
+    public static func render(_ result: FleetResult, folder: String) -> String {
+        var lines = [render(result), ""]
+        lines.append("fleet      \(folder)/fleet.json")
+        lines.append("runs       \(folder)/runs.csv")
+        if result.isComplete { lines.append("html       \(folder)/fleet.html") }
+        return lines.joined(separator: "\n")
+    }
+
     public static func render(_ result: FleetResult) -> String {
         let s = result.sweep
         var lines = ["\(s.name): \(s.workload), seeds \(s.seeds), \(result.cells.count) cell\(result.cells.count == 1 ? "" : "s"), "

@@ -21,10 +21,6 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let result = try FleetMerge.merge(parts, into: URL(fileURLWithPath: out), partial: partial)
-        print(FleetSummary.render(result))
-        print("")
-        print("fleet      \(out)/fleet.json")
-        print("runs       \(out)/runs.csv")
-        if result.isComplete { print("html       \(out)/fleet.html") }
+        print(FleetSummary.render(result, folder: out))
     }
 }

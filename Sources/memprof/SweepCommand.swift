@@ -36,10 +36,6 @@ struct SweepCommand: ParsableCommand {
         let folder = out ?? "Reports/\(plan.sweep.name)" + (parsedShard.map { "-shard-\($0.index)-of-\($0.count)" } ?? "")
         let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
         let result = try FleetSweep.run(plan, threads: threadCount, into: URL(fileURLWithPath: folder))
-        print(FleetSummary.render(result))
-        print("")
-        print("fleet      \(folder)/fleet.json")
-        print("runs       \(folder)/runs.csv")
-        if result.isComplete { print("html       \(folder)/fleet.html") }
+        print(FleetSummary.render(result, folder: folder))
     }
 }
