@@ -91,7 +91,7 @@ public enum FleetMerge {
                 cells: first.result.cells.map { ($0.label, $0.overrides) }, columns: columns, tally: tally,
                 host: FleetResult.currentHost(threads: 1, wallMs: wallMs,
                                               measured: MeasuredWork(microseconds: first.result.host.measuredWorkUs)))
-            try folder.finish(json: try result.encoded(), html: result.isComplete ? FleetHTML.data(result) : nil)
+            try folder.finish(json: try result.encoded(), html: result.isComplete ? FleetHTML.data(result, tally: tally, columns: columns) : nil)
             return result
         } catch {
             folder.abort()

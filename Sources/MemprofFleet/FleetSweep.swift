@@ -22,7 +22,7 @@ public enum FleetSweep {
                 cells: plan.cells.map { ($0.label, $0.overrides.map { .init(keyPath: $0.keyPath, value: $0.value) }) },
                 columns: columns, tally: outcome.tally,
                 host: FleetResult.currentHost(threads: threads, wallMs: wallMs, measured: measured))
-            try folder.finish(json: try result.encoded(), html: result.isComplete ? FleetHTML.data(result) : nil)
+            try folder.finish(json: try result.encoded(), html: result.isComplete ? FleetHTML.data(result, tally: outcome.tally, columns: columns) : nil)
             return result
         } catch {
             folder.abort()
