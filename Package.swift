@@ -120,7 +120,7 @@ let package = Package(
         .target(name: "MemprofFleet",
                 dependencies: ["MemprofCore", "MemprofWorkload", "MemprofRun", "MemprofReport", "MemprofCompare",
                                "MemprofSampler", "MemprofOutput", .product(name: "Yams", package: "Yams")]),
-        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofWorkload", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCompare
+import MemprofReport
 import MemprofTestSupport
 import MemprofWorkload
 import Testing
@@ -75,5 +76,16 @@ import Testing
         for seed in 2...12 as ClosedRange<UInt64> {
             #expect(Set(FleetRun.metrics(loaded.workload, seed: seed, measured: MeasuredWork()).keys) == names)
         }
+    }
+}
+
+/// The sweep reads metrics without JSON; the names and values are compare's, for every built-in.
+struct MetricFlattenerTests {
+    @Test(arguments: BuiltinWorkloads.all.map(\.name))
+    func sameMetricsAsCompare(_ name: String) throws {
+        let loaded = try WorkloadLoader.load(name)
+        let report = try ReportFixture.builtin(name)
+        #expect(FleetRun.metrics(loaded.workload, seed: loaded.workload.seed, measured: MeasuredWork())
+            == MetricExtractor.metrics(of: report))
     }
 }
