@@ -63,7 +63,7 @@ let package = Package(
                 "MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare", "MemprofBudgets", "MemprofExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "MemprofSampler", "MemprofProfile",
-                "MemprofHTML", "MemprofTrace", "MemprofServe", "MemprofOutput", "MemprofRun",
+                "MemprofHTML", "MemprofTrace", "MemprofServe", "MemprofOutput", "MemprofRun", "MemprofFleet",
             ]
         ),
         // Sampling profiles as plain data, and their folded-stack and speedscope forms.
@@ -122,6 +122,12 @@ let package = Package(
         .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
         .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport"]),
         .testTarget(name: "MemprofServeTests", dependencies: ["MemprofServe"]),
+        // Fleet sweeps (spec §12): the sweep file, runs on every core, per-metric distributions,
+        // fleet.json and runs.csv, shards and merge, paired compare of two fleets, fleet.html.
+        .target(name: "MemprofFleet",
+                dependencies: ["MemprofCore", "MemprofWorkload", "MemprofRun", "MemprofReport", "MemprofCompare",
+                               "MemprofSampler", "MemprofOutput", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -230,6 +230,25 @@ def check_page(browser, path, outdir):
             if "after" in f and float(f["after"]) <= float(f["before"]): problems.append("clicking a flame box did not zoom")
         evaluate("window.scrollTo(0,0)")
         browser.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 5, "y": 5}, session=session)
+    elif evaluate("!!document.getElementById('fleet')"):
+        # fleet.html (memprof sweep): the heatmap, a histogram per metric and cell, the worst seeds.
+        counts = json.loads(evaluate("""JSON.stringify({
+          heat: document.querySelectorAll('#heatmap td.h').length,
+          shaded: Array.from(document.querySelectorAll('#heatmap td.h')).filter(function(td){
+            return getComputedStyle(td).backgroundColor !== 'rgba(0, 0, 0, 0)';}).length,
+          figures: document.querySelectorAll('figure.dist').length,
+          bars: document.querySelectorAll('figure.dist rect.bar').length,
+          barTitles: document.querySelectorAll('figure.dist rect.bar title').length,
+          families: document.querySelectorAll('section.family').length,
+          worst: document.querySelectorAll('#worst tbody tr').length,
+          replay: (document.querySelector('#worst code')||{}).textContent||''})""") or "{}")
+        if counts.get("heat", 0) < 1: problems.append("eviction heatmap is empty")
+        if counts.get("shaded", 0) < counts.get("heat", 0) - counts.get("heat", 0) // 2: problems.append("heatmap cells are not shaded")
+        if counts.get("figures", 0) < 5: problems.append("too few metric distributions drawn")
+        if counts.get("bars", 0) < counts.get("figures", 0): problems.append("distributions drew no bars")
+        if counts.get("barTitles") != counts.get("bars"): problems.append("histogram bars lack their values")
+        if counts.get("families", 0) < 3: problems.append("too few metric families")
+        if "memprof run" not in counts.get("replay", ""): problems.append("worst seeds have no replay line")
     else:
         counts = json.loads(evaluate("JSON.stringify({runs: document.querySelectorAll('#runs tbody tr').length})") or "{}")
         if counts.get("runs", 0) < 1: problems.append("index lists no runs")

@@ -8,7 +8,8 @@ public enum WorkloadSource {
     /// its `work` names against the ones this build of memprof has.
     ///
     /// - Throws: `WorkloadError` (MemprofWorkload), naming file, line, column and key, for bad input.
-    public static func load(_ argument: String?) throws -> LoadedWorkload {
-        try WorkloadLoader.load(argument, knownKernels: Set(WorkRegistry.names))
+    /// `overrides` change keys before validation (`--device`, `--policy`, `--set`, a sweep's matrix).
+    public static func load(_ argument: String?, overrides: [WorkloadOverride] = []) throws -> LoadedWorkload {
+        try WorkloadLoader.load(argument, knownKernels: Set(WorkRegistry.names), overrides: overrides)
     }
 }

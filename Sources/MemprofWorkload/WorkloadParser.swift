@@ -20,10 +20,28 @@ public struct WorkloadParser {
         try parseReportingWarnings(text).workload
     }
 
-    /// Parses `text` and also says, as located warnings, where a declared handler time or
-    /// footprint cannot fit its limit (the run goes on: the limit decides what happens).
-    public func parseReportingWarnings(_ text: String) throws -> (workload: Workload, warnings: [WorkloadWarning]) {
+    /// Parses `text` with `overrides` applied to its keys first (``WorkloadOverride``): validated
+    /// as if the file said them, with errors about them located where they were written.
+    public func parse(_ text: String, overrides: [WorkloadOverride]) throws -> Workload {
+        try parseReportingWarnings(text, overrides: overrides).workload
+    }
+
+    /// Parses `text` (with `overrides` applied first) and also says, as located warnings, where a
+    /// declared handler time or footprint cannot fit its limit (the run goes on: the limit decides).
+    public func parseReportingWarnings(_ text: String, overrides: [WorkloadOverride] = []) throws
+        -> (workload: Workload, warnings: [WorkloadWarning])
+    {
         let root = try compose(text)
+        guard !overrides.isEmpty else { return try parse(root: root) }
+        let changed = try OverrideApplier.apply(overrides, to: root.node)
+        do {
+            return try parse(root: NodeReader(node: changed, path: "", file: file))
+        } catch let error as WorkloadError {
+            throw OverrideApplier.relocate(error, overrides)
+        }
+    }
+
+    func parse(root: NodeReader) throws -> (workload: Workload, warnings: [WorkloadWarning]) {
         let top = try root.mapping(allowed: Self.topKeys)
         let version = try top.required("memprof")
         guard try version.int() == 1 else {

@@ -20,10 +20,12 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Seed for the random parts of the workload, instead of the file's.")
     var seed: UInt64?
 
+    @OptionGroup var overrides: OverrideOptions
+
     @OptionGroup var sampling: SamplingOptions
 
     func run() throws {
-        var loaded = try WorkloadSource.load(workload)
+        var loaded = try WorkloadSource.load(workload, overrides: try overrides.overrides())
         printWarnings(loaded.warnings)
         if let seed { loaded.workload.seed = seed }
         let progress = ProgressLine(durationUs: loaded.workload.durationUs)

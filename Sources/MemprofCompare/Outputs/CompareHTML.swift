@@ -51,7 +51,8 @@ public enum CompareHTML {
         return page(title: "memprof compare: \(c.base.workload)", body: body)
     }
 
-    public static func page(title: String, body: String) -> String {
+    /// A page in compare's style; `extraStyle` is appended to its stylesheet (fleet.html uses it).
+    public static func page(title: String, body: String, extraStyle: String = "") -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -80,6 +81,7 @@ public enum CompareHTML {
           th, td { border-color: #444; } tr.worse td { background: #4a1f24; } tr.better td { background: #1e3a26; }
           tr.new td, tr.gone td { background: #3d3520; } ol.events { color: #ccc; }
         }
+        \(extraStyle)
         </style>
         </head>
         <body>

@@ -1,0 +1,182 @@
+import Foundation
+import MemprofCompare
+import MemprofOutput
+
+/// fleet.html: one self-contained page (no script, no request: a Content-Security-Policy allows
+/// only inline styles), light and dark. A heatmap of the share of days each app is evicted at
+/// least once, app × cell; one section per metric family with each summary metric's
+/// distribution per cell (a histogram drawn from the sweep's tally, on an axis shared by the
+/// cells); the worst seeds with the `memprof run` lines that replay them.
+public enum FleetHTML {
+    /// Metric families and the summary metrics drawn in each.
+    static let families: [(title: String, metrics: [String])] = [
+        ("Launches", ["summary.coldLaunches", "summary.coldRelaunchesAfterKill", "summary.warmResumes",
+                      "summary.compressedResumes", "summary.backgroundLaunches"]),
+        ("Memory", ["summary.evictions", "summary.compressions", "summary.memoryWarnings", "summary.peakUsedBytes",
+                    "summary.peakCompressedBytes"]),
+        ("Kills", ["summary.terminations.memoryLimit", "summary.terminations.memoryPressure",
+                   "summary.terminations.backgroundTaskTimeout", "summary.terminations.fetchTimeout",
+                   "summary.terminations.pushTimeout", "summary.terminations.watchdog", "summary.terminations.badAccess"]),
+        ("Background work", ["summary.backgroundTasks.completed", "summary.backgroundTasks.expiredEnded",
+                             "summary.backgroundTasks.expiredKilled", "summary.fetches.timedOut", "summary.pushes.timedOut"]),
+        ("Pressure", ["summary.timeAtPressureUs.warning", "summary.timeAtPressureUs.critical"]),
+    ]
+    /// The metrics whose worst seeds the page lists.
+    static let worstMetrics = ["summary.evictions", "summary.coldRelaunchesAfterKill", "summary.terminations.memoryLimit",
+                               "summary.peakUsedBytes", "summary.timeAtPressureUs.critical"]
+    static let bins = 24
+
+    public static func data(_ result: FleetResult, tally: FleetTally, columns: MetricColumns) -> Data {
+        Data(page(result, tally: tally, columns: columns).utf8)
+    }
+
+    static func page(_ r: FleetResult, tally: FleetTally, columns: MetricColumns) -> String {
+        var body = "<main id=\"fleet\">\n<h1>\(esc(r.sweep.name))</h1>\n"
+        body += "<p class=\"note\">workload <code>\(esc(r.sweep.workload))</code>, seeds \(esc(r.sweep.seeds)) "
+            + "(\(r.sweep.seedCount)), \(r.cells.count) cell\(r.cells.count == 1 ? "" : "s"), \(r.runsFile.rows) runs; "
+            + "memprof \(esc(r.tool.version)). Per-run values: <code>runs.csv</code>.</p>\n"
+        body += cellTable(r)
+        body += heatmap(r)
+        for family in families {
+            let present = family.metrics.filter { name in r.cells.contains { $0.metrics[name] != nil } }
+            guard !present.isEmpty else { continue }
+            // A metric with one value in every run of every cell has no distribution to draw.
+            let constant = present.filter { name in
+                let s = r.cells.compactMap { $0.metrics[name] }
+                return s.allSatisfy { $0.min == $0.max && $0.min == s[0].min }
+            }
+            body += "<section class=\"family\">\n<h2>\(esc(family.title))</h2>\n<div class=\"grid\">\n"
+            for name in present where !constant.contains(name) { body += distribution(name, r, tally: tally, columns: columns) }
+            body += "</div>\n"
+            if !constant.isEmpty {
+                body += "<p class=\"note\">The same in every run of every cell: " + constant.map { name in
+                    let v = r.cells.compactMap { $0.metrics[name] }[0].min
+                    return "\(esc(String(name.dropFirst(8)))) \(esc(MetricKind.of(name).format(Double(v))))"
+                }.joined(separator: ", ") + ".</p>\n"
+            }
+            body += "</section>\n"
+        }
+        body += worst(r)
+        body += "</main>\n"
+        return CompareHTML.page(title: "memprof sweep: \(r.sweep.name)", body: body, extraStyle: style)
+    }
+
+    static let style = """
+        .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 1em; }
+        figure.dist svg { background: transparent; border: 0; }
+        .bar { fill: #3f7fc9; } .axis { stroke: #999; stroke-width: 1; }
+        table.heat td.h { text-align: center; font-variant-numeric: tabular-nums; min-width: 5em; }
+        code { font-size: 12px; word-break: break-all; }
+        .cellname { font-weight: 600; }
+        @media (prefers-color-scheme: dark) { .bar { fill: #6aa7ea; } .axis { stroke: #777; } }
+        """
+
+    static func esc(_ s: String) -> String { HTMLEscape.text(s) }
+
+    static func cellTable(_ r: FleetResult) -> String {
+        var out = "<h2>Cells</h2>\n<table>\n<thead><tr><th>#</th><th>cell</th><th>runs</th><th>days with an eviction</th>"
+            + "<th>evictions mean</th><th>cold launches p50 / p95</th><th>peak used p95</th></tr></thead>\n<tbody>\n"
+        for cell in r.cells {
+            let m = cell.metrics
+            out += "<tr><td class=\"num\">\(cell.index)</td><td class=\"cellname\">\(esc(cell.label))</td>"
+                + "<td class=\"num\">\(cell.runs)</td>"
+                + "<td class=\"num\">\(m["summary.evictions"]?.shareAboveZero.map(FleetSummary.percent) ?? "-")</td>"
+                + "<td class=\"num\">\(m["summary.evictions"].map { String(format: "%.2f", $0.mean) } ?? "-")</td>"
+                + "<td class=\"num\">\(m["summary.coldLaunches"].map { "\($0.p50) / \($0.p95)" } ?? "-")</td>"
+                + "<td class=\"num\">\(m["summary.peakUsedBytes"].map { MetricKind.bytes.format(Double($0.p95)) } ?? "-")</td></tr>\n"
+        }
+        return out + "</tbody>\n</table>\n"
+    }
+
+    /// App × cell: the share of days with at least one eviction of the app, shaded by it.
+    static func heatmap(_ r: FleetResult) -> String {
+        var apps = Set<String>()
+        for cell in r.cells {
+            for key in cell.metrics.keys where key.hasPrefix("apps.") && key.hasSuffix(".evictions") {
+                apps.insert(String(key.dropFirst(5).dropLast(10)))
+            }
+        }
+        var out = "<section id=\"heatmap\">\n<h2>Share of days with at least one eviction</h2>\n<table class=\"heat\">\n<thead><tr><th>app</th>"
+        for cell in r.cells { out += "<th title=\"\(esc(cell.label))\">cell \(cell.index)</th>" }
+        out += "</tr></thead>\n<tbody>\n"
+        for app in apps.sorted() {
+            out += "<tr><td>\(esc(app))</td>"
+            for cell in r.cells {
+                guard let share = cell.metrics["apps.\(app).evictions"]?.shareAboveZero else {
+                    out += "<td class=\"h\">-</td>"
+                    continue
+                }
+                let alpha = String(format: "%.2f", 0.08 + share * 0.82)
+                let ink = share > 0.55 ? "color:#fff;" : ""
+                out += "<td class=\"h\" style=\"background:rgba(198,40,40,\(alpha));\(ink)\" "
+                    + "title=\"\(esc(app)) in \(esc(cell.label)): evicted at least once on \(FleetSummary.percent(share)) of days\">"
+                    + "\(FleetSummary.percent(share))</td>"
+            }
+            out += "</tr>\n"
+        }
+        return out + "</tbody>\n</table>\n<p class=\"note\">Cells: "
+            + r.cells.map { "\($0.index) = \(esc($0.label))" }.joined(separator: "; ") + "</p>\n</section>\n"
+    }
+
+    /// One metric: a histogram per cell on a shared axis, with its percentiles.
+    static func distribution(_ name: String, _ r: FleetResult, tally: FleetTally, columns: MetricColumns) -> String {
+        guard let c = columns.column(name) else { return "" }
+        let kind = columns.kinds[c]
+        let stats = r.cells.compactMap { $0.metrics[name] }
+        guard let low = stats.map(\.min).min(), let high = stats.map(\.max).max() else { return "" }
+        // Whole-number bins when the values are few; otherwise `bins` equal bins.
+        let span = high - low + 1
+        let binCount = Int(min(Int64(bins), max(1, span)))
+        let width = Double(span) / Double(binCount)
+        var out = "<figure class=\"dist\" data-metric=\"\(esc(name))\"><figcaption><b>\(esc(String(name.dropFirst(8))))</b> "
+            + "(\(kind.rawValue), \(columns.directions[c].rawValue)) from \(esc(kind.format(Double(low)))) to \(esc(kind.format(Double(high))))</figcaption>\n"
+        let rowHeight = 46.0, w = 360.0
+        out += "<svg viewBox=\"0 0 \(Int(w)) \(Int(rowHeight * Double(r.cells.count) + 4))\" role=\"img\" aria-label=\"\(esc(name)) per cell\">\n"
+        for (row, cell) in r.cells.enumerated() {
+            var counts = Array(repeating: 0, count: binCount)
+            let acc = tally.cells[cell.index][c]
+            for (bucket, n) in acc.buckets {
+                let v = MetricAccumulator.lowerBound(bucket)
+                let b = min(binCount - 1, max(0, Int(Double(v - low) / width)))
+                counts[b] += Int(n)
+            }
+            let top = max(1, counts.max() ?? 1)
+            let y0 = Double(row) * rowHeight + 2
+            let plot = w - 120
+            out += "<text x=\"0\" y=\"\(fmt(y0 + 12))\">cell \(cell.index)</text>"
+            if let s = cell.metrics[name] {
+                out += "<text x=\"0\" y=\"\(fmt(y0 + 26))\">p50 \(esc(kind.format(Double(s.p50))))</text>"
+                out += "<text x=\"0\" y=\"\(fmt(y0 + 40))\">p95 \(esc(kind.format(Double(s.p95))))</text>"
+            }
+            out += "<line class=\"axis\" x1=\"120\" x2=\"\(fmt(w))\" y1=\"\(fmt(y0 + 40))\" y2=\"\(fmt(y0 + 40))\"/>"
+            for (b, n) in counts.enumerated() where n > 0 {
+                let h = 36.0 * Double(n) / Double(top)
+                let from = Double(low) + Double(b) * width
+                let to = Double(low) + Double(b + 1) * width - (kind == .count ? 1 : 0)
+                let range = kind == .count && width == 1 ? kind.format(from) : "\(kind.format(from))–\(kind.format(to))"
+                out += "<rect class=\"bar\" x=\"\(fmt(120 + plot * Double(b) / Double(binCount)))\" y=\"\(fmt(y0 + 40 - h))\" "
+                    + "width=\"\(fmt(max(1, plot / Double(binCount) - 1)))\" height=\"\(fmt(h))\">"
+                    + "<title>cell \(cell.index): \(n) of \(acc.count) runs at \(esc(range))</title></rect>"
+            }
+            out += "\n"
+        }
+        return out + "</svg></figure>\n"
+    }
+
+    static func fmt(_ x: Double) -> String { String(format: "%.1f", x) }
+
+    static func worst(_ r: FleetResult) -> String {
+        var out = "<section id=\"worst\">\n<h2>Worst seeds</h2>\n<p class=\"note\">Each line replays the run in full "
+            + "(report.html, trace, stacks).</p>\n<table>\n<thead><tr><th>cell</th><th>metric</th><th>value</th><th>replay</th></tr></thead>\n<tbody>\n"
+        for cell in r.cells {
+            for name in worstMetrics {
+                guard let s = cell.metrics[name] else { continue }
+                for run in s.worst.prefix(3) {
+                    out += "<tr><td>\(cell.index)</td><td>\(esc(String(name.dropFirst(8))))</td>"
+                        + "<td class=\"num\">\(esc(s.kind.format(Double(run.value))))</td><td><code>\(esc(run.replay))</code></td></tr>\n"
+                }
+            }
+        }
+        return out + "</tbody>\n</table>\n</section>\n"
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import MemprofOutput
+
+/// Bad input to `memprof merge`: exit status 2.
+public struct MergeError: MemprofError, Equatable, Sendable {
+    public var description: String
+    public var exitStatus: Int32 { ExitStatus.badInput }
+    init(_ description: String) { self.description = description }
+}
+
+/// `memprof merge DIR... --out DIR` (spec §12): combines partial results of one sweep.
+///
+/// The result is a function of the set of runs the parts hold, computed by the same tally the
+/// sweep uses, so merging is associative and order-free, and a merge of all N shards is byte for
+/// byte the unsharded sweep (except `host`). Parts of different sweeps, a shard given twice, a
+/// missing shard (unless `partial`) and files that are not `memprof.fleet/1` are refused.
+public enum FleetMerge {
+    struct Part {
+        var folder: String
+        var result: FleetResult
+        var rows: [RunsCSV.Row]
+        var header: [String]
+    }
+
+    public static func merge(_ folders: [String], into out: URL, partial: Bool = false) throws -> FleetResult {
+        let started = DispatchTime.now()
+        guard !folders.isEmpty else { throw MergeError("merge needs at least one fleet result folder") }
+        let parts = try folders.map(readPart)
+        let first = parts[0]
+        for part in parts.dropFirst() where part.result.sweep.fingerprint != first.result.sweep.fingerprint
+            || part.result.sweep != first.result.sweep {
+            throw MergeError("\(part.folder) and \(first.folder) are parts of different sweeps ('\(part.result.sweep.name)' "
+                + "\(part.result.sweep.fingerprint.prefix(12)) and '\(first.result.sweep.name)' \(first.result.sweep.fingerprint.prefix(12)))")
+        }
+        let completes = parts.filter { $0.result.shard == nil }
+        if let complete = completes.first, parts.count > 1 {
+            throw MergeError("\(complete.folder) is a complete sweep, not a shard; it cannot be merged with other parts")
+        }
+        let count = first.result.shard?.of ?? 1
+        var owner: [Int: String] = [:]
+        for part in parts {
+            guard let shard = part.result.shard else { owner[1] = part.folder; continue }
+            guard shard.of == count else {
+                throw MergeError("\(part.folder) is cut into \(shard.of) shards, \(first.folder) into \(count): parts of different shardings")
+            }
+            for k in shard.parts {
+                if let other = owner[k] { throw MergeError("shard \(k)/\(count) appears twice: in \(other) and \(part.folder)") }
+                owner[k] = part.folder
+            }
+        }
+        let missing = (1...count).filter { owner[$0] == nil }
+        if !missing.isEmpty && !partial {
+            throw MergeError("missing shard\(missing.count == 1 ? "" : "s") \(missing.prefix(20).map { "\($0)/\(count)" }.joined(separator: ", "))"
+                + (missing.count > 20 ? " and \(missing.count - 20) more" : "") + "; pass --partial to write a partial result")
+        }
+        for part in parts where part.header != first.header {
+            throw MergeError("\(part.folder)/runs.csv has other columns than \(first.folder)/runs.csv")
+        }
+        let columns = MetricColumns(Array(first.header.dropFirst(RunsCSV.fixedColumns.count)))
+        guard columns.names == Array(first.header.dropFirst(RunsCSV.fixedColumns.count)) else {
+            throw MergeError("\(first.folder)/runs.csv: its metric columns are not in memprof's order")
+        }
+        let sweep = first.result.sweep
+        var tally = FleetTally(cells: first.result.cells.count, columns: columns.names.count)
+        let folder = FleetFolder(out)
+        do {
+            try folder.begin(header: RunsCSV.header(columns))
+            // Rows of every part, in run order (each part's rows are already in order).
+            var cursors = Array(repeating: 0, count: parts.count)
+            var buffer: [UInt8] = []
+            while true {
+                var best: Int?
+                for p in parts.indices where cursors[p] < parts[p].rows.count {
+                    if best == nil || parts[p].rows[cursors[p]].run < parts[best!].rows[cursors[best!]].run { best = p }
+                }
+                guard let p = best else { break }
+                let row = parts[p].rows[cursors[p]]
+                cursors[p] += 1
+                tally.add(cell: row.cell, values: row.values, run: row.run, seed: row.seed, columns: columns, keep: sweep.worst)
+                buffer += row.bytes
+                if buffer.count > 1 << 20 {
+                    try folder.append(buffer[...])
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            try folder.append(buffer[...])
+            let wallMs = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
+            let covered = owner.keys.sorted()
+            let result = FleetResult.make(
+                sweep: sweep, shard: missing.isEmpty ? nil : .init(parts: covered, of: count),
+                cells: first.result.cells.map { ($0.label, $0.overrides) }, columns: columns, tally: tally,
+                host: FleetResult.currentHost(threads: 1, wallMs: wallMs,
+                                              measured: MeasuredWork(microseconds: first.result.host.measuredWorkUs)))
+            try folder.finish(json: try result.encoded(), html: result.isComplete ? FleetHTML.data(result, tally: tally, columns: columns) : nil)
+            return result
+        } catch {
+            folder.abort()
+            throw error
+        }
+    }
+
+    /// Reads and checks one part: its fleet.json, and runs.csv rows that belong to its shards.
+    static func readPart(_ folder: String) throws -> Part {
+        let dir = URL(fileURLWithPath: folder)
+        guard let json = FileManager.default.contents(atPath: dir.appendingPathComponent("fleet.json").path) else {
+            throw MergeError("\(folder): no fleet.json (a folder written by memprof sweep or merge)")
+        }
+        if let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
+           let schema = object["schema"] as? String, schema != FleetResult.schemaName {
+            throw MergeError("\(folder)/fleet.json: schema '\(schema)', not \(FleetResult.schemaName)")
+        }
+        let result: FleetResult
+        do { result = try FleetResult.decode(json) } catch {
+            throw MergeError("\(folder)/fleet.json: not a \(FleetResult.schemaName) file (\(error))")
+        }
+        guard result.schema == FleetResult.schemaName else {
+            throw MergeError("\(folder)/fleet.json: schema '\(result.schema)', not \(FleetResult.schemaName)")
+        }
+        guard let csv = FileManager.default.contents(atPath: dir.appendingPathComponent("runs.csv").path) else {
+            throw MergeError("\(folder): no runs.csv")
+        }
+        let header: [String], rows: [RunsCSV.Row]
+        do { (header, rows) = try RunsCSV.read(Array(csv)) } catch RunsCSV.ReadError.badRow(let line, let why) {
+            throw MergeError("\(folder)/runs.csv:\(line): \(why)")
+        } catch {
+            throw MergeError("\(folder)/runs.csv: not a runs table written by memprof sweep")
+        }
+        let s = result.sweep
+        guard s.seedCount > 0, s.runs == s.seedCount * result.cells.count, s.worst >= 0, s.worst <= 100 else {
+            throw MergeError("\(folder)/fleet.json: its sweep's runs, seeds and cells do not agree")
+        }
+        let shards = result.shard.map { Set($0.parts) }
+        let of = result.shard?.of ?? 1
+        var previous = -1
+        for (i, row) in rows.enumerated() {
+            guard row.run > previous, row.run < s.runs, row.cell == row.run / s.seedCount,
+                  shards.map({ $0.contains(row.run % of + 1) }) ?? true else {
+                throw MergeError("\(folder)/runs.csv:\(i + 2): run \(row.run) does not belong to this part, or is out of order")
+            }
+            previous = row.run
+        }
+        guard rows.count == result.runsFile.rows else {
+            throw MergeError("\(folder): fleet.json counts \(result.runsFile.rows) runs but runs.csv has \(rows.count)")
+        }
+        return Part(folder: folder, result: result, rows: rows, header: header)
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import MemprofCompare
+import MemprofOutput
+import MemprofReport
+import MemprofWorkload
+
+/// `fleet.json`, schema `memprof.fleet/1` (spec §12): per cell and per metric, the distribution
+/// over seeds, with the worst runs and the `memprof run` line that replays each.
+///
+/// Keys are sorted; the same sweep gives the same bytes whatever the thread count or sharding,
+/// except `host`. A partial result (`--shard`, or `merge --partial`) also has `shard`.
+public struct FleetResult: Codable, Sendable, Equatable {
+    public static let schemaName = "memprof.fleet/1"
+
+    public struct Tool: Codable, Sendable, Equatable {
+        public var name: String
+        public var version: String
+    }
+
+    public struct Axis: Codable, Sendable, Equatable {
+        public var keyPath: String
+        public var values: [String]
+    }
+
+    /// What was swept: the same in every shard of one sweep.
+    public struct Sweep: Codable, Sendable, Equatable {
+        public var name: String
+        /// The workload argument, as the replay lines give it.
+        public var workload: String
+        public var workloadSha256: String
+        /// Identifies the sweep (SHA-256 of workload digest, seeds, matrix, worst, version):
+        /// `merge` refuses parts whose fingerprints differ.
+        public var fingerprint: String
+        public var seeds: String
+        public var seedCount: Int
+        public var matrix: [Axis]
+        /// Runs in the whole sweep: cells × seeds.
+        public var runs: Int
+        /// Worst runs listed per metric.
+        public var worst: Int
+    }
+
+    /// Which of the N shards a partial result holds (1-based).
+    public struct Shard: Codable, Sendable, Equatable {
+        public var parts: [Int]
+        public var of: Int
+    }
+
+    public struct Override: Codable, Sendable, Equatable {
+        public var keyPath: String
+        public var value: String
+    }
+
+    public struct WorstRun: Codable, Sendable, Equatable {
+        public var seed: UInt64
+        public var value: Int64
+        public var replay: String
+    }
+
+    public struct MetricStats: Codable, Sendable, Equatable {
+        public var kind: MetricKind
+        public var direction: MetricDirection
+        public var count: Int
+        public var mean: Double
+        public var sd: Double
+        public var min: Int64
+        public var p5: Int64
+        public var p50: Int64
+        public var p95: Int64
+        public var p99: Int64
+        public var max: Int64
+        /// For counts: the share of runs (0...1) where the metric is above zero.
+        public var shareAboveZero: Double?
+        /// Worst first; only for metrics with a direction, and only runs worse than the best run.
+        public var worst: [WorstRun]
+    }
+
+    public struct Cell: Codable, Sendable, Equatable {
+        public var index: Int
+        public var label: String
+        public var overrides: [Override]
+        /// Runs of this cell in this result.
+        public var runs: Int
+        public var metrics: [String: MetricStats]
+    }
+
+    public struct RunsFile: Codable, Sendable, Equatable {
+        public var name: String
+        public var rows: Int
+        public var columns: [String]
+    }
+
+    public struct Host: Codable, Sendable, Equatable {
+        public var hostname: String
+        public var processors: Int
+        public var threads: Int
+        public var wallMs: Double
+        public var generatedAt: String
+        /// `app/handler` → microseconds, for `timing: measured` handlers (measured once, reused).
+        public var measuredWorkUs: [String: Int64]
+    }
+
+    public var schema = schemaName
+    public var tool: Tool
+    public var sweep: Sweep
+    public var shard: Shard?
+    public var cells: [Cell]
+    public var runsFile: RunsFile
+    public var host: Host
+
+    /// Whether every shard is here.
+    public var isComplete: Bool { shard == nil }
+
+    public static func replay(workload: String, seed: UInt64, overrides: [Override]) -> String {
+        let args = ["memprof", "run", workload, "--seed", String(seed)]
+            + overrides.flatMap { WorkloadOverride(keyPath: $0.keyPath, value: $0.value, origin: .init(file: "")).commandLineArguments }
+        return args.map(ShellQuote.word).joined(separator: " ")
+    }
+
+    /// The result of a tally: the statistics of the runs it counted.
+    static func make(sweep: Sweep, shard: Shard?, cells: [(label: String, overrides: [Override])],
+                     columns: MetricColumns, tally: FleetTally, host: Host) -> FleetResult {
+        let cellResults = cells.enumerated().map { index, cell in
+            var metrics: [String: MetricStats] = [:]
+            for (c, name) in columns.names.enumerated() {
+                let a = tally.cells[index][c]
+                guard a.count > 0 else { continue }
+                let kind = columns.kinds[c]
+                metrics[name] = MetricStats(
+                    kind: kind, direction: columns.directions[c], count: a.count, mean: a.mean, sd: a.standardDeviation,
+                    min: a.min, p5: a.percentile(5), p50: a.percentile(50), p95: a.percentile(95), p99: a.percentile(99),
+                    max: a.max, shareAboveZero: kind == .count ? Double(a.aboveZero) / Double(a.count) : nil,
+                    worst: a.worstRuns.filter { $0.value != (columns.directions[c] == .lowerIsWorse ? a.max : a.min) }.map {
+                        WorstRun(seed: $0.seed, value: $0.value,
+                                 replay: replay(workload: sweep.workload, seed: $0.seed, overrides: cell.overrides))
+                    })
+            }
+            return Cell(index: index, label: cell.label, overrides: cell.overrides, runs: tally.runs[index], metrics: metrics)
+        }
+        return FleetResult(tool: Tool(name: "memprof", version: MemprofVersion.current), sweep: sweep, shard: shard,
+                           cells: cellResults,
+                           runsFile: RunsFile(name: "runs.csv", rows: tally.runs.reduce(0, +),
+                                              columns: RunsCSV.fixedColumns + columns.names),
+                           host: host)
+    }
+
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    public static func decode(_ data: Data) throws -> FleetResult {
+        try JSONDecoder().decode(FleetResult.self, from: data)
+    }
+
+    static func currentHost(threads: Int, wallMs: Double, measured: MeasuredWork) -> Host {
+        let formatter = ISO8601DateFormatter()
+        return Host(hostname: ProcessInfo.processInfo.hostName, processors: ProcessInfo.processInfo.activeProcessorCount,
+                    threads: threads, wallMs: (wallMs * 10).rounded() / 10, generatedAt: formatter.string(from: Date()),
+                    measuredWorkUs: measured.microseconds)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import MemprofCore
+import MemprofReport
+import MemprofRun
+import MemprofWorkload
+
+/// A validated sweep: every cell's workload loaded through ``WorkloadSource`` (the one validation
+/// of `run` and `validate`), the runs numbered, and which of them this shard runs.
+///
+/// Run `i` is cell `i / seeds.count` with seed `seeds[i % seeds.count]`; shard `K/N` runs the
+/// runs with `i % N == K − 1`, so every shard gets a share of every cell.
+public struct SweepPlan: Sendable {
+    public struct Cell: Sendable {
+        public var index: Int
+        /// One override per matrix axis, in axis order.
+        public var overrides: [WorkloadOverride]
+        public var workload: LoadedWorkload
+        /// `device=ipad-air-2 policy=xnu`, or `all` for a sweep without a matrix.
+        public var label: String {
+            overrides.isEmpty ? "all" : overrides.map { "\($0.keyPath)=\($0.value)" }.joined(separator: " ")
+        }
+    }
+
+    /// `--shard K/N`: the K-th (1-based) of N parts.
+    public struct Shard: Sendable, Equatable {
+        public var index: Int
+        public var count: Int
+
+        public init(index: Int, count: Int) {
+            self.index = index
+            self.count = count
+        }
+
+        /// Parses `K/N`, with 1 ≤ K ≤ N ≤ 100,000.
+        public static func parse(_ text: String) -> Shard? {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]),
+                  n >= 1, n <= 100_000, k >= 1, k <= n else { return nil }
+            return Shard(index: k, count: n)
+        }
+    }
+
+    public var sweep: SweepFile
+    public var cells: [Cell]
+    /// The workload before the matrix applies.
+    public var base: LoadedWorkload
+    public var shard: Shard?
+
+    public var runCount: Int { cells.count * sweep.seeds.count }
+
+    /// Whether run `i` belongs to this shard.
+    public func includes(_ run: Int) -> Bool {
+        guard let shard else { return true }
+        return run % shard.count == shard.index - 1
+    }
+
+    /// Validates every cell before anything runs or is written.
+    ///
+    /// - Throws: ``WorkloadError`` located in the sweep file (the matrix value or key that is
+    ///   wrong) or in the workload.
+    public init(sweep: SweepFile, shard: Shard? = nil) throws {
+        self.sweep = sweep
+        self.shard = shard
+        do {
+            base = try WorkloadSource.load(sweep.workload)
+        } catch let error as WorkloadError where error.line == 0 && error.file == sweep.workload {
+            throw WorkloadError(file: sweep.file, line: sweep.workloadLine, column: sweep.workloadColumn,
+                                keyPath: "workload", message: error.message)
+        }
+        var combos: [[WorkloadOverride]] = [[]]
+        for axis in sweep.axes {
+            combos = combos.flatMap { prefix in axis.values.map { prefix + [$0] } }
+        }
+        cells = try combos.enumerated().map { index, overrides in
+            Cell(index: index, overrides: overrides, workload: try WorkloadSource.load(sweep.workload, overrides: overrides))
+        }
+    }
+
+    /// Identifies the sweep: the same for every shard of it, different for any other sweep
+    /// (another workload text, seeds, matrix, worst count or memprof version). SHA-256, hex.
+    public var fingerprint: String {
+        var text = "memprof.fleet/1\n\(MemprofVersion.current)\n\(sweep.name)\n\(base.sha256)\n\(sweep.seedsText)\n\(sweep.worst)\n"
+        for axis in sweep.axes {
+            text += axis.keyPath + "=" + axis.values.map(\.value).joined(separator: "\u{1F}") + "\n"
+        }
+        return SHA256Hex.of(text)
+    }
+
+    /// `memprof run WORKLOAD --seed N --device ... --set ...`: replays one run in full.
+    public func replay(cell: Int, seed: UInt64) -> String {
+        let args = ["memprof", "run", sweep.workload, "--seed", String(seed)] + cells[cell].overrides.flatMap(\.commandLineArguments)
+        return args.map(ShellQuote.word).joined(separator: " ")
+    }
+}
+
+/// Quoting for the replay lines people paste into a shell.
+enum ShellQuote {
+    static func word(_ s: String) -> String {
+        let safe = !s.isEmpty && s.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:@+,".contains($0) }
+        return safe ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

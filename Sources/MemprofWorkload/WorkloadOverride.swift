@@ -1,0 +1,243 @@
+import Yams
+
+/// One change to a workload's keys before it is validated: `memprof run --set apps.mail.launch.footprint=60MB`,
+/// `--device`, `--policy`, and every axis of a sweep's `matrix` (spec §12) are overrides.
+///
+/// The value is YAML text put into the workload's tree at `keyPath` before the tree is parsed, so
+/// an override is validated exactly as if the file said it; errors about it point at where the
+/// override was written (the command line, or a sweep file's line and column), not at the workload.
+///
+/// Key paths are dotted keys (`apps.mail.fetch.interval`), with `[n]` for a list entry
+/// (`script[3].at`). Entries of named maps (`apps`, `objects`) must exist; other keys that the
+/// file leaves out are created, and a preset name (`device: iphone-6-plus`) becomes
+/// `{preset: iphone-6-plus}` when a key below it is set.
+public struct WorkloadOverride: Sendable, Equatable {
+    /// Where an override was written, for its error messages.
+    public struct Origin: Sendable, Equatable {
+        /// A file name, or the command-line argument itself (`--set k=v`).
+        public var file: String
+        /// Where its key path was written (1-based; 0 on the command line).
+        public var keyLine: Int
+        public var keyColumn: Int
+        /// Where its value was written.
+        public var valueLine: Int
+        public var valueColumn: Int
+
+        public init(file: String, keyLine: Int = 0, keyColumn: Int = 0, valueLine: Int = 0, valueColumn: Int = 0) {
+            self.file = file
+            self.keyLine = keyLine
+            self.keyColumn = keyColumn
+            self.valueLine = valueLine
+            self.valueColumn = valueColumn
+        }
+    }
+
+    public var keyPath: String
+    /// The value as YAML text: `60MB`, `[fetch, audio]`, `{release: 10MB}`.
+    public var value: String
+    public var origin: Origin
+
+    public init(keyPath: String, value: String, origin: Origin) {
+        self.keyPath = keyPath
+        self.value = value
+        self.origin = origin
+    }
+
+    /// Parses a command-line `KEY.PATH=VALUE`.
+    ///
+    /// - Throws: ``WorkloadError`` naming the argument when it has no `=` or an empty key path.
+    public static func parse(assignment: String, option: String = "--set") throws -> WorkloadOverride {
+        let origin = Origin(file: "\(option) \(assignment)")
+        guard let equals = assignment.firstIndex(of: "=") else {
+            throw WorkloadError(file: origin.file, line: 0, column: 0, keyPath: "",
+                                message: "expected KEY.PATH=VALUE, for example apps.mail.launch.footprint=60MB")
+        }
+        let key = String(assignment[..<equals]).trimmingSpaces
+        let override = WorkloadOverride(keyPath: key, value: String(assignment[assignment.index(after: equals)...]),
+                                        origin: origin)
+        _ = try override.segments()
+        return override
+    }
+
+    /// `--device PRESET` and `--policy NAME`: the top-level key set to a preset name.
+    public static func preset(_ key: String, _ name: String) -> WorkloadOverride {
+        WorkloadOverride(keyPath: key, value: name, origin: Origin(file: "--\(key) \(name)"))
+    }
+
+    /// How `memprof run` spells this override: `--device ipad-air-2`, `--set apps.mail.launch.footprint=60MB`.
+    public var commandLineArguments: [String] {
+        let simple = !value.contains(where: { " \n\t{}[],:#'\"".contains($0) })
+        if (keyPath == "device" || keyPath == "policy") && simple { return ["--\(keyPath)", value] }
+        return ["--set", "\(keyPath)=\(value)"]
+    }
+
+    /// Checks the key path's spelling (keys joined by `.`, `[n]` indices), not that the keys exist.
+    public func checkKeyPath() throws {
+        _ = try segments()
+    }
+
+    /// One step of a key path.
+    enum Segment: Equatable {
+        case key(String)
+        case index(Int)
+    }
+
+    func error(_ message: String, atKey: Bool = true) -> WorkloadError {
+        WorkloadError(file: origin.file, line: atKey ? origin.keyLine : origin.valueLine,
+                      column: atKey ? origin.keyColumn : origin.valueColumn, keyPath: keyPath, message: message)
+    }
+
+    func segments() throws -> [Segment] {
+        var out: [Segment] = []
+        guard !keyPath.isEmpty else { throw error("empty key path") }
+        for part in keyPath.split(separator: ".", omittingEmptySubsequences: false) {
+            var rest = Substring(part)
+            let name = rest.prefix { $0 != "[" }
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                throw error("'\(part)' is not a key; a key path is keys joined by '.', such as apps.mail.launch.footprint")
+            }
+            out.append(.key(String(name)))
+            rest = rest.dropFirst(name.count)
+            while !rest.isEmpty {
+                guard rest.first == "[", let close = rest.firstIndex(of: "]"),
+                      let n = Int(rest[rest.index(after: rest.startIndex)..<close]), n >= 0 else {
+                    throw error("'\(part)' has a bad list index; write key[0], key[1]…")
+                }
+                out.append(.index(n))
+                rest = rest[rest.index(after: close)...]
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}
+
+/// Applies overrides to a composed workload tree, and relocates the parser's errors about them.
+enum OverrideApplier {
+    /// Keys whose entries are names the workload defines: an override must name an existing one.
+    static let namedMaps: Set<String> = ["apps", "objects"]
+    /// Presets that become `{preset: NAME}` when a key below them is set, and what an absent one means.
+    static let presetDefaults = ["device": "iphone-6-plus", "policy": "seed-2015"]
+
+    static func apply(_ overrides: [WorkloadOverride], to root: Node) throws -> Node {
+        var root = root
+        for override in overrides {
+            let value = try valueNode(override)
+            root = try set(value, at: try override.segments()[...], in: root, override: override, walked: [])
+        }
+        return root
+    }
+
+    /// The override's value as a node without marks, so errors about it are recognised as its own.
+    static func valueNode(_ override: WorkloadOverride) throws -> Node {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: override.value)
+        } catch {
+            throw override.error("the value '\(override.value)' is not valid YAML", atKey: false)
+        }
+        return unmarked(node ?? Node.scalar(.init("")))
+    }
+
+    static func unmarked(_ node: Node) -> Node {
+        switch node {
+        case .scalar(var s):
+            s.mark = nil
+            return .scalar(s)
+        case .mapping(var m):
+            m = Node.Mapping(m.map { (unmarked($0.key), unmarked($0.value)) }, m.tag, m.style)
+            return .mapping(m)
+        case .sequence(var s):
+            s = Node.Sequence(s.map(unmarked), s.tag, s.style)
+            return .sequence(s)
+        case .alias:
+            return node
+        }
+    }
+
+    static func set(_ value: Node, at path: ArraySlice<WorkloadOverride.Segment>, in node: Node,
+                    override: WorkloadOverride, walked: [String]) throws -> Node {
+        guard let first = path.first else { return value }
+        let rest = path.dropFirst()
+        let here = walked.joined(separator: ".")
+        switch first {
+        case .index(let n):
+            guard case .sequence(var sequence) = node else {
+                throw override.error("'\(here)' is not a list, so it has no entry [\(n)]")
+            }
+            guard n < sequence.count else {
+                throw override.error("'\(here)' has \(sequence.count) entries, so there is no [\(n)]")
+            }
+            let index = sequence.index(sequence.startIndex, offsetBy: n)
+            sequence[index] = try set(value, at: rest, in: sequence[index], override: override, walked: walked + ["[\(n)]"])
+            return .sequence(sequence)
+        case .key(let key):
+            var mapping: Node.Mapping
+            switch node {
+            case .mapping(let m):
+                mapping = m
+            case .scalar(let s) where walked.count == 1 && presetDefaults[walked[0]] != nil:
+                mapping = Node.Mapping([(Node("preset"), .scalar(s))])
+            default:
+                throw override.error("'\(here)' is a value, not a mapping, so it has no key '\(key)'")
+            }
+            let existing = mapping[key]
+            let parentName = walked.last
+            if existing == nil, let parentName, namedMaps.contains(parentName) {
+                let names = Array(mapping.keys.compactMap(\.string))
+                var message = "no \(parentName == "apps" ? "app" : "object") '\(key)' in the workload"
+                if let near = suggestion(for: key, among: names) { message += " (did you mean '\(near)'?)" }
+                message += names.isEmpty ? "" : "; it has: \(names.joined(separator: ", "))"
+                throw override.error(message)
+            }
+            var child = existing ?? Node.Mapping([]).asNode
+            if existing == nil, rest.first != nil, walked.isEmpty, let preset = presetDefaults[key] {
+                child = Node.Mapping([(Node("preset"), Node(preset))]).asNode
+            }
+            let newChild = try set(value, at: rest, in: child, override: override, walked: walked + [key])
+            mapping[key] = newChild
+            return .mapping(mapping)
+        }
+    }
+
+    /// Rewrites an error the parser raised at a node an override put in place, so it names the
+    /// override's origin; other errors pass unchanged. The last override wins, as it did in the tree.
+    static func relocate(_ error: WorkloadError, _ overrides: [WorkloadOverride]) -> WorkloadError {
+        guard error.line == 0 else { return error }
+        let path = error.keyPath
+        for override in overrides.reversed() {
+            let key = override.keyPath
+            let atValue = path == key || path.hasPrefix(key + ".") || path.hasPrefix(key + "[")
+            let above = key.hasPrefix(path + ".") || key.hasPrefix(path + "[") || path.isEmpty
+            guard atValue || above else { continue }
+            var located = override.error(error.message, atKey: !atValue)
+            located.keyPath = path.isEmpty ? key : path
+            return located
+        }
+        return error
+    }
+}
+
+extension Node.Mapping {
+    var asNode: Node { .mapping(self) }
+}
+
+/// The nearest of some names to a misspelt one, for "did you mean" in other files' errors
+/// (sweep files), by the same rule workload errors use.
+public enum Spelling {
+    public static func nearest(to word: String, among candidates: [String]) -> String? {
+        suggestion(for: word, among: candidates)
+    }
+}
+
+/// SHA-256 of text as lowercase hex, as workload digests are computed (sweep fingerprints use it).
+public enum SHA256Hex {
+    public static func of(_ text: String) -> String {
+        WorkloadLoader.sha256Hex(Array(text.utf8))
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import MemprofFleet
+import MemprofOutput
+
+/// `memprof sweep FILE [--shard K/N]`: a thin adapter over ``SweepPlan`` and ``FleetSweep``.
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Run a fleet sweep: a workload over many seeds and a matrix of devices, policies and keys.",
+        discussion: "Writes fleet.json, runs.csv and fleet.html into Reports/<sweep>/ (or --out). "
+            + "With --shard K/N, runs the K-th of N parts and writes a partial result for memprof merge.")
+
+    @Argument(help: "A sweep file (YAML or JSON).")
+    var file: String
+
+    @Option(help: "Folder to write into (default: Reports/<sweep>, or Reports/<sweep>-shard-K-of-N).")
+    var out: String?
+
+    @Option(help: "Run only the K-th of N parts of the sweep (1-based), for memprof merge.")
+    var shard: String?
+
+    @Option(help: "Threads to run on (default: every core). The result does not depend on it.")
+    var threads: Int?
+
+    func run() throws {
+        var parsedShard: SweepPlan.Shard?
+        if let shard {
+            guard let s = SweepPlan.Shard.parse(shard) else {
+                throw BadInput("--shard \(shard): expected K/N with 1 ≤ K ≤ N, such as 2/8")
+            }
+            parsedShard = s
+        }
+        if let threads, !(1...1024).contains(threads) { throw BadInput("--threads must be between 1 and 1024, not \(threads)") }
+        let plan = try SweepPlan(sweep: try SweepFile.load(file), shard: parsedShard)
+        let folder = out ?? "Reports/\(plan.sweep.name)" + (parsedShard.map { "-shard-\($0.index)-of-\($0.count)" } ?? "")
+        let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        let result = try FleetSweep.run(plan, threads: threadCount, into: URL(fileURLWithPath: folder))
+        print(FleetSummary.render(result, folder: folder))
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import MemprofTestSupport
+import Testing
+
+/// Issue 10 through the built binary: sweep, shard, merge, and their bad input.
+@Suite(.serialized) struct FleetEndToEndTests {
+    static let sweep = """
+        memprof: 1
+        sweep: small-phones
+        workload: phone-day
+        seeds: 1..6
+        matrix:
+          device: [iphone-6-plus, ipad-air-2]
+        """
+
+    @Test func sweepWritesTheFleetAndShardsMergeToTheSameBytes() throws {
+        let dir = try Scratch.makeDirectory("cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.sweep.write(to: dir.appendingPathComponent("sweep.yaml"), atomically: true, encoding: .utf8)
+        let whole = try ProcessRunner.memprof(["sweep", "sweep.yaml"], in: dir)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(whole.stdout.contains("small-phones: phone-day, seeds 1..6, 2 cells, 12 of 12 runs"))
+        #expect(whole.stdout.contains("device=iphone-6-plus"))
+        let listing = Scratch.listing(dir.appendingPathComponent("Reports/small-phones"))
+        #expect(listing.contains("fleet.json") && listing.contains("runs.csv"))
+        for k in 1...2 {
+            let shard = try ProcessRunner.memprof(["sweep", "sweep.yaml", "--shard", "\(k)/2", "--threads", "1"], in: dir)
+            #expect(shard.status == 0, "\(shard.stderr)")
+        }
+        let merge = try ProcessRunner.memprof(["merge", "Reports/small-phones-shard-2-of-2", "Reports/small-phones-shard-1-of-2",
+                                               "--out", "merged"], in: dir)
+        #expect(merge.status == 0, "\(merge.stderr)")
+        let a = dir.appendingPathComponent("Reports/small-phones"), b = dir.appendingPathComponent("merged")
+        #expect(try Data(contentsOf: a.appendingPathComponent("runs.csv")) == Data(contentsOf: b.appendingPathComponent("runs.csv")))
+        #expect(try withoutHost(a) == withoutHost(b))
+        // The worst seed's replay line runs, and gives the run the sweep counted.
+        let fleet = try JSONSerialization.jsonObject(with: Data(contentsOf: a.appendingPathComponent("fleet.json"))) as! [String: Any]
+        let cell = (fleet["cells"] as! [[String: Any]])[0]
+        let cold = (cell["metrics"] as! [String: Any])["summary.coldLaunches"] as! [String: Any]
+        let worst = (cold["worst"] as! [[String: Any]])[0]
+        let replay = (worst["replay"] as! String).split(separator: " ").dropFirst().map(String.init)
+        let run = try ProcessRunner.memprof(replay + ["--out", "replay", "--no-sampling"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("replay/report.json"))) as! [String: Any]
+        #expect((report["summary"] as! [String: Any])["coldLaunches"] as? Int == worst["value"] as? Int)
+    }
+
+    func withoutHost(_ dir: URL) throws -> String {
+        let text = try String(contentsOf: dir.appendingPathComponent("fleet.json"), encoding: .utf8)
+        let start = try #require(text.range(of: ",\"host\":{"))
+        let end = try #require(text.range(of: "},\"runsFile\":", range: start.upperBound..<text.endIndex))
+        return String(text[..<start.lowerBound]) + String(text[end.lowerBound...].dropFirst())
+    }
+
+    @Test func badSweepFilesAndShardsExit2AndWriteNothing() throws {
+        let dir = try Scratch.makeDirectory("cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cases: [(String, [String], String)] = [
+            (Self.sweep.replacingOccurrences(of: "device: [", with: "devcie: ["), [],
+             "sweep.yaml:6:3: devcie: unknown key 'devcie' (did you mean 'device'?)"),
+            (Self.sweep.replacingOccurrences(of: "ipad-air-2", with: "ipad-air3"), [],
+             "sweep.yaml:6:27: device: unknown device 'ipad-air3' (did you mean 'ipad-air-2'?)"),
+            (Self.sweep.replacingOccurrences(of: "1..6", with: "6..1"), [], "sweep.yaml:4:8: seeds: the range 6..1 is empty"),
+            (Self.sweep.replacingOccurrences(of: "1..6", with: "1..six"), [], "sweep.yaml:4:8: seeds: expected a range"),
+            (Self.sweep, ["--shard", "5/4"], "--shard 5/4: expected K/N with 1 ≤ K ≤ N"),
+        ]
+        for (text, arguments, expected) in cases {
+            try text.write(to: dir.appendingPathComponent("sweep.yaml"), atomically: true, encoding: .utf8)
+            let outcome = try ProcessRunner.memprof(["sweep", "sweep.yaml"] + arguments, in: dir)
+            #expect(outcome.status == 2, "\(expected)")
+            #expect(outcome.stderr.contains(expected), "\(outcome.stderr)")
+            #expect(Scratch.listing(dir) == ["sweep.yaml"])
+        }
+        let merge = try ProcessRunner.memprof(["merge", "nowhere", "--out", "m"], in: dir)
+        #expect(merge.status == 2 && merge.stderr.contains("nowhere: no fleet.json"))
+    }
+}

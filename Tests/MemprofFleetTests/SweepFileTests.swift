@@ -1,0 +1,55 @@
+import Foundation
+import MemprofWorkload
+import Testing
+@testable import MemprofFleet
+
+/// Bad sweep files get located errors (file:line:col, key path, "did you mean").
+struct SweepFileTests {
+    func error(_ text: String) -> String {
+        do {
+            let dir = try FleetFixtures.folder(sweep: text)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            _ = try FleetFixtures.plan(dir)
+            return "no error"
+        } catch let e as WorkloadError {
+            return "\(URL(fileURLWithPath: e.file).lastPathComponent):\(e.line):\(e.column): \(e.keyPath): \(e.message)"
+        } catch { return "\(error)" }
+    }
+
+    @Test func seeds() {
+        #expect(error(FleetFixtures.sweep(seeds: "10..1")).hasPrefix("sweep.yaml:4:8: seeds: the range 10..1 is empty"))
+        #expect(error(FleetFixtures.sweep(seeds: "1...x")).hasPrefix("sweep.yaml:4:8: seeds: expected a range such as 1..1000"))
+        #expect(error(FleetFixtures.sweep(seeds: "[]")).hasPrefix("sweep.yaml:4:8: seeds: the list of seeds is empty"))
+        #expect(error(FleetFixtures.sweep(seeds: "[1, 2, 1]")).hasPrefix("sweep.yaml:4:15: seeds[2]: seed 1 appears twice"))
+        #expect(error(FleetFixtures.sweep(seeds: "0..2000000")).contains("more than 1000000 seeds"))
+        #expect(error(FleetFixtures.sweep(seeds: "[1, 2, 3]")) == "no error")
+    }
+
+    @Test func matrixKeysAndValues() {
+        #expect(error(FleetFixtures.sweep(matrix: "matrix:\n  apps.game.launch.footprnt: [1MB]"))
+            == "sweep.yaml:6:3: apps.game.launch: unknown key 'footprnt' (did you mean 'footprint'?)")
+        #expect(error(FleetFixtures.sweep(matrix: "matrix:\n  apps.gmae.launch.footprint: [1MB]"))
+            .hasPrefix("sweep.yaml:6:3: apps.gmae.launch.footprint: no app 'gmae' in the workload (did you mean 'game'?)"))
+        #expect(error(FleetFixtures.sweep(matrix: "matrix:\n  device: [iphone-6-plus, ipad-air2]"))
+            == "sweep.yaml:6:27: device: unknown device 'ipad-air2' (did you mean 'ipad-air-2'?); known: iphone-6-plus, ipad-air-2, macbook-pro-2015")
+        #expect(error(FleetFixtures.sweep(matrix: "matrix:\n  apps.game.launch.footprint: [1MB, 40XB]"))
+            .hasPrefix("sweep.yaml:6:37: apps.game.launch.footprint: '40XB' has unknown unit 'XB'"))
+        #expect(error(FleetFixtures.sweep(matrix: "matrix:\n  device: []")).hasPrefix("sweep.yaml:6:11: matrix.device: expected a non-empty list"))
+        #expect(error(FleetFixtures.sweep(matrix: "matrix:\n  policy: [xnu, xnu]")).hasPrefix("sweep.yaml:6:17: matrix.policy: the value 'xnu' appears twice"))
+        #expect(error(FleetFixtures.sweep(matrix: "matrix:\n  apps..x: [1]")).hasPrefix("sweep.yaml:6:3: apps..x: '' is not a key"))
+    }
+
+    @Test func topLevel() {
+        #expect(error(FleetFixtures.sweep(extra: "seed: 3")) == "sweep.yaml:8:1: : unknown key 'seed' (did you mean 'seeds'?)")
+        #expect(error("memprof: 1\nsweep: Bad Name\nworkload: tiny.yaml\nseeds: 1..2")
+            .hasPrefix("sweep.yaml:2:8: sweep: 'Bad Name' is not a valid name"))
+        #expect(error("memprof: 1\nsweep: x\nworkload: nowhere\nseeds: 1..2").hasPrefix("sweep.yaml:3:11: workload: no such file, and no built-in workload named 'nowhere'"))
+        #expect(error("memprof: 1\nsweep: x\nworkload: tiny.yaml").hasPrefix("sweep.yaml:1:1: : missing key 'seeds'"))
+        #expect(error("memprof: [").hasPrefix("sweep.yaml:0:0: : invalid YAML"))
+    }
+
+    @Test func shardsParse() {
+        #expect(SweepPlan.Shard.parse("2/8") == SweepPlan.Shard(index: 2, count: 8))
+        for bad in ["5/4", "0/4", "1/0", "a/b", "1/2/3", "", "-1/4"] { #expect(SweepPlan.Shard.parse(bad) == nil) }
+    }
+}

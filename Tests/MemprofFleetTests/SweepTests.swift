@@ -1,0 +1,91 @@
+import Foundation
+import MemprofCompare
+import MemprofReport
+import MemprofTestSupport
+import MemprofWorkload
+import Testing
+@testable import MemprofFleet
+
+@Suite(.serialized) struct SweepTests {
+    @Test func theMatrixMakesEveryCombinationACell() throws {
+        let dir = try FleetFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plan = try FleetFixtures.plan(dir)
+        #expect(plan.cells.map(\.label) == [
+            "device=iphone-6-plus apps.game.launch.footprint=420MB", "device=iphone-6-plus apps.game.launch.footprint=520MB",
+            "device=ipad-air-2 apps.game.launch.footprint=420MB", "device=ipad-air-2 apps.game.launch.footprint=520MB"])
+        #expect(plan.cells[3].workload.workload.device.name == "ipad-air-2")
+        #expect(plan.cells[3].workload.workload.apps[2].launchFootprint == 520 * 1024 * 1024)
+        #expect(plan.runCount == 96)
+    }
+
+    @Test func theThreadCountNeverChangesTheResult() throws {
+        let dir = try FleetFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plan = try FleetFixtures.plan(dir)
+        var outputs: [(json: [String: NSObject], csv: Data, bytes: String)] = []
+        for threads in [1, 2, 5] {
+            let out = dir.appendingPathComponent("t\(threads)")
+            _ = try FleetSweep.run(plan, threads: threads, into: out)
+            let c = try FleetFixtures.comparable(out)
+            outputs.append((c.json, c.csv, try FleetFixtures.bytesWithoutHost(out)))
+        }
+        #expect(outputs[0].json == outputs[1].json && outputs[0].json == outputs[2].json)
+        #expect(outputs[0].csv == outputs[1].csv && outputs[0].csv == outputs[2].csv)
+        #expect(outputs[0].bytes == outputs[2].bytes)
+    }
+
+    /// Each statistic agrees with the runs.csv column it summarises, and with a replay of the worst seed.
+    @Test func statisticsMatchThePerRunValues() throws {
+        let dir = try FleetFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plan = try FleetFixtures.plan(dir)
+        let result = try FleetSweep.run(plan, threads: 2, into: dir.appendingPathComponent("out"))
+        let (header, rows) = try RunsCSV.read(Array(try Data(contentsOf: dir.appendingPathComponent("out/runs.csv"))))
+        #expect(rows.count == 96)
+        for name in ["summary.evictions", "summary.coldLaunches", "apps.mail.evictions", "summary.peakUsedBytes"] {
+            let column = header.firstIndex(of: name)! - 3
+            for cell in result.cells {
+                let values = rows.filter { $0.cell == cell.index }.map { $0.values[column]! }.sorted()
+                let stats = try #require(cell.metrics[name])
+                #expect(stats.count == values.count)
+                #expect(stats.min == values.first && stats.max == values.last)
+                #expect(abs(stats.mean - Double(values.reduce(0, +)) / Double(values.count)) < 1e-9)
+                let exactP50 = values[Int((0.5 * Double(values.count)).rounded(.up)) - 1]
+                #expect(Double(stats.p50) <= Double(exactP50) && Double(stats.p50) >= Double(exactP50) * 0.996)
+                if stats.kind == .count {
+                    #expect(stats.shareAboveZero == Double(values.filter { $0 > 0 }.count) / Double(values.count))
+                }
+                if let worst = stats.worst.first {
+                    #expect(worst.value == values.last)
+                    #expect(worst.replay.hasPrefix("memprof run \(dir.path)/tiny.yaml --seed \(worst.seed) --device "))
+                    // The replay is the same run: simulate it as memprof run would and read the metric.
+                    let overrides = cell.overrides.map { WorkloadOverride(keyPath: $0.keyPath, value: $0.value, origin: .init(file: "")) }
+                    let loaded = try WorkloadLoader.load(dir.appendingPathComponent("tiny.yaml").path, overrides: overrides)
+                    let metrics = FleetRun.metrics(loaded.workload, seed: worst.seed, measured: MeasuredWork())
+                    #expect(metrics[name] == Double(worst.value))
+                }
+            }
+        }
+    }
+
+    @Test func theMetricsAreCompareNamesAndTheSameForEverySeed() throws {
+        let loaded = try WorkloadLoader.parse(FleetFixtures.workload, file: "tiny.yaml")
+        let names = Set(FleetRun.metrics(loaded.workload, seed: 1, measured: MeasuredWork()).keys)
+        #expect(names.contains("summary.evictions") && names.contains("apps.mail.exits.memoryLimit"))
+        for seed in 2...12 as ClosedRange<UInt64> {
+            #expect(Set(FleetRun.metrics(loaded.workload, seed: seed, measured: MeasuredWork()).keys) == names)
+        }
+    }
+}
+
+/// The sweep reads metrics without JSON; the names and values are compare's, for every built-in.
+struct MetricFlattenerTests {
+    @Test(arguments: BuiltinWorkloads.all.map(\.name))
+    func sameMetricsAsCompare(_ name: String) throws {
+        let loaded = try WorkloadLoader.load(name)
+        let report = try ReportFixture.builtin(name)
+        #expect(FleetRun.metrics(loaded.workload, seed: loaded.workload.seed, measured: MeasuredWork())
+            == MetricExtractor.metrics(of: report))
+    }
+}

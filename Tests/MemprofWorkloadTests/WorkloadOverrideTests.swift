@@ -1,0 +1,104 @@
+import MemprofCore
+import Testing
+@testable import MemprofWorkload
+
+/// `--set`, `--device`, `--policy` and sweep matrix values (``WorkloadOverride``): an override
+/// gives the workload the file would give had it said the same, and errors point at the override.
+struct WorkloadOverrideTests {
+    static let base = """
+        memprof: 1
+        name: small
+        duration: 30m
+        device: iphone-6-plus
+        apps:
+          mail:
+            launch: {footprint: 45MB}
+            modes: [fetch]
+            fetch: {interval: 15m, time: 4s}
+          safari:
+            launch: {footprint: 150MB}
+        script:
+          - {at: 0s, open: mail}
+          - {at: 2m, open: safari}
+        """
+
+    func parse(_ text: String, _ overrides: [WorkloadOverride] = []) throws -> Workload {
+        try WorkloadParser(file: "small.yaml").parse(text, overrides: overrides)
+    }
+
+    func set(_ assignment: String) throws -> WorkloadOverride {
+        try WorkloadOverride.parse(assignment: assignment)
+    }
+
+    func replacing(_ old: String, _ new: String) -> String {
+        Self.base.replacingOccurrences(of: old, with: new)
+    }
+
+    @Test func anOverrideEqualsTheEditedFile() throws {
+        #expect(try parse(Self.base, [set("apps.mail.launch.footprint=60MB")])
+            == parse(replacing("footprint: 45MB", "footprint: 60MB")))
+        #expect(try parse(Self.base, [.preset("device", "ipad-air-2"), .preset("policy", "xnu")])
+            == parse(replacing("device: iphone-6-plus", "device: ipad-air-2\npolicy: xnu")))
+        #expect(try parse(Self.base, [set("script[1].at=3m")]) == parse(replacing("at: 2m", "at: 3m")))
+        #expect(try parse(Self.base, [set("apps.mail.modes=[fetch, audio]")])
+            == parse(replacing("modes: [fetch]", "modes: [fetch, audio]")))
+    }
+
+    @Test func keysTheFileLeavesOutAreCreatedAndPresetsOpen() throws {
+        #expect(try parse(Self.base, [set("apps.safari.onMemoryWarning.release=20MB")])
+            == parse(replacing("footprint: 150MB}", "footprint: 150MB}\n    onMemoryWarning: {release: 20MB}")))
+        let bigger = try parse(Self.base, [set("device.ram=2GB")])
+        #expect(bigger.device.ram == 2 * 1024 * 1024 * 1024)
+        #expect(bigger.device.appLimit == Device.preset(named: "iphone-6-plus")!.appLimit)
+        #expect(try parse(Self.base, [set("policy.warningLevel=0.5")]).policy.warningLevel == 0.5)
+    }
+
+    @Test func theLaterOverrideWins() throws {
+        let w = try parse(Self.base, [set("duration=1h"), set("duration=2h")])
+        #expect(w.durationUs == 2 * 3_600_000_000)
+    }
+
+    @Test func errorsNameTheOverrideAndSuggest() throws {
+        func message(_ overrides: [WorkloadOverride]) -> String {
+            do {
+                _ = try parse(Self.base, overrides)
+                return "no error"
+            } catch { return "\(error)" }
+        }
+        #expect(message([try set("apps.mial.launch.footprint=60MB")])
+            == "--set apps.mial.launch.footprint=60MB: apps.mial.launch.footprint: no app 'mial' in the workload "
+            + "(did you mean 'mail'?); it has: mail, safari")
+        #expect(message([try set("apps.mail.launch.footprnt=60MB")])
+            == "--set apps.mail.launch.footprnt=60MB: apps.mail.launch: unknown key 'footprnt' (did you mean 'footprint'?)")
+        #expect(message([try set("duration=5")]).hasPrefix("--set duration=5: duration: '5' has no unit"))
+        #expect(message([.preset("device", "ipad-air2")]).contains("(did you mean 'ipad-air-2'?)"))
+        #expect(message([try set("script[9].at=1m")]) == "--set script[9].at=1m: script[9].at: 'script' has 2 entries, so there is no [9]")
+        #expect(message([try set("apps.mail.launch=3MB")]).contains("expected a mapping"))
+        // A problem the override causes elsewhere in the file is the file's, at its place.
+        #expect(message([try set("duration=1m")]).hasPrefix("small.yaml:14:"))
+    }
+
+    @Test func aSweepFileOriginLocatesKeyAndValue() throws {
+        let origin = WorkloadOverride.Origin(file: "sweep.yaml", keyLine: 6, keyColumn: 3, valueLine: 6, valueColumn: 33)
+        let badValue = WorkloadOverride(keyPath: "apps.mail.launch.footprint", value: "45XB", origin: origin)
+        let badKey = WorkloadOverride(keyPath: "apps.mail.launch.footprnt", value: "45MB", origin: origin)
+        #expect(throws: WorkloadError.self) { try parse(Self.base, [badValue]) }
+        do { _ = try parse(Self.base, [badValue]) } catch let e as WorkloadError {
+            #expect((e.file, e.line, e.column) == ("sweep.yaml", 6, 33))
+        }
+        do { _ = try parse(Self.base, [badKey]) } catch let e as WorkloadError {
+            #expect((e.file, e.line, e.column) == ("sweep.yaml", 6, 3))
+        }
+    }
+
+    @Test func badAssignmentsAreRefused() {
+        for bad in ["nokey", "=5", "apps..mail=1", "script[x].at=1m", "a b=1"] {
+            #expect(throws: WorkloadError.self) { try WorkloadOverride.parse(assignment: bad) }
+        }
+    }
+
+    @Test func commandLineSpelling() throws {
+        #expect(WorkloadOverride.preset("device", "ipad-air-2").commandLineArguments == ["--device", "ipad-air-2"])
+        #expect(try set("apps.mail.launch.footprint=60MB").commandLineArguments == ["--set", "apps.mail.launch.footprint=60MB"])
+    }
+}
