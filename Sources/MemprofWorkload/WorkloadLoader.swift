@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 import Foundation
 import MemprofCore
 
@@ -35,13 +35,7 @@ public enum WorkloadLoader {
     }
 
     public static func loadFile(_ path: String, knownKernels: Set<String>? = nil) throws -> LoadedWorkload {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: "cannot read the file")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: "the file is not UTF-8 text")
-        }
-        return try parse(text, file: path, knownKernels: knownKernels)
+        try parse(try InputText.read(path), file: path, knownKernels: knownKernels)
     }
 
     public static func parse(_ text: String, file: String, knownKernels: Set<String>? = nil) throws -> LoadedWorkload {
