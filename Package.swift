@@ -93,19 +93,18 @@ let package = Package(
         .target(
             name: "MemprofCompare",
             dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofHTML", "MemprofOutput",
-                           .product(name: "Yams", package: "Yams")]
+                           "MemprofWorkload"]
         ),
         // Absolute budgets on a report (`memprof check`): the budget file, the check, the events
         // behind a broken budget, and the check's outputs.
         .target(
             name: "MemprofBudgets",
-            dependencies: ["MemprofCompare", "MemprofCore", "MemprofReport", "MemprofOutput",
-                           .product(name: "Yams", package: "Yams")]
+            dependencies: ["MemprofCompare", "MemprofCore", "MemprofReport", "MemprofOutput", "MemprofWorkload"]
         ),
         // A report in other viewers' formats (`memprof export`): trace, speedscope, folded, gzipped pprof.
         .target(name: "MemprofExport", dependencies: ["MemprofCompare", "MemprofReport", "MemprofProfile", "MemprofTrace", "CZlib"]),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport", "MemprofTestSupport"]),
-        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput"]),
+        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput", "MemprofWorkload"]),
         .testTarget(
             name: "MemprofProfileTests", dependencies: ["MemprofProfile", "MemprofTestSupport"],
             resources: [.copy("Fixtures")]),

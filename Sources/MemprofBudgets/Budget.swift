@@ -3,7 +3,7 @@ import MemprofCompare
 import MemprofCore
 import MemprofOutput
 import MemprofReport
-import Yams
+import MemprofWorkload
 
 /// Absolute limits on a report's metrics (`memprof check REPORT --budget FILE`):
 ///
@@ -24,70 +24,44 @@ public struct Budget: Sendable, Equatable {
         public var metric: String
         public var max: Double?
         public var min: Double?
+        /// Where the limit was read: its metric name in the budget file.
+        public var place: InputPlace?
+        /// Where its app key was read (for `apps.<key>.…`).
+        public var appPlace: InputPlace?
     }
 
     public var limits: [Limit]
 
-    public static func parse(yaml text: String) throws -> Budget {
-        let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch {
-            throw CompareInputError.badBudget("not YAML: \(error)")
-        }
-        guard let root, let top = root.mapping else {
-            throw CompareInputError.badBudget("expected a mapping with 'apps' and/or 'summary'")
-        }
+    /// Reads a budget file.
+    ///
+    /// - Throws: ``WorkloadError`` naming file, line, column and key.
+    public static func parse(yaml text: String, file: String = "budget") throws -> Budget {
+        let root = try NodeReader.root(of: text, file: file)
+        let top = try root.mapping(allowed: ["apps", "summary"])
         var limits: [Limit] = []
-        for (keyNode, value) in top {
-            switch keyNode.string ?? "" {
-            case "summary":
-                limits += try parseMetrics(value, prefix: "summary")
-            case "apps":
-                guard let apps = value.mapping else { throw CompareInputError.badBudget("'apps' must map app keys to budgets") }
-                for (appNode, metrics) in apps {
-                    let app = appNode.string ?? ""
-                    guard !app.isEmpty, !app.contains(".") else { throw CompareInputError.badBudget("'\(app)' is not an app key") }
-                    limits += try parseMetrics(metrics, prefix: "apps.\(app)")
-                }
-            case let other:
-                throw CompareInputError.badBudget("unknown key '\(other)' at the top (use apps, summary)")
+        for (key, value) in top.entries {
+            if key == "summary" { limits += try parseMetrics(value, prefix: "summary", appPlace: nil); continue }
+            for (app, metrics) in try value.namedEntries() {
+                guard !app.isEmpty, !app.contains(".") else { throw metrics.error("'\(app)' is not an app key") }
+                limits += try parseMetrics(metrics, prefix: "apps.\(app)", appPlace: metrics.place)
             }
         }
-        guard !limits.isEmpty else { throw CompareInputError.badBudget("no budgets in the file") }
+        guard !limits.isEmpty else { throw root.error("no budgets in the file (give 'apps' and/or 'summary' limits)") }
         return Budget(limits: limits)
     }
 
-    static func parseMetrics(_ node: Node, prefix: String) throws -> [Limit] {
-        guard let mapping = node.mapping else {
-            throw CompareInputError.badBudget("'\(prefix)' must map metric names to limits such as {max: 1}")
-        }
+    static func parseMetrics(_ node: NodeReader, prefix: String, appPlace: InputPlace?) throws -> [Limit] {
         var out: [Limit] = []
-        for (nameNode, limitNode) in mapping {
-            let name = nameNode.string ?? ""
+        for (name, limitNode) in try node.namedEntries() {
             let path = "\(prefix).\(name)"
-            guard let fields = limitNode.mapping else {
-                throw CompareInputError.badBudget("\(path): expected a limit such as {max: 1}")
-            }
-            var limit = Limit(metric: path)
-            for (fieldNode, valueNode) in fields {
-                let field = fieldNode.string ?? ""
-                guard let text = valueNode.scalar?.string else {
-                    throw CompareInputError.badBudget("\(path).\(field): expected a single value")
-                }
-                let value: Double
-                do {
-                    value = try Quantities.number(text, kind: MetricKind.of(path), context: "\(path).\(field)")
-                } catch CompareInputError.badThresholds(let why) {
-                    throw CompareInputError.badBudget(why)
-                }
-                switch field {
-                case "max": limit.max = value
-                case "min": limit.min = value
-                default: throw CompareInputError.badBudget("\(path): unknown limit '\(field)' (use max, min)")
-                }
-            }
-            guard limit.max != nil || limit.min != nil else { throw CompareInputError.badBudget("\(path): no max or min") }
+            let fields = try limitNode.mapping(allowed: ["max", "min"])
+            let kind = MetricKind.of(path)
+            var limit = Limit(metric: path, place: limitNode.place, appPlace: appPlace)
+            if let v = fields["max"] { limit.max = try Quantities.number(v, kind: kind) }
+            if let v = fields["min"] { limit.min = try Quantities.number(v, kind: kind) }
+            guard limit.max != nil || limit.min != nil else { throw limitNode.error("no max or min") }
             if let lo = limit.min, let hi = limit.max, lo > hi {
-                throw CompareInputError.badBudget("\(path): min is above max")
+                throw limitNode.error("min (\(kind.format(lo))) is above max (\(kind.format(hi)))")
             }
             out.append(limit)
         }

@@ -3,6 +3,7 @@ import MemprofCompare
 import MemprofCore
 import MemprofOutput
 import MemprofReport
+import MemprofWorkload
 
 public enum BudgetChecker {
     /// At most this many causing events per broken budget; the rest are counted.
@@ -18,7 +19,10 @@ public enum BudgetChecker {
                 paths = report.apps.keys.sorted().map { "apps.\($0).\(path.relative)" }
             } else {
                 if let app = path.app, report.apps[app] == nil {
-                    throw CompareInputError.badBudget("no app '\(app)' in the report (it has \(report.apps.keys.sorted().joined(separator: ", ")))")
+                    let apps = report.apps.keys.sorted()
+                    let message = withSuggestion("no app '\(app)' in the report", for: app, among: apps)
+                        + "; it has \(apps.joined(separator: ", "))"
+                    throw limit.appPlace.map { $0.error(message) } ?? CompareInputError.badBudget(message)
                 }
                 paths = [limit.metric]
             }
@@ -28,8 +32,10 @@ public enum BudgetChecker {
                     let scope = inSummary ? "summary" : "apps.<key>"
                     let known = Set(metrics.keys.filter { $0.hasPrefix("summary.") == inSummary }
                         .map { MetricPath($0).relative }).sorted()
-                    throw CompareInputError.badBudget("'\(MetricPath(full).relative)' is not a metric of \(scope); "
-                        + "metrics are: \(known.joined(separator: ", "))")
+                    let name = MetricPath(full).relative
+                    let message = withSuggestion("'\(name)' is not a metric of \(scope)", for: name, among: known)
+                        + "; metrics are: \(known.joined(separator: ", "))"
+                    throw limit.place.map { $0.error(message) } ?? CompareInputError.badBudget(message)
                 }
                 results.append(result(full, limit: limit, actual: actual, report: report))
             }

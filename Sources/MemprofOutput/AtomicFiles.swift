@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A file to write: its name inside a folder and its bytes.
 public struct OutputFile: Sendable, Equatable {
@@ -12,54 +15,314 @@ public struct OutputFile: Sendable, Equatable {
 }
 
 /// Files written whole or not at all (spec §11): every file memprof writes goes through here.
+///
+/// Nothing is ever written under its final name. Work in progress lives under a temporary name
+/// that records its owner (``TemporaryName``: process id and the process's start time), beside
+/// its target; whatever a killed run left behind is removed by the next write into the same
+/// place, while the temporary files of a live concurrent run are left alone.
 public enum AtomicFiles {
-    /// Writes a set of files into a folder: each is written under a temporary name beside its
-    /// target and renamed into place only once every file has been written.
+    /// Replaces a report folder with `files` in one step: the files are written into a new
+    /// folder beside it, which is then exchanged with the old one (`renameat2(RENAME_EXCHANGE)`)
+    /// and the old one removed. Readers see either the old run's files or the new run's, never
+    /// a mix, and the folder holds exactly the new run's files afterwards.
     ///
-    /// - Throws: the file system's error; temporary files are removed first.
-    public static func write(_ files: [OutputFile], into directory: URL) throws {
+    /// Files in the old folder that memprof did not write (names for which `isOwnFile` is false)
+    /// are kept: they are hard-linked into the new folder before the exchange. A folder holding a
+    /// subfolder memprof did not write is refused, so a mistyped `--out .` cannot replace a project.
+    ///
+    /// - Throws: ``OutputError`` naming the path and the cause; nothing of the failed write remains.
+    public static func replaceFolder(_ directory: URL, with files: [OutputFile],
+                                     isOwnFile: (String) -> Bool) throws {
         let fm = FileManager.default
-        try fm.createDirectory(at: directory, withIntermediateDirectories: true)
-        let suffix = ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        let target = directory.standardizedFileURL
+        let parent = target.deletingLastPathComponent()
+        try createFolder(parent)
+        TemporaryName.removeDebris(in: parent)
+
+        var keep: [String] = []
+        var isDirectory: ObjCBool = false
+        let exists = fm.fileExists(atPath: target.path, isDirectory: &isDirectory)
+        if exists {
+            guard isDirectory.boolValue else { throw OutputError.notAFolder(target.path) }
+            let names = try contents(of: target)
+            for name in names.sorted() where !isOwnFile(name) && TemporaryName(parsing: name) == nil
+                && !name.contains(".tmp-") {
+                var sub: ObjCBool = false
+                _ = fm.fileExists(atPath: target.appendingPathComponent(name).path, isDirectory: &sub)
+                if sub.boolValue { throw OutputError.foreignFolder(target.path, name) }
+                keep.append(name)
+            }
+        }
+
+        let staging = parent.appendingPathComponent(TemporaryName.make(for: target.lastPathComponent))
+        guard mkdir(staging.path, 0o755) == 0 else {
+            throw OutputError(path: parent.path, action: "creating a folder in", errno: errno)
+        }
+        do {
+            for file in files {
+                try writeNew(file.data, to: staging.appendingPathComponent(file.name), name: file.name, folder: target)
+            }
+            for name in keep {
+                let from = target.appendingPathComponent(name).path, to = staging.appendingPathComponent(name).path
+                if link(from, to) != 0 {
+                    do { try fm.copyItem(atPath: from, toPath: to) } catch {
+                        throw OutputError(path: target.path, action: "keeping \(name) in", errno: EIO)
+                    }
+                }
+            }
+            if exists {
+                try exchange(staging, target)
+            } else if rename(staging.path, target.path) != 0 {
+                throw OutputError(path: target.path, action: "moving the new report into", errno: errno)
+            }
+        } catch {
+            try? fm.removeItem(at: staging)
+            throw error
+        }
+        // The staging folder now holds the old run's files (or nothing): remove it. A kill here
+        // leaves it for the next write into this parent folder to remove.
+        try? fm.removeItem(at: staging)
+    }
+
+    /// Writes a set of files into a shared folder (such as the runs index beside report folders):
+    /// each is written under a temporary name and renamed into place once every file is written.
+    ///
+    /// - Throws: ``OutputError``; the temporary files are removed first.
+    public static func write(_ files: [OutputFile], into directory: URL) throws {
+        try createFolder(directory)
+        TemporaryName.removeDebris(in: directory)
         var written: [(URL, URL)] = []
         do {
             for file in files {
                 let target = directory.appendingPathComponent(file.name)
-                let temporary = directory.appendingPathComponent(file.name + suffix)
-                try file.data.write(to: temporary)
+                let temporary = target.deletingLastPathComponent().appendingPathComponent(TemporaryName.make(for: target.lastPathComponent))
+                try writeNew(file.data, to: temporary, name: file.name, folder: directory)
                 written.append((temporary, target))
             }
-        } catch {
-            for (temporary, _) in written { try? fm.removeItem(at: temporary) }
-            throw error
-        }
-        for (temporary, target) in written {
-            if rename(temporary.path, target.path) != 0 {
-                let code = errno
-                for (t, _) in written { try? fm.removeItem(at: t) }
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path,
-                                                                NSLocalizedDescriptionKey: String(cString: strerror(code))])
+            for (temporary, target) in written where rename(temporary.path, target.path) != 0 {
+                throw OutputError(path: target.path, action: "renaming into place", errno: errno)
             }
+        } catch {
+            for (temporary, _) in written { unlink(temporary.path) }
+            throw error
         }
     }
 
     /// Writes one file: a temporary file beside the target, renamed into place.
     ///
-    /// - Throws: the file system's error; the temporary file is removed first.
+    /// - Throws: ``OutputError``; the temporary file is removed first.
     public static func write(_ data: Data, to path: String) throws {
         let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw OutputError.aFolder(path)
+        }
+        try write([OutputFile(name: url.lastPathComponent, data: data)], into: url.deletingLastPathComponent())
+    }
+
+    // MARK: - Steps
+
+    static func createFolder(_ url: URL) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw OutputError.notAFolder(url.path) }
+            return
+        }
+        // Create each missing ancestor, so an error names the folder that could not be made.
+        try createFolder(url.deletingLastPathComponent())
+        if mkdir(url.path, 0o755) != 0 && errno != EEXIST {
+            throw OutputError(path: url.path, action: "creating the folder", errno: errno)
+        }
+    }
+
+    static func contents(of url: URL) throws -> [String] {
+        guard let dir = opendir(url.path) else { throw OutputError(path: url.path, action: "reading the folder", errno: errno) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Writes `data` to a file that must not exist yet, and flushes it to the disk.
+    static func writeNew(_ data: Data, to url: URL, name: String, folder: URL) throws {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        func fail(_ code: Int32) -> OutputError {
+            OutputError(path: folder.path, action: "writing \(name) to", errno: code)
+        }
+        guard fd >= 0 else { throw fail(errno) }
+        defer { close(fd) }
         do {
-            try data.write(to: temporary)
-            if rename(temporary.path, url.path) != 0 {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path,
-                                                                NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+                var offset = 0
+                while offset < buffer.count {
+                    let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw fail(errno)
+                    }
+                    offset += n
+                }
             }
+            if fsync(fd) != 0 && errno != EINVAL && errno != EROFS { throw fail(errno) }
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            unlink(url.path)
             throw error
         }
+    }
+
+    /// Exchanges two folders atomically. Where the kernel or file system cannot exchange, falls
+    /// back to moving the old folder aside and the new one in (two renames).
+    static func exchange(_ staging: URL, _ target: URL) throws {
+        if let renameat2 = Renameat2.function {
+            if renameat2(AT_FDCWD, staging.path, AT_FDCWD, target.path, Renameat2.exchange) == 0 { return }
+            guard errno == EINVAL || errno == ENOSYS || errno == ENOTSUP else {
+                throw OutputError(path: target.path, action: "switching to the new report in", errno: errno)
+            }
+        }
+        let aside = target.deletingLastPathComponent().appendingPathComponent(TemporaryName.make(for: target.lastPathComponent + ".old"))
+        guard rename(target.path, aside.path) == 0 else {
+            throw OutputError(path: target.path, action: "moving the old report out of", errno: errno)
+        }
+        guard rename(staging.path, target.path) == 0 else {
+            let code = errno
+            rename(aside.path, target.path)
+            throw OutputError(path: target.path, action: "moving the new report into", errno: code)
+        }
+        // The old files now sit where staging was expected to be, for the caller to remove.
+        rename(aside.path, staging.path)
+    }
+}
+
+/// `renameat2(2)`, which Glibc's Swift overlay does not declare: looked up in the C library.
+enum Renameat2 {
+    typealias Function = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    /// `RENAME_EXCHANGE` from `<linux/fs.h>`.
+    static let exchange: UInt32 = 1 << 1
+    static let function: Function? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: Function.self)
+    }()
+}
+
+/// The name of a temporary file or folder, `.<target>.memprof-<pid>-<start>`, recording which
+/// process made it: its id and its start time (in clock ticks since boot, from
+/// `/proc/<pid>/stat`), so that a later run can tell a dead run's leftovers (removed) from a
+/// live concurrent run's work (left alone) even when process ids are reused.
+public struct TemporaryName: Equatable, Sendable {
+    public var target: String
+    public var pid: Int32
+    public var start: UInt64
+
+    static let marker = ".memprof-"
+
+    /// A temporary name for `target`, owned by this process.
+    public static func make(for target: String) -> String {
+        let pid = getpid()
+        return ".\(target)\(marker)\(pid)-\(startTime(of: pid) ?? 0)"
+    }
+
+    public init?(parsing name: String) {
+        guard name.hasPrefix("."), let range = name.range(of: Self.marker, options: .backwards) else { return nil }
+        let owner = name[range.upperBound...].split(separator: "-")
+        guard owner.count == 2, let pid = Int32(owner[0]), let start = UInt64(owner[1]) else { return nil }
+        target = String(name[name.index(after: name.startIndex)..<range.lowerBound])
+        self.pid = pid
+        self.start = start
+    }
+
+    /// Whether the process that made this name is still running.
+    public var ownerIsAlive: Bool {
+        guard let current = Self.startTime(of: pid) else { return false }
+        return start == 0 || current == start
+    }
+
+    /// Removes every temporary file or folder in `directory` whose owner has died (and the
+    /// `<name>.tmp-<pid>` files of memprof versions before this scheme, whose process is gone).
+    public static func removeDebris(in directory: URL) {
+        guard let names = try? AtomicFiles.contents(of: directory) else { return }
+        for name in names {
+            if let temporary = TemporaryName(parsing: name) {
+                if !temporary.ownerIsAlive { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
+            } else if let range = name.range(of: ".tmp-", options: .backwards), let pid = Int32(name[range.upperBound...]),
+                      startTime(of: pid) == nil {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            }
+        }
+    }
+
+    /// A process's start time in clock ticks since boot (field 22 of `/proc/<pid>/stat`), or nil
+    /// when no such process runs.
+    static func startTime(of pid: Int32) -> UInt64? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+            #if os(Linux)
+            return nil
+            #else
+            return kill(pid, 0) == 0 ? 0 : nil
+            #endif
+        }
+        // The command name (field 2) is in parentheses and may hold spaces: count after it.
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // fields[0] is field 3 (state), so field 22 is fields[19].
+        guard fields.count > 19, let start = UInt64(fields[19]) else { return nil }
+        // A zombie has finished: its files are debris.
+        return fields[0] == "Z" ? nil : start
+    }
+}
+
+/// Output that could not be written: the path, what memprof was doing and the system's reason,
+/// as one sentence ("no space left on device writing report.json to Reports/commute").
+///
+/// Exit status 3 (``ExitStatus/outputFailure``), except an output path that is a file where a
+/// folder belongs, which is bad input (2).
+public struct OutputError: MemprofError, Equatable, Sendable {
+    public var path: String
+    public var action: String
+    public var errno: Int32
+    /// Set for problems with the command line rather than the file system.
+    public var reason: String?
+
+    public init(path: String, action: String, errno: Int32) {
+        self.path = path
+        self.action = action
+        self.errno = errno
+    }
+
+    static func notAFolder(_ path: String) -> OutputError {
+        var e = OutputError(path: path, action: "", errno: ENOTDIR)
+        e.reason = "\(path) is a file, not a folder; give --out a folder (or a path that does not exist yet)"
+        return e
+    }
+
+    static func aFolder(_ path: String) -> OutputError {
+        var e = OutputError(path: path, action: "", errno: EISDIR)
+        e.reason = "\(path) is a folder; give a file name"
+        return e
+    }
+
+    static func foreignFolder(_ path: String, _ name: String) -> OutputError {
+        var e = OutputError(path: path, action: "", errno: EEXIST)
+        e.reason = "\(path) holds a folder memprof did not write ('\(name)'); a report folder is replaced as a whole, "
+            + "so give --out an empty folder, a report folder or a path that does not exist yet"
+        return e
+    }
+
+    public var exitStatus: Int32 { reason == nil ? ExitStatus.outputFailure : ExitStatus.badInput }
+
+    public var description: String {
+        if let reason { return reason }
+        let cause: String = switch errno {
+        case ENOSPC: "no space left on device"
+        case EDQUOT: "disk quota exceeded"
+        case EROFS: "read-only file system"
+        case EACCES, EPERM: "permission denied"
+        case EFBIG: "file too large (over the file-size limit)"
+        case ENOTDIR: "a part of the path is a file, not a folder"
+        default: String(cString: strerror(errno)).lowercased()
+        }
+        return "\(cause) \(action) \(path)"
     }
 }

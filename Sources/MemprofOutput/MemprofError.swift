@@ -7,6 +7,9 @@ public enum ExitStatus {
     public static let regression: Int32 = 1
     /// Bad input: a workload, report, budget, thresholds or sweep file, or the command line.
     public static let badInput: Int32 = 2
+    /// Output could not be written: a full disk, a read-only or forbidden folder. Nothing of the
+    /// failed run remains (``OutputError``).
+    public static let outputFailure: Int32 = 3
 }
 
 /// An error that knows how memprof ends when it reaches the user: its message and its exit

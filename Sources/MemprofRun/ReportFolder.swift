@@ -26,15 +26,20 @@ public struct ReportFolder: Sendable {
         ReportFolder(path: "Reports/\(name)", updatesIndex: true)
     }
 
-    /// Writes every file of `artifacts`, then rewrites the runs index when this folder has one.
+    /// The files a run writes into its folder; anything else found there is not memprof's and is kept.
+    public static let fileNames: Set<String> = ["report.json", "report.html", "trace.json", "stacks.folded",
+                                                "profile.speedscope.json"]
+
+    /// Replaces the folder with the files of `artifacts` in one step (the folder then holds
+    /// exactly this run's files: no stack files of an earlier sampled run stay beside a report
+    /// without samples), then rewrites the runs index when this folder has one.
     ///
-    /// Each file is written under a temporary name beside its target and renamed into place once
-    /// every file is written, so a failure leaves no half-written file. An index that cannot be rewritten is
-    /// not an error (the run's own files are complete).
+    /// An index that cannot be rewritten is not an error (the run's own files are complete).
     ///
-    /// - Throws: the file system's error when the folder cannot be written.
+    /// - Throws: ``OutputError`` naming the path and the cause; nothing of the run remains.
     public func write(_ artifacts: RunArtifacts) throws {
-        try AtomicFiles.write(artifacts.files, into: url)
+        let names = Self.fileNames.union(artifacts.files.map(\.name))
+        try AtomicFiles.replaceFolder(url, with: artifacts.files, isOwnFile: names.contains)
         if updatesIndex { try? RunIndex.write(into: url.deletingLastPathComponent()) }
     }
 }

@@ -1,25 +1,42 @@
 import MemprofCore
 import Yams
 
-/// A YAML node with its key path, that reads typed values and throws located errors.
-struct NodeReader {
-    let node: Node
-    let path: String
-    let file: String
+/// A YAML node with its key path, that reads typed values and throws located errors
+/// (``WorkloadError``: `file:line:col: key.path: message`). Workloads, thresholds and budget
+/// files are all read through it, so every bad value in any of them names its place.
+public struct NodeReader {
+    public let node: Node
+    public let path: String
+    public let file: String
 
-    var line: Int { node.mark?.line ?? 0 }
-    var column: Int { node.mark?.column ?? 0 }
+    public init(node: Node, path: String, file: String) {
+        self.node = node
+        self.path = path
+        self.file = file
+    }
 
-    func error(_ message: String) -> WorkloadError {
+    /// Composes YAML (or JSON) text into its root node, with located errors for text that is not
+    /// YAML, not UTF-8, holds control characters, or is empty.
+    public static func root(of text: String, file: String) throws -> NodeReader {
+        try YAMLText.compose(text, file: file)
+    }
+
+    /// Where this node is, for errors found after reading.
+    public var place: InputPlace { InputPlace(file: file, line: line, column: column, keyPath: path) }
+
+    public var line: Int { node.mark?.line ?? 0 }
+    public var column: Int { node.mark?.column ?? 0 }
+
+    public func error(_ message: String) -> WorkloadError {
         WorkloadError(file: file, line: line, column: column, keyPath: path, message: message)
     }
 
-    func child(_ node: Node, _ key: String) -> NodeReader {
+    public func child(_ node: Node, _ key: String) -> NodeReader {
         NodeReader(node: node, path: path.isEmpty ? key : "\(path).\(key)", file: file)
     }
 
     /// The node's entries, after checking every key is one of `allowed`.
-    func mapping(allowed: [String]) throws -> Mapping {
+    public func mapping(allowed: [String]) throws -> Mapping {
         guard case .mapping(let mapping) = node else {
             throw error("expected a mapping of \(allowed.prefix(4).joined(separator: ", "))…, found \(kind)")
         }
@@ -43,7 +60,7 @@ struct NodeReader {
     }
 
     /// The node's entries with any keys (for maps keyed by names, such as `apps`).
-    func namedEntries() throws -> [(String, NodeReader)] {
+    public func namedEntries() throws -> [(String, NodeReader)] {
         guard case .mapping(let mapping) = node else { throw error("expected a mapping, found \(kind)") }
         return try mapping.map { keyNode, value in
             guard let key = keyNode.scalar?.string else {
@@ -65,14 +82,14 @@ struct NodeReader {
         return reader
     }
 
-    func sequence() throws -> [NodeReader] {
+    public func sequence() throws -> [NodeReader] {
         guard case .sequence(let sequence) = node else { throw error("expected a list, found \(kind)") }
         return sequence.enumerated().map { index, item in
             NodeReader(node: item, path: "\(path)[\(index)]", file: file)
         }
     }
 
-    var kind: String {
+    public var kind: String {
         switch node {
         case .scalar(let s): "'\(s.string)'"
         case .mapping: "a mapping"
@@ -81,60 +98,74 @@ struct NodeReader {
         }
     }
 
-    func string() throws -> String {
+    public func string() throws -> String {
         guard case .scalar(let scalar) = node else { throw error("expected a word, found \(kind)") }
         return scalar.string
     }
 
-    func int() throws -> Int {
-        guard let value = node.int else { throw error("expected a whole number, found \(kind)") }
+    /// A whole number from `range` (by default any that fits in 64 bits).
+    public func int(in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int {
+        guard let value = node.int else {
+            if case .scalar(let s) = node, let d = Double(s.string), d.isFinite, d == d.rounded() {
+                throw error("\(kind) is too large; the largest whole number accepted is \(range.upperBound)")
+            }
+            throw error("expected a whole number, found \(kind)")
+        }
+        guard range.contains(value) else {
+            if value < range.lowerBound {
+                throw error(range.lowerBound == 0 ? "expected 0 or more, found \(value)"
+                            : "expected at least \(range.lowerBound), found \(value)")
+            }
+            throw error("\(value) is too large; the largest value accepted is \(range.upperBound)")
+        }
         return value
     }
 
-    func nonNegativeInt() throws -> Int {
-        let value = try int()
-        guard value >= 0 else { throw error("expected 0 or more, found \(value)") }
-        return value
+    public func nonNegativeInt(max: Int = Int.max) throws -> Int {
+        try int(in: 0...max)
     }
 
-    func bool() throws -> Bool {
+    public func bool() throws -> Bool {
         guard let value = node.bool else { throw error("expected true or false, found \(kind)") }
         return value
     }
 
-    func fraction() throws -> Double {
+    public func fraction() throws -> Double {
         guard let value = node.float, value > 0, value <= 1 else {
             throw error("expected a fraction between 0 and 1, found \(kind)")
         }
         return value
     }
 
-    func positiveNumber() throws -> Double {
-        guard let value = node.float, value > 0 else { throw error("expected a number above 0, found \(kind)") }
+    public func positiveNumber(max: Double) throws -> Double {
+        guard let value = node.float, value.isFinite, value > 0 else {
+            throw error("expected a number above 0, found \(kind)")
+        }
+        guard value <= max else { throw error("\(kind) is too large; the largest value accepted is \(max.formatted)") }
         return value
     }
 
-    func duration() throws -> Microseconds {
+    public func duration() throws -> Microseconds {
         switch Quantity.duration(try string()) {
         case .success(let v): return v
         case .failure(let e): throw error(e.message)
         }
     }
 
-    func positiveDuration() throws -> Microseconds {
+    public func positiveDuration() throws -> Microseconds {
         let value = try duration()
         guard value > 0 else { throw error("expected a duration above 0") }
         return value
     }
 
-    func size() throws -> Bytes {
+    public func size() throws -> Bytes {
         switch Quantity.size(try string()) {
         case .success(let v): return v
         case .failure(let e): throw error(e.message)
         }
     }
 
-    func rate() throws -> Rate {
+    public func rate() throws -> Rate {
         switch Quantity.rate(try string()) {
         case .success(let v): return v
         case .failure(let e): throw error(e.message)
@@ -142,7 +173,7 @@ struct NodeReader {
     }
 
     /// One of `choices`, with a suggestion when it is close to one.
-    func choice(_ choices: [String], what: String) throws -> String {
+    public func choice(_ choices: [String], what: String) throws -> String {
         let value = try string()
         guard choices.contains(value) else {
             var message = "unknown \(what) '\(value)'"
@@ -155,18 +186,23 @@ struct NodeReader {
 }
 
 /// The checked entries of a mapping, looked up by key.
-struct Mapping {
-    let owner: NodeReader
-    let entries: [(String, NodeReader)]
+public struct Mapping {
+    public let owner: NodeReader
+    public let entries: [(String, NodeReader)]
 
-    subscript(key: String) -> NodeReader? {
+    public subscript(key: String) -> NodeReader? {
         entries.first { $0.0 == key }?.1
     }
 
-    func required(_ key: String) throws -> NodeReader {
+    public func required(_ key: String) throws -> NodeReader {
         guard let value = self[key] else { throw owner.error("missing key '\(key)'") }
         return value
     }
 
-    var keys: [String] { entries.map(\.0) }
+    public var keys: [String] { entries.map(\.0) }
+}
+
+extension Double {
+    /// `1000`, `0.5`: whole numbers without a decimal point.
+    var formatted: String { self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self) }
 }

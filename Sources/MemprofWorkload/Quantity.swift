@@ -1,7 +1,18 @@
 import MemprofCore
 
-/// Parses the units of spec §1: durations, sizes and rates. Each returns nil with a reason.
-enum Quantity {
+/// The one parser of memprof's units (spec §1): durations, sizes, rates and percentages, for
+/// workloads, thresholds and budgets alike. Each returns a value or a reason in words; every
+/// value is range-checked before it becomes an integer, so no input can overflow.
+public enum Quantity {
+    /// The largest size accepted anywhere: 4096GB (4 TiB). Sums of many such sizes still fit in
+    /// 64 bits, so the engine's arithmetic cannot overflow.
+    public static let maxBytes: Bytes = 4096 * .gigabyte
+    /// The largest duration accepted anywhere: 87600h (ten years of 365 days).
+    public static let maxDuration: Microseconds = 87_600 * 3_600_000_000
+    /// The largest bare number accepted in thresholds and budgets: 2^53, above which a Double
+    /// no longer holds every whole number.
+    public static let maxExactNumber: Double = 9_007_199_254_740_992
+
     private static let durationUnits: [(String, Double)] = [
         ("us", 1), ("µs", 1), ("ms", 1_000), ("s", 1_000_000), ("min", 60_000_000), ("m", 60_000_000),
         ("h", 3_600_000_000),
@@ -16,22 +27,23 @@ enum Quantity {
         "s": 1_000_000, "sec": 1_000_000, "min": 60_000_000, "m": 60_000_000, "h": 3_600_000_000,
     ]
 
-    /// `250ms`, `30s`, `2m`, `1h`, `1m30s`, `1.2s`, `500us` → microseconds.
-    static func duration(_ text: String) -> Result<Microseconds, QuantityError> {
+    /// `250ms`, `30s`, `2m`, `1h`, `1m30s`, `1.2s`, `500us` → microseconds, at most ``maxDuration``.
+    public static func duration(_ text: String) -> Result<Microseconds, QuantityError> {
         let s = text.trimmingSpaces
         guard !s.isEmpty else { return .failure(.init("an empty duration")) }
+        if s.hasPrefix("-") { return .failure(.init("'\(s)' is negative; durations are 0 or more")) }
         if Double(s) != nil {
             return .failure(.init("'\(s)' has no unit; write it with one, for example '\(s)s' or '\(s)ms'"))
         }
         var rest = Substring(s)
         var total = 0.0
         while !rest.isEmpty {
-            let number = rest.prefix { $0.isNumber || $0 == "." }
+            let number = rest.prefix { $0.isASCIIDigit || $0 == "." }
             guard !number.isEmpty, let value = Double(number) else {
                 return .failure(.init("'\(s)' is not a duration (use us, ms, s, m, h, as in '1m30s')"))
             }
             rest = rest.dropFirst(number.count)
-            let unitText = rest.prefix { !$0.isNumber && $0 != "." }
+            let unitText = rest.prefix { !$0.isASCIIDigit && $0 != "." }
             guard let (_, scale) = durationUnits.first(where: { $0.0 == unitText }) else {
                 let unit = unitText.isEmpty ? "no unit" : "unit '\(unitText)'"
                 return .failure(.init("'\(s)' has \(unit); use us, ms, s, m or h"))
@@ -39,17 +51,20 @@ enum Quantity {
             rest = rest.dropFirst(unitText.count)
             total += value * scale
         }
+        guard total.isFinite, total.rounded() <= Double(maxDuration) else {
+            return .failure(.init("'\(s)' is too long; the largest duration accepted is 87600h (ten years)"))
+        }
         return .success(Microseconds(total.rounded()))
     }
 
-    /// `45MB`, `1.5GB`, `512KiB`, `100B` → bytes (powers of 1024).
-    static func size(_ text: String) -> Result<Bytes, QuantityError> {
+    /// `45MB`, `1.5GB`, `512KiB`, `100B` → bytes (powers of 1024), at most ``maxBytes``.
+    public static func size(_ text: String) -> Result<Bytes, QuantityError> {
         let s = text.trimmingSpaces
         if s.hasPrefix("-") { return .failure(.init("'\(s)' is negative; sizes are 0 or more")) }
         if Double(s) != nil {
             return .failure(.init("'\(s)' has no unit; write it with one, for example '\(s)MB'"))
         }
-        let number = s.prefix { $0.isNumber || $0 == "." }
+        let number = s.prefix { $0.isASCIIDigit || $0 == "." }
         let unit = s.dropFirst(number.count).trimmingSpaces
         guard let value = Double(number) else {
             return .failure(.init("'\(s)' is not a size (write a number and B, KB, MB or GB)"))
@@ -57,11 +72,15 @@ enum Quantity {
         guard let scale = sizeUnits[unit] else {
             return .failure(.init("'\(s)' has unknown unit '\(unit)'; use B, KB, MB, GB (or KiB, MiB, GiB)"))
         }
-        return .success(Bytes((value * scale).rounded()))
+        let bytes = (value * scale).rounded()
+        guard bytes.isFinite, bytes <= Double(maxBytes) else {
+            return .failure(.init("'\(s)' is too large; the largest size accepted is 4096GB"))
+        }
+        return .success(Bytes(bytes))
     }
 
     /// `2MB/min`, `512KB/s`, `40MB/h` → an exact rate.
-    static func rate(_ text: String) -> Result<Rate, QuantityError> {
+    public static func rate(_ text: String) -> Result<Rate, QuantityError> {
         let s = text.trimmingSpaces
         let parts = s.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else {
@@ -77,11 +96,38 @@ enum Quantity {
         }
         return .success(Rate(bytes: bytes, perUs: Microseconds(period)))
     }
+
+    /// `5%` → 0.05. A percentage is always written with `%`, from 0% to 1000000%.
+    public static func percent(_ text: String) -> Result<Double, QuantityError> {
+        let s = text.trimmingSpaces
+        guard s.hasSuffix("%"), let v = Double(s.dropLast().trimmingSpaces), v.isFinite, v >= 0 else {
+            return .failure(.init("'\(s)' is not a percentage such as 5%"))
+        }
+        guard v <= 1_000_000 else {
+            return .failure(.init("'\(s)' is too large; the largest percentage accepted is 1000000%"))
+        }
+        return .success(v / 100)
+    }
+
+    /// A bare number (`3`, `0.5`), from −2^53 to 2^53.
+    public static func number(_ text: String) -> Result<Double, QuantityError>? {
+        let s = text.trimmingSpaces
+        guard let v = Double(s), !s.hasPrefix("0x"), !s.hasPrefix("0X") else { return nil }
+        guard v.isFinite, abs(v) <= maxExactNumber else {
+            return .failure(.init("'\(s)' is too large; the largest number accepted is 9007199254740992 (2^53)"))
+        }
+        return .success(v)
+    }
 }
 
-struct QuantityError: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
+/// Why a quantity could not be read, in words.
+public struct QuantityError: Error, Sendable, Equatable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
 extension StringProtocol {

@@ -30,8 +30,34 @@ public struct WorkloadError: MemprofError, Equatable, Sendable {
     }
 }
 
+/// A place in an input file: where a value was read, so that a problem found later (an app a
+/// report does not have, a pattern that matches nothing) can still be reported at it.
+public struct InputPlace: Sendable, Equatable {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public var keyPath: String
+
+    public init(file: String, line: Int, column: Int, keyPath: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.keyPath = keyPath
+    }
+
+    public func error(_ message: String) -> WorkloadError {
+        WorkloadError(file: file, line: line, column: column, keyPath: keyPath, message: message)
+    }
+}
+
+/// `message` with " (did you mean 'x'?)" when one of `candidates` is close to `word`.
+public func withSuggestion(_ message: String, for word: String, among candidates: [String]) -> String {
+    guard let near = suggestion(for: word, among: candidates), near != word else { return message }
+    return message + " (did you mean '\(near)'?)"
+}
+
 /// The closest candidate to a misspelt word, if one is close enough to be what was meant.
-func suggestion(for word: String, among candidates: [String]) -> String? {
+public func suggestion(for word: String, among candidates: [String]) -> String? {
     let lowered = word.lowercased()
     var best: (String, Int)?
     for candidate in candidates {

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 import Foundation
 import MemprofCore
 
@@ -37,13 +37,7 @@ public enum WorkloadLoader {
 
     public static func loadFile(_ path: String, knownKernels: Set<String>? = nil,
                                 overrides: [WorkloadOverride] = []) throws -> LoadedWorkload {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: "cannot read the file")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: "the file is not UTF-8 text")
-        }
-        return try parse(text, file: path, knownKernels: knownKernels, overrides: overrides)
+        try parse(try InputText.read(path), file: path, knownKernels: knownKernels, overrides: overrides)
     }
 
     /// Parses `text`; with overrides, the digest covers the text and then one line per override

@@ -107,7 +107,7 @@ extension WorkloadParser {
                     if let near = suggestion(for: name, among: ids) { message += " (did you mean '\(near)'?)" }
                     throw value.error(message)
                 }
-                return (index, try value.nonNegativeInt())
+                return (index, try value.nonNegativeInt(max: 1_000_000))
             }
         }
         return GenerateSpec(switchEveryUs: every, weights: weights,

@@ -71,37 +71,7 @@ public struct WorkloadParser {
     }
 
     func compose(_ text: String) throws -> NodeReader {
-        let node: Node?
-        do {
-            node = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw located(error)
-        }
-        guard let node else {
-            throw WorkloadError(file: file, line: 0, column: 0, keyPath: "", message: "the file is empty")
-        }
-        return NodeReader(node: node, path: "", file: file)
-    }
-
-    func located(_ error: YamlError) -> WorkloadError {
-        func make(_ mark: Yams.Mark, _ problem: String, _ context: YamlError.Context?) -> WorkloadError {
-            var message = "invalid YAML: \(problem)"
-            if let context { message += " (\(context.text) at line \(context.mark.line))" }
-            return WorkloadError(file: file, line: mark.line, column: mark.column, keyPath: "", message: message)
-        }
-        switch error {
-        case .scanner(let context, let problem, let mark, _),
-             .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
-            return make(mark, problem, context)
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            return WorkloadError(file: file, line: context.mark.line, column: context.mark.column, keyPath: "",
-                                 message: "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", "))")
-        case .reader(let problem, _, _, _):
-            return WorkloadError(file: file, line: 0, column: 0, keyPath: "", message: "unreadable text: \(problem)")
-        default:
-            return WorkloadError(file: file, line: 0, column: 0, keyPath: "", message: "invalid YAML: \(error)")
-        }
+        try NodeReader.root(of: text, file: file)
     }
 
     static let deviceKeys = ["preset", "platform", "ram", "systemReserved", "appLimit", "flash", "flashReadRate",
@@ -135,7 +105,7 @@ public struct WorkloadParser {
             device.flashReadRate = Bytes(rate.bytesPerSecond.rounded())
         }
         if let v = m["pageSize"] { device.pageSize = try v.size() }
-        if let v = m["cpuScale"] { device.cpuScale = try v.positiveNumber() }
+        if let v = m["cpuScale"] { device.cpuScale = try v.positiveNumber(max: 1000) }
         if m.keys.contains(where: { $0 != "preset" }) && m["preset"] != nil {
             device.name = "\(device.name) (modified)"
         }

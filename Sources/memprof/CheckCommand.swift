@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import MemprofBudgets
 import MemprofCompare
+import MemprofWorkload
 import MemprofReport
 
 /// `memprof check REPORT --budget FILE`: absolute budgets (spec §11, issue 5).
@@ -39,11 +40,8 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try ReportLoader.load(report)
-        guard FileManager.default.fileExists(atPath: budget) else { throw CompareInputError.missingFile(budget) }
-        guard let text = try? String(contentsOfFile: budget, encoding: .utf8) else {
-            throw CompareInputError.unreadable(budget, "not UTF-8 text")
-        }
-        let check = try BudgetChecker.check(loaded, against: try Budget.parse(yaml: text))
+        let text = try InputText.read(budget)
+        let check = try BudgetChecker.check(loaded, against: try Budget.parse(yaml: text, file: budget))
         let markdownText = CheckOutput.markdown(check)
         if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }
         try Terminal.appendToStepSummary(markdownText)

@@ -2,6 +2,7 @@ import MemprofOutput
 import ArgumentParser
 import Foundation
 import MemprofCompare
+import MemprofWorkload
 import MemprofReport
 
 /// `memprof compare BASE NEW`: every metric, its verdict, and the outputs CI reads (spec §11, issue 5).
@@ -57,16 +58,11 @@ struct CompareCommand: ParsableCommand {
         let newReport = try ReportLoader.load(new)
         var limits = Thresholds()
         if let thresholds {
-            guard let text = try? String(contentsOfFile: thresholds, encoding: .utf8) else {
-                throw CompareInputError.missingFile(thresholds)
-            }
-            limits = try Thresholds.parse(yaml: text)
+            limits = try Thresholds.parse(yaml: try InputText.read(thresholds), file: thresholds)
         }
-        let overrides = limits.overrides
-        if let threshold { limits.relative = try Quantities.percent(threshold, context: "--threshold") }
-        if let countThreshold { limits.countRelative = try Quantities.percent(countThreshold, context: "--count-threshold") }
-        if let minDelta { limits.minDelta = try Quantities.number(minDelta, kind: nil, context: "--min-delta") }
-        limits.overrides = overrides
+        if let threshold { limits.relative = try Quantities.percent(threshold, option: "--threshold") }
+        if let countThreshold { limits.countRelative = try Quantities.percent(countThreshold, option: "--count-threshold") }
+        if let minDelta { limits.minDelta = try Quantities.number(minDelta, kind: nil, option: "--min-delta") }
 
         let comparison = try Comparer.compare(base: baseReport, new: newReport, thresholds: limits,
                                               allowDifferent: allowDifferent)

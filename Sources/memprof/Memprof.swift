@@ -17,6 +17,9 @@ struct Memprof: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        // Past a file-size limit (ulimit -f), a write fails with EFBIG and a clear message
+        // instead of the process being killed with a half-written file.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try Memprof.parseAsRoot()
             try command.run()

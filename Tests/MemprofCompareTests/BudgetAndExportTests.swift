@@ -8,6 +8,7 @@ import MemprofExport
 import MemprofCore
 import MemprofReport
 import MemprofTrace
+import MemprofWorkload
 import Testing
 
 /// mail evicted twice (each for a reclaim by game) and killed once for its memory limit.
@@ -120,17 +121,30 @@ let issueBudget = """
         "key: [unclosed",
     ])
     func malformedBudgets(text: String) {
-        #expect(throws: CompareInputError.self) { try Budget.parse(yaml: text) }
+        #expect(throws: WorkloadError.self) { try Budget.parse(yaml: text) }
     }
 
-    @Test func budgetsForUnknownAppsOrMetricsAreBadInput() throws {
+    @Test func budgetsForUnknownAppsOrMetricsAreLocatedWithASuggestion() throws {
         let report = budgetReport()
-        #expect(throws: CompareInputError.self) {
-            try BudgetChecker.check(report, against: try Budget.parse(yaml: "apps: {mial: {evictions: {max: 1}}}"))
+        let app = #expect(throws: WorkloadError.self) {
+            try BudgetChecker.check(report, against: try Budget.parse(yaml: "apps: {mial: {evictions: {max: 1}}}", file: "b.yaml"))
         }
-        #expect(throws: CompareInputError.self) {
-            try BudgetChecker.check(report, against: try Budget.parse(yaml: "summary: {evictoins: {max: 1}}"))
+        #expect(app?.description.hasPrefix("b.yaml:1:14: apps.mial: no app 'mial' in the report (did you mean 'mail'?)") == true,
+                "\(app?.description ?? "")")
+        let metric = #expect(throws: WorkloadError.self) {
+            try BudgetChecker.check(report, against: try Budget.parse(yaml: "summary:\n  evictoins: {max: 1}", file: "b.yaml"))
         }
+        #expect(metric?.description.hasPrefix("b.yaml:2:14: summary.evictoins: 'evictoins' is not a metric of summary (did you mean 'evictions'?)") == true,
+                "\(metric?.description ?? "")")
+    }
+
+    @Test func budgetLimitsOutOfRangeNameTheLargestValue() {
+        let error = #expect(throws: WorkloadError.self) { try Budget.parse(yaml: "summary: {evictions: {max: 1e308}}", file: "b.yaml") }
+        #expect(error?.description == "b.yaml:1:28: summary.evictions.max: '1e308' is too large; the largest number accepted is 9007199254740992 (2^53)")
+        let size = #expect(throws: WorkloadError.self) {
+            try Budget.parse(yaml: "apps: {mail: {peakFootprintBytes: {max: 99999999999999999999GB}}}", file: "b.yaml")
+        }
+        #expect(size?.message == "'99999999999999999999GB' is too large; the largest size accepted is 4096GB")
     }
 }
 

@@ -2,6 +2,8 @@ import Foundation
 import MemprofCompare
 import MemprofCore
 import MemprofReport
+import MemprofWorkload
+import MemprofOutput
 import Testing
 
 @Suite struct MetricTests {
@@ -214,18 +216,34 @@ import Testing
         "key: [unclosed",
     ])
     func malformedThresholdFiles(text: String) {
-        #expect(throws: CompareInputError.self) { try Thresholds.parse(yaml: text) }
+        #expect(throws: WorkloadError.self) { try Thresholds.parse(yaml: text) }
     }
 
     @Test func quantities() throws {
-        #expect(try Quantities.percent("5%", context: "") == 0.05)
-        #expect(try Quantities.number("150MB", kind: .bytes, context: "") == 150 * 1_048_576)
-        #expect(try Quantities.number("1.5GB", kind: .bytes, context: "") == 1.5 * 1_073_741_824)
-        #expect(try Quantities.number("1m30s", kind: .duration, context: "") == 90_000_000)
-        #expect(try Quantities.number("250ms", kind: .duration, context: "") == 250_000)
-        #expect(try Quantities.number("3", kind: .count, context: "") == 3)
-        #expect(throws: CompareInputError.self) { try Quantities.number("150MB", kind: .duration, context: "") }
-        #expect(throws: CompareInputError.self) { try Quantities.number("2s", kind: .bytes, context: "") }
+        #expect(try Quantities.percent("5%", option: "") == 0.05)
+        #expect(try Quantities.number("150MB", kind: .bytes, option: "") == 150 * 1_048_576)
+        #expect(try Quantities.number("1.5GB", kind: .bytes, option: "") == 1.5 * 1_073_741_824)
+        #expect(try Quantities.number("1m30s", kind: .duration, option: "") == 90_000_000)
+        #expect(try Quantities.number("250ms", kind: .duration, option: "") == 250_000)
+        #expect(try Quantities.number("3", kind: .count, option: "") == 3)
+        #expect(throws: BadInput.self) { try Quantities.number("150MB", kind: .duration, option: "") }
+        #expect(throws: BadInput.self) { try Quantities.number("2s", kind: .bytes, option: "") }
+    }
+
+    @Test func thresholdErrorsAreLocated() {
+        let error = #expect(throws: WorkloadError.self) {
+            try Thresholds.parse(yaml: "metrics:\n  summary.evictions: {thresold: 5%}", file: "t.yaml")
+        }
+        #expect(error?.description == "t.yaml:2:23: metrics.summary.evictions: unknown key 'thresold' (did you mean 'threshold'?)")
+    }
+
+    @Test func aPatternThatMatchesNoMetricIsAnErrorWithASuggestion() throws {
+        let t = try Thresholds.parse(yaml: "metrics:\n  apps.*.memoryWarning: {threshold: 5%}", file: "t.yaml")
+        let error = #expect(throws: WorkloadError.self) {
+            try t.checkPatterns(against: ["apps.mail.memoryWarnings", "apps.mail.evictions", "summary.evictions"])
+        }
+        #expect(error?.description == "t.yaml:2:25: metrics.apps.*.memoryWarning: 'apps.*.memoryWarning' matches no metric of the reports (did you mean 'apps.*.memoryWarnings'?)")
+        try Thresholds.parse(yaml: "metrics:\n  apps.*.memoryWarnings: {ignore: true}").checkPatterns(against: ["apps.mail.memoryWarnings"])
     }
 }
 

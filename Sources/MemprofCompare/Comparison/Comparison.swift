@@ -77,6 +77,7 @@ public enum Comparer {
         }
         let a = MetricExtractor.metrics(of: base)
         let b = MetricExtractor.metrics(of: new)
+        try thresholds.checkPatterns(against: Set(a.keys).union(b.keys))
         let paths = Set(a.keys).union(b.keys).sorted(by: metricOrder)
         var rows: [MetricComparison] = []
         var counts: [String: Int] = [:]
@@ -173,6 +174,7 @@ public enum Comparer {
     }
 
     static func trimmed(_ x: Double) -> String {
+        guard x.isFinite, abs(x) < 9e18 else { return String(x) }
         if x == x.rounded() { return String(Int64(x)) }
         if abs(x) >= 10 { return String(Int64(x.rounded())) }
         return Format.oneDecimal(x)

@@ -1,6 +1,7 @@
 import Foundation
 import MemprofCore
-import Yams
+import MemprofOutput
+import MemprofWorkload
 
 /// How much a metric may move before it counts as worse (or better).
 ///
@@ -62,6 +63,9 @@ public struct Thresholds: Sendable, Equatable {
         return (rel, floor, ignore)
     }
 
+    /// Where each per-metric pattern was read (by pattern), for errors found against the reports.
+    public var places: [String: InputPlace] = [:]
+
     /// Reads a thresholds file:
     ///
     ///     threshold: 5%          # sizes and durations (optional)
@@ -71,118 +75,108 @@ public struct Thresholds: Sendable, Equatable {
     ///       summary.peakUsedBytes: {threshold: 10%, minDelta: 4MB}
     ///       apps.*.resumeLatencyUs.max: {threshold: 20%, minDelta: 50ms}
     ///       apps.game.timeAtPressureUs.warning: {ignore: true}
-    public static func parse(yaml text: String, base: Thresholds = Thresholds()) throws -> Thresholds {
-        let node: Node?
-        do { node = try Yams.compose(yaml: text) } catch {
-            throw CompareInputError.badThresholds("not YAML: \(error)")
-        }
+    ///
+    /// - Throws: ``WorkloadError`` naming file, line, column and key.
+    public static func parse(yaml text: String, file: String = "thresholds", base: Thresholds = Thresholds()) throws -> Thresholds {
         var result = base
-        guard let node else { return result }
-        guard let mapping = node.mapping else { throw CompareInputError.badThresholds("expected a mapping at the top") }
-        for (keyNode, value) in mapping {
-            let key = keyNode.string ?? ""
-            switch key {
-            case "threshold": result.relative = try Quantities.percent(scalar(value, key), context: key)
-            case "countThreshold": result.countRelative = try Quantities.percent(scalar(value, key), context: key)
-            case "minDelta": result.minDelta = try Quantities.number(scalar(value, key), kind: nil, context: key)
-            case "metrics":
-                guard let metrics = value.mapping else {
-                    throw CompareInputError.badThresholds("'metrics' must map metric paths to rules")
+        let root = try NodeReader.root(of: text, file: file)
+        let top = try root.mapping(allowed: ["threshold", "countThreshold", "minDelta", "metrics"])
+        if let v = top["threshold"] { result.relative = try Quantities.percent(v) }
+        if let v = top["countThreshold"] { result.countRelative = try Quantities.percent(v) }
+        if let v = top["minDelta"] { result.minDelta = try Quantities.number(v, kind: nil) }
+        if let metrics = top["metrics"] {
+            for (path, ruleNode) in try metrics.namedEntries() {
+                guard path.hasPrefix("summary.") || path.hasPrefix("apps.") else {
+                    throw ruleNode.error("a metric path starts with 'summary.' or 'apps.'")
                 }
-                for (pathNode, ruleNode) in metrics {
-                    let path = pathNode.string ?? ""
-                    guard path.hasPrefix("summary.") || path.hasPrefix("apps.") else {
-                        throw CompareInputError.badThresholds("metric '\(path)' must start with 'summary.' or 'apps.'")
-                    }
-                    guard let fields = ruleNode.mapping else {
-                        throw CompareInputError.badThresholds("'\(path)' needs a mapping such as {threshold: 10%}")
-                    }
-                    var rule = Rule()
-                    let kind = MetricKind.of(path)
-                    for (fieldNode, fieldValue) in fields {
-                        let field = fieldNode.string ?? ""
-                        let context = "\(path).\(field)"
-                        switch field {
-                        case "threshold": rule.relative = try Quantities.percent(scalar(fieldValue, context), context: context)
-                        case "minDelta": rule.minDelta = try Quantities.number(scalar(fieldValue, context), kind: kind, context: context)
-                        case "ignore":
-                            guard let b = fieldValue.bool else {
-                                throw CompareInputError.badThresholds("\(context): expected true or false")
-                            }
-                            rule.ignore = b
-                        default:
-                            throw CompareInputError.badThresholds("\(path): unknown key '\(field)' (use threshold, minDelta, ignore)")
-                        }
-                    }
-                    result.overrides.append((path, rule))
-                }
-            default:
-                throw CompareInputError.badThresholds("unknown key '\(key)' (use threshold, countThreshold, minDelta, metrics)")
+                let fields = try ruleNode.mapping(allowed: ["threshold", "minDelta", "ignore"])
+                var rule = Rule()
+                if let v = fields["threshold"] { rule.relative = try Quantities.percent(v) }
+                if let v = fields["minDelta"] { rule.minDelta = try Quantities.number(v, kind: MetricKind.of(path)) }
+                if let v = fields["ignore"] { rule.ignore = try v.bool() }
+                result.overrides.append((path, rule))
+                result.places[path] = ruleNode.place
             }
         }
         return result
     }
 
-    private static func scalar(_ node: Node, _ context: String) throws -> String {
-        guard let s = node.scalar?.string else { throw CompareInputError.badThresholds("\(context): expected a single value") }
-        return s
+    /// Checks that every per-metric pattern of a file names at least one metric of the reports,
+    /// so that a typo cannot pass silently (`apps.*.memoryWarning` for `apps.*.memoryWarnings`).
+    ///
+    /// - Throws: ``WorkloadError`` at the pattern, with the nearest metric path when one is close.
+    public func checkPatterns(against metrics: Set<String>) throws {
+        for (pattern, _) in overrides {
+            let matched = metrics.contains(pattern)
+                || (pattern.contains("*") && metrics.contains { MetricPattern.matches(pattern, $0) })
+            guard !matched else { continue }
+            let wildcards = pattern.split(separator: ".", omittingEmptySubsequences: false).map { $0 == "*" }
+            let candidates = Set(metrics.map { path in
+                path.split(separator: ".", omittingEmptySubsequences: false).enumerated()
+                    .map { i, part in i < wildcards.count && wildcards[i] ? "*" : String(part) }
+                    .joined(separator: ".")
+            })
+            let message = withSuggestion("'\(pattern)' matches no metric of the reports", for: pattern,
+                                         among: candidates.sorted())
+            throw (places[pattern] ?? InputPlace(file: "thresholds", line: 0, column: 0, keyPath: "metrics")).error(message)
+        }
     }
 }
 
-/// Numbers with units in thresholds and budget files.
+/// Numbers with units in thresholds and budget files and compare's options, read by the one unit
+/// parser of memprof (``Quantity``).
 public enum Quantities {
-    /// `5%` → 0.05; a bare number is a fraction too only when written with `%`.
-    public static func percent(_ text: String, context: String) throws -> Double {
-        let s = text.trimmingCharacters(in: .whitespaces)
-        guard s.hasSuffix("%"), let v = Double(s.dropLast().trimmingCharacters(in: .whitespaces)), v >= 0, v.isFinite else {
-            throw CompareInputError.badThresholds("\(context): '\(text)' is not a percentage such as 5%")
+    /// `5%` → 0.05; a fraction is always written with `%`.
+    public static func percent(_ node: NodeReader) throws -> Double {
+        switch Quantity.percent(try node.string()) {
+        case .success(let v): return v
+        case .failure(let e): throw node.error(e.message)
         }
-        return v / 100
+    }
+
+    /// A value in the unit of a metric (see ``number(_:kind:)-(String,_)``), read from a node.
+    public static func number(_ node: NodeReader, kind: MetricKind?) throws -> Double {
+        switch number(try node.string(), kind: kind) {
+        case .success(let v): return v
+        case .failure(let e): throw node.error(e.message)
+        }
+    }
+
+    /// `5%` from the command line.
+    public static func percent(_ text: String, option: String) throws -> Double {
+        switch Quantity.percent(text) {
+        case .success(let v): return v
+        case .failure(let e): throw BadInput("\(option): \(e.message)")
+        }
+    }
+
+    /// A number from the command line.
+    public static func number(_ text: String, kind: MetricKind?, option: String) throws -> Double {
+        switch number(text, kind: kind) {
+        case .success(let v): return v
+        case .failure(let e): throw BadInput("\(option): \(e.message)")
+        }
     }
 
     /// A value in the unit of a metric: a bare number is taken in the metric's own unit (bytes for
     /// `...Bytes`, microseconds for `...Us`), a size (`150MB`, `1.5GB`, powers of 1024) for bytes,
     /// a duration (`250ms`, `1m30s`) for durations.
-    public static func number(_ text: String, kind: MetricKind?, context: String) throws -> Double {
-        let s = text.trimmingCharacters(in: .whitespaces)
-        if let v = Double(s), v.isFinite { return v }
-        if kind != .duration, let bytes = size(s) { return Double(bytes) }
-        if kind != .bytes, let us = duration(s) { return Double(us) }
+    public static func number(_ text: String, kind: MetricKind?) -> Result<Double, QuantityError> {
+        if let bare = Quantity.number(text) { return bare }
+        let size = kind == .duration || kind == .count ? nil : Quantity.size(text)
+        if case .success(let bytes) = size { return .success(Double(bytes)) }
+        let duration = kind == .bytes || kind == .count ? nil : Quantity.duration(text)
+        if case .success(let us) = duration { return .success(Double(us)) }
+        // A value too large for its unit says so, rather than that it is not a number.
+        for case .failure(let e) in [size, duration].compactMap({ $0 }) where e.message.contains("too") {
+            return .failure(e)
+        }
         let expected = switch kind {
         case .bytes: "a size such as 150MB"
         case .duration: "a duration such as 250ms"
         case .count: "a whole number"
         case nil: "a number"
         }
-        throw CompareInputError.badThresholds("\(context): '\(text)' is not \(expected)")
-    }
-
-    static func size(_ s: String) -> Bytes? {
-        let units: [(String, Double)] = [("KiB", 1024), ("MiB", 1_048_576), ("GiB", 1_073_741_824), ("KB", 1024), ("MB", 1_048_576),
-                                         ("GB", 1_073_741_824), ("B", 1)]
-        for (unit, scale) in units where s.hasSuffix(unit) {
-            let number = s.dropLast(unit.count).trimmingCharacters(in: .whitespaces)
-            guard let v = Double(number), v >= 0, v.isFinite else { return nil }
-            return Bytes((v * scale).rounded())
-        }
-        return nil
-    }
-
-    static func duration(_ s: String) -> Microseconds? {
-        let units: [(String, Double)] = [("us", 1), ("µs", 1), ("ms", 1_000), ("s", 1_000_000), ("min", 60_000_000),
-                                         ("m", 60_000_000), ("h", 3_600_000_000)]
-        var rest = Substring(s)
-        var total = 0.0
-        guard !rest.isEmpty else { return nil }
-        while !rest.isEmpty {
-            let number = rest.prefix { $0.isNumber || $0 == "." }
-            guard !number.isEmpty, let v = Double(number) else { return nil }
-            rest = rest.dropFirst(number.count)
-            let unit = rest.prefix { !$0.isNumber && $0 != "." }
-            guard let scale = units.first(where: { $0.0 == unit })?.1 else { return nil }
-            rest = rest.dropFirst(unit.count)
-            total += v * scale
-        }
-        return Microseconds(total.rounded())
+        return .failure(QuantityError("'\(text.trimmingCharacters(in: .whitespaces))' is not \(expected)"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MemprofOutput
 import MemprofReport
+import MemprofWorkload
 
 /// Bad input to compare, check or export: exit status 2 on the command line.
 public enum CompareInputError: MemprofError, Equatable {
@@ -49,8 +50,25 @@ public enum ReportLoader {
         do { data = try Data(contentsOf: url) } catch {
             throw CompareInputError.unreadable(path, error.localizedDescription)
         }
-        do { return try ReportJSON.decode(data) } catch let error as ReportReadError {
+        let report: Report
+        do { report = try ReportJSON.decode(data) } catch let error as ReportReadError {
             throw CompareInputError.notAReport(path, error)
+        }
+        try checkRanges(report, path: path)
+        return report
+    }
+
+    /// Every metric of a report is a count, bytes or microseconds: never negative, and at most
+    /// 2^53, the largest whole number compare's arithmetic holds exactly.
+    static func checkRanges(_ report: Report, path: String) throws {
+        for (metric, value) in MetricExtractor.metrics(of: report).sorted(by: { $0.key < $1.key }) {
+            if value < 0 {
+                throw CompareInputError.notAReport(path, .notAReport("\(metric) is \(MetricKind.count.format(value)); counts, sizes and times are 0 or more"))
+            }
+            if value > Quantity.maxExactNumber {
+                throw CompareInputError.notAReport(path, .notAReport(
+                    "\(metric) is \(MetricKind.count.format(value)), too large; the largest value accepted is 9007199254740992 (2^53)"))
+            }
         }
     }
 }

@@ -24,6 +24,8 @@ public enum MetricKind: String, Sendable, Codable, CaseIterable {
 
     /// `56.3 MB`, `1m30s`, `12`.
     public func format(_ value: Double) -> String {
+        // Beyond 2^62 a value is no longer a sensible integer of its unit: print it as it is.
+        guard value.isFinite, abs(value) < 4.6e18 else { return String(value) }
         switch self {
         case .count:
             return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
