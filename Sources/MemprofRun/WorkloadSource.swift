@@ -5,10 +5,12 @@ import MemprofWorkload
 /// and refuse exactly the same files.
 public enum WorkloadSource {
     /// Loads a workload file or built-in name (nil: the built-in default), checking the kernels
-    /// its `work` names against the ones this build of memprof has.
+    /// its `work` names against the ones this build of memprof has, and the programs it names
+    /// (they must exist, be executable and be dynamically linked ELF programs, spec §8.1).
     ///
     /// - Throws: `WorkloadError` (MemprofWorkload), naming file, line, column and key, for bad input.
     public static func load(_ argument: String?) throws -> LoadedWorkload {
-        try WorkloadLoader.load(argument, knownKernels: Set(WorkRegistry.names))
+        try WorkloadLoader.load(argument, knownKernels: Set(WorkRegistry.names),
+                                checkProgram: { ProgramFile.problem(with: $0) })
     }
 }

@@ -17,11 +17,11 @@ public struct LoadedWorkload: Sendable {
 public enum WorkloadLoader {
     /// Loads `argument`: a file if one exists at that path, else a built-in workload of that name;
     /// `nil` loads the built-in default.
-    public static func load(_ argument: String?, knownKernels: Set<String>? = nil) throws -> LoadedWorkload {
+    public static func load(_ argument: String?, knownKernels: Set<String>? = nil, checkProgram: ProgramCheck? = nil) throws -> LoadedWorkload {
         let name = argument ?? BuiltinWorkloads.defaultName
         if argument != nil, FileManager.default.fileExists(atPath: name) || name.contains("/")
             || name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".json") {
-            return try loadFile(name, knownKernels: knownKernels)
+            return try loadFile(name, knownKernels: knownKernels, checkProgram: checkProgram)
         }
         guard let builtin = BuiltinWorkloads.all.first(where: { $0.name == name }) else {
             var message = "no such file, and no built-in workload named '\(name)'"
@@ -31,21 +31,23 @@ public enum WorkloadLoader {
             message += "; built-in: \(BuiltinWorkloads.all.map(\.name).joined(separator: ", "))"
             throw WorkloadError(file: name, line: 0, column: 0, keyPath: "", message: message)
         }
-        return try parse(builtin.yaml, file: "builtin:\(builtin.name)", knownKernels: knownKernels)
+        return try parse(builtin.yaml, file: "builtin:\(builtin.name)", knownKernels: knownKernels, checkProgram: checkProgram)
     }
 
-    public static func loadFile(_ path: String, knownKernels: Set<String>? = nil) throws -> LoadedWorkload {
+    public static func loadFile(_ path: String, knownKernels: Set<String>? = nil, checkProgram: ProgramCheck? = nil) throws -> LoadedWorkload {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: "cannot read the file")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: "the file is not UTF-8 text")
         }
-        return try parse(text, file: path, knownKernels: knownKernels)
+        return try parse(text, file: path, knownKernels: knownKernels, checkProgram: checkProgram)
     }
 
-    public static func parse(_ text: String, file: String, knownKernels: Set<String>? = nil) throws -> LoadedWorkload {
-        let parsed = try WorkloadParser(file: file, knownKernels: knownKernels).parseReportingWarnings(text)
+    public static func parse(_ text: String, file: String, knownKernels: Set<String>? = nil,
+                             checkProgram: ProgramCheck? = nil) throws -> LoadedWorkload {
+        let parsed = try WorkloadParser(file: file, knownKernels: knownKernels, checkProgram: checkProgram)
+            .parseReportingWarnings(text)
         return LoadedWorkload(workload: parsed.workload, sha256: sha256Hex(Array(text.utf8)), source: file,
                               warnings: parsed.warnings)
     }
