@@ -15,7 +15,7 @@ public enum ProgramFile {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in path.split(separator: ":") where !directory.isEmpty {
             let candidate = "\(directory)/\(command)"
-            if FileManager.default.isExecutableFile(atPath: candidate) {
+            if access(candidate, X_OK) == 0 {
                 return URL(fileURLWithPath: candidate).standardizedFileURL.path
             }
         }
@@ -35,7 +35,7 @@ public enum ProgramFile {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             return "'\(command)' is a directory, not a program"
         }
-        guard FileManager.default.isExecutableFile(atPath: path) else {
+        guard access(path, X_OK) == 0 else {
             return "'\(command)' is not executable (chmod +x it)"
         }
         switch ELFKind(path: path) {

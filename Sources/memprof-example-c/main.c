@@ -5,8 +5,10 @@
 //                                leak_small: 5 MiB in 1 KiB pieces never freed; the rest freed
 //   memprof-example-c sleep S    sleeps S seconds (a fetch handler that overruns its window)
 //   memprof-example-c crash      dereferences a null pointer (SIGSEGV)
+//   memprof-example-c threads N  churn N on each of two threads
 //   memprof-example-c churn N    N malloc/free pairs of 16–512 bytes, 64 live at a time
 //                                (the allocation-heavy program of scripts/bench-userprog.sh)
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -67,7 +69,19 @@ __attribute__((noinline)) static unsigned long churn(unsigned long count) {
     return sum;
 }
 
+static void *churn_thread(void *count) {
+    churn(*(unsigned long *)count);
+    return NULL;
+}
+
 int main(int argc, char **argv) {
+    if (argc >= 3 && strcmp(argv[1], "threads") == 0) {
+        unsigned long count = strtoul(argv[2], NULL, 10);
+        pthread_t threads[2];
+        for (int i = 0; i < 2; i++) pthread_create(&threads[i], NULL, churn_thread, &count);
+        for (int i = 0; i < 2; i++) pthread_join(threads[i], NULL);
+        return 0;
+    }
     if (argc >= 3 && strcmp(argv[1], "sleep") == 0) {
         struct timespec duration = {atoi(argv[2]), 0};
         nanosleep(&duration, NULL);
