@@ -69,6 +69,7 @@ struct csampler_program {
 
     uint64_t in_use;
     uint64_t peak_version;
+    uint64_t read_position;  // memprof's own copy of the tail: the program can write the mapping
 
     char tail[STDERR_TAIL];
     size_t tail_length;
@@ -260,7 +261,13 @@ static void on_module(csampler_program *p, const memprof_event *event) {
     p->modules[p->module_count++] = (module_entry){event->address, event->frames[0], event->frames[1], copy};
 }
 
-static void consume(csampler_program *p, const memprof_event *event) {
+static void consume(csampler_program *p, const memprof_event *shared) {
+    // Copy the slot out of the mapping first and check what the program wrote: it can write
+    // anything there, and nothing it writes may make memprof read outside its own memory.
+    memprof_event copy;
+    memcpy(&copy, (const void *)shared, sizeof copy);
+    if (copy.depth > MEMPROF_CHANNEL_DEPTH) copy.depth = MEMPROF_CHANNEL_DEPTH;
+    const memprof_event *event = &copy;
     p->result.events++;
     switch (event->kind) {
     case MEMPROF_EVENT_ALLOC: on_allocation(p, event, 0); break;
@@ -293,8 +300,10 @@ static void consume(csampler_program *p, const memprof_event *event) {
 static int drain(csampler_program *p, int ended) {
     memprof_channel *c = p->channel;
     int read = 0;
-    for (;;) {
-        uint64_t tail = atomic_load_explicit(&c->tail, memory_order_relaxed);
+    // Once the program has ended, at most one lap of the ring is left to read.
+    uint64_t left = MEMPROF_CHANNEL_SLOTS;
+    while (!ended || left-- > 0) {
+        uint64_t tail = p->read_position;
         memprof_event *event = &c->events[tail & (MEMPROF_CHANNEL_SLOTS - 1)];
         if (atomic_load_explicit(&event->sequence, memory_order_acquire) == tail + 1) {
             consume(p, event);
@@ -303,8 +312,14 @@ static int drain(csampler_program *p, int ended) {
             if (!ended || tail >= head) break;
             p->result.lost_events++;
         }
+        p->read_position = tail + 1;
         atomic_store_explicit(&c->tail, tail + 1, memory_order_release);
         read++;
+        if (!ended && read >= (int)(4 * MEMPROF_CHANNEL_SLOTS)) break;  // let the caller check the time
+    }
+    if (ended) {
+        uint64_t head = atomic_load_explicit(&c->head, memory_order_acquire);
+        if (head > p->read_position) p->result.lost_events += head - p->read_position;
     }
     return read;
 }

@@ -14,7 +14,8 @@ extension Simulator {
         let limit = window.map { Microseconds((Double($0) / max(scale, 1e-9)).rounded(.up)) }
         let outcome = performer.run(work, app: apps[i].spec.id, handler: kind, wallLimitUs: limit)
         options.performer = performer
-        let allocates = handler.allocatesMeasured ? outcome.peakBytes : handler.allocates
+        // A measured peak is bounded (1 PiB) so no arithmetic on footprints can overflow.
+        let allocates = handler.allocatesMeasured ? min(max(outcome.peakBytes, 0), 1 << 50) : handler.allocates
         if let window, outcome.overran { return (max(handler.timeUs, window + 1), allocates) }
         guard handler.timing == .measured else { return (handler.timeUs, allocates) }
         return (Microseconds((Double(outcome.wallMicroseconds) * scale).rounded()), allocates)

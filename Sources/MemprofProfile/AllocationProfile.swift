@@ -103,3 +103,57 @@ extension SamplingProfile {
         stack.frames.map { frames[$0] }
     }
 }
+
+/// The values an allocation profile has per stack, each a flame graph, folded file and pprof
+/// sample type of its own.
+public enum AllocationMetric: String, CaseIterable, Sendable {
+    /// Bytes allocated (pprof `alloc_space`).
+    case allocatedBytes
+    /// Blocks allocated (pprof `alloc_objects`).
+    case allocations
+    /// Bytes in use at the program's peak (pprof `inuse_space`).
+    case peakBytes
+    /// Bytes still in use when the program ended.
+    case leakedBytes
+
+    public func value(of stack: AllocationStack) -> Int64 {
+        switch self {
+        case .allocatedBytes: stack.allocatedBytes
+        case .allocations: stack.allocations
+        case .peakBytes: stack.peakBytes
+        case .leakedBytes: stack.leakedBytes
+        }
+    }
+
+    /// pprof's sample type and unit.
+    public var pprofType: (type: String, unit: String) {
+        switch self {
+        case .allocatedBytes: ("alloc_space", "bytes")
+        case .allocations: ("alloc_objects", "count")
+        case .peakBytes: ("inuse_space", "bytes")
+        case .leakedBytes: ("leaked_space", "bytes")
+        }
+    }
+
+    /// The name of its folded-stacks file in a report folder.
+    public var foldedFileName: String {
+        switch self {
+        case .allocatedBytes: "allocated-bytes.folded"
+        case .allocations: "allocations.folded"
+        case .peakBytes: "peak-bytes.folded"
+        case .leakedBytes: "leaked-bytes.folded"
+        }
+    }
+
+    /// Words for titles: "allocated bytes", "bytes in use at the peak", ...
+    public var title: String {
+        switch self {
+        case .allocatedBytes: "allocated bytes"
+        case .allocations: "allocations"
+        case .peakBytes: "bytes in use at the peak"
+        case .leakedBytes: "bytes held at exit"
+        }
+    }
+
+    public var unitIsBytes: Bool { self != .allocations }
+}

@@ -134,19 +134,19 @@ extension SamplingProfile {
         let (l, r) = (lhs.totals, rhs.totals)
         return AllocationInput(
             totals: AllocationProfile(
-                allocatedBytes: l.allocatedBytes + r.allocatedBytes, allocations: l.allocations + r.allocations,
-                peakBytes: max(l.peakBytes, r.peakBytes), leakedBytes: l.leakedBytes + r.leakedBytes,
-                leakedBlocks: l.leakedBlocks + r.leakedBlocks, stacks: []),
+                allocatedBytes: l.allocatedBytes &+ r.allocatedBytes, allocations: l.allocations &+ r.allocations,
+                peakBytes: max(l.peakBytes, r.peakBytes), leakedBytes: l.leakedBytes &+ r.leakedBytes,
+                leakedBlocks: l.leakedBlocks &+ r.leakedBlocks, stacks: []),
             stacks: keepingPeak(lhs, !rhsPeaks) + keepingPeak(rhs, rhsPeaks))
     }
 
     static func adding(_ lhs: AllocationStack?, _ rhs: AllocationStack) -> AllocationStack {
         guard var sum = lhs else { return rhs }
-        sum.allocatedBytes += rhs.allocatedBytes
-        sum.allocations += rhs.allocations
-        sum.peakBytes += rhs.peakBytes
-        sum.leakedBytes += rhs.leakedBytes
-        sum.leakedBlocks += rhs.leakedBlocks
+        sum.allocatedBytes &+= rhs.allocatedBytes
+        sum.allocations &+= rhs.allocations
+        sum.peakBytes &+= rhs.peakBytes
+        sum.leakedBytes &+= rhs.leakedBytes
+        sum.leakedBlocks &+= rhs.leakedBlocks
         return sum
     }
 

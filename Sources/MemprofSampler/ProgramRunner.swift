@@ -79,10 +79,10 @@ enum ProgramRunner {
             csampler_program_get_stack(program, index, &stack)
             let addresses = (0..<Int(stack.depth)).map { UInt(stack.frames[$0]) }
             stacks.append(RawStack(
-                addresses: addresses, truncated: stack.truncated != 0, samples: Int(stack.samples),
-                allocatedBytes: Int64(stack.allocated_bytes), allocations: Int64(stack.allocations),
-                peakBytes: Int64(stack.peak_bytes), leakedBytes: Int64(stack.end_bytes),
-                leakedBlocks: Int64(stack.end_blocks)))
+                addresses: addresses, truncated: stack.truncated != 0, samples: Int(clamping: stack.samples),
+                allocatedBytes: Int64(clamping: stack.allocated_bytes), allocations: Int64(clamping: stack.allocations),
+                peakBytes: Int64(clamping: stack.peak_bytes), leakedBytes: Int64(clamping: stack.end_bytes),
+                leakedBlocks: Int64(clamping: stack.end_blocks)))
         }
         var modules: [ProgramModule] = []
         for index in 0..<csampler_program_module_count(program) {

@@ -170,41 +170,41 @@ final class SamplingSession: @unchecked Sendable {
             if stack.truncated { truncated += stack.samples }
         }
         let totals = AllocationProfile(
-            allocatedBytes: Int64(result.allocated_bytes), allocations: Int64(result.allocations),
-            peakBytes: Int64(result.peak_bytes), leakedBytes: Int64(result.end_bytes),
-            leakedBlocks: Int64(result.end_blocks), stacks: [])
+            allocatedBytes: Int64(clamping: result.allocated_bytes), allocations: Int64(clamping: result.allocations),
+            peakBytes: Int64(clamping: result.peak_bytes), leakedBytes: Int64(clamping: result.end_bytes),
+            leakedBlocks: Int64(clamping: result.end_blocks), stacks: [])
         entry.allocations = SamplingProfile.merge(
             entry.allocations, SamplingProfile.AllocationInput(totals: totals, stacks: allocationStacks))
         let crashed = result.exited == 0 && !run.timedOut
         let previous = entry.program
         let stderrTail = run.stderrTail.isEmpty ? previous?.stderrTail ?? "" : run.stderrTail
         entry.program = ProgramSummary(
-            command: spec.command, exitStatus: result.exited != 0 ? Int(result.exit_status) : nil,
+            command: spec.command, exitStatus: result.exited != 0 ? Int(clamping: result.exit_status) : nil,
             signal: result.exited == 0 ? SignalName.name(result.signal) : nil,
             failedRuns: (previous?.failedRuns ?? 0) + (result.exited != 0 && result.exit_status != 0 ? 1 : 0),
             crashedRuns: (previous?.crashedRuns ?? 0) + (crashed ? 1 : 0),
             timedOutRuns: (previous?.timedOutRuns ?? 0) + (run.timedOut ? 1 : 0),
-            stderrTail: stderrTail, lostEvents: (previous?.lostEvents ?? 0) + Int(result.lost_events),
+            stderrTail: stderrTail, lostEvents: (previous?.lostEvents ?? 0) &+ Int(clamping: result.lost_events),
             recorderStarted: result.recorder_started != 0)
         if result.recorder_started == 0 {
             note("memprof's recorder did not start in \(name) (\(app) \(handler)): nothing it did was recorded")
         }
         if options.rateHz > 0 {
-            ticks += Int(result.sample_ticks)
-            recorded += Int(result.samples)
-            dropped += Int(result.samples_dropped + result.samples_unprepared)
-            handlerNanoseconds += result.handler_ns
-            armedNanoseconds += result.wall_ns
-            entry.dropped += Int(result.samples_dropped + result.samples_unprepared)
+            ticks &+= Int(clamping: result.sample_ticks)
+            recorded &+= Int(clamping: result.samples)
+            dropped &+= Int(clamping: result.samples_dropped &+ result.samples_unprepared)
+            handlerNanoseconds &+= result.handler_ns
+            armedNanoseconds &+= result.wall_ns
+            entry.dropped &+= Int(clamping: result.samples_dropped &+ result.samples_unprepared)
         }
         if !entry.kernels.contains(name) { entry.kernels.append(name) }
-        entry.runs += 1
-        entry.wallNanoseconds += result.wall_ns
-        entry.cpuNanoseconds += result.cpu_ns
+        entry.runs &+= 1
+        entry.wallNanoseconds &+= result.wall_ns
+        entry.cpuNanoseconds &+= result.cpu_ns
         accumulated[tag] = entry
-        runs.append(WorkRun(app: app, handler: handler, kernel: name, samples: Int(result.samples),
-                            wallMicroseconds: Int64(result.wall_ns / 1000), cpuMicroseconds: Int64(result.cpu_ns / 1000)))
-        return WorkOutcome(wallMicroseconds: Int64(result.wall_ns / 1000), peakBytes: Int64(result.peak_bytes),
+        runs.append(WorkRun(app: app, handler: handler, kernel: name, samples: Int(clamping: result.samples),
+                            wallMicroseconds: Int64(clamping: result.wall_ns / 1000), cpuMicroseconds: Int64(clamping: result.cpu_ns / 1000)))
+        return WorkOutcome(wallMicroseconds: Int64(clamping: result.wall_ns / 1000), peakBytes: Int64(clamping: result.peak_bytes),
                            overran: run.timedOut)
     }
 
