@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "MemprofProfile", targets: ["MemprofProfile"]),
         .library(name: "MemprofSampler", targets: ["MemprofSampler"]),
         .executable(name: "memprof-bench-sampler", targets: ["memprof-bench-sampler"]),
+        // Preloaded into a program a workload runs as work (spec §8.1): libmemprof-preload.so.
+        .library(name: "memprof-preload", type: .dynamic, targets: ["CMemprofPreload"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -69,9 +71,20 @@ let package = Package(
         // Sampling profiles as plain data, and their folded-stack and speedscope forms.
         .target(name: "MemprofProfile"),
         // The SIGPROF handler and its sample buffer, in C; libunwind is loaded with dlopen.
-        .target(name: "CSampler"),
+        .target(name: "CSampler", dependencies: ["CProfilingChannel"]),
+        // The shared-memory channel between a program memprof runs and memprof (header only).
+        .target(name: "CProfilingChannel"),
+        // The allocation recorder and sampler preloaded into a program memprof runs (spec §8.1).
+        // Linked --as-needed so it does not pull the Swift runtime into a C program.
+        .target(name: "CMemprofPreload", dependencies: ["CProfilingChannel"],
+                linkerSettings: [.unsafeFlags(["-Xlinker", "--as-needed"])]),
+        // Example programs with allocations known to the byte, for tests and the README (§8.1).
+        .executableTarget(name: "memprof-example-c", cSettings: [.unsafeFlags(["-g", "-fno-omit-frame-pointer"])]),
+        .executableTarget(name: "memprof-example-swift"),
         // Work kernels, the work registry, the sampler's Swift API and `SampledWorkPerformer`.
-        .target(name: "MemprofSampler", dependencies: ["CSampler", "MemprofCore", "MemprofProfile"]),
+        .target(name: "MemprofSampler", dependencies: ["CSampler", "MemprofCore", "MemprofProfile", "CDwarf"]),
+        // elfutils' libdw (Debian's libdw-dev): function names and file:line from ELF and DWARF.
+        .systemLibrary(name: "CDwarf", pkgConfig: "libdw", providers: [.apt(["libdw-dev"])]),
         // Sampled vs unsampled runs of one kernel in one process: the sampler's overhead.
         .executableTarget(name: "memprof-bench-sampler", dependencies: ["MemprofSampler"]),
         // OpenSSL's libcrypto, for the SHA-256 of workload text (Debian's libssl-dev): the system's

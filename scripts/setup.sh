@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages memprof needs when they are missing; does nothing when all are there.
-#   scripts/setup.sh           what building and running need: libunwind-dev, zlib1g-dev, pkg-config
+#   scripts/setup.sh           what building and running need: libunwind-dev, zlib1g-dev, pkg-config,
+#                              libdw-dev (file:line from DWARF for programs run as work)
 #   scripts/setup.sh --tests   and what the tests need: python3-jsonschema, chromium, golang-go
 set -euo pipefail
-packages=(libunwind-dev zlib1g-dev libssl-dev pkg-config)
+packages=(libunwind-dev zlib1g-dev libssl-dev pkg-config libdw-dev)
 if [ "${1:-}" = "--tests" ]; then
   packages+=(python3-jsonschema chromium golang-go)
 fi

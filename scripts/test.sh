@@ -36,6 +36,9 @@ trap 'rm -rf "$work"' EXIT
 ./scripts/check-speedscope.sh "$work/phone-day/profile.speedscope.json"
 ./scripts/check-pprof.sh "$work/phone-day"
 
+echo "== a user's program as work (README example; go tool pprof -sample_index=inuse_space)"
+./scripts/check-user-program.sh
+
 echo "== report.html in headless Chromium (screenshots kept in .build/screenshots)"
 MEMPROF="$MEMPROF_BIN" ./scripts/browser-check.sh "$root/.build/screenshots"
 

@@ -4,6 +4,7 @@
 #include <libunwind.h>  // only libunwind.h: the toolchain's own unwind.h shadows Debian's
 
 #include "CSampler.h"
+#include "memprof_channel.h"  // now_ns and the interrupted ip, shared with the preload library
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -52,31 +53,13 @@ static _Atomic uint64_t g_ticks, g_recorded, g_dropped, g_overruns, g_foreign, g
 static struct sigaction g_previous_action;
 static int g_installed;
 
-static inline uint64_t now_ns(clockid_t clock) {
-    struct timespec ts;
-    clock_gettime(clock, &ts);  // async-signal-safe (vDSO)
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static inline uintptr_t interrupted_ip(void *context) {
-    const ucontext_t *uc = (const ucontext_t *)context;
-#if defined(__x86_64__)
-    return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-    return (uintptr_t)uc->uc_mcontext.pc;
-#else
-    (void)uc;
-    return 0;
-#endif
-}
-
 static void on_sigprof(int signal_number, siginfo_t *info, void *context) {
     (void)signal_number;
     int saved_errno = errno;
     if (atomic_load_explicit(&g_calibrating, memory_order_relaxed)) {
         // Calibration: the same work as a real sample, into a scratch buffer.
         if (info->si_code == SI_TIMER && g_backtrace) {
-            g_scratch_ip = interrupted_ip(context);
+            g_scratch_ip = memprof_interrupted_ip(context);
             g_backtrace(g_scratch, CSAMPLER_MAX_DEPTH);
         }
         atomic_fetch_add_explicit(&g_calibration_hits, 1, memory_order_relaxed);
@@ -89,7 +72,7 @@ static void on_sigprof(int signal_number, siginfo_t *info, void *context) {
         errno = saved_errno;
         return;
     }
-    uint64_t start = now_ns(CLOCK_MONOTONIC);
+    uint64_t start = memprof_now_ns(CLOCK_MONOTONIC);
     atomic_fetch_add_explicit(&g_ticks, 1, memory_order_relaxed);
     if (info->si_overrun > 0) {
         atomic_fetch_add_explicit(&g_overruns, (uint64_t)info->si_overrun, memory_order_relaxed);
@@ -102,7 +85,7 @@ static void on_sigprof(int signal_number, siginfo_t *info, void *context) {
         csampler_sample *slot = &g_ring[head & g_mask];
         slot->tag = atomic_load_explicit(&g_tag, memory_order_relaxed);
         slot->time_ns = start;
-        slot->ip = interrupted_ip(context);
+        slot->ip = memprof_interrupted_ip(context);
         int depth = g_backtrace(slot->pcs, CSAMPLER_MAX_DEPTH);
         if (depth < 0) depth = 0;
         slot->depth = (uint16_t)depth;
@@ -110,7 +93,7 @@ static void on_sigprof(int signal_number, siginfo_t *info, void *context) {
         atomic_store_explicit(&g_head, head + 1, memory_order_release);
         atomic_fetch_add_explicit(&g_recorded, 1, memory_order_relaxed);
     }
-    atomic_fetch_add_explicit(&g_handler_ns, now_ns(CLOCK_MONOTONIC) - start,
+    atomic_fetch_add_explicit(&g_handler_ns, memprof_now_ns(CLOCK_MONOTONIC) - start,
                               memory_order_relaxed);
     errno = saved_errno;
 }
@@ -280,9 +263,9 @@ double csampler_measure_sample_cost(double rate_hz, double window_seconds, int r
     // Size the spin so one window takes about window_seconds of this thread's CPU.
     uint64_t iterations = 1u << 20;
     for (;;) {
-        uint64_t start = now_ns(CLOCK_THREAD_CPUTIME_ID);
+        uint64_t start = memprof_now_ns(CLOCK_THREAD_CPUTIME_ID);
         spin(iterations);
-        uint64_t spent = now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+        uint64_t spent = memprof_now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
         if (spent > 2000000u || iterations > (1ull << 40)) {
             iterations = (uint64_t)((double)iterations * window_seconds * 1e9 / (double)(spent ? spent : 1));
             break;
@@ -311,15 +294,15 @@ double csampler_measure_sample_cost(double rate_hz, double window_seconds, int r
     on.it_value = on.it_interval;
     atomic_store(&g_calibrating, 1);
     for (int round = 0; round < rounds; round++) {
-        uint64_t start = now_ns(CLOCK_THREAD_CPUTIME_ID);
+        uint64_t start = memprof_now_ns(CLOCK_THREAD_CPUTIME_ID);
         spin(iterations);
-        uint64_t plain = now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+        uint64_t plain = memprof_now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
         uint64_t hits_before = atomic_load(&g_calibration_hits);
-        start = now_ns(CLOCK_THREAD_CPUTIME_ID);
+        start = memprof_now_ns(CLOCK_THREAD_CPUTIME_ID);
         timer_settime(timer, 0, &on, NULL);
         spin(iterations);
         timer_settime(timer, 0, &off, NULL);
-        uint64_t sampled = now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+        uint64_t sampled = memprof_now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
         uint64_t hits = atomic_load(&g_calibration_hits) - hits_before;
         costs[round] = hits ? ((double)sampled - (double)plain) / (double)hits : 0;
     }
@@ -336,8 +319,8 @@ double csampler_measure_sample_cost(double rate_hz, double window_seconds, int r
     return median > 0 ? median : 0;
 }
 
-uint64_t csampler_thread_cpu_ns(void) { return now_ns(CLOCK_THREAD_CPUTIME_ID); }
-uint64_t csampler_monotonic_ns(void) { return now_ns(CLOCK_MONOTONIC); }
+uint64_t csampler_thread_cpu_ns(void) { return memprof_now_ns(CLOCK_THREAD_CPUTIME_ID); }
+uint64_t csampler_monotonic_ns(void) { return memprof_now_ns(CLOCK_MONOTONIC); }
 
 struct find_object_query {
     uintptr_t address;

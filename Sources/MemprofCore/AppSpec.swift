@@ -13,13 +13,16 @@ public struct HandlerSpec: Sendable, Hashable {
     public var allocates: Bytes
     public var work: WorkSpec?
     public var timing: WorkTiming
+    /// `allocates: measured`: the handler demands its program's measured peak in use (§8.1).
+    public var allocatesMeasured: Bool
 
     public init(timeUs: Microseconds = 0, allocates: Bytes = 0, work: WorkSpec? = nil,
-                timing: WorkTiming = .declared) {
+                timing: WorkTiming = .declared, allocatesMeasured: Bool = false) {
         self.timeUs = timeUs
         self.allocates = allocates
         self.work = work
         self.timing = timing
+        self.allocatesMeasured = allocatesMeasured
     }
 }
 

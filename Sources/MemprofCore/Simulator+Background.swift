@@ -1,26 +1,38 @@
 /// Background execution: tasks, fetch, push, audio, location and VoIP (spec §2.2).
 extension Simulator {
-    /// How long a handler runs: its declared time, or with `timing: measured` its work's measured
-    /// time × the device's `cpuScale`. Work runs whenever a performer is installed.
-    mutating func duration(of handler: HandlerSpec, _ i: Int, _ kind: HandlerKind) -> Microseconds {
-        guard let work = handler.work, var performer = options.performer else { return handler.timeUs }
-        let measured = performer.perform(work, app: apps[i].spec.id, handler: kind)
+    /// Runs a handler's work, if it has any and a performer is installed, and says how long the
+    /// handler runs and what it holds: its declared time, or with `timing: measured` its work's
+    /// measured time × the device's `cpuScale`; past `window` when the work overran it (the
+    /// work gets `window` ÷ `cpuScale` of wall time); and with `allocates: measured` the work's
+    /// measured peak in use, else the declared allocation (spec §8, §8.1).
+    mutating func runWork(of handler: HandlerSpec, _ i: Int, _ kind: HandlerKind,
+                          window: Microseconds?) -> (time: Microseconds, allocates: Bytes) {
+        guard let work = handler.work, var performer = options.performer else {
+            return (handler.timeUs, handler.allocates)
+        }
+        let scale = workload.device.cpuScale
+        let limit = window.map { Microseconds((Double($0) / max(scale, 1e-9)).rounded(.up)) }
+        let outcome = performer.run(work, app: apps[i].spec.id, handler: kind, wallLimitUs: limit)
         options.performer = performer
-        guard handler.timing == .measured else { return handler.timeUs }
-        return Microseconds((Double(measured) * workload.device.cpuScale).rounded())
+        // A measured peak is bounded (1 PiB) so no arithmetic on footprints can overflow.
+        let allocates = handler.allocatesMeasured ? min(max(outcome.peakBytes, 0), 1 << 50) : handler.allocates
+        if let window, outcome.overran { return (max(handler.timeUs, window + 1), allocates) }
+        guard handler.timing == .measured else { return (handler.timeUs, allocates) }
+        return (Microseconds((Double(outcome.wallMicroseconds) * scale).rounded()), allocates)
     }
 
     mutating func startBackgroundTask(_ i: Int, _ task: BackgroundTaskSpec) {
-        guard demand(i, task.handler.allocates) else { return }
-        setFootprint(i, apps[i].footprint + task.handler.allocates)
+        let (time, allocates) = runWork(of: task.handler, i, .backgroundTask,
+                                        window: workload.policy.backgroundTaskLimitUs)
+        guard demand(i, allocates) else { return }
+        setFootprint(i, apps[i].footprint + allocates)
         let token = makeToken()
-        apps[i].task = HandlerRun(token: token, allocated: task.handler.allocates)
+        apps[i].task = HandlerRun(token: token, allocated: allocates)
         apps[i].stats.backgroundTasks.started += 1
         summary.backgroundTasks.started += 1
-        let time = duration(of: task.handler, i, .backgroundTask)
         record(.handlerStart, i) {
             $0.handler = HandlerKind.backgroundTask.rawValue
-            $0.bytes = task.handler.allocates
+            $0.bytes = allocates
         }
         schedule(at: now + time, .taskDone(i, token))
     }
@@ -115,21 +127,21 @@ extension Simulator {
     mutating func runHandler(_ i: Int, _ kind: HandlerKind) {
         guard wakeIntoBackground(i) else { return }
         let spec = (kind == .fetch ? apps[i].spec.fetch?.handler : apps[i].spec.push) ?? HandlerSpec()
-        guard demand(i, spec.allocates) else { return }
-        setFootprint(i, apps[i].footprint + spec.allocates)
+        let inForeground = apps[i].state.isForeground
+        let window = kind == .fetch ? workload.policy.fetchWindowUs : workload.policy.pushWindowUs
+        let (time, allocates) = runWork(of: spec, i, kind, window: inForeground ? nil : window)
+        guard demand(i, allocates) else { return }
+        setFootprint(i, apps[i].footprint + allocates)
         let token = makeToken()
-        let run = HandlerRun(token: token, allocated: spec.allocates)
+        let run = HandlerRun(token: token, allocated: allocates)
         if kind == .fetch { apps[i].fetchRun = run } else { apps[i].pushRun = run }
         updateCounts(i, kind) { $0.started += 1 }
-        let inForeground = apps[i].state.isForeground
-        let time = duration(of: spec, i, kind)
         record(.handlerStart, i) {
             $0.handler = kind.rawValue
-            $0.bytes = spec.allocates
+            $0.bytes = allocates
             if inForeground { $0.detail = "in the foreground" }
         }
         schedule(at: now + time, .handlerDone(i, kind, token))
-        let window = kind == .fetch ? workload.policy.fetchWindowUs : workload.policy.pushWindowUs
         if !inForeground && time > window {
             schedule(at: now + window, .handlerTimeout(i, kind, token))
         }

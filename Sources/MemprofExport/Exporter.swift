@@ -27,7 +27,7 @@ public enum Exporter {
     public static func export(_ report: Report, format: ExportFormat) throws -> Data {
         if format == .trace { return try TraceJSON.encode(report) }
         if format == .benchmark { return try BenchmarkJSON.encode(report) }
-        guard let profile = report.profile, profile.hasSamples else {
+        guard let profile = report.profile, profile.hasSamples || profile.hasAllocations else {
             throw CompareInputError.noStackSamples(format: format.rawValue)
         }
         switch format {

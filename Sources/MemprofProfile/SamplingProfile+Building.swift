@@ -11,6 +11,9 @@ extension SamplingProfile {
         public var droppedSamples: Int
         /// Stacks, root first, with their counts. Equal stacks are merged.
         public var stacks: [(frames: [Frame], count: Int)]
+        /// Allocations of a program's runs (spec §8.1).
+        public var allocations: AllocationInput?
+        public var program: ProgramSummary?
 
         public init(
             app: String, handler: String, kernel: String, runs: Int = 1, sizeBytes: Int64 = 0,
@@ -49,6 +52,8 @@ extension SamplingProfile {
                 existing.cpuMicroseconds += input.cpuMicroseconds
                 existing.droppedSamples += input.droppedSamples
                 existing.stacks += input.stacks
+                existing.allocations = Self.merge(existing.allocations, input.allocations)
+                existing.program = input.program ?? existing.program
                 merged[key] = existing
             } else {
                 merged[key] = input
@@ -71,15 +76,34 @@ extension SamplingProfile {
                 if lhs.value != rhs.value { return lhs.value > rhs.value }
                 return lhs.key.lexicographicallyPrecedes(rhs.key)
             }
-            let stacks = ordered.map { frames, count in
-                Stack(
-                    frames: frames.map { frame in
-                        if let index = frameIndex[frame] { return index }
-                        frameIndex[frame] = frameTable.count
-                        frameTable.append(frame)
-                        return frameTable.count - 1
-                    },
-                    count: count)
+            func indices(_ frames: [Frame]) -> [Int] {
+                frames.map { frame in
+                    if let index = frameIndex[frame] { return index }
+                    frameIndex[frame] = frameTable.count
+                    frameTable.append(frame)
+                    return frameTable.count - 1
+                }
+            }
+            let stacks = ordered.map { frames, count in Stack(frames: indices(frames), count: count) }
+            let allocations = input.allocations.map { allocations in
+                var byStack: [[Frame]: AllocationStack] = [:]
+                for (frames, totals) in allocations.stacks {
+                    byStack[frames] = Self.adding(byStack[frames], totals)
+                }
+                let ordered = byStack.sorted { lhs, rhs in
+                    if lhs.value.allocatedBytes != rhs.value.allocatedBytes {
+                        return lhs.value.allocatedBytes > rhs.value.allocatedBytes
+                    }
+                    if lhs.value.peakBytes != rhs.value.peakBytes { return lhs.value.peakBytes > rhs.value.peakBytes }
+                    return lhs.key.lexicographicallyPrecedes(rhs.key)
+                }
+                var profile = allocations.totals
+                profile.stacks = ordered.map { frames, totals in
+                    var stack = totals
+                    stack.frames = indices(frames)
+                    return stack
+                }
+                return profile
             }
             profiles.append(
                 HandlerProfile(
@@ -87,7 +111,8 @@ extension SamplingProfile {
                     runs: input.runs, sizeBytes: input.sizeBytes,
                     wallMicroseconds: input.wallMicroseconds,
                     cpuMicroseconds: input.cpuMicroseconds,
-                    droppedSamples: input.droppedSamples, stacks: stacks))
+                    droppedSamples: input.droppedSamples, stacks: stacks,
+                    allocations: allocations, program: input.program))
         }
         self.formatVersion = Self.formatVersion
         self.sampler = sampler
@@ -95,6 +120,34 @@ extension SamplingProfile {
         self.handlers = profiles
         self.notes = notes
         self.runs = runs
+    }
+
+    /// Two runs' allocations of one handler: allocated and leaked add up; the peak is the higher
+    /// run's, with its stacks' bytes at the peak.
+    public static func merge(_ lhs: AllocationInput?, _ rhs: AllocationInput?) -> AllocationInput? {
+        guard let lhs else { return rhs }
+        guard let rhs else { return lhs }
+        let rhsPeaks = rhs.totals.peakBytes > lhs.totals.peakBytes
+        func keepingPeak(_ input: AllocationInput, _ keep: Bool) -> [(frames: [Frame], totals: AllocationStack)] {
+            keep ? input.stacks : input.stacks.map { ($0.frames, { var t = $0; t.peakBytes = 0; return t }($0.totals)) }
+        }
+        let (l, r) = (lhs.totals, rhs.totals)
+        return AllocationInput(
+            totals: AllocationProfile(
+                allocatedBytes: l.allocatedBytes &+ r.allocatedBytes, allocations: l.allocations &+ r.allocations,
+                peakBytes: max(l.peakBytes, r.peakBytes), leakedBytes: l.leakedBytes &+ r.leakedBytes,
+                leakedBlocks: l.leakedBlocks &+ r.leakedBlocks, stacks: []),
+            stacks: keepingPeak(lhs, !rhsPeaks) + keepingPeak(rhs, rhsPeaks))
+    }
+
+    static func adding(_ lhs: AllocationStack?, _ rhs: AllocationStack) -> AllocationStack {
+        guard var sum = lhs else { return rhs }
+        sum.allocatedBytes &+= rhs.allocatedBytes
+        sum.allocations &+= rhs.allocations
+        sum.peakBytes &+= rhs.peakBytes
+        sum.leakedBytes &+= rhs.leakedBytes
+        sum.leakedBlocks &+= rhs.leakedBlocks
+        return sum
     }
 
     /// The frames of `stack`, root first.

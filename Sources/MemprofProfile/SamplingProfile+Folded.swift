@@ -13,13 +13,27 @@ extension SamplingProfile {
     ///
     /// - Returns: The file's text, ending with a newline; empty when there are no samples.
     public func makeFoldedStacks(rootedAtHandler: Bool = true) -> String {
+        folded(rootedAtHandler: rootedAtHandler) { handler in
+            handler.stacks.map { ($0.frames, Int64($0.count)) }
+        }
+    }
+
+    /// The allocations of programs as folded stacks, one line per stack with its `metric`
+    /// (bytes or blocks) as the count, in the same form as ``makeFoldedStacks(rootedAtHandler:)``.
+    public func makeFoldedStacks(of metric: AllocationMetric, rootedAtHandler: Bool = true) -> String {
+        folded(rootedAtHandler: rootedAtHandler) { handler in
+            (handler.allocations?.stacks ?? []).map { ($0.frames, metric.value(of: $0)) }
+        }
+    }
+
+    private func folded(rootedAtHandler: Bool, _ stacksOf: (HandlerProfile) -> [(frames: [Int], value: Int64)]) -> String {
         var lines: [String] = []
         for handler in handlers {
             let roots = rootedAtHandler ? [handler.app, handler.handler] : []
-            var merged: [String: Int] = [:]
-            for stack in handler.stacks where stack.count > 0 {
+            var merged: [String: Int64] = [:]
+            for stack in stacksOf(handler) where stack.value > 0 {
                 let names = roots + stack.frames.map { frames[$0].name }
-                merged[Self.foldedStack(names), default: 0] += stack.count
+                merged[Self.foldedStack(names), default: 0] += stack.value
             }
             lines += merged.map { "\($0.key) \($0.value)" }
         }

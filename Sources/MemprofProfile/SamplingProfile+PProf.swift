@@ -10,12 +10,18 @@ extension SamplingProfile {
     ///   function's file name.
     /// - One `Sample` per distinct stack of each (app, handler), leaf first as pprof wants, with
     ///   string labels `app`, `handler` and `kernel`.
+    /// - With programs' allocations (spec §8.1), three more sample types: `alloc_objects/count`,
+    ///   `alloc_space/bytes` and `inuse_space/bytes` (in use at the program's peak), one `Sample`
+    ///   per allocation stack; CPU samples carry 0 for them and allocation samples 0 for the CPU
+    ///   types. `cpu` stays the default (`go tool pprof -sample_index=inuse_space` picks another).
     public func makePProfProto() -> Data {
         var strings = StringTable()
         let rate = sampler.achievedRateHz > 0 ? sampler.achievedRateHz : sampler.requestedRateHz
         let period = rate > 0 ? Int64((1e9 / rate).rounded()) : 1
         var out = ProtoWriter()
-        for (type, unit) in [("samples", "count"), ("cpu", "nanoseconds")] {
+        let metrics: [AllocationMetric] = hasAllocations ? [.allocations, .allocatedBytes, .peakBytes] : []
+        let types = [("samples", "count"), ("cpu", "nanoseconds")] + metrics.map(\.pprofType)
+        for (type, unit) in types {
             out.message(1) { v in
                 v.int(1, strings[type])
                 v.int(2, strings[unit])
@@ -28,13 +34,15 @@ extension SamplingProfile {
             for stack in handler.stacks where stack.count > 0 {
                 out.message(2) { s in
                     s.packedUInts(1, stack.frames.reversed().map { UInt64($0 + 1) })
-                    s.packedInts(2, [Int64(stack.count), Int64(stack.count) * period])
-                    for (key, value) in labels {
-                        s.message(3) { l in
-                            l.int(1, key)
-                            l.int(2, value)
-                        }
-                    }
+                    s.packedInts(2, [Int64(stack.count), Int64(stack.count) * period] + metrics.map { _ in 0 })
+                    Self.label(&s, labels)
+                }
+            }
+            for stack in handler.allocations?.stacks ?? [] {
+                out.message(2) { s in
+                    s.packedUInts(1, stack.frames.reversed().map { UInt64($0 + 1) })
+                    s.packedInts(2, [0, 0] + metrics.map { $0.value(of: stack) })
+                    Self.label(&s, labels)
                 }
             }
         }
@@ -42,12 +50,15 @@ extension SamplingProfile {
             let id = UInt64(index + 1)
             out.message(4) { l in
                 l.uint(1, id)
-                l.message(4) { line in line.uint(1, id) }
+                l.message(4) { line in
+                    line.uint(1, id)
+                    line.int(2, Int64(frames[index].line ?? 0))
+                }
             }
         }
         for (index, frame) in frames.enumerated() {
             let name = strings[frame.name]
-            let file = strings[frame.module]
+            let file = strings[frame.file ?? frame.module]
             out.message(5) { f in
                 f.uint(1, UInt64(index + 1))
                 f.int(2, name)
@@ -61,10 +72,22 @@ extension SamplingProfile {
         }
         out.int(10, sampler.sampledWallMicroseconds * 1000)
         out.int(12, period)
+        if hasAllocations { out.int(14, strings["cpu"]) }  // default_sample_type
         for string in strings.all {
             out.bytes(6, Array(string.utf8))
         }
         return Data(out.bytes)
+    }
+}
+
+extension SamplingProfile {
+    fileprivate static func label(_ sample: inout ProtoWriter, _ labels: [(Int64, Int64)]) {
+        for (key, value) in labels {
+            sample.message(3) { l in
+                l.int(1, key)
+                l.int(2, value)
+            }
+        }
     }
 }
 

@@ -21,13 +21,32 @@ extension SamplingProfile {
                 let total = handler.stacks.reduce(0) { $0 + $1.count }
                 return .init(
                     type: "sampled", name: "\(handler.app) · \(handler.handler) (\(handler.kernel))",
-                    unit: "none", startValue: 0, endValue: total,
-                    samples: handler.stacks.map(\.frames), weights: handler.stacks.map(\.count))
-            },
+                    unit: "none", startValue: 0, endValue: Int64(total),
+                    samples: handler.stacks.map(\.frames), weights: handler.stacks.map { Int64($0.count) })
+            } + allocationProfiles(),
             name: name, activeProfileIndex: 0, exporter: "memprof")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(file)
+    }
+}
+
+extension SamplingProfile {
+    /// One speedscope profile per (app, handler) with tracked allocations and per metric, weighed
+    /// in bytes (or blocks, unit `none`).
+    fileprivate func allocationProfiles() -> [SpeedscopeFile.Profile] {
+        handlers.flatMap { handler -> [SpeedscopeFile.Profile] in
+            guard let allocations = handler.allocations else { return [] }
+            return AllocationMetric.allCases.compactMap { metric in
+                let stacks = allocations.stacks.filter { metric.value(of: $0) > 0 }
+                guard !stacks.isEmpty else { return nil }
+                let weights = stacks.map { metric.value(of: $0) }
+                return .init(
+                    type: "sampled", name: "\(handler.app) · \(handler.handler) (\(handler.kernel)) · \(metric.title)",
+                    unit: metric.unitIsBytes ? "bytes" : "none", startValue: 0, endValue: weights.reduce(0, +),
+                    samples: stacks.map(\.frames), weights: weights)
+            }
+        }
     }
 }
 
@@ -41,10 +60,10 @@ private struct SpeedscopeFile: Encodable {
         var type: String
         var name: String
         var unit: String
-        var startValue: Int
-        var endValue: Int
+        var startValue: Int64
+        var endValue: Int64
         var samples: [[Int]]
-        var weights: [Int]
+        var weights: [Int64]
     }
 
     var schema: String

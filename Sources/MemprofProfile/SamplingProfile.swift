@@ -27,6 +27,9 @@ public struct SamplingProfile: Sendable, Hashable, Codable {
     /// Whether any stack was recorded (a report writes stack files only then).
     public var hasSamples: Bool { handlers.contains { !$0.stacks.isEmpty } }
 
+    /// Whether any handler's allocations were tracked.
+    public var hasAllocations: Bool { handlers.contains { $0.allocations != nil } }
+
     enum CodingKeys: String, CodingKey {
         case formatVersion, sampler, frames, handlers, notes, runs
     }
@@ -42,7 +45,9 @@ public struct SamplingProfile: Sendable, Hashable, Codable {
         self.notes = try container.decodeIfPresent([String].self, forKey: .notes) ?? []
         self.runs = try container.decodeIfPresent([WorkRun].self, forKey: .runs) ?? []
         for handler in handlers {
-            for stack in handler.stacks where stack.frames.contains(where: { !frames.indices.contains($0) }) {
+            let allocationStacks = handler.allocations?.stacks.map(\.frames) ?? []
+            for stack in handler.stacks.map(\.frames) + allocationStacks
+            where stack.contains(where: { !frames.indices.contains($0) }) {
                 throw DecodingError.dataCorruptedError(
                     forKey: .handlers, in: container,
                     debugDescription: "a stack of \(handler.app)/\(handler.handler) names a frame index out of range")
@@ -116,14 +121,19 @@ public struct Frame: Sendable, Hashable, Codable, Comparable {
     public var name: String
     /// File name of the executable or shared library holding it, e.g. `libFoundationEssentials.so`.
     public var module: String
+    /// Source file and line from the binary's DWARF line table, when it has one.
+    public var file: String?
+    public var line: Int?
 
-    public init(name: String, module: String) {
+    public init(name: String, module: String, file: String? = nil, line: Int? = nil) {
         self.name = name
         self.module = module
+        self.file = file
+        self.line = line
     }
 
     public static func < (lhs: Frame, rhs: Frame) -> Bool {
-        (lhs.name, lhs.module) < (rhs.name, rhs.module)
+        (lhs.name, lhs.module, lhs.file ?? "", lhs.line ?? 0) < (rhs.name, rhs.module, rhs.file ?? "", rhs.line ?? 0)
     }
 }
 
@@ -148,11 +158,18 @@ public struct HandlerProfile: Sendable, Hashable, Codable {
     public var droppedSamples: Int
     /// Distinct stacks, most frequent first.
     public var stacks: [Stack]
+    /// What the handler's program allocated, by stack (work from a program only, spec §8.1).
+    public var allocations: AllocationProfile?
+    /// How the handler's program ended (work from a program only).
+    public var program: ProgramSummary?
 
     public init(
         app: String, handler: String, kernel: String, runs: Int, sizeBytes: Int64,
-        wallMicroseconds: Int64, cpuMicroseconds: Int64, droppedSamples: Int, stacks: [Stack]
+        wallMicroseconds: Int64, cpuMicroseconds: Int64, droppedSamples: Int, stacks: [Stack],
+        allocations: AllocationProfile? = nil, program: ProgramSummary? = nil
     ) {
+        self.allocations = allocations
+        self.program = program
         self.app = app
         self.handler = handler
         self.kernel = kernel

@@ -50,12 +50,21 @@ public enum RunPipeline {
                             sampling: request.sampling)
     }
 
-    /// The stack files of a profile: written only when samples were collected.
+    /// The stack files of a profile: written only when samples were collected or a program's
+    /// allocations tracked; one folded file per allocation metric (spec §8.1).
     static func stackFiles(for profile: SamplingProfile, workload: String) throws -> [OutputFile] {
-        guard profile.hasSamples else { return [] }
-        return [
-            OutputFile(name: "stacks.folded", data: Data(profile.makeFoldedStacks().utf8)),
-            OutputFile(name: "profile.speedscope.json", data: try profile.makeSpeedscopeJSON(name: "memprof \(workload)")),
-        ]
+        guard profile.hasSamples || profile.hasAllocations else { return [] }
+        var files: [OutputFile] = []
+        if profile.hasSamples {
+            files.append(OutputFile(name: "stacks.folded", data: Data(profile.makeFoldedStacks().utf8)))
+        }
+        if profile.hasAllocations {
+            files += AllocationMetric.allCases.map { metric in
+                OutputFile(name: metric.foldedFileName, data: Data(profile.makeFoldedStacks(of: metric).utf8))
+            }
+        }
+        files.append(OutputFile(name: "profile.speedscope.json",
+                                data: try profile.makeSpeedscopeJSON(name: "memprof \(workload)")))
+        return files
     }
 }

@@ -5,11 +5,13 @@ import MemprofWorkload
 /// and refuse exactly the same files.
 public enum WorkloadSource {
     /// Loads a workload file or built-in name (nil: the built-in default), checking the kernels
-    /// its `work` names against the ones this build of memprof has.
+    /// its `work` names against the ones this build of memprof has, and the programs it names
+    /// (they must exist, be executable and be dynamically linked ELF programs, spec §8.1).
     ///
     /// - Throws: `WorkloadError` (MemprofWorkload), naming file, line, column and key, for bad input.
     /// `overrides` change keys before validation (`--device`, `--policy`, `--set`, a sweep's matrix).
     public static func load(_ argument: String?, overrides: [WorkloadOverride] = []) throws -> LoadedWorkload {
-        try WorkloadLoader.load(argument, knownKernels: Set(WorkRegistry.names), overrides: overrides)
+        try WorkloadLoader.load(argument, knownKernels: Set(WorkRegistry.names), overrides: overrides,
+                                checkProgram: { ProgramFile.problem(with: $0) })
     }
 }

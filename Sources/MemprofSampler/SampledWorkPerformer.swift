@@ -31,7 +31,19 @@ public struct SampledWorkPerformer: WorkPerformer {
     /// and returns its measured wall-clock time in microseconds. Work naming an unregistered
     /// kernel does not run: it returns 0 and the profile's notes say so.
     public mutating func perform(_ work: WorkSpec, app: String, handler: HandlerKind) -> Int64 {
-        session.perform(kernel: work.kernel, sizeBytes: work.sizeBytes, app: app, handler: handler.rawValue)
+        run(work, app: app, handler: handler, wallLimitUs: nil).wallMicroseconds
+    }
+
+    /// Runs `work` as ``perform(_:app:handler:)`` does; a program (spec §8.1) runs in its own
+    /// process with memprof's recorder preloaded, is killed once it has run `wallLimitUs`, and
+    /// its measured peak in use is returned with its time.
+    public mutating func run(_ work: WorkSpec, app: String, handler: HandlerKind,
+                             wallLimitUs: Microseconds?) -> WorkOutcome {
+        if let program = work.program {
+            return session.perform(program: program, app: app, handler: handler.rawValue, wallLimitUs: wallLimitUs)
+        }
+        return WorkOutcome(wallMicroseconds: session.perform(
+            kernel: work.kernel, sizeBytes: work.sizeBytes, app: app, handler: handler.rawValue))
     }
 
     /// The same, for a handler named by a plain string.

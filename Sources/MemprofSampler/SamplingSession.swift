@@ -1,5 +1,7 @@
 import CSampler
 import Dispatch
+import Foundation
+import MemprofCore
 import MemprofProfile
 
 /// The shared state behind a ``SampledWorkPerformer``: the worker, raw stacks by tag, counters.
@@ -17,6 +19,10 @@ final class SamplingSession: @unchecked Sendable {
         var cpuNanoseconds: UInt64 = 0
         var dropped = 0
         var stacks: [[UInt]: Int] = [:]
+        /// Samples of programs, already symbolicated (their addresses belong to a process now gone).
+        var programStacks: [[Frame]: Int] = [:]
+        var allocations: SamplingProfile.AllocationInput?
+        var program: ProgramSummary?
     }
 
     private final class RunResult: @unchecked Sendable {
@@ -130,6 +136,78 @@ final class SamplingSession: @unchecked Sendable {
         return Int64(result.wallNanoseconds / 1000)
     }
 
+    /// Runs a program as the work of (app, handler) (spec §8.1), stopped after `wallLimitUs`.
+    func perform(program spec: ProgramSpec, app: String, handler: String, wallLimitUs: Int64?) -> WorkOutcome {
+        lock.withLock { _ in performLocked(program: spec, app: app, handler: handler, wallLimitUs: wallLimitUs) }
+    }
+
+    private func performLocked(program spec: ProgramSpec, app: String, handler: String, wallLimitUs: Int64?) -> WorkOutcome {
+        let tag = tag(for: Handler(app: app, handler: handler))
+        let run: ProgramRunner.Run
+        do {
+            run = try ProgramRunner.run(spec, rateHz: options.rateHz, wallLimitUs: wallLimitUs)
+        } catch {
+            note("the program of \(app) \(handler) did not start: \(error)")
+            return WorkOutcome(wallMicroseconds: 0)
+        }
+        let result = run.result
+        let name = URL(fileURLWithPath: spec.command[0]).lastPathComponent
+        var entry = accumulated[tag] ?? Accumulated()
+        let symbolicator = ProgramSymbolicator(modules: run.modules)
+        var allocationStacks: [(frames: [Frame], totals: AllocationStack)] = []
+        for stack in run.stacks {
+            if stack.samples > 0 {
+                let frames = symbolicator.frames(stack.addresses, exactFirst: stack.allocations == 0)
+                entry.programStacks[frames, default: 0] += stack.samples
+            }
+            if stack.allocations > 0 {
+                allocationStacks.append((
+                    symbolicator.frames(stack.addresses, exactFirst: false),
+                    AllocationStack(frames: [], allocatedBytes: stack.allocatedBytes, allocations: stack.allocations,
+                                    peakBytes: stack.peakBytes, leakedBytes: stack.leakedBytes,
+                                    leakedBlocks: stack.leakedBlocks)))
+            }
+            if stack.truncated { truncated += stack.samples }
+        }
+        let totals = AllocationProfile(
+            allocatedBytes: Int64(clamping: result.allocated_bytes), allocations: Int64(clamping: result.allocations),
+            peakBytes: Int64(clamping: result.peak_bytes), leakedBytes: Int64(clamping: result.end_bytes),
+            leakedBlocks: Int64(clamping: result.end_blocks), stacks: [])
+        entry.allocations = SamplingProfile.merge(
+            entry.allocations, SamplingProfile.AllocationInput(totals: totals, stacks: allocationStacks))
+        let crashed = result.exited == 0 && !run.timedOut
+        let previous = entry.program
+        let stderrTail = run.stderrTail.isEmpty ? previous?.stderrTail ?? "" : run.stderrTail
+        entry.program = ProgramSummary(
+            command: spec.command, exitStatus: result.exited != 0 ? Int(clamping: result.exit_status) : nil,
+            signal: result.exited == 0 ? SignalName.name(result.signal) : nil,
+            failedRuns: (previous?.failedRuns ?? 0) + (result.exited != 0 && result.exit_status != 0 ? 1 : 0),
+            crashedRuns: (previous?.crashedRuns ?? 0) + (crashed ? 1 : 0),
+            timedOutRuns: (previous?.timedOutRuns ?? 0) + (run.timedOut ? 1 : 0),
+            stderrTail: stderrTail, lostEvents: (previous?.lostEvents ?? 0) &+ Int(clamping: result.lost_events),
+            recorderStarted: result.recorder_started != 0)
+        if result.recorder_started == 0 {
+            note("memprof's recorder did not start in \(name) (\(app) \(handler)): nothing it did was recorded")
+        }
+        if options.rateHz > 0 {
+            ticks &+= Int(clamping: result.sample_ticks)
+            recorded &+= Int(clamping: result.samples)
+            dropped &+= Int(clamping: result.samples_dropped &+ result.samples_unprepared)
+            handlerNanoseconds &+= result.handler_ns
+            armedNanoseconds &+= result.wall_ns
+            entry.dropped &+= Int(clamping: result.samples_dropped &+ result.samples_unprepared)
+        }
+        if !entry.kernels.contains(name) { entry.kernels.append(name) }
+        entry.runs &+= 1
+        entry.wallNanoseconds &+= result.wall_ns
+        entry.cpuNanoseconds &+= result.cpu_ns
+        accumulated[tag] = entry
+        runs.append(WorkRun(app: app, handler: handler, kernel: name, samples: Int(clamping: result.samples),
+                            wallMicroseconds: Int64(clamping: result.wall_ns / 1000), cpuMicroseconds: Int64(clamping: result.cpu_ns / 1000)))
+        return WorkOutcome(wallMicroseconds: Int64(clamping: result.wall_ns / 1000), peakBytes: Int64(clamping: result.peak_bytes),
+                           overran: run.timedOut)
+    }
+
     func makeProfile() -> SamplingProfile {
         lock.withLock { _ in makeProfileLocked() }
     }
@@ -142,13 +220,16 @@ final class SamplingSession: @unchecked Sendable {
                     symbolicator.frame(for: address, isReturnAddress: index > 0)
                 }
                 return (frames: Array(frames.reversed()), count: count)
-            }
-            return SamplingProfile.HandlerInput(
+            } + entry.programStacks.map { (frames: $0.key, count: $0.value) }
+            var input = SamplingProfile.HandlerInput(
                 app: handler.app, handler: handler.handler,
                 kernel: entry.kernels.sorted().joined(separator: ","), runs: entry.runs,
                 sizeBytes: entry.sizeBytes, wallMicroseconds: Int64(entry.wallNanoseconds / 1000),
                 cpuMicroseconds: Int64(entry.cpuNanoseconds / 1000), droppedSamples: entry.dropped,
                 stacks: stacks)
+            input.allocations = entry.allocations
+            input.program = entry.program
+            return input
         }
         var notes = self.notes
         let sampled = options.rateHz > 0 && samplingFailure == nil

@@ -21,4 +21,11 @@ public enum Repository {
         if let path = ProcessInfo.processInfo.environment["MEMPROF_BIN"] { return URL(fileURLWithPath: path) }
         return root.appendingPathComponent(".build/debug/memprof")
     }
+
+    /// A program this package builds next to the test bundle (the examples of spec §8.1 and
+    /// libmemprof-preload.so), by file name.
+    public static func builtProduct(_ name: String) -> String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name).path
+    }
 }

@@ -18,11 +18,11 @@ public enum WorkloadLoader {
     /// Loads `argument`: a file if one exists at that path, else a built-in workload of that name;
     /// `nil` loads the built-in default.
     public static func load(_ argument: String?, knownKernels: Set<String>? = nil,
-                            overrides: [WorkloadOverride] = []) throws -> LoadedWorkload {
+                            overrides: [WorkloadOverride] = [], checkProgram: ProgramCheck? = nil) throws -> LoadedWorkload {
         let name = argument ?? BuiltinWorkloads.defaultName
         if argument != nil, FileManager.default.fileExists(atPath: name) || name.contains("/")
             || name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".json") {
-            return try loadFile(name, knownKernels: knownKernels, overrides: overrides)
+            return try loadFile(name, knownKernels: knownKernels, overrides: overrides, checkProgram: checkProgram)
         }
         guard let builtin = BuiltinWorkloads.all.first(where: { $0.name == name }) else {
             var message = "no such file, and no built-in workload named '\(name)'"
@@ -32,19 +32,21 @@ public enum WorkloadLoader {
             message += "; built-in: \(BuiltinWorkloads.all.map(\.name).joined(separator: ", "))"
             throw WorkloadError(file: name, line: 0, column: 0, keyPath: "", message: message)
         }
-        return try parse(builtin.yaml, file: "builtin:\(builtin.name)", knownKernels: knownKernels, overrides: overrides)
+        return try parse(builtin.yaml, file: "builtin:\(builtin.name)", knownKernels: knownKernels, overrides: overrides,
+                         checkProgram: checkProgram)
     }
 
     public static func loadFile(_ path: String, knownKernels: Set<String>? = nil,
-                                overrides: [WorkloadOverride] = []) throws -> LoadedWorkload {
-        try parse(try InputText.read(path), file: path, knownKernels: knownKernels, overrides: overrides)
+                                overrides: [WorkloadOverride] = [], checkProgram: ProgramCheck? = nil) throws -> LoadedWorkload {
+        try parse(try InputText.read(path), file: path, knownKernels: knownKernels, overrides: overrides,
+                  checkProgram: checkProgram)
     }
 
     /// Parses `text`; with overrides, the digest covers the text and then one line per override
     /// (`--set KEY=VALUE`), so a changed run never carries the digest of the unchanged file.
     public static func parse(_ text: String, file: String, knownKernels: Set<String>? = nil,
-                             overrides: [WorkloadOverride] = []) throws -> LoadedWorkload {
-        let parsed = try WorkloadParser(file: file, knownKernels: knownKernels)
+                             overrides: [WorkloadOverride] = [], checkProgram: ProgramCheck? = nil) throws -> LoadedWorkload {
+        let parsed = try WorkloadParser(file: file, knownKernels: knownKernels, checkProgram: checkProgram)
             .parseReportingWarnings(text, overrides: overrides)
         let digested = overrides.isEmpty ? text
             : text + "\n" + overrides.map { "--set \($0.keyPath)=\($0.value)\n" }.joined()

@@ -1,3 +1,4 @@
+import Foundation
 import MemprofCore
 
 extension WorkloadParser {
@@ -106,9 +107,33 @@ extension WorkloadParser {
     func parseHandler(_ m: Mapping) throws -> HandlerSpec {
         var handler = HandlerSpec()
         if let v = m["time"] { handler.timeUs = try v.duration() }
-        if let v = m["allocates"] { handler.allocates = try v.size() }
-        if let v = m["work"] {
-            let w = try v.mapping(allowed: ["kernel", "size"])
+        if let v = m["allocates"] {
+            if case .scalar(let scalar) = v.node, scalar.string == "measured" {
+                handler.allocatesMeasured = true
+            } else {
+                handler.allocates = try v.size()
+            }
+        }
+        if let v = m["work"] { handler.work = try parseWork(v) }
+        if let v = m["timing"] {
+            handler.timing = WorkTiming(rawValue: try v.choice(["declared", "measured"], what: "timing"))!
+            if handler.timing == .measured && handler.work == nil {
+                throw v.error("'timing: measured' needs 'work' to measure")
+            }
+        }
+        if handler.allocatesMeasured && handler.work?.program == nil, let v = m["allocates"] {
+            throw v.error("'allocates: measured' needs 'work: {command: [...]}': the program's peak in use is what is measured")
+        }
+        return handler
+    }
+
+    /// `work: {kernel: NAME, size: SIZE}` or `work: {command: [PATH, ARG...], env: {...}, cwd: DIR}`.
+    func parseWork(_ v: NodeReader) throws -> WorkSpec {
+        let w = try v.mapping(allowed: ["kernel", "size", "command", "env", "cwd"])
+        if w["command"] == nil {
+            for key in ["env", "cwd"] where w[key] != nil {
+                throw w[key]!.error("'\(key)' goes with 'command'; a kernel takes 'kernel' and 'size'")
+            }
             let kernelNode = try w.required("kernel")
             let kernel: String
             if let known = knownKernels {
@@ -116,14 +141,36 @@ extension WorkloadParser {
             } else {
                 kernel = try kernelNode.string()
             }
-            handler.work = WorkSpec(kernel: kernel, sizeBytes: try w.required("size").size())
+            return WorkSpec(kernel: kernel, sizeBytes: try w.required("size").size())
         }
-        if let v = m["timing"] {
-            handler.timing = WorkTiming(rawValue: try v.choice(["declared", "measured"], what: "timing"))!
-            if handler.timing == .measured && handler.work == nil {
-                throw v.error("'timing: measured' needs 'work' to measure")
+        let commandNode = try w.required("command")
+        for key in ["kernel", "size"] where w[key] != nil {
+            throw w[key]!.error("'\(key)' goes with a kernel; work has either 'command' or 'kernel'")
+        }
+        let parts = try commandNode.sequence()
+        guard let first = parts.first else { throw commandNode.error("a command needs at least the program's path") }
+        let command = try parts.map { try $0.string() }
+        guard !command[0].isEmpty else { throw first.error("the program's path is empty") }
+        var environment: [String: String] = [:]
+        if let envNode = w["env"] {
+            for (name, value) in try envNode.namedEntries() {
+                guard !name.isEmpty, !name.contains("=") else {
+                    throw value.error("'\(name)' is not an environment variable name")
+                }
+                environment[name] = try value.string()
             }
         }
-        return handler
+        let directory = try w["cwd"].map { node -> String in
+            let path = try node.string()
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw node.error("'\(path)' is not a directory")
+            }
+            return path
+        }
+        if let checkProgram, let problem = checkProgram(command[0]) {
+            throw first.error(problem)
+        }
+        return WorkSpec(program: ProgramSpec(command: command, environment: environment, directory: directory))
     }
 }

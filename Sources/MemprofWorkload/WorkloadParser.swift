@@ -1,6 +1,9 @@
 import MemprofCore
 import Yams
 
+/// Says why the program at a path (as a workload wrote it) cannot be run as work, or nil.
+public typealias ProgramCheck = @Sendable (_ path: String) -> String?
+
 /// Reads a workload file (YAML, or JSON, which is the same structure) into a validated
 /// ``Workload`` (spec §9). Every problem is a ``WorkloadError`` naming file, line, column and key.
 public struct WorkloadParser {
@@ -8,10 +11,14 @@ public struct WorkloadParser {
     public var file: String
     /// Names of work kernels that exist; `nil` accepts any name.
     public var knownKernels: Set<String>?
+    /// Checks the program of `work: {command: ...}`: returns why it cannot run, or nil. `nil`
+    /// accepts any program.
+    public var checkProgram: ProgramCheck?
 
-    public init(file: String, knownKernels: Set<String>? = nil) {
+    public init(file: String, knownKernels: Set<String>? = nil, checkProgram: ProgramCheck? = nil) {
         self.file = file
         self.knownKernels = knownKernels
+        self.checkProgram = checkProgram
     }
 
     static let topKeys = ["memprof", "name", "seed", "duration", "device", "policy", "apps", "script", "generate"]

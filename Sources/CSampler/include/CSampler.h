@@ -16,6 +16,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "CProgram.h"  // programs run as work (spec §8.1)
+
 #ifdef __cplusplus
 extern "C" {
 #endif

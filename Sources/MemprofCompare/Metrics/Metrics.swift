@@ -68,6 +68,7 @@ public enum MetricDirection: String, Sendable, Codable {
 /// | `resumeLatencyUs.p50`, `resumeLatencyUs.max` | higher is worse | slower resumes |
 /// | `swap.peakBytes`, `swap.timeOverRamUs` (macOS) | higher is worse | paging out instead of RAM |
 /// | `headroom.*.spareUs`, `headroom.footprint.spareBytes` | lower is worse | less room before a limit kills the app |
+/// | `handlers.<handler>.peakBytes`, `handlers.<handler>.leakedBytes` (programs run as work, §8.1) | higher is worse | the handler's program needs more memory, or leaks more |
 /// | `*.started`, `backgroundLaunches`, `launches.background`, `warmResumes`, `launches.warm`, `compressedResumes`, `launches.fromCompressed`, `compressions` | neutral | driven by the script; a compression is the cheap alternative to an eviction |
 /// | `timeAtPressureUs.normal`, `timeInStateUs.*`, `resumeLatencyUs.count` | neutral | the other side of metrics above, or workload shape |
 public enum MetricDirections {
@@ -99,6 +100,8 @@ public enum MetricDirections {
         ("swap.timeOverRamUs", .higherIsWorse),
         ("headroom.*.spareUs", .lowerIsWorse),
         ("headroom.footprint.spareBytes", .lowerIsWorse),
+        ("handlers.*.peakBytes", .higherIsWorse),
+        ("handlers.*.leakedBytes", .higherIsWorse),
         ("*.started", .neutral),
         ("backgroundLaunches", .neutral),
         ("launches.background", .neutral),
@@ -166,6 +169,13 @@ public enum MetricExtractor {
         if let summary = jsonObject(report.summary) { flatten(summary, prefix: "summary", into: &out) }
         for (key, stats) in report.apps {
             if let object = jsonObject(stats) { flatten(object, prefix: "apps.\(key)", into: &out) }
+        }
+        // A program's measured memory per handler (spec §8.1): its peak in use and what it leaked.
+        for handler in report.profile?.handlers ?? [] {
+            guard let allocations = handler.allocations else { continue }
+            let prefix = "apps.\(handler.app).handlers.\(handler.handler)"
+            out["\(prefix).peakBytes"] = Double(allocations.peakBytes)
+            out["\(prefix).leakedBytes"] = Double(allocations.leakedBytes)
         }
         return out
     }
