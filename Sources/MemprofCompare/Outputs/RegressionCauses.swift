@@ -14,7 +14,11 @@ public enum RegressionCauses {
 
     /// A decision that takes or disturbs an app, as matched between the runs.
     struct Happening: Hashable {
-        enum Kind: Hashable { case evicted, killed(String), warned }
+        enum Kind: Hashable {
+            case evicted
+            case killed(String)
+            case warned
+        }
         var kind: Kind
         var app: String
         /// The app a reclaim made room for (evictions).
