@@ -131,6 +131,63 @@ class Browser:
             self.proc.kill()
         shutil.rmtree(self.profile, ignore_errors=True)
 
+CONTRAST_MIN = 4.5        # WCAG AA for body text
+ADJACENT_DELTA_E_MIN = 25  # CIE76 distance between neighbouring app colours (Palette.minimumAdjacentDistance)
+
+def _srgb(c):
+    c = c / 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+def parse_color(text):
+    """'rgb(1, 2, 3)', 'rgba(1, 2, 3, 0.5)' or '#rrggbb' to (r, g, b, a)."""
+    text = text.strip()
+    if text.startswith("#"):
+        v = int(text[1:7], 16)
+        return ((v >> 16) & 255, (v >> 8) & 255, v & 255, 1.0)
+    nums = [float(x) for x in re.findall(r"[\d.]+", text)]
+    return (nums[0], nums[1], nums[2], nums[3] if len(nums) > 3 else 1.0)
+
+def luminance(rgb):
+    r, g, b = (_srgb(x) for x in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+def contrast(a, b):
+    la, lb = luminance(a), luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+def lab(rgb):
+    r, g, b = (_srgb(x) for x in rgb[:3])
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+    f = lambda t: t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+    return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
+
+def delta_e(a, b):
+    return sum((p - q) ** 2 for p, q in zip(lab(a), lab(b))) ** 0.5
+
+# The colour of each element's text and the background it sits on (the first opaque background
+# up its ancestors, blended over the page), as the browser computed them.
+TEXT_COLOURS_JS = """(function(sel){var out=[];var els=document.querySelectorAll(sel);
+  function bg(el){var layers=[];while(el&&el.nodeType===1){var c=getComputedStyle(el).backgroundColor;layers.push(c);
+  var m=/rgba?\\(([^)]+)\\)/.exec(c);if(m){var p=m[1].split(',').map(Number);if(p.length<4||p[3]>=1)break;}el=el.parentElement;}
+  if(!el)layers.push(getComputedStyle(document.documentElement).backgroundColor||'rgb(255,255,255)');return layers;}
+  for(var i=0;i<els.length&&i<40;i++){var e=els[i];if(!e.offsetParent&&e.tagName!=='BODY')continue;
+  out.push({text:e.textContent.slice(0,40),color:getComputedStyle(e).color,bg:bg(e)});}return JSON.stringify(out);})"""
+
+def effective_background(layers):
+    """Blend the translucent layers (innermost first) over the outermost opaque one."""
+    colours = [parse_color(c) for c in layers if c and c != "transparent"]
+    if not colours:
+        return (255, 255, 255, 1)
+    base = colours[-1]
+    if base[3] < 1:
+        base = (255, 255, 255, 1)
+    for c in reversed(colours[:-1]):
+        a = c[3]
+        base = tuple(c[i] * a + base[i] * (1 - a) for i in range(3)) + (1,)
+    return base
+
 def check_page(browser, path, outdir):
     problems = []
     name = os.path.basename(os.path.dirname(os.path.abspath(path))) + "-" + os.path.splitext(os.path.basename(path))[0]
@@ -140,6 +197,7 @@ def check_page(browser, path, outdir):
         browser.call(f"{domain}.enable", session=session)
     browser.call("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": 1000, "deviceScaleFactor": 1,
                                                         "mobile": False}, session=session)
+    browser.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]}, session=session)
     browser.events.clear()
     url = "file://" + urllib.parse.quote(os.path.abspath(path))
     started = time.time()
@@ -150,89 +208,234 @@ def check_page(browser, path, outdir):
     def evaluate(expr):
         r = browser.call("Runtime.evaluate", {"expression": expr, "returnByValue": True}, session=session)
         if "exceptionDetails" in r:
-            problems.append(f"evaluate failed: {expr}: {r['exceptionDetails'].get('text')}")
+            problems.append(f"evaluate failed: {expr[:80]}: {r['exceptionDetails'].get('text')}")
             return None
         return r["result"].get("value")
 
+    def js(expr):
+        v = evaluate(expr)
+        return json.loads(v) if isinstance(v, str) else v
+
+    def mouse(kind, x, y, **extra):
+        browser.call("Input.dispatchMouseEvent", dict({"type": kind, "x": x, "y": y}, **extra), session=session)
+
+    def click(x, y):
+        mouse("mouseMoved", x, y)
+        mouse("mousePressed", x, y, button="left", clickCount=1)
+        mouse("mouseReleased", x, y, button="left", clickCount=1)
+
+    def center(selector):
+        """Scrolls `selector` into view and returns its centre in the viewport, or None."""
+        return js(f"""(function(){{var e=document.querySelector({json.dumps(selector)});if(!e)return null;
+          e.scrollIntoView({{block:'center'}});var b=e.getBoundingClientRect();return JSON.stringify({{x:b.left+b.width/2,y:b.top+b.height/2,w:b.width,h:b.height}});}})()""")
+
     nav = evaluate("JSON.stringify(performance.getEntriesByType('navigation')[0]||{})")
     timing = json.loads(nav or "{}")
-    is_report = evaluate("!!document.getElementById('mem')")
-    if is_report:
-        counts = evaluate("""JSON.stringify({
+    ready_ms = evaluate("window.__memprofReadyMs||0")
+    kind = evaluate("document.body.getAttribute('data-page')||''")
+    counts = {}
+    if kind in ("report", "compare", "check"):
+        counts.update(js("""JSON.stringify({
           areas: document.querySelectorAll('#mem path.area').length,
           used: (document.querySelector('#mem path.used')||{getAttribute(){return ''}}).getAttribute('d').length,
-          lanes: document.querySelectorAll('#lanesvg rect[class^="s-"]').length,
-          marks: document.querySelectorAll('#lanesvg line.mk').length,
           ready: document.documentElement.getAttribute('data-ready'),
-          axis: document.querySelectorAll('#laneaxis span').length,
-          rows: document.querySelectorAll('#atable tbody tr').length,
-          bytes: document.documentElement.outerHTML.length})""")
-        counts = json.loads(counts or "{}")
+          bytes: document.documentElement.outerHTML.length})""") or {})
         if counts.get("areas", 0) < 1: problems.append("memory chart drew no stacked area")
         if counts.get("used", 0) < 10: problems.append("memory chart drew no used line")
-        if counts.get("lanes", 0) < 1: problems.append("swimlanes drew no state")
         if counts.get("ready") != "1": problems.append("page script did not finish")
-        if counts.get("rows", 0) < 1: problems.append("per-app table is empty")
+        # Y ticks are round numbers: whole MB, or GB in quarters.
+        ylabels = js("JSON.stringify([].map.call(document.querySelectorAll('#mem .grid .ylab'),function(t){return t.textContent;}))") or []
+        for label in ylabels:
+            m = re.fullmatch(r"([\d.]+) (MB|GB|KB)|0", label)
+            if not m or (m.group(2) == "MB" and "." in m.group(1)) or (m.group(2) == "GB" and (float(m.group(1)) * 4) % 1):
+                problems.append(f"y-axis tick is not a round number: {label!r}")
+        counts["yTicks"] = " ".join(ylabels)
+        # No label overlaps another (level labels, axis labels, panel titles).
+        overlaps = js("""(function(){var ts=[].slice.call(document.querySelectorAll('#mem text')).filter(function(t){return t.getBBox().width>0&&t.textContent;});
+          var out=[];for(var i=0;i<ts.length;i++){var a=ts[i].getBoundingClientRect();for(var j=i+1;j<ts.length;j++){var b=ts[j].getBoundingClientRect();
+          if(a.left<b.right-1&&b.left<a.right-1&&a.top<b.bottom-1&&b.top<a.bottom-1)out.push(ts[i].textContent+' / '+ts[j].textContent);}}return JSON.stringify(out);})()""") or []
+        for o in overlaps: problems.append(f"labels overlap on the memory chart: {o}")
+        # Neighbouring app colours differ enough.
+        fills = js("""JSON.stringify([].slice.call(document.querySelectorAll('#mem path.area')).map(function(p){return [+p.getAttribute('data-app'),getComputedStyle(p).fill];}).sort(function(a,b){return a[0]-b[0];}))""") or []
+        worst = None
+        for (i, a), (j, b) in zip(fills, fills[1:]):
+            d = delta_e(parse_color(a), parse_color(b))
+            worst = d if worst is None else min(worst, d)
+            if j == i + 1 and d < ADJACENT_DELTA_E_MIN:
+                problems.append(f"apps {i} and {j} have colours too close (ΔE {d:.1f} < {ADJACENT_DELTA_E_MIN})")
+        counts["adjacentColourDeltaE"] = f"min {worst:.1f}" if worst is not None else "one app"
+        if not js("!!document.querySelector('.legend .k-p-warning')"): problems.append("pressure strip has no legend")
         # Hover the memory chart: a tooltip with values appears.
-        box = json.loads(evaluate("JSON.stringify(document.getElementById('hit').getBoundingClientRect())"))
-        browser.call("Runtime.evaluate", {"expression": "window.scrollTo(0,0)"}, session=session)
-        box = json.loads(evaluate("JSON.stringify(document.getElementById('hit').getBoundingClientRect())"))
-        y = box["top"] + box["height"] * 0.5
+        box = center("#hit")
+        box = js("JSON.stringify(document.getElementById('hit').getBoundingClientRect())")
+        y = box["top"] + box["height"] * 0.45
         x0, x1 = box["left"] + box["width"] * 0.30, box["left"] + box["width"] * 0.55
-        browser.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x0, "y": y}, session=session)
+        mouse("mouseMoved", x0, y)
         tip = evaluate("document.getElementById('tip').hidden ? '' : document.getElementById('tip').textContent")
         if not tip or "used" not in tip: problems.append(f"hover on the memory chart showed no values ({tip!r})")
         counts["tip"] = tip
-        # Drag across it: the swimlanes zoom to the range.
-        before = evaluate("document.getElementById('lanesvg').getAttribute('viewBox')")
-        browser.call("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x0, "y": y, "button": "left", "clickCount": 1}, session=session)
+        # Drag across it: the chart itself zooms (its group is scaled, the time axis redrawn), the
+        # lanes follow, and the reset button undoes it.
+        axis_before = evaluate("document.getElementById('xgrid').textContent")
+        lanes_before = evaluate("(document.getElementById('lanesvg')||{getAttribute(){return null}}).getAttribute('viewBox')")
+        mouse("mousePressed", x0, y, button="left", clickCount=1)
         for i in range(1, 6):
-            browser.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x0 + (x1 - x0) * i / 5, "y": y, "button": "left"}, session=session)
-        browser.call("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x1, "y": y, "button": "left", "clickCount": 1}, session=session)
-        after = evaluate("document.getElementById('lanesvg').getAttribute('viewBox')")
+            mouse("mouseMoved", x0 + (x1 - x0) * i / 5, y, button="left")
+        mouse("mouseReleased", x1, y, button="left", clickCount=1)
+        zoom = evaluate("document.getElementById('zoom').getAttribute('transform')||''")
+        axis_after = evaluate("document.getElementById('xgrid').textContent")
+        lanes_after = evaluate("(document.getElementById('lanesvg')||{getAttribute(){return null}}).getAttribute('viewBox')")
         label = evaluate("document.getElementById('range').textContent")
-        if before == after: problems.append("dragging on the memory chart did not zoom the swimlanes")
-        counts["zoom"] = f"{before} -> {after} ({label})"
+        if "scale(" not in zoom: problems.append("dragging on the memory chart did not zoom the chart")
+        if axis_before == axis_after: problems.append("zooming did not redraw the time axis")
+        if lanes_before is not None and lanes_before == lanes_after: problems.append("dragging on the memory chart did not zoom the swimlanes")
+        counts["zoom"] = f"{zoom} ({label}); axis {axis_before[:30]}… -> {axis_after[:30]}…"
+        # The flame graphs follow the range (a report with samples).
+        notes = js("JSON.stringify([].map.call(document.querySelectorAll('.flame-note'),function(n){return n.textContent;}).filter(String))") or []
+        hidden_boxes = evaluate("document.querySelectorAll('.flame-box[hidden]').length") or 0
+        if kind == "report" and evaluate("document.querySelectorAll('svg.flame').length") and evaluate("!!(D_has_runs=JSON.parse(document.getElementById('memprof-data').textContent).flame.graphs.some(function(g){return g.runs.length;}))"):
+            if not notes and not hidden_boxes: problems.append("the flame graphs did not follow the selected range")
+        counts["flameRange"] = f"{notes[:2]}, {hidden_boxes} hidden"
+        # Zoom within the zoom: still a transform, then reset clears it.
+        evaluate("document.getElementById('reset').click()")
+        if evaluate("document.getElementById('zoom').getAttribute('transform')||''"): problems.append("reset did not restore the whole run")
+
+    if kind == "report":
+        counts.update(js("""JSON.stringify({
+          lanes: document.querySelectorAll('#lanesvg rect[class^="s-"]').length,
+          rows: document.querySelectorAll('#atable tbody tr').length,
+          decisions: document.querySelectorAll('#dtable tbody tr[data-t]').length,
+          jetsamViews: document.querySelectorAll('details.jetsam').length,
+          killMarks: document.querySelectorAll('#kills a').length,
+          platform: document.body.getAttribute('data-platform')})""") or {})
+        if counts.get("lanes", 0) < 1: problems.append("swimlanes drew no state")
+        if counts.get("rows", 0) < 1: problems.append("per-app table is empty")
+        # One row per decision: an eviction's exit and reclaim are not rows of their own.
+        kinds = js("JSON.stringify([].map.call(document.querySelectorAll('#dtable tbody tr[data-kind]'),function(r){return r.getAttribute('data-kind')+'@'+r.getAttribute('data-t');}))") or []
+        evictions = [k for k in kinds if k.startswith("eviction@")]
+        reclaims_same_time = [k for k in kinds if k.startswith("reclaim@") and ("eviction@" + k.split("@")[1]) in evictions]
+        if reclaims_same_time: problems.append(f"an eviction and its reclaim are separate rows: {reclaims_same_time[:3]}")
+        warn_times = [k for k in kinds if k.startswith("memoryWarning@")]
+        if len(warn_times) != len(set(warn_times)): problems.append("the warnings of one rise take more than one row")
+        # The apps table fits 1400 px without a horizontal scroll.
+        fit = js("(function(){var t=document.getElementById('atable');return JSON.stringify({table:t.scrollWidth,box:t.parentElement.clientWidth});})()")
+        if fit and fit["table"] > fit["box"] + 1: problems.append(f"apps table does not fit at 1400 px ({fit['table']} > {fit['box']})")
+        # Jetsam: a kill marker on the chart opens its view; so does the decisions table's link.
+        if counts.get("jetsamViews"):
+            if not counts.get("killMarks"): problems.append("kills have no marker on the chart to open their jetsam report")
+            evaluate("window.scrollTo(0,0)")
+            p = center("#kills a")
+            click(p["x"], p["y"])
+            opened = js("""(function(){var d=document.querySelector('details.jetsam[open]');if(!d)return null;var b=d.getBoundingClientRect();
+              return JSON.stringify({id:d.id,top:b.top,rows:d.querySelectorAll('tbody tr').length,killed:d.querySelectorAll('tr.killed').length});})()""")
+            if not opened: problems.append("clicking a kill marker did not open its jetsam report")
+            elif opened["top"] < -5 or opened["top"] > 1000: problems.append(f"the jetsam report opened off screen ({opened})")
+            elif opened["killed"] != 1: problems.append(f"the jetsam report does not mark the killed process ({opened})")
+            counts["jetsamFromMarker"] = opened
+            evaluate("document.querySelectorAll('details.jetsam').forEach(function(d){d.open=false;})")
+            p = center("#dtable a.jl")
+            if not p: problems.append("no decision links to a jetsam report")
+            else:
+                click(p["x"], p["y"])
+                counts["jetsamFromTable"] = evaluate("(document.querySelector('details.jetsam[open]')||{}).id")
+                if not counts["jetsamFromTable"]: problems.append("the decisions table's jetsam link opened nothing")
+        if "observer" in path:
+            obs = js("JSON.stringify({rows:document.querySelectorAll('#otable tbody tr').length,lines:document.querySelectorAll('#obschart path.obs').length})")
+            counts["observers"] = obs
+            if not obs or obs["rows"] < 1 or obs["lines"] < 1: problems.append(f"no observers table or chart on an observer workload ({obs})")
+        if counts.get("platform") == "macos":
+            titles = js("JSON.stringify([].map.call(document.querySelectorAll('#summary .card h3'),function(h){return h.textContent;}))") or []
+            counts["macCards"] = titles
+            for ios_only in ("evictions", "compressions", "peak flash", "background tasks", "memory kills"):
+                if ios_only in titles: problems.append(f"Mac page shows the iOS-only card {ios_only!r}")
+            for mac in ("swap", "time over RAM", "app memory"):
+                if mac not in titles: problems.append(f"Mac page lacks the {mac!r} card")
+            panel = evaluate("(document.querySelector('#mem text.panel')||{}).textContent||''")
+            if "swap" not in panel: problems.append(f"Mac memory chart's lower panel is not swap ({panel!r})")
         # Hover a lane segment: its state shows.
-        seg = evaluate("""(function(){var r=document.querySelector('#lanesvg rect.s-active')||document.querySelector('#lanesvg rect[class^="s-"]');
-          if(!r)return null;var b=r.getBoundingClientRect();return JSON.stringify({x:b.left+Math.min(b.width/2,3),y:b.top+b.height/2,w:b.width});})()""")
-        browser.call("Runtime.evaluate", {"expression": "document.getElementById('reset').click()"}, session=session)
-        seg = evaluate("""(function(){var rs=document.querySelectorAll('#lanesvg rect[class^="s-"]');var best=null,bw=0;
-          for(var i=0;i<rs.length;i++){var b=rs[i].getBoundingClientRect();if(b.width>bw){bw=b.width;best=b;}}
-          return best?JSON.stringify({x:best.left+best.width/2,y:best.top+best.height/2}):null;})()""")
+        seg = js("""(function(){var rs=document.querySelectorAll('#lanesvg rect[class^="s-"]');var best=null,bw=0;
+          for(var i=0;i<rs.length;i++){var b=rs[i].getBoundingClientRect();if(b.width>bw){bw=b.width;best=rs[i];}}
+          if(!best)return null;best.scrollIntoView({block:'center'});var b=best.getBoundingClientRect();return JSON.stringify({x:b.left+b.width/2,y:b.top+b.height/2});})()""")
         if seg:
-            p = json.loads(seg)
-            evaluate(f"window.scrollTo(0, {max(0, p['y'] - 400)})")
-            seg = json.loads(evaluate("""(function(){var rs=document.querySelectorAll('#lanesvg rect[class^="s-"]');var best=null,bw=0;
-              for(var i=0;i<rs.length;i++){var b=rs[i].getBoundingClientRect();if(b.width>bw){bw=b.width;best=b;}}
-              return JSON.stringify({x:best.left+best.width/2,y:best.top+best.height/2});})()"""))
-            browser.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": seg["x"], "y": seg["y"]}, session=session)
+            mouse("mouseMoved", seg["x"], seg["y"])
             lane_tip = evaluate("document.getElementById('tip').hidden ? '' : document.getElementById('tip').textContent")
             if not lane_tip or "from" not in lane_tip: problems.append(f"hover on a lane showed no state ({lane_tip!r})")
             counts["laneTip"] = lane_tip
-        # Filter the decisions by kind.
         evaluate("""(function(){var s=document.getElementById('f-kind');if(!s)return;s.value='compression';s.dispatchEvent(new Event('change'));})()""")
         counts["filter"] = evaluate("(document.getElementById('f-count')||{}).textContent")
         evaluate("""(function(){var s=document.getElementById('f-kind');if(!s)return;s.value='';s.dispatchEvent(new Event('change'));})()""")
-        # Flame graphs, when the report has samples: a click zooms into a box.
-        flame = evaluate("""(function(){var svg=document.querySelector('svg.flame');if(!svg)return null;
-          var gs=svg.querySelectorAll('g.fb');var g=null;for(var i=0;i<gs.length;i++){var w=+gs[i].querySelector('rect').getAttribute('width');if(w>20&&w<700){g=gs[i];break;}}
-          if(!g)return JSON.stringify({boxes:gs.length});
-          var before=g.querySelector('rect').getAttribute('width');
+
+    if kind == "compare":
+        c = js("""JSON.stringify({baseUsed:document.querySelectorAll('#mem path.used.base').length,
+          baseMarks:document.querySelectorAll('#mem .marks.base line').length,newMarks:document.querySelectorAll('#mem .marks:not(.base) line').length,
+          causes:document.querySelectorAll('ol.causes > li.cause').length,causeMetrics:document.querySelectorAll('ol.causes li.cause li').length,
+          bad:!!document.querySelector('#verdict.bad'),links:[].map.call(document.querySelectorAll('a[id^=link-]'),function(a){return a.getAttribute('href');})})""") or {}
+        counts.update(c)
+        if c.get("baseUsed", 0) < 1: problems.append("compare chart does not overlay the base run")
+        if c.get("bad") and c.get("causes", 0) < 1: problems.append("regressions are not grouped by cause")
+        for href in c.get("links", []):
+            if not os.path.exists(os.path.join(os.path.dirname(os.path.abspath(path)), urllib.parse.unquote(href))):
+                problems.append(f"link to a report.html that does not exist: {href}")
+        # One app on demand: its base and new lines only.
+        shown = js("""(function(){var s=document.getElementById('mem-app');if(!s||s.options.length<2)return null;s.value=s.options[1].value;s.dispatchEvent(new Event('change'));
+          var r={stack:document.querySelector('#mem .stack').getAttribute('visibility'),lines:document.querySelectorAll('#mem .appline[visibility=visible] path').length};
+          s.value='';s.dispatchEvent(new Event('change'));return JSON.stringify(r);})()""")
+        counts["oneApp"] = shown
+        if shown and (shown["stack"] != "hidden" or shown["lines"] < 1): problems.append(f"choosing one app did not show its lines ({shown})")
+        # The differential flame graph has no empty band above it: its top row holds a box.
+        bands = js("""JSON.stringify([].map.call(document.querySelectorAll('svg.flame'),function(s){var ys=[].map.call(s.querySelectorAll('rect'),function(r){return +r.getAttribute('y');});
+          return ys.length?Math.min.apply(null,ys):-1;}))""") or []
+        if any(b > 0 for b in bands): problems.append(f"empty band above a differential flame graph (top row at y {bands})")
+        counts["flameTop"] = bands
+
+    # Flame graphs: click zooms and selects; memprof's own frames are hidden until asked;
+    # focus on / hide a function.
+    if kind in ("report", "compare") and evaluate("document.querySelectorAll('svg.flame g.fb').length"):
+        f = js("""(function(){var svg=document.querySelector('svg.flame');function names(){return [].map.call(document.querySelectorAll('svg.flame g.fb'),function(g){return g.__b?g.__b.name:g.textContent;});}
+          var G=svg.__g,all=document.getElementById('flame-all');var own=G.boxes.filter(function(b){return /WorkerThread|SamplingSession|NSThreadStart|partial apply|protocol witness/.test(b.name);}).length;
+          all.checked=true;all.dispatchEvent(new Event('change'));var ownShown=svg.__g.boxes.filter(function(b){return /WorkerThread|SamplingSession|NSThreadStart/.test(b.name);}).length;
+          all.checked=false;all.dispatchEvent(new Event('change'));G=svg.__g;
+          var i=-1;for(var k=0;k<G.boxes.length;k++){var b=G.boxes[k];if(b.d>0&&b.n<G.root.n*0.8&&b.n>G.root.n*0.02){i=k;break;}}
+          if(i<0)return JSON.stringify({boxes:G.boxes.length,own:own,ownShown:ownShown});
+          var b=G.boxes[i],g=svg.querySelector('g.fb[data-i="'+i+'"]'),before=+g.querySelector('rect').getAttribute('width');
           g.querySelector('rect').dispatchEvent(new MouseEvent('click',{bubbles:true}));
-          var after=g.querySelector('rect').getAttribute('width');
-          document.dispatchEvent(new KeyboardEvent('keydown',{key:'Escape'}));
-          return JSON.stringify({boxes:gs.length,before:before,after:after});})()""")
-        if flame:
-            f = json.loads(flame)
-            counts["flame"] = f
-            if f.get("boxes", 0) < 1: problems.append("flame graph drew no boxes")
-            if "after" in f and float(f["after"]) <= float(f["before"]): problems.append("clicking a flame box did not zoom")
-        evaluate("window.scrollTo(0,0)")
-        browser.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 5, "y": 5}, session=session)
-    elif evaluate("!!document.getElementById('fleet')"):
+          var g2=svg.querySelector('g.fb[data-i="'+i+'"]'),after=g2?+g2.querySelector('rect').getAttribute('width'):0;
+          document.getElementById('flame-focus').click();var roots=svg.__g.boxes.filter(function(x){return x.d===0;}).map(function(x){return x.name;});
+          document.getElementById('flame-hide').click();var still=svg.__g.boxes.filter(function(x){return x.name===b.name;}).length;
+          document.getElementById('flame-reset').click();document.dispatchEvent(new KeyboardEvent('keydown',{key:'Escape'}));
+          var s=document.getElementById('flame-search');s.value=b.name.slice(0,6);s.dispatchEvent(new Event('input'));var found=document.getElementById('flame-found').textContent;
+          s.value='';s.dispatchEvent(new Event('input'));
+          return JSON.stringify({boxes:G.boxes.length,own:own,ownShown:ownShown,name:b.name,before:before,after:after,focusRoots:roots,afterHide:still,search:found});})()""")
+        counts["flame"] = f
+        if f.get("boxes", 0) < 1: problems.append("flame graph drew no boxes")
+        if f.get("own"): problems.append(f"memprof's own frames are shown by default ({f['own']} boxes)")
+        if kind == "report" and not f.get("ownShown"): problems.append("the toggle did not show memprof's own frames")
+        if "after" in f:
+            if f["after"] <= f["before"]: problems.append("clicking a flame box did not zoom")
+            if f["focusRoots"] != [f["name"]]: problems.append(f"focus on {f['name']!r} did not make it the root ({f['focusRoots']})")
+            if f["afterHide"]: problems.append(f"hide {f['name']!r} left it in the graph")
+            if "match" not in f["search"]: problems.append("flame search found nothing")
+            if re.search(r"\bMemprofSampler\.|\bSwift\.|^static ", f["name"]): problems.append(f"frame name not shortened: {f['name']!r}")
+
+    # Verdict text and table text meet WCAG AA in both themes.
+    contrast_report = []
+    for scheme in ("light", "dark"):
+        browser.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}, session=session)
+        items = js(TEXT_COLOURS_JS + "('.verdict, .verdict-text, ol.causes li, .hint, #summary .card small, .legend li, td, .lvlab')") or []
+        worst = None
+        for item in items:
+            ratio = contrast(parse_color(item["color"]), effective_background(item["bg"]))
+            if worst is None or ratio < worst[0]:
+                worst = (ratio, item["text"])
+            if ratio < CONTRAST_MIN:
+                problems.append(f"{scheme}: text {item['text']!r} has contrast {ratio:.2f} < {CONTRAST_MIN}")
+        if worst:
+            contrast_report.append(f"{scheme} min {worst[0]:.2f} ({worst[1][:20]!r})")
+    counts["contrast"] = ", ".join(contrast_report)
+
+    if kind not in ("report", "compare", "check") and evaluate("!!document.getElementById('fleet')"):
         # fleet.html (memprof sweep): the heatmap, a histogram per metric and cell, the worst seeds.
-        counts = json.loads(evaluate("""JSON.stringify({
+        counts.update(json.loads(evaluate("""JSON.stringify({
           heat: document.querySelectorAll('#heatmap td.h').length,
           shaded: Array.from(document.querySelectorAll('#heatmap td.h')).filter(function(td){
             return getComputedStyle(td).backgroundColor !== 'rgba(0, 0, 0, 0)';}).length,
@@ -241,7 +444,7 @@ def check_page(browser, path, outdir):
           barTitles: document.querySelectorAll('figure.dist rect.bar title').length,
           families: document.querySelectorAll('section.family').length,
           worst: document.querySelectorAll('#worst tbody tr').length,
-          replay: (document.querySelector('#worst code')||{}).textContent||''})""") or "{}")
+          replay: (document.querySelector('#worst code')||{}).textContent||''})""") or "{}"))
         if counts.get("heat", 0) < 1: problems.append("eviction heatmap is empty")
         if counts.get("shaded", 0) < counts.get("heat", 0) - counts.get("heat", 0) // 2: problems.append("heatmap cells are not shaded")
         if counts.get("figures", 0) < 5: problems.append("too few metric distributions drawn")
@@ -249,22 +452,31 @@ def check_page(browser, path, outdir):
         if counts.get("barTitles") != counts.get("bars"): problems.append("histogram bars lack their values")
         if counts.get("families", 0) < 3: problems.append("too few metric families")
         if "memprof run" not in counts.get("replay", ""): problems.append("worst seeds have no replay line")
-    else:
-        counts = json.loads(evaluate("JSON.stringify({runs: document.querySelectorAll('#runs tbody tr').length})") or "{}")
+    elif kind not in ("report", "compare", "check"):
+        counts.update(json.loads(evaluate("JSON.stringify({runs: document.querySelectorAll('#runs tbody tr').length})") or "{}"))
         if counts.get("runs", 0) < 1: problems.append("index lists no runs")
 
-    # Screenshots, light and dark, of the whole page.
-    height = evaluate("Math.ceil(document.documentElement.scrollHeight)") or 1000
+    # Screenshots, light and dark, at 1400 and 390 px, of the whole page.
+    evaluate("window.scrollTo(0,0)")
+    mouse("mouseMoved", 2, 2)
+    evaluate("document.getElementById('tip')&&(document.getElementById('tip').hidden=true)")
     shots = []
-    for scheme in ("light", "dark"):
-        browser.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}, session=session)
-        browser.call("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": min(int(height), 6000),
-                                                            "deviceScaleFactor": 1, "mobile": False}, session=session)
-        shot = browser.call("Page.captureScreenshot", {"format": "png"}, session=session)
-        file = os.path.join(outdir, f"{name}-{scheme}.png")
-        with open(file, "wb") as f:
-            f.write(base64.b64decode(shot["data"]))
-        shots.append(file)
+    for width in (1400, 390):
+        for scheme in ("light", "dark"):
+            browser.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}, session=session)
+            browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 1000, "deviceScaleFactor": 1,
+                                                                "mobile": width < 600}, session=session)
+            height = evaluate("Math.ceil(document.documentElement.scrollHeight)") or 1000
+            browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": min(int(height), 8000),
+                                                                "deviceScaleFactor": 1, "mobile": width < 600}, session=session)
+            if width < 600:
+                wide = evaluate("document.documentElement.scrollWidth")
+                if wide and wide > width + 1: problems.append(f"page is wider than the screen at {width} px ({wide} px)")
+            shot = browser.call("Page.captureScreenshot", {"format": "png"}, session=session)
+            file = os.path.join(outdir, f"{name}-{width}-{scheme}.png")
+            with open(file, "wb") as fh:
+                fh.write(base64.b64decode(shot["data"]))
+            shots.append(file)
 
     # Drain what arrived and judge it.
     try:
@@ -294,8 +506,8 @@ def check_page(browser, path, outdir):
     dom_ms = timing.get("domContentLoadedEventEnd", 0)
     load_event = timing.get("loadEventEnd", 0)
     print(f"{'FAIL' if problems else 'ok  '} {path}: {size/1024:.0f} KB, load {load_ms:.0f} ms "
-          f"(DOMContentLoaded {dom_ms:.0f} ms, load event {load_event:.0f} ms), requests {len(requests)} "
-          f"(all file:), screenshots {', '.join(shots)}")
+          f"(DOMContentLoaded {dom_ms:.0f} ms, load event {load_event:.0f} ms, script ready {ready_ms:.0f} ms), "
+          f"requests {len(requests)} (all file:), screenshots {', '.join(shots)}")
     for k, v in counts.items():
         print(f"       {k}: {v}")
     for p in problems:

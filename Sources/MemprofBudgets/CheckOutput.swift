@@ -56,9 +56,9 @@ public enum CheckOutput {
         let esc = HTMLEscape.text
         let broken = c.broken
         var body = "<h1>memprof check: \(esc(c.workload))</h1>\n"
-        body += "<p class=\"\(broken.isEmpty ? "good" : "bad")\">\(c.results.count) budgets, \(broken.count) broken.</p>\n"
-        body += "<h2>Memory in use</h2>\n<div class=\"pair\"><figure>"
-            + TimelineChart.svg(report, scale: .init(reports: [report])) + "</figure></div>\n"
+        body += "<p class=\"verdict \(broken.isEmpty ? "good" : "bad")\">\(c.results.count) budgets, \(broken.count) broken.</p>\n"
+        let memory = CompareHTML.memorySection(report)
+        body += memory.html
         body += "<h2>Budgets</h2>\n<table>\n<thead><tr><th>metric</th><th>allowed</th><th>actual</th><th>verdict</th></tr></thead>\n<tbody>\n"
         for r in c.results {
             body += "<tr class=\"\(r.met ? "same" : "worse")\"><td><code>\(esc(r.metric))</code></td><td>\(esc(allowed(r)))</td>"
@@ -70,6 +70,6 @@ public enum CheckOutput {
             for cause in r.causes { body += "<li>\(esc(cause))</li>\n" }
             body += "</ol>\n"
         }
-        return CompareHTML.page(title: "memprof check: \(c.workload)", body: body)
+        return CompareHTML.page(title: "memprof check: \(c.workload)", body: body, data: memory.data, kind: "check")
     }
 }

@@ -94,4 +94,18 @@ public enum Downsample {
         times.insert(start)
         return times.filter { $0 <= end }.sorted()
     }
+
+    /// The part of a step series above `limit` (0 where the series is at or below it), with a
+    /// point only where that part changes: what a Mac pages out to swap when `limit` is the
+    /// memory for apps.
+    ///
+    /// - Complexity: O(n).
+    public static func excess(_ points: [StepPoint], over limit: Int64) -> [StepPoint] {
+        var out: [StepPoint] = []
+        for point in points {
+            let value = max(0, point.value - limit)
+            if out.last?.value != value { out.append(StepPoint(atUs: point.atUs, value: value)) }
+        }
+        return out
+    }
 }

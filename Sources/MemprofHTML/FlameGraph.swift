@@ -1,53 +1,125 @@
+import MemprofOutput
+import MemprofCore
 import MemprofProfile
+import MemprofReport
 
-/// One box of a flame graph: a frame at a depth, spanning `count` samples from `start`.
-public struct FlameBox: Sendable, Hashable {
-    public var name: String
-    public var depth: Int
-    /// Samples before this box on its row (the x position, in samples).
-    public var start: Int
-    /// Samples in this frame and below it (the width, in samples).
-    public var count: Int
-    /// Samples in this frame itself (not in a callee).
-    public var selfCount: Int
-}
+/// The flame graphs of a page as data for its script, which lays them out and draws them (click
+/// to zoom, search, focus on or hide a function, show or hide memprof's own frames, follow the
+/// selected time range). One frame table for all graphs; each stack is written as
+/// `[count, workStart, frame, frame, ...]` (root first), where `workStart` is the index of the
+/// first frame after memprof's harness (see `FrameNames.isHarness`), so the page can hide
+/// everything above the work without knowing frame names.
+public struct FlameGraphs {
+    public struct Graph {
+        public var id: String
+        public var stacks: [(frames: [String], count: Int)]
+        /// The base run's stacks on a compare page: boxes are then coloured by the change in share.
+        public var base: [(frames: [String], count: Int)]?
+        /// When the handler ran (simulated time), for following the selected range.
+        public var runs: [Microseconds]
+    }
 
-/// Lays out a flame graph from stacks (root first) and their sample counts.
-public enum FlameLayout {
-    /// Boxes in depth-first order: siblings sorted by name (so equal stacks merge and the layout is
-    /// deterministic), each child starting where its previous sibling ended, inside its parent.
-    /// Boxes narrower than `minCount` samples are left out (their samples still count in the parent).
-    public static func boxes(_ stacks: [(frames: [String], count: Int)], minCount: Int = 1) -> [FlameBox] {
-        final class Node {
-            var children: [String: Node] = [:]
-            var count = 0
-            var selfCount = 0
-        }
-        let root = Node()
-        for stack in stacks where stack.count > 0 {
-            root.count += stack.count
-            var node = root
-            for frame in stack.frames {
-                let child = node.children[frame] ?? Node()
-                node.children[frame] = child
-                child.count += stack.count
-                node = child
-            }
-            node.selfCount += stack.count
-        }
-        var out: [FlameBox] = []
-        func visit(_ node: Node, depth: Int, start: Int) {
-            var offset = start
-            for name in node.children.keys.sorted() {
-                let child = node.children[name]!
-                if child.count >= minCount {
-                    out.append(FlameBox(name: name, depth: depth, start: offset, count: child.count, selfCount: child.selfCount))
-                    visit(child, depth: depth + 1, start: offset)
-                }
-                offset += child.count
+    public private(set) var graphs: [Graph] = []
+    private var frameIndex: [String: Int] = [:]
+    private var frames: [String] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { graphs.isEmpty }
+
+    public mutating func add(id: String, stacks: [(frames: [String], count: Int)],
+                             base: [(frames: [String], count: Int)]? = nil, runs: [Microseconds] = []) {
+        for stack in stacks + (base ?? []) {
+            for frame in stack.frames where frameIndex[frame] == nil {
+                frameIndex[frame] = frames.count
+                frames.append(frame)
             }
         }
-        visit(root, depth: 0, start: 0)
+        graphs.append(Graph(id: id, stacks: stacks, base: base, runs: runs))
+    }
+
+    /// The index of the first frame of `frames` (root first) after the last harness frame; 0
+    /// when the stack has none.
+    public static func workStart(_ frames: [String]) -> Int {
+        (frames.lastIndex(where: FrameNames.isHarness) ?? -1) + 1
+    }
+
+    /// A handler's stacks with frame names, from a profile.
+    public static func stacks(_ handler: HandlerProfile, in profile: SamplingProfile) -> [(frames: [String], count: Int)] {
+        handler.stacks.map { stack in
+            (frames: stack.frames.map { $0 >= 0 && $0 < profile.frames.count ? profile.frames[$0].name : "?" },
+             count: stack.count)
+        }
+    }
+
+    /// Handler start times per `app\u{0}handler`, at most one per 1/4000 of the run.
+    public static func handlerRuns(_ events: [SimEvent], durationUs: Microseconds) -> [String: [Microseconds]] {
+        var out: [String: [Microseconds]] = [:]
+        var lastColumn: [String: Int64] = [:]
+        let duration = max(durationUs, 1)
+        for event in events where event.kind == .handlerStart {
+            let key = (event.app ?? "") + "\u{0}" + (event.handler ?? "")
+            let column = event.atUs * 4_000 / duration
+            guard lastColumn[key] != column else { continue }
+            lastColumn[key] = column
+            out[key, default: []].append(event.atUs)
+        }
         return out
     }
+
+    public func writeData(into json: inout JSONWriter) {
+        json.raw("{")
+        json.key("names"); json.raw("[")
+        for (index, frame) in frames.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.string(FrameNames.short(frame))
+        }
+        json.raw("],"); json.key("full"); json.raw("[")
+        for (index, frame) in frames.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.string(frame)
+        }
+        json.raw("],"); json.key("thunk"); json.raw("[")
+        for (index, frame) in frames.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.raw(FrameNames.isThunk(frame) ? "1" : "0")
+        }
+        json.raw("],"); json.key("graphs"); json.raw("[")
+        for (index, graph) in graphs.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.raw("{"); json.key("id"); json.string(graph.id)
+            json.raw(","); json.key("stacks"); write(graph.stacks, into: &json)
+            if let base = graph.base { json.raw(","); json.key("base"); write(base, into: &json) }
+            json.raw(","); json.key("runs"); json.raw("[")
+            for (i, t) in graph.runs.enumerated() {
+                if i > 0 { json.raw(",") }
+                json.int(t)
+            }
+            json.raw("]}")
+        }
+        json.raw("]}")
+    }
+
+    private func write(_ stacks: [(frames: [String], count: Int)], into json: inout JSONWriter) {
+        json.raw("[")
+        for (index, stack) in stacks.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.raw("["); json.int(Int64(stack.count)); json.raw(","); json.int(Int64(Self.workStart(stack.frames)))
+            for frame in stack.frames { json.raw(","); json.int(Int64(frameIndex[frame] ?? 0)) }
+            json.raw("]")
+        }
+        json.raw("]")
+    }
+
+    /// The controls shared by every flame graph of a page.
+    public static let controls = "<p class=\"hint flame-controls\">Click a box to zoom into it and select its function; "
+        + "click the bottom row or press Escape to zoom out. "
+        + "<label>search <input type=\"search\" id=\"flame-search\" placeholder=\"function name\"></label> "
+        + "<span id=\"flame-found\"></span> "
+        + "<label><input type=\"checkbox\" id=\"flame-all\"> show memprof’s own frames and thunks</label><br>"
+        + "<span id=\"flame-selected\">no function selected</span> "
+        + "<button type=\"button\" id=\"flame-focus\" disabled>focus on this function</button> "
+        + "<button type=\"button\" id=\"flame-hide\" disabled>hide this function</button> "
+        + "<button type=\"button\" id=\"flame-reset\" disabled>show every function</button> "
+        + "<span id=\"flame-range\"></span></p>\n"
 }

@@ -50,7 +50,11 @@ public struct HTMLReport {
     }
 
     public func render() -> String {
-        let memory = MemoryChart(report: report, apps: apps, options: options)
+        let decisions = Decisions.rows(report.events, jetsam: report.jetsamEvents)
+        let jetsam = jetsamShown()
+        let jetsamSet = Set(jetsam)
+        var memory = MemoryChart(report: report, apps: apps, options: options)
+        memory.jetsamLink = { isBase, index in !isBase && jetsamSet.contains(index) ? "#jetsam-\(index)" : nil }
         let lanes = LaneChart(report: report, apps: apps, options: options)
         var sections = extraSections
         if let profile = Self.profileSection(for: report) { sections.insert(profile, at: 0) }
@@ -58,13 +62,15 @@ public struct HTMLReport {
         var page = ""
         page.reserveCapacity(256 * 1024)
         page += HTMLAssets.head(title: "memprof · \(report.run.workload)",
-                                contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:")
+                                contentSecurityPolicy: HTMLAssets.contentSecurityPolicy,
+                                body: "data-page=\"report\" data-platform=\"\(report.device.platform.rawValue)\"")
         page += header()
         page += findingsSection()
+        page += observersSection()
         page += cards()
         page += "<section id=\"memory\"><h2>Memory over time</h2>\n"
-        page += "<p class=\"hint\">Hover for the values at a time; drag across the chart to select a range "
-            + "that the lanes and the decisions follow. <button type=\"button\" id=\"reset\" disabled>Show the whole run</button> "
+        page += "<p class=\"hint\">Hover for the values at a time; drag across the chart to zoom into a range "
+            + "that the lanes, the decisions and the flame graphs follow. <button type=\"button\" id=\"reset\" disabled>Show the whole run</button> "
             + "<span id=\"range\"></span></p>\n"
         page += memory.svg()
         page += memory.legend()
@@ -72,17 +78,15 @@ public struct HTMLReport {
         page += "<section id=\"lanes\"><h2>Lifecycle</h2>\n"
         page += lanes.html()
         page += "</section>\n"
-        page += decisionsTable()
+        page += decisionsTable(decisions, jetsamShown: jetsamSet)
+        page += jetsamSection(decisions, shown: jetsam)
         page += appTable()
         page += headroomTable()
         for section in sections {
             page += "<section id=\"\(section.id.html)\"><h2>\(section.title.html)</h2>\n\(section.html)\n</section>\n"
         }
         page += footer()
-        page += "<div id=\"tip\" role=\"tooltip\" hidden></div>\n"
-        page += "<script type=\"application/json\" id=\"memprof-data\">"
-        page += HTMLText.embeddable(dataJSON(memory: memory, lanes: lanes))
-        page += "</script>\n<script>\(HTMLAssets.script)</script>\n</body>\n</html>\n"
+        page += HTMLPage.end(data: dataJSON(memory: memory, lanes: lanes))
         return page
     }
 
@@ -92,7 +96,8 @@ public struct HTMLReport {
         let run = report.run
         let rows: [(String, String)] = [
             ("workload", run.workload),
-            ("device", "\(report.device.name) (\(Format.bytes(report.device.ram)) RAM, \(Format.bytes(report.device.appMemory)) for apps, \(Format.bytes(report.device.flash)) flash)"),
+            ("device", "\(report.device.name) (\(Format.bytes(report.device.ram)) RAM, \(Format.bytes(report.device.appMemory)) for apps"
+             + (report.device.platform == .macos ? ", swap)" : ", \(Format.bytes(report.device.flash)) flash)")),
             ("policy", report.policy.name),
             ("seed", String(run.seed)),
             ("duration", Format.duration(run.durationUs)),
@@ -113,20 +118,28 @@ public struct HTMLReport {
         let tasks = s.backgroundTasks
         let memoryKills = (s.terminations[ExitReason.memoryPressure.rawValue] ?? 0)
             + (s.terminations[ExitReason.memoryLimit.rawValue] ?? 0)
-        var cards: [(String, String, String, String)] = [
-            ("evictions", HTMLText.count(s.evictions), "suspended apps evicted", s.evictions > 0 ? "warn" : ""),
-            ("compressions", HTMLText.count(s.compressions), "suspended apps compressed to flash", ""),
-            ("cold relaunches", HTMLText.count(s.coldRelaunchesAfterKill), "after the system killed the app",
-             s.coldRelaunchesAfterKill > 0 ? "bad" : ""),
-            ("memory warnings", HTMLText.count(s.memoryWarnings), "rises of the pressure level", s.memoryWarnings > 0 ? "warn" : ""),
-            ("memory kills", HTMLText.count(memoryKills), "memoryPressure and memoryLimit exits", memoryKills > 0 ? "bad" : ""),
-            ("background tasks", "\(tasks.completed) / \(tasks.expiredEnded) / \(tasks.expiredKilled)",
-             "completed / expired, ended / expired, killed (of \(tasks.started))", tasks.expiredKilled > 0 ? "bad" : ""),
-            ("peak RAM", Format.bytes(s.peakUsedBytes), "\(HTMLText.percent(s.peakUsedBytes, of: device.appMemory)) of \(Format.bytes(device.appMemory)) app memory", ""),
-            ("peak flash", Format.bytes(s.peakCompressedBytes), "\(HTMLText.percent(s.peakCompressedBytes, of: device.flash)) of \(Format.bytes(device.flash)) compressed store", ""),
-            ("time at pressure", "\(HTMLText.percent(s.timeAtPressureUs.warning, of: report.run.durationUs)) / \(HTMLText.percent(s.timeAtPressureUs.critical, of: report.run.durationUs))", "warning / critical", ""),
-        ]
-        if let swap = swapCard() { cards.append(swap) }
+        let pressure = ("time at pressure", "\(HTMLText.percent(s.timeAtPressureUs.warning, of: report.run.durationUs)) / \(HTMLText.percent(s.timeAtPressureUs.critical, of: report.run.durationUs))", "warning / critical", "")
+        let peak = ("peak RAM", Format.bytes(s.peakUsedBytes), "\(HTMLText.percent(s.peakUsedBytes, of: device.appMemory)) of \(Format.bytes(device.appMemory)) app memory", "")
+        let warnings = ("memory warnings", HTMLText.count(s.memoryWarnings), "rises of the pressure level", s.memoryWarnings > 0 ? "warn" : "")
+        let cards: [(String, String, String, String)]
+        if device.platform == .macos {
+            // A Mac pages out instead of evicting: no flash store, no jetsam, no background-task limits.
+            cards = [peak] + macCards() + [pressure, warnings]
+        } else {
+            cards = [
+                ("evictions", HTMLText.count(s.evictions), "suspended apps evicted", s.evictions > 0 ? "warn" : ""),
+                ("compressions", HTMLText.count(s.compressions), "suspended apps compressed to flash", ""),
+                ("cold relaunches", HTMLText.count(s.coldRelaunchesAfterKill), "after the system killed the app",
+                 s.coldRelaunchesAfterKill > 0 ? "bad" : ""),
+                warnings,
+                ("memory kills", HTMLText.count(memoryKills), "memoryPressure and memoryLimit exits", memoryKills > 0 ? "bad" : ""),
+                ("background tasks", "\(tasks.completed) / \(tasks.expiredEnded) / \(tasks.expiredKilled)",
+                 "completed / expired, ended / expired, killed (of \(tasks.started))", tasks.expiredKilled > 0 ? "bad" : ""),
+                peak,
+                ("peak flash", Format.bytes(s.peakCompressedBytes), "\(HTMLText.percent(s.peakCompressedBytes, of: device.flash)) of \(Format.bytes(device.flash)) compressed store", ""),
+                pressure,
+            ]
+        }
         var out = "<section id=\"summary\" class=\"cards\">"
         for (title, value, note, tone) in cards {
             out += "<div class=\"card \(tone)\"><h3>\(title)</h3><b>\(value.html)</b><small>\(note.html)</small></div>"
@@ -147,6 +160,9 @@ public struct HTMLReport {
         json.key("durationUs"); json.int(report.run.durationUs)
         json.raw(","); json.key("memory"); memory.writeData(into: &json)
         json.raw(","); json.key("lanes"); lanes.writeData(into: &json)
+        if let flames = Self.flameGraphs(for: report) {
+            json.raw(","); json.key("flame"); flames.writeData(into: &json)
+        }
         json.raw("}")
         return String(decoding: json.bytes, as: UTF8.self)
     }

@@ -24,12 +24,8 @@ enum HTMLText {
         json.replacingOccurrences(of: "<", with: "\\u003c")
     }
 
-    /// A colour per app, spread around the hue circle so neighbours differ.
-    static func appColor(_ index: Int) -> String {
-        let hue = (Double(index) * 137.508).truncatingRemainder(dividingBy: 360)
-        let lightness = [58, 48, 66][index % 3]
-        return "hsl(\(Int(hue)) 62% \(lightness)%)"
-    }
+    /// A colour per app (see `Palette`).
+    static func appColor(_ index: Int) -> String { Palette.app(index) }
 
     static func percent(_ part: Int64, of whole: Int64) -> String {
         guard whole > 0 else { return "–" }

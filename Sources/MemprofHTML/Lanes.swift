@@ -57,45 +57,6 @@ public enum Lanes {
     }
 }
 
-/// A row of the decisions table: one compression, eviction, warning, kill or reclaim.
-public struct DecisionRow: Sendable, Hashable {
-    public var atUs: Microseconds
-    /// `compression`, `eviction`, `memoryWarning`, `kill` or `reclaim`.
-    public var kind: String
-    public var app: String
-    public var detail: String
-    public var bytes: Bytes?
-    public var neededBytes: Bytes?
-    public var freedBytes: Bytes?
-    public var candidates: [SimEvent.Candidate]
-}
-
-public enum Decisions {
-    public static let kinds = ["compression", "eviction", "memoryWarning", "kill", "reclaim"]
-
-    /// The decision rows of `events`, in event order.
-    public static func rows(_ events: [SimEvent]) -> [DecisionRow] {
-        events.compactMap { event in
-            let kind: String
-            var detail = event.detail ?? ""
-            switch event.kind {
-            case .compression: kind = "compression"
-            case .eviction: kind = "eviction"; if detail.isEmpty { detail = "memoryPressure" }
-            case .memoryWarning: kind = "memoryWarning"
-            case .reclaim: kind = "reclaim"
-            case .exit:
-                guard let reason = event.reason, reason != .userQuit else { return nil }
-                kind = "kill"
-                detail = reason.rawValue
-            default: return nil
-            }
-            return DecisionRow(atUs: event.atUs, kind: kind, app: event.app ?? "", detail: detail,
-                               bytes: event.bytes ?? event.compressedBytes, neededBytes: event.neededBytes,
-                               freedBytes: event.freedBytes, candidates: event.candidates ?? [])
-        }
-    }
-}
-
 /// The first and last rows of a long list, and how many were left out between them.
 public struct HeadTail<Element> {
     public var head: ArraySlice<Element>

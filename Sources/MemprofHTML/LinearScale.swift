@@ -55,10 +55,26 @@ public enum Ticks {
         return ticks
     }
 
-    /// Byte ticks at round numbers of MB (powers of 1024) covering `0...maximum`.
+    /// Byte ticks at round binary numbers covering `0...maximum`: steps of 1, 2 or 5 × 10ⁿ MB
+    /// below a gigabyte, and of ¼, ½, 1, 2, 4, 5, 10, 20, ... GB above, so labels read `2 GB`,
+    /// `4 GB`, `6 GB` (never `1.95 GB`).
     public static func bytes(maximum: Int64, count: Int = 5) -> [Int64] {
-        let mb = 1_048_576.0
-        return nice(maximum: Double(maximum) / mb, count: count).map { Int64(($0 * mb).rounded()) }
+        let mb = 1_048_576.0, gb = 1_073_741_824.0
+        guard Double(maximum) / Double(max(count, 1)) >= gb / 4 else {
+            return nice(maximum: Double(maximum) / mb, count: count).map { Int64(($0 * mb).rounded()) }
+        }
+        let rough = Double(maximum) / gb / Double(max(count, 1))
+        var steps: [Double] = [0.25, 0.5, 1, 2, 4, 5]
+        var power = 10.0
+        while steps.last! < rough { steps += [1, 2, 5].map { $0 * power }; power *= 10 }
+        let step = steps.first { $0 >= rough } ?? steps.last!
+        var ticks: [Int64] = []
+        var value = 0.0
+        while value * gb <= Double(maximum) * (1 + 1e-9) {
+            ticks.append(Int64((value * gb).rounded()))
+            value += step
+        }
+        return ticks
     }
 
     /// Steps a time axis may use, in microseconds.

@@ -2,64 +2,119 @@ import MemprofOutput
 import MemprofCore
 import MemprofReport
 
-/// The memory-over-time chart: per-app stacked areas of resident memory, the used line, app
-/// memory and the warning and critical levels, markers, a pressure strip, and a panel below for
-/// the compressed store. Drawn in SVG user units on a 1000-wide canvas.
-struct MemoryChart {
+/// The memory-over-time chart of report.html and of the compare page (one chart for both): the
+/// run's per-app stacked areas of resident memory, its used line, app memory and the warning and
+/// critical levels, eviction / compression / warning / kill markers, a pressure strip, and a
+/// panel below for the compressed store (iOS) or swap (macOS). With a `base` run (compare), the
+/// base's used line, pressure strip and markers are drawn over the same axes, and each app's
+/// resident memory in both runs can be shown on its own.
+///
+/// Drawn in SVG user units on a 1000-wide canvas. Everything that moves with time sits in one
+/// group (`#zoom`) that the page's script scales along x when a range is selected; strokes do not
+/// scale (`vector-effect`), and the time axis is redrawn by the script.
+public struct MemoryChart {
     static let width = 1000.0
     static let left = 64.0
     static let right = 990.0
-    static let mainTop = 14.0
+    static let mainTop = 18.0
     static let mainBottom = 286.0
     static let stripTop = 289.0
     static let stripBottom = 295.0
-    static let flashTop = 324.0
-    static let flashBottom = 380.0
+    static let baseStripTop = 297.0
+    static let baseStripBottom = 303.0
+    static let lowerTop = 326.0
+    static let lowerBottom = 380.0
     static let height = 404.0
+    static let markRow = 5.0
 
     let report: Report
+    let base: Report?
+    /// App keys in drawing order (the stack's order, bottom first).
     let apps: [String]
+    let duration: Microseconds
     let x: LinearScale
     let y: LinearScale
-    let yFlash: LinearScale
+    let yLower: LinearScale
     /// Instants at which the stack is drawn, and each app's bytes there.
     let instants: [Microseconds]
     let layers: [[Int64]]
     let used: [StepPoint]
-    let compressed: [StepPoint]
+    let baseUsed: [StepPoint]
+    /// The lower panel's series: compressed bytes (iOS) or bytes past app memory (macOS).
+    let lower: [StepPoint]
+    let baseLower: [StepPoint]
+    /// Per app, its resident bytes in the base run and in this one (compare pages only).
+    let appLines: [(base: [StepPoint], new: [StepPoint])]
+    /// Where a kill marker links to: a jetsam event's index to an href, per run (nil: no link).
+    public var jetsamLink: ((_ isBase: Bool, _ index: Int) -> String?)?
 
-    init(report: Report, apps: [String], options: HTMLReport.Options) {
+    var isMac: Bool { report.device.platform == .macos }
+
+    /// - Parameters:
+    ///   - report: the run whose stack is drawn (the new run on a compare page).
+    ///   - apps: app keys in the order to stack them; apps only in `base` may be listed too.
+    ///   - base: the run to overlay (compare), or nil.
+    public init(report: Report, apps: [String], base: Report? = nil, options: HTMLReport.Options = .init()) {
         self.report = report
+        self.base = base
         self.apps = apps
-        let duration = max(report.run.durationUs, 1)
-        let timeline = report.timeline
-        x = LinearScale(domain: 0...Double(duration), from: Self.left, to: Self.right)
+        let runs = [report] + (base.map { [$0] } ?? [])
+        let span = max(1, runs.map(\.run.durationUs).max() ?? 1)
+        duration = span
+        x = LinearScale(domain: 0...Double(span), from: Self.left, to: Self.right)
         let device = report.device
-        let top = max(Double(device.appMemory), Double(report.summary.peakUsedBytes)) * 1.06
+        let peak = runs.map(\.summary.peakUsedBytes).max() ?? 0
+        let top = max(Double(device.appMemory), Double(peak)) * 1.06
         y = LinearScale(domain: 0...max(top, 1), from: Self.mainBottom, to: Self.mainTop)
-        let flashTop = max(Double(device.flash), Double(report.summary.peakCompressedBytes)) * 1.08
-        yFlash = LinearScale(domain: 0...max(flashTop, 1), from: Self.flashBottom, to: Self.flashTop)
 
-        let appSeries = apps.map { StepPoint.make(timeline.appBytes[$0] ?? []) }
-        let usedPoints = StepPoint.make(timeline.usedBytes)
+        let usedPoints = StepPoint.make(report.timeline.usedBytes)
+        let appSeries = apps.map { StepPoint.make(report.timeline.appBytes[$0] ?? []) }
         let stackBuckets = max(50, min(options.seriesBuckets, options.stackBudget / max(1, 2 * apps.count)))
-        let times = Downsample.stackInstants(layers: appSeries, total: usedPoints, start: 0, end: duration,
+        let times = Downsample.stackInstants(layers: appSeries, total: usedPoints, start: 0, end: span,
                                              buckets: stackBuckets)
         instants = times
         layers = appSeries.map { Downsample.values(of: $0, at: times) }
-        used = Downsample.minMax(usedPoints, start: 0, end: duration, buckets: options.seriesBuckets)
-        compressed = Downsample.minMax(StepPoint.make(timeline.compressedBytes), start: 0, end: duration,
-                                       buckets: options.seriesBuckets)
+        let buckets = options.seriesBuckets
+        func reduce(_ points: [StepPoint]) -> [StepPoint] {
+            Downsample.minMax(points, start: 0, end: span, buckets: buckets)
+        }
+        used = reduce(usedPoints)
+        let baseUsedPoints = base.map { StepPoint.make($0.timeline.usedBytes) } ?? []
+        baseUsed = reduce(baseUsedPoints)
+        let mac = device.platform == .macos
+        func lowerSeries(_ run: Report, used: [StepPoint]) -> [StepPoint] {
+            mac ? Downsample.excess(used, over: run.device.appMemory)
+                : StepPoint.make(run.timeline.compressedBytes)
+        }
+        lower = reduce(lowerSeries(report, used: usedPoints))
+        baseLower = base.map { reduce(lowerSeries($0, used: baseUsedPoints)) } ?? []
+        let lowerPeak = max(lower.map(\.value).max() ?? 0, baseLower.map(\.value).max() ?? 0)
+        let lowerTicks = Ticks.bytes(maximum: max(lowerPeak, 1_048_576), count: 2)
+        var lowerTop = Double(lowerTicks.last ?? 1)
+        if lowerTop < Double(lowerPeak) { lowerTop = Double(lowerPeak) * 1.08 }
+        yLower = LinearScale(domain: 0...max(lowerTop, 1), from: Self.lowerBottom, to: Self.lowerTop)
+        if let base {
+            let lineBuckets = max(50, min(buckets, options.stackBudget / max(1, 4 * apps.count)))
+            appLines = apps.map { app in
+                (Downsample.minMax(StepPoint.make(base.timeline.appBytes[app] ?? []), start: 0, end: span, buckets: lineBuckets),
+                 Downsample.minMax(StepPoint.make(report.timeline.appBytes[app] ?? []), start: 0, end: span, buckets: lineBuckets))
+            }
+        } else {
+            appLines = []
+        }
     }
 
     private func c(_ v: Double) -> String { HTMLText.coordinate(v) }
 
-    /// A step path along `points`, closed down to `baseline` when `baseline` is given.
-    func stepPath(_ points: [(Microseconds, Int64)], scale: LinearScale, baseline: Double?) -> String {
+    func name(_ app: String) -> String { report.apps[app]?.name ?? base?.apps[app]?.name ?? app }
+
+    /// A step path along `points` up to `end`, closed down to `baseline` when one is given.
+    static func stepPath(_ points: [(Microseconds, Int64)], x: LinearScale, y scale: LinearScale, baseline: Double?,
+                         end: Microseconds) -> String {
         guard let first = points.first else { return "" }
+        func c(_ v: Double) -> String { HTMLText.coordinate(v) }
         var d = ""
         d.reserveCapacity(points.count * 14)
-        let end = x(report.run.durationUs)
         if let baseline {
             d += "M\(c(x(first.0))) \(c(baseline))V\(c(scale(Double(first.1))))"
         } else {
@@ -72,31 +127,50 @@ struct MemoryChart {
             if abs(py - lastY) >= 0.05 { d += "V\(c(py))" }
             lastY = py
         }
-        d += "H\(c(end))"
+        d += "H\(c(x(end)))"
         if let baseline { d += "V\(c(baseline))Z" }
         return d
     }
 
-    func svg() -> String {
+    func stepPath(_ points: [(Microseconds, Int64)], scale: LinearScale, baseline: Double?, end: Microseconds) -> String {
+        Self.stepPath(points, x: x, y: scale, baseline: baseline, end: end)
+    }
+
+    func stepPath(_ points: [StepPoint], scale: LinearScale, baseline: Double?, end: Microseconds) -> String {
+        stepPath(points.map { ($0.atUs, $0.value) }, scale: scale, baseline: baseline, end: end)
+    }
+
+    public func svg() -> String {
         let device = report.device
         let policy = report.policy
+        let end = report.run.durationUs
         var out = "<div class=\"chart-wrap\"><svg id=\"mem\" class=\"chart\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" "
             + "role=\"img\" aria-label=\"Memory over time\" preserveAspectRatio=\"none\">\n"
 
-        // Grid and axes.
+        // Grid: round sizes across, times along (the script redraws the times when zoomed).
         out += "<g class=\"grid\">"
         for tick in Ticks.bytes(maximum: Int64(y.domain.upperBound)) {
             let py = y(Double(tick))
             out += "<line x1=\"\(c(Self.left))\" x2=\"\(c(Self.right))\" y1=\"\(c(py))\" y2=\"\(c(py))\"/>"
+            out += "<text class=\"ylab\" x=\"\(c(Self.left - 6))\" y=\"\(c(py + 3.5))\">\(tick == 0 ? "0" : Format.bytes(tick))</text>"
+        }
+        for tick in Ticks.bytes(maximum: Int64(yLower.domain.upperBound), count: 2) where tick > 0 {
+            let py = yLower(Double(tick))
+            out += "<line x1=\"\(c(Self.left))\" x2=\"\(c(Self.right))\" y1=\"\(c(py))\" y2=\"\(c(py))\"/>"
             out += "<text class=\"ylab\" x=\"\(c(Self.left - 6))\" y=\"\(c(py + 3.5))\">\(Format.bytes(tick))</text>"
         }
-        for tick in Ticks.time(start: 0, end: report.run.durationUs, count: 10) {
+        out += "<text class=\"ylab\" x=\"\(c(Self.left - 6))\" y=\"\(c(Self.lowerBottom + 3.5))\">0</text>"
+        out += "</g>\n<g id=\"xgrid\" class=\"grid\" data-y0=\"\(c(Self.mainTop))\" data-y1=\"\(c(Self.lowerBottom))\">"
+        for tick in Ticks.time(start: 0, end: duration, count: 10) {
             let px = x(tick)
-            out += "<line x1=\"\(c(px))\" x2=\"\(c(px))\" y1=\"\(c(Self.mainTop))\" y2=\"\(c(Self.flashBottom))\"/>"
-            out += "<text class=\"xlab\" x=\"\(c(px))\" y=\"\(c(Self.flashBottom + 16))\">\(Format.duration(tick))</text>"
+            out += "<line x1=\"\(c(px))\" x2=\"\(c(px))\" y1=\"\(c(Self.mainTop))\" y2=\"\(c(Self.lowerBottom))\"/>"
+            out += "<text class=\"xlab\" x=\"\(c(px))\" y=\"\(c(Self.lowerBottom + 16))\">\(Format.duration(tick))</text>"
         }
         out += "</g>\n"
 
+        // A nested viewport with the outer coordinates clips what is zoomed to the plot area.
+        out += "<svg x=\"\(c(Self.left))\" y=\"0\" width=\"\(c(Self.right - Self.left))\" height=\"\(c(Self.height))\" "
+            + "viewBox=\"\(c(Self.left)) 0 \(c(Self.right - Self.left)) \(c(Self.height))\" overflow=\"hidden\"><g id=\"zoom\">\n"
         // Stacked areas, highest cumulative first so each lower layer paints over it.
         out += "<g class=\"stack\">"
         var cumulative = Array(repeating: Int64(0), count: instants.count)
@@ -107,99 +181,161 @@ struct MemoryChart {
         }
         for index in apps.indices.reversed() where layers[index].contains(where: { $0 > 0 }) {
             let points = Array(zip(instants, tops[index]))
-            out += "<path class=\"area\" data-app=\"\(index)\" fill=\"\(HTMLText.appColor(index))\" d=\"\(stepPath(points, scale: y, baseline: Self.mainBottom))\"/>"
+            out += "<path class=\"area\" data-app=\"\(index)\" fill=\"\(HTMLText.appColor(index))\" "
+                + "d=\"\(stepPath(points, scale: y, baseline: Self.mainBottom, end: end))\"/>"
         }
         out += "</g>\n"
-        out += "<path class=\"used\" d=\"\(stepPath(used.map { ($0.atUs, $0.value) }, scale: y, baseline: nil))\"/>\n"
-
-        // Levels.
-        let levels: [(String, Double, String)] = [
-            ("app memory", Double(device.appMemory), "lim"),
-            ("critical \(Int(policy.criticalLevel * 100))%", Double(device.appMemory) * policy.criticalLevel, "crit"),
-            ("warning \(Int(policy.warningLevel * 100))%", Double(device.appMemory) * policy.warningLevel, "warnl"),
-        ]
-        for (label, value, cls) in levels {
-            let py = y(value)
-            out += "<line class=\"\(cls)\" x1=\"\(c(Self.left))\" x2=\"\(c(Self.right))\" y1=\"\(c(py))\" y2=\"\(c(py))\"/>"
-            out += "<text class=\"lvlab \(cls)\" x=\"\(c(Self.right - 4))\" y=\"\(c(py - 3))\">\(label.html)</text>"
+        for (index, line) in appLines.enumerated() {
+            out += "<g class=\"appline\" data-app=\"\(index)\" visibility=\"hidden\">"
+            if let base, !line.base.isEmpty {
+                out += "<path class=\"used base\" d=\"\(stepPath(line.base, scale: y, baseline: nil, end: base.run.durationUs))\"/>"
+            }
+            if !line.new.isEmpty {
+                out += "<path class=\"used\" style=\"stroke:\(HTMLText.appColor(index))\" d=\"\(stepPath(line.new, scale: y, baseline: nil, end: end))\"/>"
+            }
+            out += "</g>"
         }
-        out += "\n" + pressureStrip() + markers()
-
-        // Compressed store panel.
-        out += "<g class=\"flash\">"
-        out += "<text class=\"panel\" x=\"\(c(Self.left + 4))\" y=\"\(c(Self.flashTop - 4))\">compressed store (flash)</text>"
-        out += "<line class=\"lim\" x1=\"\(c(Self.left))\" x2=\"\(c(Self.right))\" y1=\"\(c(yFlash(Double(device.flash))))\" y2=\"\(c(yFlash(Double(device.flash))))\"/>"
-        out += "<text class=\"ylab\" x=\"\(c(Self.left - 6))\" y=\"\(c(yFlash(Double(device.flash)) + 3.5))\">\(Format.bytes(device.flash))</text>"
-        out += "<text class=\"ylab\" x=\"\(c(Self.left - 6))\" y=\"\(c(Self.flashBottom + 3.5))\">0</text>"
-        if !compressed.isEmpty {
-            out += "<path class=\"comp\" d=\"\(stepPath(compressed.map { ($0.atUs, $0.value) }, scale: yFlash, baseline: Self.flashBottom))\"/>"
+        if let base {
+            out += "<path class=\"used base\" d=\"\(stepPath(baseUsed, scale: y, baseline: nil, end: base.run.durationUs))\"/>\n"
         }
-        out += "</g>\n"
-        out += "<line id=\"guide\" x1=\"0\" x2=\"0\" y1=\"\(c(Self.mainTop))\" y2=\"\(c(Self.flashBottom))\" visibility=\"hidden\"/>"
-        out += "<rect id=\"sel\" x=\"0\" y=\"\(c(Self.mainTop))\" width=\"0\" height=\"\(c(Self.flashBottom - Self.mainTop))\" visibility=\"hidden\"/>"
-        out += "<rect id=\"hit\" x=\"\(c(Self.left))\" y=\"0\" width=\"\(c(Self.right - Self.left))\" height=\"\(c(Self.height))\"/>"
+        out += "<path class=\"used\" d=\"\(stepPath(used, scale: y, baseline: nil, end: end))\"/>\n"
+        out += pressureStrip(report, top: Self.stripTop, bottom: Self.stripBottom)
+        if let base { out += pressureStrip(base, top: Self.baseStripTop, bottom: Self.baseStripBottom) }
+        out += markers(report, row: 0, isBase: false)
+        if let base { out += markers(base, row: 4, isBase: true) }
+        if let base, !baseLower.isEmpty {
+            out += "<path class=\"lowerline base\" d=\"\(stepPath(baseLower, scale: yLower, baseline: nil, end: base.run.durationUs))\"/>"
+        }
+        if !lower.isEmpty {
+            out += "<path class=\"comp\" d=\"\(stepPath(lower, scale: yLower, baseline: Self.lowerBottom, end: end))\"/>"
+        }
+        out += "</g></svg>\n"
+
+        out += levels(device: device, policy: policy)
+        let panel = isMac ? "swap: memory past the \(Format.bytes(device.appMemory)) for apps, paged out"
+            : "compressed store (flash, \(Format.bytes(device.flash)))"
+        out += "<text class=\"panel\" x=\"\(c(Self.left + 4))\" y=\"\(c(Self.lowerTop - 5))\">\(panel.html)</text>"
+        if base != nil {
+            out += "<text class=\"ylab\" x=\"\(c(Self.left - 6))\" y=\"\(c(Self.mainTop + 4))\">new</text>"
+            out += "<text class=\"ylab\" x=\"\(c(Self.left - 6))\" y=\"\(c(Self.mainTop + 4 * Self.markRow + 4))\">base</text>"
+        }
+        out += "<line id=\"guide\" x1=\"0\" x2=\"0\" y1=\"\(c(Self.mainTop))\" y2=\"\(c(Self.lowerBottom))\" visibility=\"hidden\"/>"
+        out += "<rect id=\"sel\" x=\"0\" y=\"\(c(Self.mainTop))\" width=\"0\" height=\"\(c(Self.lowerBottom - Self.mainTop))\" visibility=\"hidden\"/>"
+        out += "<rect id=\"hit\" x=\"\(c(Self.left))\" y=\"\(c(Self.mainTop))\" width=\"\(c(Self.right - Self.left))\" height=\"\(c(Self.height - Self.mainTop))\"/>"
+        out += killHandles()
         out += "</svg></div>\n"
         return out
     }
 
-    /// A strip under the main panel coloured by pressure level.
-    func pressureStrip() -> String {
+    /// App memory and the pressure levels, with labels pushed apart so none overlaps another.
+    func levels(device: Device, policy: PolicySettings) -> String {
+        var lines: [(label: String, y: Double, cls: String)] = [
+            ("app memory \(Format.bytes(device.appMemory))", y(Double(device.appMemory)), "lim"),
+            ("critical \(Int(policy.criticalLevel * 100))%", y(Double(device.appMemory) * policy.criticalLevel), "crit"),
+            ("warning \(Int(policy.warningLevel * 100))%", y(Double(device.appMemory) * policy.warningLevel), "warnl"),
+        ]
+        lines.sort { $0.y < $1.y }
+        var out = "<g class=\"levels\">"
+        var lastLabel = -Double.infinity
+        for line in lines {
+            out += "<line class=\"\(line.cls)\" x1=\"\(c(Self.left))\" x2=\"\(c(Self.right))\" y1=\"\(c(line.y))\" y2=\"\(c(line.y))\"/>"
+            // Above its line when there is room, otherwise below the previous label.
+            let labelY = max(line.y - 3, lastLabel + 12)
+            lastLabel = labelY
+            out += "<text class=\"lvlab \(line.cls)\" x=\"\(c(Self.right - 4))\" y=\"\(c(labelY))\">\(line.label.html)</text>"
+        }
+        return out + "</g>\n"
+    }
+
+    /// A strip coloured by pressure level between `top` and `bottom`.
+    func pressureStrip(_ run: Report, top: Double, bottom: Double) -> String {
         var out = "<g class=\"strip\">"
-        let levels = report.timeline.levels
+        let levels = run.timeline.levels
         var lastEnd = -1.0
         for (index, change) in levels.enumerated() where change.level != .normal {
-            let end = index + 1 < levels.count ? levels[index + 1].atUs : report.run.durationUs
+            let end = index + 1 < levels.count ? levels[index + 1].atUs : run.run.durationUs
             var x0 = x(change.atUs)
             var x1 = x(end)
             if x1 - x0 < 0.5 { x1 = x0 + 0.5 }
             if x0 < lastEnd { x0 = lastEnd }
             guard x1 > x0 else { continue }
             lastEnd = x1
-            out += "<rect class=\"p-\(change.level.rawValue)\" x=\"\(c(x0))\" y=\"\(c(Self.stripTop))\" width=\"\(c(x1 - x0))\" height=\"\(c(Self.stripBottom - Self.stripTop))\"/>"
+            out += "<rect class=\"p-\(change.level.rawValue)\" x=\"\(c(x0))\" y=\"\(c(top))\" width=\"\(c(x1 - x0))\" height=\"\(c(bottom - top))\"/>"
         }
         return out + "</g>\n"
     }
 
-    /// Eviction, compression, kill and warning marks along the top of the main panel, one per
-    /// kind and drawing column at most.
-    func markers() -> String {
-        let kinds: [(SimEvent.Kind, String, Double)] = [(.compression, "m-comp", 0), (.eviction, "m-evict", 1),
-                                                        (.memoryWarning, "m-warn", 2), (.exit, "m-kill", 3)]
-        var out = "<g class=\"marks\">"
+    static let markKinds: [(kind: DecisionKind, cls: String)] = [
+        (.compression, "m-comp"), (.eviction, "m-evict"), (.memoryWarning, "m-warn"), (.kill, "m-kill"),
+    ]
+
+    /// Eviction, compression, warning and kill marks along the top of the main panel, one per
+    /// kind and drawing column at most, in rows from `row`.
+    func markers(_ run: Report, row: Int, isBase: Bool) -> String {
+        var out = "<g class=\"marks\(isBase ? " base" : "")\">"
         var seen = Set<String>()
-        for event in report.events {
-            guard let kind = kinds.first(where: { $0.0 == event.kind }) else { continue }
-            if event.kind == .exit, event.reason == .userQuit || event.reason == nil { continue }
-            let px = c(x(event.atUs))
-            guard seen.insert("\(kind.1)@\(px)").inserted else { continue }
-            let y0 = Self.mainTop + kind.2 * 5
-            out += "<line class=\"\(kind.1)\" x1=\"\(px)\" x2=\"\(px)\" y1=\"\(c(y0))\" y2=\"\(c(y0 + 5))\"/>"
+        for mark in Decisions.marks(run.events) {
+            guard let kind = Self.markKinds.firstIndex(where: { $0.kind == mark.kind }) else { continue }
+            let cls = Self.markKinds[kind].cls
+            let px = c(x(mark.atUs))
+            guard seen.insert("\(cls)@\(px)").inserted else { continue }
+            let y0 = Self.mainTop + Double(row + kind) * Self.markRow
+            out += "<line class=\"\(cls)\" x1=\"\(px)\" x2=\"\(px)\" y1=\"\(c(y0))\" y2=\"\(c(y0 + Self.markRow))\"/>"
         }
         return out + "</g>\n"
     }
 
-    func legend() -> String {
+    /// A triangle above the chart per memory kill (one per drawing column), linking to its jetsam
+    /// view; the script keeps them in place when the chart is zoomed.
+    func killHandles() -> String {
+        guard let jetsamLink else { return "" }
+        var out = "<g id=\"kills\">"
+        for (isBase, run) in [(false, report)] + (base.map { [(true, $0)] } ?? []) {
+            var seen = Set<String>()
+            for (index, event) in run.jetsamEvents.enumerated() {
+                guard let href = jetsamLink(isBase, index) else { continue }
+                let px = c(x(event.atUs))
+                guard seen.insert(px).inserted else { continue }
+                let name = run.apps[event.killed]?.name ?? event.killed
+                out += "<a class=\"kh\(isBase ? " base" : "")\" href=\"\(href.html)\" data-t=\"\(event.atUs)\" transform=\"translate(\(px) 0)\">"
+                    + "<title>\(((isBase ? "base: " : "") + name).html) killed (\(event.exitReason.rawValue)) at \(Format.duration(event.atUs)): open its jetsam report</title>"
+                    + "<path d=\"M-5 2H5L0 \(c(Self.mainTop - 2))Z\"/></a>"
+            }
+        }
+        return out + "</g>\n"
+    }
+
+    public func legend() -> String {
         var out = "<ul class=\"legend\">"
         for (index, app) in apps.enumerated() {
-            let name = report.apps[app]?.name ?? app
-            out += "<li><i style=\"background:\(HTMLText.appColor(index))\"></i>\(name.html)</li>"
+            out += "<li><i style=\"background:\(HTMLText.appColor(index))\"></i>\(name(app).html)</li>"
         }
-        out += "<li><i class=\"k-used\"></i>used</li><li><i class=\"k-comp\"></i>compressed</li>"
-        out += "<li><i class=\"k-lim\"></i>app memory</li><li><i class=\"k-warn\"></i>warning</li><li><i class=\"k-crit\"></i>critical</li>"
-        out += "<li><i class=\"k-m-comp\"></i>compression</li><li><i class=\"k-m-evict\"></i>eviction</li>"
+        out += "<li><i class=\"k-used\"></i>used</li>"
+        if base != nil { out += "<li><i class=\"k-used base\"></i>used in base (dashed)</li>" }
+        out += "<li><i class=\"k-comp\"></i>\(isMac ? "swap" : "compressed")</li>"
+        out += "<li><i class=\"k-lim\"></i>app memory</li><li><i class=\"k-warn\"></i>warning level</li><li><i class=\"k-crit\"></i>critical level</li>"
+        out += "<li><i class=\"k-p-warning\"></i>strip: at warning</li><li><i class=\"k-p-critical\"></i>strip: at critical</li>"
+        if base != nil { out += "<li>upper strip new, lower strip base</li>" }
+        if !isMac { out += "<li><i class=\"k-m-comp\"></i>compression</li><li><i class=\"k-m-evict\"></i>eviction</li>" }
         out += "<li><i class=\"k-m-warn\"></i>memory warning</li><li><i class=\"k-m-kill\"></i>kill</li>"
+        if jetsamLink != nil, !report.jetsamEvents.isEmpty || !(base?.jetsamEvents.isEmpty ?? true) {
+            out += "<li><i class=\"k-kh\"></i>memory kill: click for its jetsam report</li>"
+        }
         return out + "</ul>\n"
     }
 
-    func writeData(into json: inout JSONWriter) {
+    /// The chart's data for the page script (hover values, zoom).
+    public func writeData(into json: inout JSONWriter) {
         json.raw("{")
         json.key("x0"); json.number(Self.left); json.raw(",")
         json.key("x1"); json.number(Self.right); json.raw(",")
         json.key("width"); json.number(Self.width); json.raw(",")
+        json.key("durationUs"); json.int(duration); json.raw(",")
+        json.key("lowerName"); json.string(isMac ? "swap" : "compressed"); json.raw(",")
         json.key("apps"); json.raw("[")
         for (index, app) in apps.enumerated() {
             if index > 0 { json.raw(",") }
-            json.string(report.apps[app]?.name ?? app)
+            json.string(name(app))
         }
         json.raw("],")
         json.key("colors"); json.raw("[")
@@ -217,7 +353,11 @@ struct MemoryChart {
         }
         json.raw("],")
         json.key("used"); writePairs(used, into: &json); json.raw(",")
-        json.key("compressed"); writePairs(compressed, into: &json); json.raw(",")
+        json.key("compressed"); writePairs(lower, into: &json); json.raw(",")
+        if base != nil {
+            json.key("baseUsed"); writePairs(baseUsed, into: &json); json.raw(",")
+            json.key("baseCompressed"); writePairs(baseLower, into: &json); json.raw(",")
+        }
         json.key("warning"); json.number(Double(report.device.appMemory) * report.policy.warningLevel); json.raw(",")
         json.key("critical"); json.number(Double(report.device.appMemory) * report.policy.criticalLevel)
         json.raw("}")

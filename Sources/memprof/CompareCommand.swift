@@ -70,7 +70,8 @@ struct CompareCommand: ParsableCommand {
         if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }
         try Terminal.appendToStepSummary(markdownText)
         if let html {
-            let page = CompareHTML.comparison(comparison, base: baseReport, new: newReport, all: all)
+            let page = CompareHTML.comparison(comparison, base: baseReport, new: newReport, all: all,
+                                              links: .beside(base: base, new: new, page: html))
             try AtomicFiles.write(Data(page.utf8), to: html)
         }
         if let junit { try AtomicFiles.write(Data(CompareOutput.junit(comparison).utf8), to: junit) }

@@ -1,4 +1,7 @@
+import Foundation
 import MemprofCore
+import MemprofOutput
+import MemprofReport
 import Testing
 @testable import MemprofHTML
 import MemprofReport
@@ -90,9 +93,46 @@ import MemprofReport
         reclaim.neededBytes = 10
         reclaim.freedBytes = 20
         let rows = Decisions.rows([quit, kill, reclaim, SimEvent(atUs: 4, kind: .eviction, app: "c")])
-        #expect(rows.map(\.kind) == ["kill", "reclaim", "eviction"])
+        #expect(rows.map(\.kind) == [.kill, .reclaim, .eviction])
         #expect(rows[0].detail == "memoryLimit")
-        #expect(rows[1].neededBytes == 10 && rows[1].freedBytes == 20)
+        #expect(rows[1].neededBytes == 10 && rows[1].freedBytes == 20 && rows[1].taken.isEmpty)
+    }
+
+    /// An eviction is three events (eviction, exit, reclaim) and one decision; the warnings of one
+    /// rise are one row, those that freed nothing folded together; kills link to their snapshot.
+    @Test func oneRowPerDecision() throws {
+        var warnA = SimEvent(atUs: 5, kind: .memoryWarning, app: "a")
+        warnA.detail = "pressure"; warnA.freedBytes = 0
+        var warnB = SimEvent(atUs: 5, kind: .memoryWarning, app: "b")
+        warnB.detail = "pressure"; warnB.freedBytes = 40
+        var warnC = SimEvent(atUs: 5, kind: .memoryWarning, app: "c")
+        warnC.detail = "pressure"; warnC.freedBytes = 0
+        var eviction = SimEvent(atUs: 5, kind: .eviction, app: "m")
+        eviction.bytes = 100
+        var exit = SimEvent(atUs: 5, kind: .exit, app: "m")
+        exit.reason = .memoryPressure
+        var eviction2 = SimEvent(atUs: 5, kind: .eviction, app: "n")
+        eviction2.bytes = 50
+        var exit2 = SimEvent(atUs: 5, kind: .exit, app: "n")
+        exit2.reason = .memoryPressure
+        var reclaim = SimEvent(atUs: 5, kind: .reclaim, app: "g")
+        reclaim.neededBytes = 120
+        reclaim.freedBytes = 150
+        let jetsam = try JSONDecoder().decode([JetsamEvent].self, from: Data("""
+            [{"atUs": 5, "killed": "m", "exitReason": "memoryPressure", "largestProcess": "m", "pageSize": 16384, "processes": []},
+             {"atUs": 5, "killed": "n", "exitReason": "memoryPressure", "largestProcess": "m", "pageSize": 16384, "processes": []}]
+            """.utf8))
+        let rows = Decisions.rows([warnA, warnB, warnC, eviction, exit, eviction2, exit2, reclaim], jetsam: jetsam)
+        #expect(rows.map(\.kind) == [.memoryWarning, .eviction])
+        #expect(rows[0].warned == [.init(app: "b", bytes: 40)])
+        #expect(rows[0].freedNothing == ["a", "c"])
+        #expect(rows[0].freedBytes == 40)
+        #expect(rows[1].app == "g")
+        #expect(rows[1].taken.map(\.app) == ["m", "n"])
+        #expect(rows[1].neededBytes == 120 && rows[1].freedBytes == 150)
+        #expect(rows[1].jetsam == [0, 1])
+        #expect(Set(rows[1].involved) == ["g", "m", "n"])
+        #expect(Decisions.marks([warnA, eviction, exit, reclaim]).map(\.kind) == [.memoryWarning, .eviction])
     }
 
     @Test func headTailKeepsBothEnds() {
@@ -105,24 +145,51 @@ import MemprofReport
     }
 }
 
-@Suite struct FlameLayoutTests {
-    @Test func boxesNestInsideTheirParents() {
-        let boxes = FlameLayout.boxes([
-            (frames: ["main", "a", "x"], count: 3),
-            (frames: ["main", "b"], count: 2),
-            (frames: ["main", "a"], count: 1),
-            (frames: ["main", "a", "x"], count: 4),
-        ])
-        let byName = Dictionary(uniqueKeysWithValues: boxes.map { ($0.name, $0) })
-        #expect(byName["main"] == FlameBox(name: "main", depth: 0, start: 0, count: 10, selfCount: 0))
-        #expect(byName["a"] == FlameBox(name: "a", depth: 1, start: 0, count: 8, selfCount: 1))
-        #expect(byName["x"] == FlameBox(name: "x", depth: 2, start: 0, count: 7, selfCount: 7))
-        #expect(byName["b"] == FlameBox(name: "b", depth: 1, start: 8, count: 2, selfCount: 2))
+@Suite struct FlameTests {
+    @Test func namesAreShortened() {
+        #expect(FrameNames.short("static MemprofSampler.ChecksumKernel.crc32Update(_:_:)") == "ChecksumKernel.crc32Update(_:_:)")
+        #expect(FrameNames.short("(extension in Swift):Swift.MutableCollection.sort(by:)") == "MutableCollection.sort(by:)")
+        #expect(FrameNames.short("closure #4 in variable initialization expression of static MemprofSampler.WorkRegistry.builtIn : Swift.Array<MemprofSampler.WorkKernel>")
+            == "closure #4 in WorkRegistry.builtIn")
+        #expect(FrameNames.short("generic specialization <Swift.Int> of Swift.Array.append(_:)") == "specialized Array.append(_:)")
+        #expect(FrameNames.short("MyApp.Parser.parse()") == "MyApp.Parser.parse()")
+        #expect(FrameNames.short("libc.so.6+0x1098eb") == "libc.so.6+0x1098eb")
     }
 
-    @Test func narrowBoxesAreLeftOutButStillTakeTheirSpace() {
-        let boxes = FlameLayout.boxes([(frames: ["main", "tiny"], count: 1), (frames: ["main", "wide"], count: 99)], minCount: 2)
-        #expect(boxes.map(\.name) == ["main", "wide"])
-        #expect(boxes[1].start == 1)
+    @Test func harnessFramesEndWhereTheWorkStarts() {
+        let stack = ["libc.so.6+0x1098eb", "Foundation.NSThreadStart(_:)", "MemprofSampler.WorkerThread.loop()",
+                     "partial apply forwarder for closure #1 in MemprofSampler.SamplingSession.performLocked(kernel:sizeBytes:app:handler:)",
+                     "closure #2 in variable initialization expression of static MemprofSampler.WorkRegistry.builtIn : Swift.Array<MemprofSampler.WorkKernel>",
+                     "static MemprofSampler.CompressKernel.run(bytes:)", "partial apply forwarder for closure #1 in static MemprofSampler.CompressKernel.run(bytes:)",
+                     "static MemprofSampler.CompressKernel.compressBlock(_:table:into:)"]
+        #expect(FlameGraphs.workStart(stack) == 5)
+        #expect(FlameGraphs.workStart(["main", "work"]) == 0)
+        #expect(FrameNames.isThunk(stack[6]))
+        #expect(FrameNames.isThunk("lazy protocol witness table accessor for type Swift.UInt64 and conformance Swift.UInt64 : Swift.BinaryInteger in Swift"))
+        #expect(!FrameNames.isThunk(stack[7]))
+    }
+
+    @Test func dataNamesEachFrameOnceAndMarksTheWork() throws {
+        var graphs = FlameGraphs()
+        graphs.add(id: "f0", stacks: [(frames: ["MemprofSampler.WorkerThread.loop()", "work", "leaf"], count: 3)],
+                   base: [(frames: ["work"], count: 1)], runs: [10, 20])
+        var json = JSONWriter(capacity: 256)
+        graphs.writeData(into: &json)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String: Any])
+        #expect(object["names"] as? [String] == ["WorkerThread.loop()", "work", "leaf"])
+        let graph = try #require((object["graphs"] as? [[String: Any]])?.first)
+        #expect(graph["stacks"] as? [[Int]] == [[3, 1, 0, 1, 2]])
+        #expect(graph["base"] as? [[Int]] == [[1, 0, 1]])
+        #expect(graph["runs"] as? [Int] == [10, 20])
+    }
+}
+
+@Suite struct PaletteTests {
+    @Test func neighbouringAppsDifferEnough() {
+        for index in 0..<60 {
+            let distance = Palette.distance(Palette.app(index), Palette.app(index + 1))
+            #expect(distance >= Palette.minimumAdjacentDistance, "apps \(index) and \(index + 1): ΔE \(distance)")
+        }
+        #expect(abs(Palette.contrast("#000000", "#ffffff") - 21) < 0.01)
     }
 }

@@ -31,6 +31,10 @@ import Testing
         #expect(bytes.first == 0)
         #expect(bytes.allSatisfy { $0 % (1_048_576) == 0 })
         #expect(bytes.count >= 4 && bytes.count <= 9)
+        // Gigabytes step in round binary numbers: 0, 2, 4, 6, 8 GB, never 1.95 GB.
+        let gb: Int64 = 1_073_741_824
+        #expect(Ticks.bytes(maximum: 8 * gb + gb / 2) == [0, 2 * gb, 4 * gb, 6 * gb, 8 * gb])
+        #expect(Ticks.bytes(maximum: 2 * gb).allSatisfy { $0 % (gb / 4) == 0 })
     }
 
     @Test func timeTicksUseRoundSteps() {

@@ -14,13 +14,29 @@ public enum CompareOutput {
             .map(\.element)
     }
 
-    static func cells(_ row: MetricComparison) -> [String] {
-        [row.metric,
-         row.base.map(row.kind.format) ?? "–",
-         row.new.map(row.kind.format) ?? "–",
-         row.change.map { ($0 > 0 ? "+" : $0 < 0 ? "-" : "") + row.kind.format(abs($0)) } ?? "–",
-         row.changePercent.map(Comparer.signedPercent) ?? (row.change.map { $0 == 0 ? "0%" : "new" } ?? "–"),
-         verdictText(row)]
+    static func cells(_ row: MetricComparison, in c: Comparison) -> [String] {
+        let absence = absence(row, in: c)
+        return [row.metric,
+                row.base.map(row.kind.format) ?? (absence != nil ? "0 (absent)" : "–"),
+                row.new.map(row.kind.format) ?? (absence != nil ? "0 (absent)" : "–"),
+                row.change.map { ($0 > 0 ? "+" : $0 < 0 ? "-" : "") + row.kind.format(abs($0)) } ?? "–",
+                row.changePercent.map(Comparer.signedPercent) ?? (row.change.map { $0 == 0 ? "0%" : "new" } ?? "–"),
+                absence ?? verdictText(row)]
+    }
+
+    /// Why a metric is 0 or missing in one run because there is nothing to measure there ("0 by
+    /// absence"), or nil: the app is not in that run, or a latency has no resumes behind it.
+    static func absence(_ row: MetricComparison, in c: Comparison) -> String? {
+        if row.base == nil, row.new != nil { return "new: 0 by absence (not in base)" }
+        if row.new == nil, row.base != nil { return "gone: 0 by absence (not in new)" }
+        if let countPath = Comparer.latencyCountPath(row.metric),
+           let count = c.metrics.first(where: { $0.metric == countPath }) {
+            let sides = [("base", count.base ?? 0), ("new", count.new ?? 0)].filter { $0.1 == 0 }.map(\.0)
+            if !sides.isEmpty {
+                return "same: 0 by absence (no resumes in \(sides.joined(separator: " and ")))"
+            }
+        }
+        return nil
     }
 
     static func verdictText(_ row: MetricComparison) -> String {
@@ -45,7 +61,7 @@ public enum CompareOutput {
             out += "no metric changed\n"
             return out
         }
-        let table = [header] + rows.map(cells)
+        let table = [header] + rows.map { cells($0, in: c) }
         var widths = Array(repeating: 0, count: header.count)
         for line in table { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
         out += "\n"
@@ -101,7 +117,7 @@ public enum CompareOutput {
             return out
         }
         out += Markdown.table(header: header, rows: rows.map { row in
-            var cells = cells(row)
+            var cells = cells(row, in: c)
             cells[0] = "`\(cells[0])`"
             cells[5] = row.verdict == .worse ? "**worse**" : cells[5]
             return cells

@@ -1,0 +1,128 @@
+import MemprofCore
+import MemprofReport
+
+/// What one row of the decisions table is.
+public enum DecisionKind: String, Sendable, CaseIterable {
+    /// A suspended app compressed to flash.
+    case compression
+    /// A reclaim that evicted (killed) one or more suspended apps to make room.
+    case eviction
+    /// A reclaim that found nothing to take.
+    case reclaim
+    /// A rise of the pressure level, or a scripted warning, reaching one or more apps.
+    case memoryWarning
+    /// An app killed by the system outside a reclaim (a memory limit, a watchdog, a crash...).
+    case kill
+}
+
+/// One decision of the system: a compression, a reclaim with what it evicted, the memory warnings
+/// of one rise, or a kill. The report's events list an eviction as three (the eviction, the
+/// app's exit and the reclaim); here they are one row.
+public struct DecisionRow: Sendable, Hashable {
+    public struct Taken: Sendable, Hashable {
+        public var app: String
+        public var bytes: Bytes
+    }
+
+    public var atUs: Microseconds
+    public var kind: DecisionKind
+    /// The app the decision was for (the demand of a reclaim) or about (a compression, a kill).
+    public var app: String
+    public var detail: String
+    public var bytes: Bytes?
+    public var neededBytes: Bytes?
+    public var freedBytes: Bytes?
+    /// Apps evicted or killed for this decision, in the order taken.
+    public var taken: [Taken] = []
+    /// Apps the policy considered, in order (reclaims).
+    public var candidates: [SimEvent.Candidate] = []
+    /// Memory warnings: the apps that freed something and how much, in delivery order.
+    public var warned: [Taken] = []
+    /// Memory warnings: the apps that freed nothing, folded into one mention.
+    public var freedNothing: [String] = []
+    /// Indices into the report's `jetsamEvents` of the kills in this decision.
+    public var jetsam: [Int] = []
+
+    /// Every app this row involves (for the app filter).
+    public var involved: [String] {
+        var out = [app]
+        for a in taken.map(\.app) + warned.map(\.app) + freedNothing where !out.contains(a) { out.append(a) }
+        return out
+    }
+}
+
+public enum Decisions {
+    /// One row per decision in `events` (in event order), kills linked to their jetsam snapshot.
+    public static func rows(_ events: [SimEvent], jetsam: [JetsamEvent] = []) -> [DecisionRow] {
+        var snapshots: [String: Int] = [:]
+        for (index, event) in jetsam.enumerated() { snapshots["\(event.atUs)|\(event.killed)"] = index }
+        func snapshot(_ at: Microseconds, _ app: String) -> [Int] { snapshots["\(at)|\(app)"].map { [$0] } ?? [] }
+
+        var rows: [DecisionRow] = []
+        // Evictions (with their exits) waiting for the reclaim at the same instant that explains them.
+        var pending: [DecisionRow.Taken] = []
+        var pendingAt: Microseconds = 0
+        func flushPending() {
+            for taken in pending {
+                var row = DecisionRow(atUs: pendingAt, kind: .eviction, app: taken.app, detail: "memoryPressure")
+                row.taken = [taken]
+                row.freedBytes = taken.bytes
+                row.jetsam = snapshot(pendingAt, taken.app)
+                rows.append(row)
+            }
+            pending.removeAll()
+        }
+        for event in events {
+            if !pending.isEmpty, event.atUs != pendingAt { flushPending() }
+            switch event.kind {
+            case .compression:
+                var row = DecisionRow(atUs: event.atUs, kind: .compression, app: event.app ?? "", detail: event.detail ?? "")
+                row.bytes = event.bytes
+                rows.append(row)
+            case .eviction:
+                if pending.isEmpty { pendingAt = event.atUs }
+                pending.append(.init(app: event.app ?? "", bytes: event.bytes ?? 0))
+            case .exit:
+                guard let reason = event.reason, reason != .userQuit else { continue }
+                // The exit of an app just evicted is part of its eviction.
+                if pending.contains(where: { $0.app == event.app }), pendingAt == event.atUs { continue }
+                var row = DecisionRow(atUs: event.atUs, kind: .kill, app: event.app ?? "", detail: reason.rawValue)
+                row.jetsam = snapshot(event.atUs, event.app ?? "")
+                rows.append(row)
+            case .reclaim:
+                var row = DecisionRow(atUs: event.atUs, kind: pending.isEmpty ? .reclaim : .eviction,
+                                      app: event.app ?? "", detail: event.detail ?? "")
+                row.neededBytes = event.neededBytes
+                row.freedBytes = event.freedBytes
+                row.candidates = event.candidates ?? []
+                row.taken = pending
+                row.jetsam = pending.flatMap { snapshot(event.atUs, $0.app) }
+                pending.removeAll()
+                rows.append(row)
+            case .memoryWarning:
+                let app = event.app ?? ""
+                let freed = event.freedBytes ?? 0
+                let detail = event.detail ?? ""
+                if var last = rows.last, last.kind == .memoryWarning, last.atUs == event.atUs, last.detail == detail {
+                    if freed > 0 { last.warned.append(.init(app: app, bytes: freed)) } else { last.freedNothing.append(app) }
+                    last.freedBytes = (last.freedBytes ?? 0) + freed
+                    rows[rows.count - 1] = last
+                } else {
+                    var row = DecisionRow(atUs: event.atUs, kind: .memoryWarning, app: app, detail: detail)
+                    if freed > 0 { row.warned = [.init(app: app, bytes: freed)] } else { row.freedNothing = [app] }
+                    row.freedBytes = freed
+                    rows.append(row)
+                }
+            default:
+                continue
+            }
+        }
+        flushPending()
+        return rows
+    }
+
+    /// Where the charts put a mark: each decision's time and kind (reclaims that took nothing have none).
+    public static func marks(_ events: [SimEvent]) -> [(atUs: Microseconds, kind: DecisionKind)] {
+        rows(events).compactMap { $0.kind == .reclaim ? nil : ($0.atUs, $0.kind) }
+    }
+}

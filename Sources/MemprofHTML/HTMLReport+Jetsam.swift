@@ -1,0 +1,70 @@
+import MemprofCore
+import MemprofReport
+
+extension HTMLReport {
+    /// Jetsam reports shown on the page (the first and last of a long run's; report.json has all).
+    static let jetsamLimit = 100
+
+    /// The indices of `report.jetsamEvents` that get a view.
+    func jetsamShown() -> [Int] {
+        let shown = HeadTail(Array(report.jetsamEvents.indices), limit: Self.jetsamLimit)
+        return Array(shown.head) + Array(shown.tail)
+    }
+
+    /// A view per memory kill, shaped like the jetsam event reports iOS writes: the processes at
+    /// that moment in the order the policy considered them (its candidates first, with band and
+    /// state, then the processes it did not consider), resident pages, which one was killed and
+    /// why, and the largest. Each opens from its kill's marker on the chart and from the decisions table.
+    func jetsamSection(_ rows: [DecisionRow], shown: [Int]) -> String {
+        let events = report.jetsamEvents
+        guard !events.isEmpty else { return "" }
+        let names = self.names
+        func name(_ app: String) -> String { (names[app] ?? app).html }
+        var decisionFor: [Int: DecisionRow] = [:]
+        for row in rows { for index in row.jetsam { decisionFor[index] = row } }
+
+        var out = "<section id=\"jetsam\"><h2>Memory kills</h2>\n<p class=\"hint\">\(HTMLText.count(events.count)) "
+            + "\(events.count == 1 ? "kill" : "kills"), each with the snapshot iOS would write as a jetsam event report. "
+            + "Click a ▼ above the memory chart or a “jetsam report” link in the decisions to open one."
+        if shown.count < events.count {
+            out += " The first and last \(shown.count / 2) are here; report.json has every one."
+        }
+        out += "</p>\n"
+        for index in shown {
+            let event = events[index]
+            let decision = decisionFor[index]
+            let candidates = decision?.candidates ?? []
+            let order = Dictionary(candidates.enumerated().map { ($1.app, $0) }, uniquingKeysWith: { a, _ in a })
+            let processes = event.processes.enumerated().sorted { a, b in
+                (order[a.element.name] ?? Int.max, a.offset) < (order[b.element.name] ?? Int.max, b.offset)
+            }.map(\.element)
+            let pageSize = max(event.pageSize, 1)
+            out += "<details class=\"jetsam\" id=\"jetsam-\(index)\"><summary><b>\(Format.duration(event.atUs))</b> · "
+                + "<span class=\"taken\">\(name(event.killed))</span> killed (\(event.exitReason.rawValue))"
+            if let decision, decision.kind == .eviction || decision.kind == .reclaim {
+                out += " to make room for \(name(decision.app))"
+                if let needed = decision.neededBytes { out += ", which needed \(Format.bytes(needed))" }
+            }
+            out += " · largest \(name(event.largestProcess)) · \(event.processes.count) processes</summary>\n"
+            out += "<div class=\"hscroll\"><table class=\"jt\"><thead><tr><th class=\"num\">considered</th><th>process</th><th class=\"num\">band</th>"
+                + "<th>state</th><th class=\"num\">rpages</th><th class=\"num\">resident</th><th>reason</th></tr></thead><tbody>"
+            for process in processes {
+                let candidate = order[process.name].map { candidates[$0] }
+                var notes: [String] = []
+                if let reason = process.reason { notes.append("killed: \(reason)") }
+                if process.name == event.largestProcess { notes.append("largest process") }
+                out += "<tr class=\"\(process.name == event.killed ? "killed" : "")\">"
+                    + "<td class=\"num\">\(order[process.name].map { String($0 + 1) } ?? "–")</td>"
+                    + "<td>\(name(process.name))</td><td class=\"num\">\(candidate?.band.map(String.init) ?? "–")</td>"
+                    + "<td>\(process.states.joined(separator: ", ").html)</td><td class=\"num\">\(HTMLText.count(Int(process.rpages)))</td>"
+                    + "<td class=\"num\">\(Format.bytes(process.rpages * pageSize))</td><td>\(notes.joined(separator: ", ").html)</td></tr>"
+            }
+            out += "</tbody></table></div>"
+            out += "<p class=\"hint\">page size \(Format.bytes(pageSize)); "
+                + (candidates.isEmpty ? "the kill was not a reclaim, so processes are in the snapshot's order."
+                   : "“considered” is the order in which the policy looked at the candidates; – marks processes it did not consider.")
+                + "</p></details>\n"
+        }
+        return out + "</section>\n"
+    }
+}
