@@ -101,6 +101,7 @@ public enum FleetHTML {
         </html>
 
         """
+    }
 
     static let style = """
         .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 1em; }

@@ -1,3 +1,4 @@
+import MemprofCore
 import MemprofCompare
 import MemprofOutput
 import MemprofReport
