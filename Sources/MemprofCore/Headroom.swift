@@ -145,3 +145,13 @@ public struct Headroom: Sendable, Hashable, Codable {
         return out
     }
 }
+
+extension AppStats {
+    /// These statistics with `headroom` filled in for `app` under the workload's policy and device
+    /// (what report.json and sweeps show).
+    public func withHeadroom(of app: AppSpec, in workload: Workload) -> AppStats {
+        var stats = self
+        stats.headroom = Headroom(app: app, policy: workload.policy, device: workload.device, peakBytes: peakFootprintBytes)
+        return stats
+    }
+}

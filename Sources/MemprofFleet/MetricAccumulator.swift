@@ -30,15 +30,19 @@ public struct MetricAccumulator: Sendable, Equatable {
     static let exactBelow: Int64 = 512
     static let subBuckets = 256
 
+    /// Negative values (the room left before a limit that a declared value does not fit) mirror
+    /// the positive buckets below zero, so bucket order is value order.
     static func bucket(_ value: Int64) -> Int32 {
-        guard value >= exactBelow else { return Int32(Swift.max(value, 0)) }
+        if value < 0 { return -1 - bucket(-value) }
+        guard value >= exactBelow else { return Int32(value) }
         let top = 63 - value.leadingZeroBitCount           // 2^top ≤ value
         let shift = top - 8                                 // value >> shift in 256..<512
         return Int32(Int(exactBelow) + (shift - 1) * subBuckets + Int(value >> shift) - subBuckets)
     }
 
-    /// The smallest value that falls into `bucket`.
+    /// The smallest value that falls into `bucket` (for a negative bucket, the value nearest zero).
     static func lowerBound(_ bucket: Int32) -> Int64 {
+        if bucket < 0 { return -lowerBound(-1 - bucket) }
         let b = Int(bucket)
         guard b >= Int(exactBelow) else { return Int64(b) }
         let shift = (b - Int(exactBelow)) / subBuckets + 1

@@ -46,7 +46,9 @@ enum FleetRun {
         let result = simulator.run()
         var out: [String: Double] = [:]
         MetricFlattener.flatten(result.summary, prefix: "summary", into: &out)
-        for (app, stats) in zip(w.apps, result.apps) { MetricFlattener.flatten(stats, prefix: "apps.\(app.id)", into: &out) }
+        for (app, stats) in zip(w.apps, result.apps) {
+            MetricFlattener.flatten(stats.withHeadroom(of: app, in: w), prefix: "apps.\(app.id)", into: &out)
+        }
         return out
     }
 }

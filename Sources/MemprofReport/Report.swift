@@ -118,10 +118,7 @@ extension Report {
         policy = workload.policy
         summary = result.summary
         apps = Dictionary(uniqueKeysWithValues: zip(workload.apps, result.apps).map { spec, stats in
-            var stats = stats
-            stats.headroom = Headroom(app: spec, policy: workload.policy, device: workload.device,
-                                      peakBytes: stats.peakFootprintBytes)
-            return (spec.id, stats)
+            (spec.id, stats.withHeadroom(of: spec, in: workload))
         })
         events = result.events
         timeline = result.timeline

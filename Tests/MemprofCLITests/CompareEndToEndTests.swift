@@ -60,7 +60,10 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("out/c.json"))) as? [String: Any]
         #expect(json?["schema"] as? String == "memprof.compare/1")
         let html = try String(contentsOf: dir.appendingPathComponent("out/c.html"), encoding: .utf8)
-        #expect(html.contains("<svg") && !html.contains("<script"))
+        // Self-contained and offline: the chart is drawn, its script is inline, and the page's
+        // Content-Security-Policy lets nothing be fetched.
+        #expect(html.contains("<svg") && !html.contains("<script src"))
+        #expect(html.contains("default-src 'none'"))
         // A looser count threshold lets the one extra eviction through.
         let loose = try ProcessRunner.memprof(["compare", "base", "new", "--count-threshold", "100%"], in: dir)
         #expect(loose.status == 0, "\(loose.stdout)\(loose.stderr)")

@@ -87,7 +87,7 @@ script:
     }
 
     @Test(arguments: [
-        ("no-such-file.yaml", "no-such-file.yaml: cannot read the file"),
+        ("no-such-file.yaml", "no-such-file.yaml: no such file"),
         ("phone-dya", "did you mean 'phone-day'?"),
     ])
     func missingWorkloads(argument: String, expected: String) throws {

@@ -58,14 +58,16 @@ public enum ReportLoader {
         return report
     }
 
-    /// Every metric of a report is a count, bytes or microseconds: never negative, and at most
-    /// 2^53, the largest whole number compare's arithmetic holds exactly.
+    /// Every metric of a report is a count, bytes or microseconds: never negative (but the room
+    /// left before a limit, `headroom.….spare…`, which is below zero when a declared value cannot
+    /// fit), and at most 2^53 in size, the largest whole number compare's arithmetic holds exactly.
     static func checkRanges(_ report: Report, path: String) throws {
         for (metric, value) in MetricExtractor.metrics(of: report).sorted(by: { $0.key < $1.key }) {
-            if value < 0 {
+            let signed = metric.contains(".headroom.") && metric.split(separator: ".").last?.hasPrefix("spare") == true
+            if value < 0 && !signed {
                 throw CompareInputError.notAReport(path, .notAReport("\(metric) is \(MetricKind.count.format(value)); counts, sizes and times are 0 or more"))
             }
-            if value > Quantity.maxExactNumber {
+            if abs(value) > Quantity.maxExactNumber {
                 throw CompareInputError.notAReport(path, .notAReport(
                     "\(metric) is \(MetricKind.count.format(value)), too large; the largest value accepted is 9007199254740992 (2^53)"))
             }
