@@ -126,9 +126,16 @@ public struct NodeReader {
     }
 
     public func bool() throws -> Bool {
-        guard let value = node.bool else { throw error("expected true or false, found \(kind)") }
+        guard case .scalar(let scalar) = node, scalar.style == .plain || scalar.style == .any,
+              let value = Self.booleans[scalar.string.lowercased()] else {
+            throw error("expected true or false, found \(kind)")
+        }
         return value
     }
+
+    /// YAML 1.1's booleans in any case, as memprof read them through Yams' default resolver
+    /// (which let `tRUE` through too): read here because texts are composed without implicit tags.
+    static let booleans: [String: Bool] = ["true": true, "yes": true, "on": true, "false": false, "no": false, "off": false]
 
     public func fraction() throws -> Double {
         guard let value = node.float, value > 0, value <= 1 else {

@@ -131,7 +131,9 @@ extension Character {
 }
 
 extension StringProtocol {
+    /// The text without leading and trailing spaces.
     var trimmingSpaces: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        guard let first = firstIndex(where: { $0 != " " }), let last = lastIndex(where: { $0 != " " }) else { return "" }
+        return String(self[first...last])
     }
 }

@@ -221,3 +221,32 @@ func error(of text: String) -> WorkloadError? {
         } catch {}
     }
 }
+
+/// Workloads are composed without Yams' implicit tags (for speed): booleans, numbers and
+/// duplicate keys must read as they did with them.
+@Suite struct ScalarReadingTests {
+    func answer(_ text: String) -> String {
+        minimal.replacingOccurrences(of: "  - {at: 2m, open: safari}",
+                                     with: "  - {at: 2m, open: safari}\n  - {at: 3m, interrupt: call, answer: \(text), length: 10s}")
+    }
+
+    @Test(arguments: [("true", true), ("yes", true), ("On", true), ("TRUE", true), ("false", false), ("No", false), ("OFF", false), ("tRUE", true)])
+    func yamlBooleans(text: String, expected: Bool) throws {
+        let w = try parse(answer(text))
+        #expect(w.script.last?.action == .interrupt(.call, lengthUs: 10_000_000, answer: expected))
+    }
+
+    @Test(arguments: ["\"true\"", "'yes'", "1", "maybe"])
+    func notBooleans(text: String) {
+        let e = error(of: answer(text))
+        #expect(e?.keyPath == "script[2].answer")
+        #expect(e?.message.hasPrefix("expected true or false") == true)
+    }
+
+    @Test func numbersAndDuplicateKeys() throws {
+        #expect(try parse(minimal.replacingOccurrences(of: "seed: 7", with: "seed: 0x10")).seed == 16)
+        #expect(error(of: minimal.replacingOccurrences(of: "seed: 7", with: "seed: \"7\""))?.keyPath == "seed")
+        let duplicate = error(of: minimal.replacingOccurrences(of: "seed: 7", with: "seed: 7\nseed: 8"))
+        #expect(duplicate != nil)
+    }
+}
