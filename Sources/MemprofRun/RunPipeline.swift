@@ -39,14 +39,17 @@ public enum RunPipeline {
                             host: .current(simulationWallMs: wallMs, processedOccurrences: result.processedOccurrences),
                             profile: profile)
         let orderedApps = workload.apps.map(\.id)
+        // report.json keeps what was asked of the log; report.html and trace.json draw all of it.
+        var logged = report
+        if request.eventLog != .all { logged.events.removeAll { !request.eventLog.keeps($0.kind) } }
         var files = [
-            OutputFile(name: "report.json", data: try request.timed("report.json") { try ReportJSON.encode(report) }),
+            OutputFile(name: "report.json", data: try request.timed("report.json") { try ReportJSON.encode(logged) }),
             OutputFile(name: "report.html",
                        data: request.timed("report.html") { HTMLReport.data(report, orderedApps: orderedApps) }),
             OutputFile(name: "trace.json", data: try request.timed("trace.json") { try TraceJSON.encode(report) }),
         ]
         if let profile { files += try stackFiles(for: profile, workload: workload.name) }
-        return RunArtifacts(report: report, files: files, profile: profile, orderedApps: orderedApps,
+        return RunArtifacts(report: logged, files: files, profile: profile, orderedApps: orderedApps,
                             sampling: request.sampling)
     }
 

@@ -20,6 +20,9 @@ public struct RunRequest {
     public var workload: LoadedWorkload
     /// How the workload's background `work` is run and sampled.
     public var sampling: Sampling
+    /// What report.json keeps of the event log (all of it by default); report.html and trace.json
+    /// are drawn from the whole log whatever it keeps.
+    public var eventLog: EventLog = .all
     /// Called now and then with the simulated time reached, from the simulating thread.
     public var progress: ((Microseconds) -> Void)?
     /// Called after each file is rendered with its name, milliseconds taken and size in bytes

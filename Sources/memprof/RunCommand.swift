@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MemprofCore
 import MemprofRun
 import MemprofWorkload
 
@@ -24,12 +25,20 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var sampling: SamplingOptions
 
+    @Option(help: ArgumentHelp(
+        "What report.json's event log keeps: all, decisions (compressions, evictions, reclaims, exits, warnings, "
+            + "pressure, swap) or none.",
+        discussion: "Summary, apps, timeline, jetsamEvents and notifications are always complete, and "
+            + "report.html and trace.json are drawn from the whole log."))
+    var events: EventLog = .all
+
     func run() throws {
         var loaded = try WorkloadSource.load(workload, overrides: try overrides.overrides())
         printWarnings(loaded.warnings)
         if let seed { loaded.workload.seed = seed }
         let progress = ProgressLine(durationUs: loaded.workload.durationUs)
         var request = RunRequest(workload: loaded, sampling: sampling.sampling)
+        request.eventLog = events
         request.progress = { progress.update($0) }
         if ProcessInfo.processInfo.environment["MEMPROF_TIMINGS"] != nil {
             request.timings = { name, ms, bytes in
@@ -43,3 +52,5 @@ struct RunCommand: ParsableCommand {
         print(artifacts.summary(folder: out ?? "Reports/\(loaded.workload.name)"))
     }
 }
+
+extension EventLog: ExpressibleByArgument {}

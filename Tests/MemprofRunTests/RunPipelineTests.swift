@@ -1,4 +1,5 @@
 import Foundation
+import MemprofCore
 import MemprofOutput
 import MemprofRun
 import MemprofTestSupport
@@ -67,6 +68,50 @@ import Testing
         } throws: { error in
             let e = error as? WorkloadError
             return e?.line == 9 && e?.exitStatus == ExitStatus.badInput && (e?.message.contains("upload") ?? false)
+        }
+    }
+}
+
+/// `--events` (issue 9): what report.json keeps of the log; everything else is complete.
+@Suite struct EventLogTests {
+    func run(_ log: EventLog) throws -> (report: [String: Any], files: [String: Data]) {
+        // A workload without real work: its report.html and trace.json hold no measured times.
+        var request = RunRequest(workload: try WorkloadSource.load("ipad-afternoon"), sampling: .unsampled)
+        request.eventLog = log
+        let artifacts = try RunPipeline.run(request)
+        let files = Dictionary(uniqueKeysWithValues: artifacts.files.map { ($0.name, $0.data) })
+        let json = try JSONSerialization.jsonObject(with: try #require(files["report.json"])) as? [String: Any]
+        return (try #require(json), files)
+    }
+
+    /// The page without its `generated` wall-clock time (host facts are not deterministic).
+    func withoutGeneratedTime(_ data: Data?) -> String {
+        let page = String(decoding: data ?? Data(), as: UTF8.self)
+        return page.replacing(/<dt>generated<\/dt><dd>[^<]*<\/dd>/, with: "")
+    }
+
+    @Test func decisionsAndNoneKeepEverythingButTheLog() throws {
+        let all = try run(.all)
+        let allEvents = try #require(all.report["events"] as? [[String: Any]])
+        for log in [EventLog.decisions, .none] {
+            let cut = try run(log)
+            let events = try #require(cut.report["events"] as? [[String: Any]])
+            let kinds = Set(events.compactMap { $0["kind"] as? String })
+            if log == .none {
+                #expect(events.isEmpty)
+            } else {
+                #expect(!events.isEmpty && events.count < allEvents.count)
+                #expect(kinds.allSatisfy { SimEvent.Kind(rawValue: $0)?.isDecision == true })
+                let expected = allEvents.filter { SimEvent.Kind(rawValue: $0["kind"] as? String ?? "")?.isDecision == true }
+                #expect(events.count == expected.count)
+            }
+            for key in ["summary", "apps", "timeline", "jetsamEvents", "notifications", "run", "device", "policy"] {
+                let a = try JSONSerialization.data(withJSONObject: all.report[key] ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed])
+                let b = try JSONSerialization.data(withJSONObject: cut.report[key] ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed])
+                #expect(a == b, "\(log): \(key) differs")
+            }
+            #expect(withoutGeneratedTime(cut.files["report.html"]) == withoutGeneratedTime(all.files["report.html"]))
+            #expect(cut.files["trace.json"] == all.files["trace.json"])
         }
     }
 }
