@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC catalogs (Sources/*/*.docc) with the toolchain's `docc`, warnings as errors, so
 # every ``Symbol`` link resolves, and checks that every source path the articles name
-# (`MemprofCore/Simulator.swift`, `MemprofSampler/`...) exists under Sources/: the map from the
+# (`MemprofCore/Engine/Simulator.swift`, `MemprofSampler/`...) exists under Sources/: the map from the
 # model's sections to the code stays true when files move. Needs a build (symbol graphs come from
 # `swift package dump-symbol-graph`). Output: .build/docs/<Module>.doccarchive.
 set -euo pipefail

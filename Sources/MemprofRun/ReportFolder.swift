@@ -36,7 +36,7 @@ public struct ReportFolder: Sendable {
     ///
     /// An index that cannot be rewritten is not an error (the run's own files are complete).
     ///
-    /// - Throws: ``OutputError`` naming the path and the cause; nothing of the run remains.
+    /// - Throws: `OutputError` (MemprofOutput) naming the path and the cause; nothing of the run remains.
     public func write(_ artifacts: RunArtifacts) throws {
         let names = Self.fileNames.union(artifacts.files.map(\.name))
         try AtomicFiles.replaceFolder(url, with: artifacts.files, isOwnFile: names.contains)

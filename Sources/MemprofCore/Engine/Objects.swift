@@ -92,7 +92,7 @@ extension Simulator {
             if dangling {
                 apps[i].objects.records[r].crashedAtUs = now
                 apps[i].objects.pendingCrash = r
-                schedule(at: now, .observerCrash(i, apps[i].lifeToken))
+                schedule(at: now, .observerCrash(app: i, lifeToken: apps[i].lifeToken))
                 return
             }
         }

@@ -6,6 +6,25 @@ import HeapModule
 ///
 ///     var simulator = Simulator(workload: workload)
 ///     let result = simulator.run()
+///
+/// This file is the loop: a heap of occurrences (Occurrence.swift lists each with the step
+/// that handles it), recording, and callbacks. Each lifecycle step is one file of `Engine/`,
+/// which lists at its top what triggers it:
+///
+/// - ScriptActions.swift: the script's actions, handed to their steps
+/// - Launch.swift: cold launches and launches into the background
+/// - Foreground.swift: resuming, becoming active, interruptions, growth
+/// - LeavingForeground.swift: resign, enter the background, the enter-background handler, the
+///   background task and its limit, quitting
+/// - Suspension.swift: suspension, compression, the `xnu` freezer, reading back from flash
+/// - Waking.swift: fetch, push and VoIP wakes and their handlers
+/// - AudioAndLocation.swift: playing and tracking
+/// - Memory.swift: accounting, the pressure level, demands, memory warnings
+/// - Reclaiming.swift: the policy's order and evictions when a demand does not fit
+/// - Exit.swift: every app's end, and jetsam snapshots
+/// - Objects.swift: objects and the notification center
+/// - Platform.swift and Platform+Engine.swift: what differs between a phone and a Mac
+/// - Finish.swift and Invariants.swift: the result, and what holds after every step
 public struct Simulator {
     /// Options that do not change what a run means.
     public struct Options {
@@ -30,6 +49,7 @@ public struct Simulator {
 
     let workload: Workload
     let policy: any MemoryPolicy
+    let platform: any PlatformBehaviour
     var options: Options
     let appMemory: Bytes
     let warningBytes: Bytes
@@ -62,6 +82,7 @@ public struct Simulator {
         self.workload = workload
         self.options = options
         policy = PolicyFactory.makePolicy(workload.policy)
+        platform = workload.device.platform.behaviour
         appMemory = workload.device.appMemory
         warningBytes = Self.threshold(workload.policy.warningLevel, of: appMemory)
         criticalBytes = Self.threshold(workload.policy.criticalLevel, of: appMemory)
@@ -164,8 +185,7 @@ public struct Simulator {
     /// Delivers a delegate callback to an app and posts its notification to the app's
     /// registered observers (spec §7).
     mutating func deliver(_ callback: LifecycleCallback, to i: Int) {
-        let name = isMac ? callback.notificationName(on: .macos) ?? callback.notificationName
-            : callback.notificationName
+        let name = platform.notificationName(of: callback)
         apps[i].posted[callback.index] += 1
         record(.callback, i) {
             $0.callback = callback
@@ -173,42 +193,4 @@ public struct Simulator {
         }
         postToObservers(i, name)
     }
-}
-
-/// A scheduled occurrence, ordered by time, then by the order it was scheduled in (spec §1).
-struct Pending: Comparable {
-    var atUs: Microseconds
-    var sequence: UInt64
-    var what: Occurrence
-
-    static func < (a: Pending, b: Pending) -> Bool {
-        a.atUs != b.atUs ? a.atUs < b.atUs : a.sequence < b.sequence
-    }
-
-    static func == (a: Pending, b: Pending) -> Bool {
-        a.atUs == b.atUs && a.sequence == b.sequence
-    }
-}
-
-/// What can be scheduled. Tokens make an occurrence stale once what it belonged to has ended.
-enum Occurrence {
-    case script(ScriptAction)
-    case launchDone(Int, UInt64)
-    case resumeDone(Int, UInt64, Microseconds, Bool)
-    case interruptionEnd(Int, UInt64)
-    case answeredCallEnd(Int)
-    case enterBackgroundHandlerDone(Int, UInt64)
-    case enterBackgroundWatchdog(Int, UInt64)
-    case taskDone(Int, UInt64)
-    case taskLimit(Int, UInt64)
-    case fetchWake(Int, UInt64)
-    case handlerDone(Int, HandlerKind, UInt64)
-    case handlerTimeout(Int, HandlerKind, UInt64)
-    case backgroundLaunchDone(Int, UInt64, HandlerKind?)
-    case voipKeepalive(Int, UInt64)
-    case voipHandlerDone(Int, UInt64)
-    case voipCallEnd(Int, UInt64)
-    case growthTick(Int, UInt64)
-    /// A post to a dangling observer (spec §7): the app crashes with `badAccess`.
-    case observerCrash(Int, UInt64)
 }

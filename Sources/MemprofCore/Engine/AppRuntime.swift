@@ -72,4 +72,37 @@ struct AppRuntime {
     }
 
     var residentBytes: Bytes { state.isResident ? footprint : 0 }
+
+    /// The tokens a new life (or the end of one) starts with: every occurrence scheduled with the
+    /// old ones becomes stale.
+    struct Tokens {
+        var life: UInt64
+        var foreground: UInt64
+        var background: UInt64
+    }
+
+    /// Forgets everything of the life that ended with `reason` (spec §6): its launch, its
+    /// foreground bookkeeping, its background work and what it released. State, footprint and
+    /// objects are the engine's to end first (they move `used` and post notifications); what
+    /// outlives a life stays (statistics, `everLaunched`, the fetch schedule, `lastForegroundUs`).
+    mutating func endLife(_ reason: ExitReason, tokens: Tokens) {
+        lifeToken = tokens.life
+        foregroundToken = tokens.foreground
+        backgroundToken = tokens.background
+        launchingInBackground = false
+        launchEndsUs = nil
+        leftDuringLaunch = false
+        activationPending = false
+        interruptedUntilUs = 0
+        enterBackgroundHandlerRunning = false
+        task = nil
+        fetchRun = nil
+        pushRun = nil
+        voipHandlerToken = nil
+        voipCallToken = nil
+        playing = false
+        tracking = false
+        lastExit = reason
+        releasedOnBackground = 0
+    }
 }

@@ -1,0 +1,56 @@
+/// Ending an app (spec §6): every exit, for any reason, and the jetsam snapshot of a memory kill.
+///
+/// Triggers: `quit`; reclaiming (`memoryPressure`); a demand past the app limit or that still does
+/// not fit (`memoryLimit`); the background-task limit, fetch and push windows and the
+/// enter-background watchdog; a post to a dangling observer (`badAccess`).
+extension Simulator {
+    /// Ends app `i` with `reason`. No callback: callers that owe one deliver it first.
+    /// `requested` is the footprint a memory-limit kill asked for, for the jetsam snapshot.
+    mutating func kill(_ i: Int, _ reason: ExitReason, requested: Bytes?) {
+        // An app that posted to a dangling observer in this step has already crashed (spec §7).
+        if reason != .badAccess, apps[i].objects.pendingCrash != nil { return kill(i, .badAccess, requested: nil) }
+        if reason.jetsamReason != nil {
+            jetsamEvents.append(jetsamSnapshot(killing: i, reason, requested: requested))
+        }
+        let from = apps[i].state
+        setState(i, .notRunning)
+        setFootprint(i, 0)
+        endObjects(i)
+        if foreground == i { foreground = nil }
+        let tokens = AppRuntime.Tokens(life: makeToken(), foreground: makeToken(), background: makeToken())
+        apps[i].endLife(reason, tokens: tokens)
+        if reason == .userQuit {
+            apps[i].userQuit = true
+            apps[i].fetchWakeToken = makeToken()
+        } else if from.isForeground && platform.entersBackground {
+            // A system kill in the foreground counts as leaving it (spec §2.2): the app stays
+            // eligible for its fetch wake, as it would be had it been killed in the background.
+            apps[i].lastForegroundUs = now
+            scheduleFetchWake(i)
+        }
+        apps[i].stats.exits[reason.rawValue, default: 0] += 1
+        summary.terminations[reason.rawValue, default: 0] += 1
+        record(.exit, i) {
+            $0.reason = reason
+            $0.from = from
+        }
+    }
+
+    func jetsamSnapshot(killing killed: Int, _ reason: ExitReason, requested: Bytes?) -> JetsamEvent {
+        let pageSize = workload.device.pageSize
+        var processes: [(bytes: Bytes, process: JetsamEvent.Process)] = []
+        for j in apps.indices where apps[j].state.isResident || j == killed {
+            let bytes = j == killed ? (requested ?? apps[j].footprint) : apps[j].footprint
+            var states: [String] = [apps[j].state.rawValue]
+            if apps[j].state.isForeground { states.insert("frontmost", at: 0) }
+            let process = JetsamEvent.Process(
+                name: apps[j].spec.id, rpages: (bytes + pageSize - 1) / pageSize, states: states,
+                reason: j == killed ? reason.jetsamReason : nil)
+            processes.append((bytes, process))
+        }
+        processes.sort { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.process.name < $1.process.name }
+        return JetsamEvent(atUs: now, killed: apps[killed].spec.id, exitReason: reason,
+                           largestProcess: processes.first?.process.name ?? apps[killed].spec.id,
+                           pageSize: pageSize, processes: processes.map(\.process))
+    }
+}

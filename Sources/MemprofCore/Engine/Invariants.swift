@@ -1,0 +1,32 @@
+/// What must hold after every step (spec §4 and the README's invariants), checked with
+/// `Options.checksInvariants`.
+extension Simulator {
+    /// Checks what must hold after every step (spec §4 and the README's invariants).
+    mutating func checkInvariants() {
+        var resident: Bytes = 0
+        var compressed: Bytes = 0
+        var foregroundApps: [Int] = []
+        for i in apps.indices {
+            let app = apps[i]
+            if app.state.isResident { resident += app.footprint }
+            if app.state == .compressed { compressed += app.footprint }
+            if app.state.isForeground { foregroundApps.append(i) }
+            if app.footprint < 0 { violations.append("t=\(now): \(app.spec.id) has a negative footprint") }
+            if app.state == .notRunning && app.footprint != 0 {
+                violations.append("t=\(now): \(app.spec.id) is not running but holds \(app.footprint) bytes")
+            }
+        }
+        if resident != used { violations.append("t=\(now): used is \(used) but resident footprints add up to \(resident)") }
+        if used > appMemory && platform.limitsMemory { violations.append("t=\(now): used \(used) exceeds app memory \(appMemory)") }
+        if compressed != compressedUsed {
+            violations.append("t=\(now): compressedUsed is \(compressedUsed) but compressed footprints add up to \(compressed)")
+        }
+        if compressedUsed > workload.device.flash {
+            violations.append("t=\(now): compressed bytes \(compressedUsed) exceed flash \(workload.device.flash)")
+        }
+        if foregroundApps.count > 1 { violations.append("t=\(now): \(foregroundApps.count) apps in the foreground") }
+        if foregroundApps.first != foreground {
+            violations.append("t=\(now): foreground is \(String(describing: foreground)) but \(foregroundApps) are")
+        }
+    }
+}

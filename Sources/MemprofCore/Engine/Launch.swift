@@ -1,0 +1,118 @@
+/// Launching (spec §2.1, §2.2): a cold launch into the foreground, a launch into the background
+/// for a wake, and the end of either.
+///
+/// Triggers: `open` of a `notRunning` app; a fetch wake or push to an app the system ended
+/// (`fetchWake`, `push`); the scheduled ends `launchDone` and `backgroundLaunchDone`.
+extension Simulator {
+    /// `open app` (spec §2.1).
+    mutating func open(_ i: Int) {
+        if foreground == i { return ignored(.open(i), "already in the foreground") }
+        if let f = foreground { leaveForeground(f, startsBackgroundWork: true) }
+        switch apps[i].state {
+        case .notRunning: coldLaunch(i)
+        case .background where apps[i].launchEndsUs != nil: finishLaunchInForeground(i)
+        case .suspended, .background: resume(i, fromCompressed: false)
+        case .compressed: resume(i, fromCompressed: true)
+        case .inactive, .active: break
+        }
+    }
+
+    mutating func coldLaunch(_ i: Int) {
+        let spec = apps[i].spec
+        let killedBefore = apps[i].lastExit.map { $0 != .userQuit } ?? false
+        apps[i].userQuit = false
+        guard demand(i, spec.launchFootprint) else { return }
+        startLife(i)
+        setFootprint(i, spec.launchFootprint)
+        setState(i, .inactive)
+        enterForeground(i)
+        apps[i].stats.launches.cold += 1
+        summary.coldLaunches += 1
+        if killedBefore {
+            apps[i].stats.coldRelaunchesAfterKill += 1
+            summary.coldRelaunchesAfterKill += 1
+        }
+        record(.launch, i) { $0.detail = "cold"; $0.bytes = spec.launchFootprint }
+        recordNotApplicable(i)
+        apps[i].launchEndsUs = now + spec.launchTimeUs
+        apps[i].activationPending = true
+        schedule(at: now + spec.launchTimeUs, .launchDone(app: i, foregroundToken: apps[i].foregroundToken))
+    }
+
+    /// Opened while a launch is still under way in the background (a background launch, or a
+    /// cold launch the user left): the app comes to the foreground and finishes launching there,
+    /// so `applicationDidFinishLaunching` still comes first, at the launch's end.
+    mutating func finishLaunchInForeground(_ i: Int) {
+        apps[i].launchingInBackground = false
+        apps[i].leftDuringLaunch = false
+        apps[i].userQuit = false
+        setState(i, .inactive)
+        enterForeground(i)
+        apps[i].activationPending = true
+        schedule(at: max(now, apps[i].launchEndsUs ?? now), .launchDone(app: i, foregroundToken: apps[i].foregroundToken))
+    }
+
+    /// A new life of the app: launched at all, cold or into the background.
+    mutating func startLife(_ i: Int) {
+        apps[i].everLaunched = true
+        apps[i].lifeToken = makeToken()
+        if platform.entersBackground, apps[i].spec.modes.contains(.voip), let voip = apps[i].spec.voip {
+            schedule(at: now + keepaliveInterval(voip), .voipKeepalive(app: i, lifeToken: apps[i].lifeToken))
+        }
+    }
+
+    mutating func launchDone(_ i: Int, _ token: UInt64) {
+        guard apps[i].foregroundToken == token, apps[i].state == .inactive else { return }
+        apps[i].launchEndsUs = nil
+        apps[i].activationPending = false
+        deliver(.applicationDidFinishLaunching, to: i)
+        // An interruption still on screen keeps it inactive until its end (spec §2.1).
+        guard apps[i].interruptedUntilUs <= now else { return }
+        for callback in platform.callbacksBeforeActive { deliver(callback, to: i) }
+        deliver(.applicationDidBecomeActive, to: i)
+        setState(i, .active)
+    }
+
+    /// An app the system ended (not the user) is launched into the background for a wake.
+    func mayLaunchInBackground(_ i: Int) -> Bool {
+        apps[i].everLaunched && !apps[i].userQuit && apps[i].lastExit != nil
+    }
+
+    /// A cold launch that leaves the app in `background`, for a fetch, push or VoIP wake.
+    mutating func backgroundLaunch(_ i: Int, for wake: HandlerKind?) {
+        let footprint = apps[i].spec.launchFootprint
+        guard demand(i, footprint) else { return }
+        startLife(i)
+        setFootprint(i, footprint)
+        apps[i].launchingInBackground = true
+        setState(i, .background)
+        apps[i].launchEndsUs = now + apps[i].spec.launchTimeUs
+        apps[i].stats.launches.background += 1
+        summary.backgroundLaunches += 1
+        record(.launch, i) {
+            $0.detail = "background"
+            $0.bytes = footprint
+            $0.handler = wake?.rawValue
+        }
+        schedule(at: now + apps[i].spec.launchTimeUs, .backgroundLaunchDone(app: i, lifeToken: apps[i].lifeToken, wake: wake))
+    }
+
+    mutating func backgroundLaunchDone(_ i: Int, _ token: UInt64, _ wake: HandlerKind?) {
+        guard apps[i].lifeToken == token, apps[i].launchingInBackground else { return }
+        apps[i].launchingInBackground = false
+        apps[i].launchEndsUs = nil
+        deliver(.applicationDidFinishLaunching, to: i)
+        if apps[i].leftDuringLaunch {
+            // A cold launch the user left: now that it has launched, it enters the background.
+            apps[i].leftDuringLaunch = false
+            deliver(.applicationDidEnterBackground, to: i)
+            return startBackgroundWork(i)
+        }
+        switch wake {
+        case .fetch where apps[i].fetchRun == nil: runHandler(i, .fetch)
+        case .push where apps[i].pushRun == nil: runHandler(i, .push)
+        default: break
+        }
+        suspendIfIdle(i)
+    }
+}

@@ -1,0 +1,115 @@
+/// Memory (spec §4): state and footprint accounting, the pressure level, demands and memory
+/// warnings.
+///
+/// Triggers: every state change (`setState`) and footprint change (`setFootprint`); every demand
+/// (a launch, a read back from flash, growth, `allocate`, a handler's or object's allocation);
+/// `memoryWarning` in the script.
+extension Simulator {
+    func level(for bytes: Bytes) -> PressureLevel {
+        bytes >= criticalBytes ? .critical : bytes >= warningBytes ? .warning : .normal
+    }
+
+    /// Moves app `i` to `state`, keeping `used`, `compressedUsed`, the series and time in state right.
+    mutating func setState(_ i: Int, _ state: AppState) {
+        let old = apps[i].state
+        guard old != state else { return }
+        apps[i].timeInState[old.index] += now - apps[i].stateSinceUs
+        apps[i].stateSinceUs = now
+        let footprint = apps[i].footprint
+        if old.isResident != state.isResident {
+            used += state.isResident ? footprint : -footprint
+        }
+        if old == .compressed { compressedUsed -= footprint }
+        if state == .compressed { compressedUsed += footprint }
+        apps[i].state = state
+        record(.transition, i) {
+            $0.from = old
+            $0.to = state
+        }
+        memoryChanged(i)
+    }
+
+    /// Sets app `i`'s footprint, keeping `used` and the series right.
+    mutating func setFootprint(_ i: Int, _ footprint: Bytes) {
+        let delta = footprint - apps[i].footprint
+        guard delta != 0 else { return }
+        apps[i].footprint = footprint
+        switch apps[i].state {
+        case .compressed: compressedUsed += delta
+        case let s where s.isResident: used += delta
+        default: break
+        }
+        if footprint > apps[i].stats.peakFootprintBytes { apps[i].stats.peakFootprintBytes = footprint }
+        memoryChanged(i)
+    }
+
+    mutating func memoryChanged(_ i: Int) {
+        apps[i].bytes.record(now, apps[i].residentBytes)
+        usedSeries.record(now, used)
+        compressedSeries.record(now, compressedUsed)
+        if used > summary.peakUsedBytes { summary.peakUsedBytes = used }
+        if compressedUsed > summary.peakCompressedBytes { summary.peakCompressedBytes = compressedUsed }
+        if platform.pagesOut { trackSwap() }
+        let newLevel = level(for: used)
+        if newLevel != level {
+            summary.timeAtPressureUs[level] += now - levelSinceUs
+            levelSinceUs = now
+            level = newLevel
+            if let last = levelChanges.last, last.atUs == now {
+                levelChanges.removeLast()
+            }
+            if levelChanges.last?.level != newLevel {
+                levelChanges.append(Timeline.LevelChange(atUs: now, level: newLevel))
+            }
+            var event = SimEvent(atUs: now, kind: .pressure)
+            event.level = newLevel
+            event.usedBytes = used
+            record(event)
+        }
+    }
+
+    /// App `i` needs `bytes` more (spec §4 "Demand"). Returns false when the app was killed instead.
+    mutating func demand(_ i: Int, _ bytes: Bytes) -> Bool {
+        // A Mac pages out instead (spec §3): no limit, no warning, no reclaiming.
+        guard bytes > 0, platform.limitsMemory else { return true }
+        let own = apps[i].residentBytes
+        if own + bytes > workload.device.appLimit {
+            kill(i, .memoryLimit, requested: own + bytes)
+            return false
+        }
+        // One warning per rise out of `normal`: while the level is above it no demand warns again,
+        // and once it is `normal` (back down, or never left because the warned apps' releases
+        // or a failed demand kept it there) the next rise warns.
+        if level == .normal, level(for: used + bytes) > .normal {
+            summary.memoryWarnings += 1
+            sendMemoryWarnings(cause: "pressure")
+        }
+        if used + bytes > appMemory {
+            reclaim(for: i, bytes)
+        }
+        if used + bytes > appMemory {
+            kill(i, .memoryLimit, requested: own + bytes)
+            return false
+        }
+        return true
+    }
+
+    /// How much of `bytes` app `i` can release without going under its floor (`minFootprint`).
+    func releasable(_ i: Int, _ bytes: Bytes) -> Bytes {
+        max(0, min(bytes, apps[i].footprint - apps[i].spec.footprintFloor))
+    }
+
+    /// A memory warning to every app that runs code; each releases its `onMemoryWarning.release`.
+    mutating func sendMemoryWarnings(cause: String) {
+        for i in apps.indices where apps[i].state.runsCode {
+            deliver(.applicationDidReceiveMemoryWarning, to: i)
+            apps[i].stats.memoryWarnings += 1
+            let freed = releasable(i, apps[i].spec.memoryWarningRelease)
+            setFootprint(i, apps[i].footprint - freed)
+            record(.memoryWarning, i) {
+                $0.detail = cause
+                $0.freedBytes = freed
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// Reclaiming (spec §4, §5): when a demand does not fit, the policy orders the candidates and the
+/// engine evicts or kills them until it does.
+///
+/// Triggers: a demand past `appMemory` (`demand`).
+extension Simulator {
+    /// Evicts or kills apps in the policy's order until `bytes` more fit (spec §5).
+    mutating func reclaim(for demander: Int, _ bytes: Bytes) {
+        let needed = used + bytes - appMemory
+        let takesCompressed = policy.reclaimsCompressed
+        let candidates = apps.indices.compactMap { j -> PolicyCandidate? in
+            let state = apps[j].state
+            guard j != demander, state == .suspended || state == .background || (takesCompressed && state == .compressed)
+            else { return nil }
+            return policyCandidate(j)
+        }
+        let ordered = policy.reclaimOrder(candidates)
+        var freed: Bytes = 0
+        var considered: [SimEvent.Candidate] = []
+        for c in ordered {
+            let take = used + bytes > appMemory
+            considered.append(SimEvent.Candidate(app: apps[c.index].spec.id, state: c.state,
+                                                 footprintBytes: c.footprint,
+                                                 lastForegroundUs: c.lastForegroundUs, taken: take, band: c.band))
+            guard take else { continue }
+            // RAM given back: a frozen app under `xnu` frees flash, not RAM (jetsam picks by band,
+            // not by what a kill returns). Equal to the footprint for every app `seed-2015` takes.
+            freed += apps[c.index].residentBytes
+            if apps[c.index].state == .compressed && !takesCompressed {
+                violations.append("t=\(now): compressed app \(apps[c.index].spec.id) chosen for eviction")
+            }
+            if apps[c.index].state == .suspended || apps[c.index].state == .compressed {
+                summary.evictions += 1
+                apps[c.index].stats.evictions += 1
+                record(.eviction, c.index) { $0.bytes = c.footprint }
+            }
+            kill(c.index, .memoryPressure, requested: nil)
+        }
+        let usedAfter = used
+        record(.reclaim, demander) {
+            $0.neededBytes = needed
+            $0.freedBytes = freed
+            $0.usedBytes = usedAfter
+            $0.candidates = considered
+        }
+    }
+
+    /// What a policy sees of app `i` now, with its jetsam band if the policy has bands.
+    func policyCandidate(_ j: Int) -> PolicyCandidate {
+        var c = PolicyCandidate(index: j, state: apps[j].state, footprint: apps[j].footprint,
+                                lastForegroundUs: apps[j].lastForegroundUs, isPlayingAudio: apps[j].playing,
+                                stateSinceUs: apps[j].stateSinceUs)
+        if let (band, since) = policy.band(of: c, nowUs: now) {
+            c.band = band
+            c.bandSinceUs = since
+        }
+        return c
+    }
+}

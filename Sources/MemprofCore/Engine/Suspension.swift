@@ -1,0 +1,64 @@
+/// Suspension and compression (spec §2.1, §5): an idle background app is suspended and, by the
+/// policy's rule, compressed to flash; the `xnu` freezer compresses more; a compressed app is read
+/// back into RAM when it is needed.
+///
+/// Triggers: the end of whatever kept an app running (a handler, task, audio, location, a VoIP
+/// call or keep-alive); after every occurrence under a policy with a freezer (`runFreezer`); a
+/// resume or wake of a compressed app (`decompress`).
+extension Simulator {
+    /// Suspends a background app with nothing left to run, and compresses it if the policy says so.
+    mutating func suspendIfIdle(_ i: Int) {
+        // Never on a Mac (spec §3); an app about to crash (spec §7) ends from `background`.
+        guard apps[i].state == .background, !apps[i].keepsRunning, platform.suspendsIdleApps,
+              apps[i].objects.pendingCrash == nil else { return }
+        setState(i, .suspended)
+        let footprint = apps[i].footprint
+        if policy.shouldCompress(footprint: footprint, compressedUsed: compressedUsed,
+                                 flash: workload.device.flash) {
+            compress(i, footprint: footprint, usedBefore: nil, detail: nil)
+        }
+    }
+
+    /// Moves a suspended app to flash and records it; `usedBefore` and `detail` say why, for the
+    /// xnu freezer.
+    mutating func compress(_ i: Int, footprint: Bytes, usedBefore: Bytes?, detail: String?) {
+        setState(i, .compressed)
+        summary.compressions += 1
+        apps[i].stats.compressions += 1
+        let compressedAfter = compressedUsed
+        record(.compression, i) {
+            $0.bytes = footprint
+            $0.compressedBytes = compressedAfter
+            $0.usedBytes = usedBefore
+            $0.detail = detail
+        }
+    }
+
+    /// The `xnu` freezer (spec §5), run by the engine after every occurrence it handles (a script
+    /// action or anything the simulation scheduled) under a policy with a freezer: it freezes
+    /// (compresses) one app after another for as long as the policy names one.
+    mutating func runFreezer() {
+        while true {
+            let running = apps.indices.filter { apps[$0].state != .notRunning }.map(policyCandidate)
+            let memory = MemoryView(ram: workload.device.ram, availableBytes: appMemory - used,
+                                    compressedUsed: compressedUsed, flash: workload.device.flash)
+            guard let c = policy.nextToFreeze(running, memory: memory),
+                  apps[c.index].state == .suspended else { return }
+            let i = c.index
+            let footprint = apps[i].footprint
+            let usedBefore = used
+            let detail = "freezer: band \(c.band ?? 0), \(running.count { $0.state == .suspended }) suspended not frozen, "
+                + "\(running.count { $0.state == .compressed }) frozen, \(memory.availableBytes) bytes available"
+            compress(i, footprint: footprint, usedBefore: usedBefore, detail: detail)
+        }
+    }
+
+    /// Brings a compressed app back into RAM as `state`. Returns false when the demand killed it.
+    mutating func decompress(_ i: Int, into state: AppState) -> Bool {
+        guard demand(i, apps[i].footprint) else { return false }
+        let footprint = apps[i].footprint
+        setState(i, state)
+        record(.decompression, i) { $0.bytes = footprint }
+        return true
+    }
+}

@@ -1,0 +1,175 @@
+/// Waking in the background (spec §2.2): fetch, push and VoIP, and the handlers they run.
+///
+/// Triggers: `fetchWake` (scheduled `interval` after leaving the foreground or the last fetch),
+/// `push`, `voipCall` and its `voipCallEnd`, `voipKeepalive` every keep-alive interval while the app
+/// lives, the scheduled ends `handlerDone`, `handlerTimeout` and `voipHandlerDone`.
+extension Simulator {
+    /// Wakes a suspended or compressed app into `background`. Returns false when it could not be.
+    mutating func wakeIntoBackground(_ i: Int) -> Bool {
+        switch apps[i].state {
+        case .compressed: return decompress(i, into: .background)
+        case .suspended:
+            setState(i, .background)
+            return true
+        case .notRunning: return false
+        default: return true
+        }
+    }
+
+    /// Schedules the next fetch wake: `interval` after the later of leaving the foreground and
+    /// the start of the last fetch.
+    mutating func scheduleFetchWake(_ i: Int) {
+        guard apps[i].spec.modes.contains(.fetch), let interval = apps[i].spec.fetch?.intervalUs else { return }
+        let token = makeToken()
+        apps[i].fetchWakeToken = token
+        let base = max(apps[i].lastForegroundUs, apps[i].lastFetchStartUs)
+        schedule(at: max(now, base + interval), .fetchWake(app: i, wakeToken: token))
+    }
+
+    mutating func fetchWake(_ i: Int, _ token: UInt64) {
+        guard apps[i].fetchWakeToken == token else { return }
+        switch apps[i].state {
+        case .inactive, .active:
+            return
+        case .notRunning:
+            guard mayLaunchInBackground(i) else { return }
+            apps[i].lastFetchStartUs = now
+            backgroundLaunch(i, for: .fetch)
+        case .background, .suspended, .compressed:
+            apps[i].lastFetchStartUs = now
+            if apps[i].fetchRun == nil { runHandler(i, .fetch) }
+        }
+        scheduleFetchWake(i)
+    }
+
+    /// `push app` (spec §2.2).
+    mutating func push(_ i: Int) {
+        guard apps[i].spec.modes.contains(.remoteNotification) else {
+            return record(.pushDelivered, i) { $0.detail = "no remote-notification mode" }
+        }
+        switch apps[i].state {
+        case .notRunning:
+            if mayLaunchInBackground(i) {
+                backgroundLaunch(i, for: .push)
+            } else {
+                let why = apps[i].userQuit ? "the user quit the app" : "the app was never launched"
+                record(.pushDelivered, i) { $0.detail = why }
+            }
+        default:
+            if apps[i].pushRun != nil { return ignored(.push(i), "a push handler is already running") }
+            runHandler(i, .push)
+        }
+    }
+
+    /// Runs a fetch or push handler, waking the app into the background first if needed.
+    mutating func runHandler(_ i: Int, _ kind: HandlerKind) {
+        guard wakeIntoBackground(i) else { return }
+        let spec = (kind == .fetch ? apps[i].spec.fetch?.handler : apps[i].spec.push) ?? HandlerSpec()
+        let inForeground = apps[i].state.isForeground
+        let window = kind == .fetch ? workload.policy.fetchWindowUs : workload.policy.pushWindowUs
+        let (time, allocates) = runWork(of: spec, i, kind, window: inForeground ? nil : window)
+        guard demand(i, allocates) else { return }
+        setFootprint(i, apps[i].footprint + allocates)
+        let token = makeToken()
+        let run = HandlerRun(token: token, allocated: allocates)
+        if kind == .fetch { apps[i].fetchRun = run } else { apps[i].pushRun = run }
+        updateCounts(i, kind) { $0.started += 1 }
+        recordStart(BackgroundActivity(kind), i, bytes: allocates, inForeground: inForeground)
+        schedule(at: now + time, .handlerDone(app: i, kind: kind, runToken: token))
+        if !inForeground && time > window {
+            schedule(at: now + window, .handlerTimeout(app: i, kind: kind, runToken: token))
+        }
+    }
+
+    /// Runs a handler's work, if it has any and a performer is installed, and says how long the
+    /// handler runs and what it holds: its declared time, or with `timing: measured` its work's
+    /// measured time × the device's `cpuScale`; past `window` when the work overran it (the
+    /// work gets `window` ÷ `cpuScale` of wall time); and with `allocates: measured` the work's
+    /// measured peak in use, else the declared allocation (spec §8, §8.1).
+    mutating func runWork(of handler: HandlerSpec, _ i: Int, _ kind: HandlerKind,
+                          window: Microseconds?) -> (time: Microseconds, allocates: Bytes) {
+        guard let work = handler.work, var performer = options.performer else {
+            return (handler.timeUs, handler.allocates)
+        }
+        let scale = workload.device.cpuScale
+        let limit = window.map { Microseconds((Double($0) / max(scale, 1e-9)).rounded(.up)) }
+        let outcome = performer.run(work, app: apps[i].spec.id, handler: kind, wallLimitUs: limit)
+        options.performer = performer
+        // A measured peak is bounded (1 PiB) so no arithmetic on footprints can overflow.
+        let allocates = handler.allocatesMeasured ? min(max(outcome.peakBytes, 0), 1 << 50) : handler.allocates
+        if let window, outcome.overran { return (max(handler.timeUs, window + 1), allocates) }
+        guard handler.timing == .measured else { return (handler.timeUs, allocates) }
+        return (Microseconds((Double(outcome.wallMicroseconds) * scale).rounded()), allocates)
+    }
+
+    mutating func updateCounts(_ i: Int, _ kind: HandlerKind, _ change: (inout HandlerCounts) -> Void) {
+        if kind == .fetch {
+            change(&apps[i].stats.fetches)
+            change(&summary.fetches)
+        } else {
+            change(&apps[i].stats.pushes)
+            change(&summary.pushes)
+        }
+    }
+
+    mutating func handlerDone(_ i: Int, _ kind: HandlerKind, _ token: UInt64) {
+        let run = kind == .fetch ? apps[i].fetchRun : apps[i].pushRun
+        guard let run, run.token == token else { return }
+        if kind == .fetch { apps[i].fetchRun = nil } else { apps[i].pushRun = nil }
+        setFootprint(i, apps[i].footprint - min(run.allocated, apps[i].footprint))
+        updateCounts(i, kind) { $0.completed += 1 }
+        recordEnd(BackgroundActivity(kind), i, .completed)
+        suspendIfIdle(i)
+    }
+
+    /// Past the fetch or push window the app is killed, unless the user has brought it forward.
+    mutating func handlerTimeout(_ i: Int, _ kind: HandlerKind, _ token: UInt64) {
+        let run = kind == .fetch ? apps[i].fetchRun : apps[i].pushRun
+        guard let run, run.token == token, !apps[i].state.isForeground else { return }
+        updateCounts(i, kind) { $0.timedOut += 1 }
+        recordEnd(BackgroundActivity(kind), i, .timedOut)
+        kill(i, kind == .fetch ? .fetchTimeout : .pushTimeout, requested: nil)
+    }
+
+    /// A VoIP call: the app runs without suspension for its length.
+    mutating func voipCall(_ i: Int, _ length: Microseconds, _ action: ScriptAction) {
+        guard apps[i].state != .notRunning else { return ignored(action, "the app is not running") }
+        guard apps[i].voipCallToken == nil else { return ignored(action, "a call is already going on") }
+        guard wakeIntoBackground(i) else { return }
+        let token = makeToken()
+        apps[i].voipCallToken = token
+        recordStart(.voipCall, i)
+        schedule(at: now + length, .voipCallEnd(app: i, callToken: token))
+    }
+
+    mutating func voipCallEnd(_ i: Int, _ token: UInt64) {
+        guard apps[i].voipCallToken == token else { return }
+        apps[i].voipCallToken = nil
+        recordEnd(.voipCall, i, .completed)
+        suspendIfIdle(i)
+    }
+
+    /// The keep-alive interval: the app's, but never shorter than the policy allows (spec §2.2:
+    /// "at least 10 minutes"; a workload built in code does not pass through the parser's check).
+    func keepaliveInterval(_ voip: VoIPSpec) -> Microseconds {
+        max(voip.keepaliveUs, workload.policy.voipMinKeepaliveUs)
+    }
+
+    /// The VoIP keep-alive: a short handler every `keepalive` while the app lives.
+    mutating func voipKeepalive(_ i: Int, _ token: UInt64) {
+        guard apps[i].lifeToken == token, apps[i].state != .notRunning, let voip = apps[i].spec.voip else { return }
+        schedule(at: now + keepaliveInterval(voip), .voipKeepalive(app: i, lifeToken: token))
+        guard apps[i].voipHandlerToken == nil, wakeIntoBackground(i) else { return }
+        let handlerToken = makeToken()
+        apps[i].voipHandlerToken = handlerToken
+        recordStart(.voipKeepalive, i)
+        schedule(at: now + voip.timeUs, .voipHandlerDone(app: i, runToken: handlerToken))
+    }
+
+    mutating func voipHandlerDone(_ i: Int, _ token: UInt64) {
+        guard apps[i].voipHandlerToken == token else { return }
+        apps[i].voipHandlerToken = nil
+        recordEnd(.voipKeepalive, i, .completed)
+        suspendIfIdle(i)
+    }
+}
