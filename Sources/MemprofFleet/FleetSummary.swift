@@ -1,4 +1,5 @@
 import MemprofCompare
+import MemprofCore
 import MemprofOutput
 import MemprofReport
 
