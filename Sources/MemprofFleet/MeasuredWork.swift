@@ -22,7 +22,7 @@ public struct MeasuredWork: WorkPerformer, Sendable, Equatable {
             for app in cell.workload.workload.apps {
                 let handlers: [(HandlerKind, HandlerSpec?)] = [(.backgroundTask, app.backgroundTask?.handler),
                                                               (.fetch, app.fetch?.handler), (.push, app.push)]
-                for case let (kind, handler?) in handlers {
+                for case (let kind, let handler?) in handlers {
                     guard handler.timing == .measured, let work = handler.work else { continue }
                     let key = "\(app.id)/\(kind.rawValue)"
                     guard out.microseconds[key] == nil else { continue }
