@@ -27,5 +27,9 @@ for workload in $("$memprof" list workloads | awk 'NF && $1 !~ /:$/ {print $1}')
     pages+=("$work/Reports/$workload/report.html")
 done
 pages+=("$work/Reports/index.html")
+# fleet.html of a small sweep (issue 10): two devices × two policies over 12 seeds.
+printf 'memprof: 1\nsweep: browser-fleet\nworkload: phone-day\nseeds: 1..12\nmatrix:\n  device: [iphone-6-plus, ipad-air-2]\n  policy: [seed-2015, xnu]\n' >"$work/fleet.yaml"
+(cd "$work" && "$memprof" sweep fleet.yaml >/dev/null)
+pages+=("$work/Reports/browser-fleet/fleet.html")
 echo "checking ${#pages[@]} pages; screenshots go to $out"
 python3 scripts/browser_check.py "$out" "${pages[@]}"

@@ -4,6 +4,15 @@
 #                              libdw-dev (file:line from DWARF for programs run as work)
 #   scripts/setup.sh --tests   and what the tests need: python3-jsonschema, chromium, golang-go
 set -euo pipefail
+# scripts/setup.sh --fleet: Dask distributed (PyPI) in .build/fleet-venv, for scripts/fleet_dask.py
+# and its check (issue 10: sweeps past one machine run their shards as Dask tasks).
+if [ "${1:-}" = "--fleet" ]; then
+  venv="${FLEET_VENV:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/fleet-venv}"
+  [ -x "$venv/bin/dask" ] && exit 0
+  echo "memprof setup: installing Dask distributed into $venv" >&2
+  python3 -m venv "$venv" && "$venv/bin/pip" install -q "distributed==2026.8.0"
+  exit 0
+fi
 packages=(libunwind-dev zlib1g-dev libssl-dev pkg-config libdw-dev)
 if [ "${1:-}" = "--tests" ]; then
   packages+=(python3-jsonschema chromium golang-go)

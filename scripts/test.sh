@@ -42,4 +42,7 @@ echo "== a user's program as work (README example; go tool pprof -sample_index=i
 echo "== report.html in headless Chromium (screenshots kept in .build/screenshots)"
 MEMPROF="$MEMPROF_BIN" ./scripts/browser-check.sh "$root/.build/screenshots"
 
+echo "== fleet sweep sharded over a local Dask cluster (scheduler and 3 workers on 127.0.0.1) equals the single-machine sweep"
+./scripts/check-fleet-dask.sh "$MEMPROF_BIN"
+
 echo "test.sh: all tests and checks passed"

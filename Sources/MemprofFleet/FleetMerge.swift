@@ -126,8 +126,15 @@ public enum FleetMerge {
             throw MergeError("\(folder)/runs.csv: not a runs table written by memprof sweep")
         }
         let s = result.sweep
-        guard s.seedCount > 0, s.runs == s.seedCount * result.cells.count, s.worst >= 0, s.worst <= 100 else {
+        let (runs, overflow) = s.seedCount.multipliedReportingOverflow(by: result.cells.count)
+        guard s.seedCount > 0, !overflow, s.runs == runs, s.worst >= 0, s.worst <= 100 else {
             throw MergeError("\(folder)/fleet.json: its sweep's runs, seeds and cells do not agree")
+        }
+        if let shard = result.shard {
+            guard (1...100_000).contains(shard.of), !shard.parts.isEmpty, shard.parts.allSatisfy({ (1...shard.of).contains($0) }),
+                  Set(shard.parts).count == shard.parts.count else {
+                throw MergeError("\(folder)/fleet.json: its shard list is not K of N with 1 ≤ K ≤ N ≤ 100000")
+            }
         }
         let shards = result.shard.map { Set($0.parts) }
         let of = result.shard?.of ?? 1

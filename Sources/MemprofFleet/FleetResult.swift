@@ -38,6 +38,8 @@ public struct FleetResult: Codable, Sendable, Equatable {
         public var runs: Int
         /// Worst runs listed per metric.
         public var worst: Int
+        /// `memprof sweep --device/--policy/--set`: applied to every cell (and in each cell's `overrides`).
+        public var overrides: [Override]
     }
 
     /// Which of the N shards a partial result holds (1-based).
@@ -77,7 +79,9 @@ public struct FleetResult: Codable, Sendable, Equatable {
 
     public struct Cell: Codable, Sendable, Equatable {
         public var index: Int
+        /// The matrix values of the cell: `device=ipad-air-2 policy=xnu`, or `all`.
         public var label: String
+        /// Every override of the cell's runs, the sweep's own first: what the replay lines pass.
         public var overrides: [Override]
         /// Runs of this cell in this result.
         public var runs: Int

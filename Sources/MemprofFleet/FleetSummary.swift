@@ -1,5 +1,6 @@
 import MemprofCore
 import MemprofCompare
+import MemprofCore
 import MemprofOutput
 import MemprofReport
 

@@ -19,7 +19,7 @@ public enum FleetSweep {
             let wallMs = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
             let result = FleetResult.make(
                 sweep: sweepInfo(plan), shard: plan.shard.map { .init(parts: [$0.index], of: $0.count) },
-                cells: plan.cells.map { ($0.label, $0.overrides.map { .init(keyPath: $0.keyPath, value: $0.value) }) },
+                cells: plan.cells.map { ($0.label, (plan.fixed + $0.overrides).map { .init(keyPath: $0.keyPath, value: $0.value) }) },
                 columns: columns, tally: outcome.tally,
                 host: FleetResult.currentHost(threads: threads, wallMs: wallMs, measured: measured))
             try folder.finish(json: try result.encoded(), html: result.isComplete ? FleetHTML.data(result, tally: outcome.tally, columns: columns) : nil)
@@ -34,6 +34,7 @@ public enum FleetSweep {
         FleetResult.Sweep(name: plan.sweep.name, workload: plan.sweep.workload, workloadSha256: plan.base.sha256,
                           fingerprint: plan.fingerprint, seeds: plan.sweep.seedsText, seedCount: plan.sweep.seeds.count,
                           matrix: plan.sweep.axes.map { .init(keyPath: $0.keyPath, values: $0.values.map(\.value)) },
-                          runs: plan.runCount, worst: plan.sweep.worst)
+                          runs: plan.runCount, worst: plan.sweep.worst,
+                          overrides: plan.fixed.map { .init(keyPath: $0.keyPath, value: $0.value) })
     }
 }

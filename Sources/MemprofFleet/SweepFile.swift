@@ -42,11 +42,15 @@ public struct SweepFile: Sendable, Equatable {
     public static let maxRuns = 20_000_000
     static let keys = ["memprof", "sweep", "workload", "seeds", "matrix", "worst"]
 
-    /// Reads a sweep file.
+    /// Reads a sweep file, or a built-in sweep by name (``BuiltinSweeps``).
     ///
     /// - Throws: ``WorkloadError`` naming file, line, column and key, for bad input.
     public static func load(_ path: String) throws -> SweepFile {
         guard let data = FileManager.default.contents(atPath: path) else {
+            if !FileManager.default.fileExists(atPath: path) {
+                guard let builtin = BuiltinSweeps.named(path) else { throw BuiltinSweeps.unknown(path) }
+                return try parse(builtin, file: "builtin:\(path)")
+            }
             throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: "cannot read the file")
         }
         guard let text = String(data: data, encoding: .utf8) else {

@@ -42,8 +42,10 @@ public struct SweepPlan: Sendable {
 
     public var sweep: SweepFile
     public var cells: [Cell]
-    /// The workload before the matrix applies.
+    /// The workload before the matrix applies (with the fixed overrides).
     public var base: LoadedWorkload
+    /// `memprof sweep --device/--policy/--set`: applied to every cell before its matrix values.
+    public var fixed: [WorkloadOverride]
     public var shard: Shard?
 
     public var runCount: Int { cells.count * sweep.seeds.count }
@@ -58,11 +60,12 @@ public struct SweepPlan: Sendable {
     ///
     /// - Throws: ``WorkloadError`` located in the sweep file (the matrix value or key that is
     ///   wrong) or in the workload.
-    public init(sweep: SweepFile, shard: Shard? = nil) throws {
+    public init(sweep: SweepFile, shard: Shard? = nil, overrides fixed: [WorkloadOverride] = []) throws {
         self.sweep = sweep
         self.shard = shard
+        self.fixed = fixed
         do {
-            base = try WorkloadSource.load(sweep.workload)
+            base = try WorkloadSource.load(sweep.workload, overrides: fixed)
         } catch let error as WorkloadError where error.line == 0 && error.file == sweep.workload {
             throw WorkloadError(file: sweep.file, line: sweep.workloadLine, column: sweep.workloadColumn,
                                 keyPath: "workload", message: error.message)
@@ -72,7 +75,8 @@ public struct SweepPlan: Sendable {
             combos = combos.flatMap { prefix in axis.values.map { prefix + [$0] } }
         }
         cells = try combos.enumerated().map { index, overrides in
-            Cell(index: index, overrides: overrides, workload: try WorkloadSource.load(sweep.workload, overrides: overrides))
+            Cell(index: index, overrides: overrides,
+                 workload: try WorkloadSource.load(sweep.workload, overrides: fixed + overrides))
         }
     }
 
@@ -80,17 +84,13 @@ public struct SweepPlan: Sendable {
     /// (another workload text, seeds, matrix, worst count or memprof version). SHA-256, hex.
     public var fingerprint: String {
         var text = "memprof.fleet/1\n\(MemprofVersion.current)\n\(sweep.name)\n\(base.sha256)\n\(sweep.seedsText)\n\(sweep.worst)\n"
+        for override in fixed { text += "--set \(override.keyPath)=\(override.value)\n" }
         for axis in sweep.axes {
             text += axis.keyPath + "=" + axis.values.map(\.value).joined(separator: "\u{1F}") + "\n"
         }
         return SHA256Hex.of(text)
     }
 
-    /// `memprof run WORKLOAD --seed N --device ... --set ...`: replays one run in full.
-    public func replay(cell: Int, seed: UInt64) -> String {
-        let args = ["memprof", "run", sweep.workload, "--seed", String(seed)] + cells[cell].overrides.flatMap(\.commandLineArguments)
-        return args.map(ShellQuote.word).joined(separator: " ")
-    }
 }
 
 /// Quoting for the replay lines people paste into a shell.

@@ -37,6 +37,9 @@ public struct MetricColumns: Sendable, Equatable {
 /// never runs here (spec §12): declared times stand, and `timing: measured` handlers take the
 /// one measurement per (app, handler) the sweep made before it started.
 enum FleetRun {
+    static let host = Report.Host(hostname: "", os: "", processors: 0, generatedAt: "", simulationWallMs: 0,
+                                  processedOccurrences: 0)
+
     static func metrics(_ workload: Workload, seed: UInt64, measured: MeasuredWork) -> [String: Double] {
         var w = workload
         w.seed = seed
@@ -44,11 +47,11 @@ enum FleetRun {
         if !measured.isEmpty { options.performer = measured }
         var simulator = Simulator(workload: w, options: options)
         let result = simulator.run()
+        // The report's summary and apps, as compare reads them (the report adds to the core's numbers).
+        let report = Report(result: result, workloadSha256: "", source: "", host: host)
         var out: [String: Double] = [:]
-        MetricFlattener.flatten(result.summary, prefix: "summary", into: &out)
-        for (app, stats) in zip(w.apps, result.apps) {
-            MetricFlattener.flatten(stats.withHeadroom(of: app, in: w), prefix: "apps.\(app.id)", into: &out)
-        }
+        MetricFlattener.flatten(report.summary, prefix: "summary", into: &out)
+        for (id, stats) in report.apps { MetricFlattener.flatten(stats, prefix: "apps.\(id)", into: &out) }
         return out
     }
 }

@@ -2,6 +2,7 @@ import MemprofOutput
 import ArgumentParser
 import Foundation
 import MemprofCompare
+import MemprofFleet
 import MemprofWorkload
 import MemprofReport
 
@@ -53,9 +54,10 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Write the comparison as JSON.")
     var json: String?
 
+    @Option(help: "Fleet results only: the significance level of the paired test (default 0.01).")
+    var alpha: Double = 0.01
+
     func run() throws {
-        let baseReport = try ReportLoader.load(base)
-        let newReport = try ReportLoader.load(new)
         var limits = Thresholds()
         if let thresholds {
             limits = try Thresholds.parse(yaml: try InputText.read(thresholds), file: thresholds)
@@ -63,6 +65,9 @@ struct CompareCommand: ParsableCommand {
         if let threshold { limits.relative = try Quantities.percent(threshold, option: "--threshold") }
         if let countThreshold { limits.countRelative = try Quantities.percent(countThreshold, option: "--count-threshold") }
         if let minDelta { limits.minDelta = try Quantities.number(minDelta, kind: nil, option: "--min-delta") }
+        if FleetCompare.isFleet(base) || FleetCompare.isFleet(new) { return try runFleet(thresholds: limits) }
+        let baseReport = try ReportLoader.load(base)
+        let newReport = try ReportLoader.load(new)
 
         let comparison = try Comparer.compare(base: baseReport, new: newReport, thresholds: limits,
                                               allowDifferent: allowDifferent)

@@ -11,7 +11,7 @@ struct SweepCommand: ParsableCommand {
         discussion: "Writes fleet.json, runs.csv and fleet.html into Reports/<sweep>/ (or --out). "
             + "With --shard K/N, runs the K-th of N parts and writes a partial result for memprof merge.")
 
-    @Argument(help: "A sweep file (YAML or JSON).")
+    @Argument(help: "A sweep file (YAML or JSON), or a built-in sweep: phone-fleet, phone-day-200.")
     var file: String
 
     @Option(help: "Folder to write into (default: Reports/<sweep>, or Reports/<sweep>-shard-K-of-N).")
@@ -19,6 +19,8 @@ struct SweepCommand: ParsableCommand {
 
     @Option(help: "Run only the K-th of N parts of the sweep (1-based), for memprof merge.")
     var shard: String?
+
+    @OptionGroup var overrides: OverrideOptions
 
     @Option(help: "Threads to run on (default: every core). The result does not depend on it.")
     var threads: Int?
@@ -32,7 +34,7 @@ struct SweepCommand: ParsableCommand {
             parsedShard = s
         }
         if let threads, !(1...1024).contains(threads) { throw BadInput("--threads must be between 1 and 1024, not \(threads)") }
-        let plan = try SweepPlan(sweep: try SweepFile.load(file), shard: parsedShard)
+        let plan = try SweepPlan(sweep: try SweepFile.load(file), shard: parsedShard, overrides: try overrides.overrides())
         let folder = out ?? "Reports/\(plan.sweep.name)" + (parsedShard.map { "-shard-\($0.index)-of-\($0.count)" } ?? "")
         let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
         let result = try FleetSweep.run(plan, threads: threadCount, into: URL(fileURLWithPath: folder))

@@ -74,4 +74,32 @@ import Testing
         let merge = try ProcessRunner.memprof(["merge", "nowhere", "--out", "m"], in: dir)
         #expect(merge.status == 2 && merge.stderr.contains("nowhere: no fleet.json"))
     }
+
+    /// A fleet compare tells a significant change from one the seeds' luck explains: exit 1 only
+    /// for the first, and every output carries the mean change, its interval and the p-value.
+    @Test func fleetCompareTellsSignificantFromNot() throws {
+        let dir = try Scratch.makeDirectory("cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "memprof: 1\nsweep: cmp\nworkload: phone-day\nseeds: 1..40\n"
+            .write(to: dir.appendingPathComponent("cmp.yaml"), atomically: true, encoding: .utf8)
+        for (out, set) in [("base", [String]()), ("game", ["--set", "apps.game.launch.footprint=520MB"]),
+                           ("mail", ["--set", "apps.mail.launch.footprint=47MB"])] {
+            let outcome = try ProcessRunner.memprof(["sweep", "cmp.yaml", "--out", out] + set, in: dir)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+        }
+        let significant = try ProcessRunner.memprof(["compare", "base", "game", "--markdown", "c.md", "--junit", "c.xml",
+                                                     "--json", "c.json", "--html", "c.html"], in: dir)
+        #expect(significant.status == 1, "\(significant.output)")
+        #expect(significant.stdout.contains("summary.evictions") && significant.stdout.contains("worse"))
+        #expect(significant.stdout.contains("95% CI"))
+        for file in ["c.md", "c.xml", "c.json", "c.html"] {
+            let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.contains("summary.evictions"), "\(file)")
+        }
+        let luck = try ProcessRunner.memprof(["compare", "base", "mail", "--all"], in: dir)
+        #expect(luck.status == 0, "\(luck.output)")
+        #expect(luck.stdout.contains("not significant"))
+        let bad = try ProcessRunner.memprof(["compare", "base", "mail", "--alpha", "2"], in: dir)
+        #expect(bad.status == 2 && bad.stderr.contains("--alpha must be between 0 and 1"))
+    }
 }

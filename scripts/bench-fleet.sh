@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Fleet sweep figures (issue 10), release build: 1,000 seeds of phone-day end to end (fleet.json,
+# runs.csv and fleet.html written), 1 against 2 threads, peak memory of 10,000 seeds against 1,000,
+# and the merge of 64 shards of a 10,000-seed sweep. Prints the figures; asserts nothing.
+#
+# usage: scripts/bench-fleet.sh
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+swift build -c release --product memprof >/dev/null
+memprof="$root/.build/release/memprof"
+work="$(mktemp -d /tmp/memprof-bench-fleet-XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+sweep() {  # sweep NAME SEEDS: a sweep file of phone-day over 1..SEEDS
+    printf 'memprof: 1\nsweep: %s\nworkload: phone-day\nseeds: 1..%s\n' "$1" "$2" >"$work/$1.yaml"
+}
+measure() {  # measure LABEL COMMAND...: wall seconds and peak RSS of one command
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null
+    read -r seconds kb <"$work/time"
+    printf '%-44s %6.2f s  %7.1f MB peak\n' "$1" "$seconds" "$(echo "$kb / 1024" | bc -l)"
+    echo "$seconds $kb" >"$work/last"
+}
+cores=$(nproc)
+echo "memprof bench-fleet: $(uname -m), $cores cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+sweep s1k 1000
+sweep s10k 10000
+cd "$work"
+measure "1,000 seeds of phone-day, $cores threads" "$memprof" sweep s1k.yaml --out o1k
+read -r t2 m1k <"$work/last"
+measure "1,000 seeds of phone-day, 1 thread" "$memprof" sweep s1k.yaml --out o1k1 --threads 1
+read -r t1 _ <"$work/last"
+measure "1,000 seeds of phone-day, 2 threads" "$memprof" sweep s1k.yaml --out o1k2 --threads 2
+read -r t2b _ <"$work/last"
+printf '%-44s %6.2fx\n' "speed-up, 2 threads over 1" "$(echo "$t1 / $t2b" | bc -l)"
+measure "10,000 seeds of phone-day, $cores threads" "$memprof" sweep s10k.yaml --out o10k
+read -r t10k m10k <"$work/last"
+printf '%-44s %6.2fx time, %5.2fx peak memory\n' "10,000 seeds against 1,000" "$(echo "$t10k / $t2" | bc -l)" "$(echo "$m10k / $m1k" | bc -l)"
+for k in $(seq 1 64); do "$memprof" sweep s10k.yaml --shard "$k/64" --out "shard-$k" >/dev/null; done
+measure "merge of 64 shards of 10,000 seeds" "$memprof" merge $(for k in $(seq 1 64); do echo "shard-$k"; done) --out merged
+cmp merged/runs.csv o10k/runs.csv && echo "merged runs.csv equals the unsharded sweep's"
+ls -l o1k o10k | awk 'NF > 5 {print "  " $5 "\t" $NF}'
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

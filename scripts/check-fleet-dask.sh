@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Starts a real Dask distributed cluster on loopback (a scheduler and several worker processes),
+# runs a sweep through it in shards (scripts/fleet_dask.py), and checks that the merged result
+# equals the single-machine sweep byte for byte: runs.csv whole, fleet.json except its host.
+#
+# usage: scripts/check-fleet-dask.sh [MEMPROF]   (env: FLEET_VENV, default .build/fleet-venv)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+memprof="${1:-${MEMPROF_BIN:-$root/.build/debug/memprof}}"
+venv="${FLEET_VENV:-$root/.build/fleet-venv}"
+"$root/scripts/setup.sh" --fleet
+work="$(mktemp -d /tmp/memprof-dask-XXXXXX)"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+cat > "$work/sweep.yaml" <<'YAML'
+memprof: 1
+sweep: dask-check
+workload: phone-day
+seeds: 1..24
+matrix:
+  device: [iphone-6-plus, ipad-air-2]
+  policy: [seed-2015, xnu]
+YAML
+cd "$work"
+"$venv/bin/dask" scheduler --host 127.0.0.1 --port 0 --no-dashboard --scheduler-file "$work/scheduler.json" \
+    >"$work/scheduler.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do [[ -s "$work/scheduler.json" ]] && break; sleep 0.2; done
+workers=3
+for i in $(seq 1 $workers); do
+    "$venv/bin/dask" worker --scheduler-file "$work/scheduler.json" --host 127.0.0.1 --nworkers 1 --nthreads 1 \
+        --no-dashboard --name "w$i" >"$work/worker-$i.log" 2>&1 &
+    pids+=($!)
+done
+"$venv/bin/python" - "$work/scheduler.json" "$workers" <<'PY'
+import sys, time
+from dask.distributed import Client
+c = Client(scheduler_file=sys.argv[1]); c.wait_for_workers(int(sys.argv[2]), timeout=120); c.close()
+PY
+"$venv/bin/python" "$root/scripts/fleet_dask.py" sweep.yaml --shards 7 --out "$work/via-dask" \
+    --scheduler-file "$work/scheduler.json" --memprof "$memprof"
+"$memprof" sweep sweep.yaml --out "$work/single" >/dev/null
+cmp "$work/single/runs.csv" "$work/via-dask/runs.csv"
+strip_host() {  # fleet.json without its "host" object (keys are sorted: it comes just before "runsFile")
+    python3 -c 'import sys; t=open(sys.argv[1]).read(); a=t.index(",\"host\":{"); b=t.index("},\"runsFile\":", a); print(t[:a] + t[b+1:], end="")' "$1"
+}
+if [[ "$(strip_host "$work/single/fleet.json")" != "$(strip_host "$work/via-dask/fleet.json")" ]]; then
+    echo "check-fleet-dask: fleet.json through Dask differs from the single-machine sweep" >&2
+    exit 1
+fi
+grep -q '"host"' "$work/via-dask/fleet.json"
+echo "check-fleet-dask: 7 shards on $workers Dask workers merged equal the single-machine sweep (runs.csv and fleet.json but host)"
