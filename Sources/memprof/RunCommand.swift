@@ -24,8 +24,11 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var sampling: SamplingOptions
 
+    @OptionGroup var workLimits: WorkLimitOptions
+
     func run() throws {
-        var loaded = try WorkloadSource.load(workload, overrides: try overrides.overrides())
+        var loaded = try WorkloadSource.load(workload, overrides: try overrides.overrides(),
+                                             limits: try workLimits.limits)
         printWarnings(loaded.warnings)
         if let seed { loaded.workload.seed = seed }
         let progress = ProgressLine(durationUs: loaded.workload.durationUs)

@@ -191,6 +191,33 @@ import Testing
             #expect(readOnly.stderr == "memprof: read-only file system creating a folder in \(small.path)\n")
         }
     }
+
+    /// A small file that describes an absurd amount of work is refused up front by validate and
+    /// run alike, saying how much it describes (before: validate said ok, and run climbed past
+    /// 2 GB of memory in seconds); the limit is a flag.
+    @Test func absurdWorkIsRefusedUpFront() throws {
+        let dir = try Scratch.makeDirectory("hostile")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try """
+            memprof: 1
+            name: busy
+            duration: 24h
+            apps:
+              mail: {launch: {footprint: 40MB}}
+              safari: {launch: {footprint: 40MB}}
+            generate: {switchEvery: 1us}
+            """.write(to: dir.appendingPathComponent("busy.yaml"), atomically: true, encoding: .utf8)
+        let expected = "memprof: busy.yaml: generate.switchEvery: the workload describes about 86,400,000,000 scheduled "
+            + "occurrences (86,400,000,000 app switches); memprof runs at most 5,000,000 (raise it with --max-occurrences)\n"
+        for command in ["validate", "run"] {
+            let outcome = try ProcessRunner.memprof([command, "busy.yaml"], in: dir)
+            #expect(outcome.status == 2)
+            #expect(outcome.stderr == expected)
+        }
+        let raised = try ProcessRunner.memprof(["validate", "busy.yaml", "--max-occurrences", "100000000000"], in: dir)
+        #expect(raised.status == 0, "\(raised.stderr)")
+        #expect(Scratch.listing(dir) == ["busy.yaml"])
+    }
 }
 
 struct FolderProblem: Error {
