@@ -50,6 +50,12 @@ public enum ReportLoader {
         do { data = try Data(contentsOf: url) } catch {
             throw CompareInputError.unreadable(path, error.localizedDescription)
         }
+        return try decode(data, path: path)
+    }
+
+    /// A report from the bytes of a `report.json` read from `path` (named in errors), with every
+    /// metric range-checked.
+    public static func decode(_ data: Data, path: String) throws -> Report {
         let report: Report
         do { report = try ReportJSON.decode(data) } catch let error as ReportReadError {
             throw CompareInputError.notAReport(path, error)
