@@ -76,7 +76,8 @@ public enum FuzzTargets {
         }
         return true
     }, seeds: {
-        Seeds.files(under: "Reports/baselines", named: { $0 == "report.json" })
+        let baselines = Seeds.files(under: "Reports/baselines", named: { $0 == "report.json" })
+        return baselines + baselines.compactMap(Seeds.compacted)
     })
 }
 
@@ -101,6 +102,18 @@ enum Seeds {
                let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) { out.append(data) }
         }
         return out
+    }
+
+    /// A report with its long lists cut to a few entries: the same structure in a few kilobytes,
+    /// so that most mutants are cheap to read.
+    static func compacted(_ data: Data) -> Data? {
+        func cut(_ value: Any) -> Any {
+            if let list = value as? [Any] { return list.prefix(6).map(cut) }
+            if let object = value as? [String: Any] { return object.mapValues(cut) }
+            return value
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) else { return nil }
+        return try? JSONSerialization.data(withJSONObject: cut(object), options: [.sortedKeys])
     }
 
     /// The smallest baseline report: what budgets are checked against and reports compared with.

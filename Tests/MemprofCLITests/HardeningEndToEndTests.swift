@@ -218,6 +218,37 @@ import Testing
         #expect(raised.status == 0, "\(raised.stderr)")
         #expect(Scratch.listing(dir) == ["busy.yaml"])
     }
+
+    /// Broken reports name their place and say what is wrong in words (before: "not a JSON
+    /// object" for all, raw `DecodingError` text, and "You don't have permission" for /dev/null);
+    /// a duplicate key and a negative count are refused.
+    @Test func brokenReportsAreLocated() throws {
+        let dir = try Scratch.makeDirectory("reports")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try ProcessRunner.memprof(["run", "observer-leaks", "--out", "r", "--no-sampling"], in: dir).status == 0)
+        let good = try String(contentsOf: dir.appendingPathComponent("r/report.json"), encoding: .utf8)
+        let cases: [(String, String, String)] = [
+            ("cut.json", String(good.prefix(40)), "cut.json:1:37: not a memprof report (a string that never ends)"),
+            ("empty.json", "", "empty.json:1:1: not a memprof report (the file is empty)"),
+            ("twice.json", good.replacingOccurrences(of: "{\"apps\":{", with: "{\"apps\":{\"x\":1,\"x\":2,"),
+             "twice.json:1:16: not a memprof report (duplicate key 'x')"),
+            ("negative.json", good.replacingOccurrences(of: "\"evictions\":0", with: "\"evictions\":-3"),
+             "negative.json: not a memprof report ("),
+            ("missing.json", good.replacingOccurrences(of: "\"tool\":{\"name\":\"memprof\",", with: "\"tool\":{"),
+             "missing.json: not a memprof report (does not match memprof.report/1: tool: missing key 'name')"),
+        ]
+        for (name, text, expected) in cases {
+            try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            let outcome = try ProcessRunner.memprof(["compare", "r", name], in: dir)
+            #expect(outcome.status == 2, "\(name): \(outcome.stdout)")
+            #expect(outcome.stderr.hasPrefix("memprof: " + expected), "\(name): \(outcome.stderr)")
+        }
+        let negative = try ProcessRunner.memprof(["check", "negative.json", "--budget", "/dev/null"], in: dir)
+        #expect(negative.stderr.contains("is -3; counts are 0 or more"), "\(negative.stderr)")
+        let device = try ProcessRunner.memprof(["compare", "r", "/dev/null"], in: dir)
+        #expect(device.status == 2)
+        #expect(device.stderr == "memprof: /dev/null: cannot read it (it is not a regular file)\n")
+    }
 }
 
 struct FolderProblem: Error {
