@@ -143,7 +143,7 @@ let package = Package(
         // Fuzz targets over every parser of untrusted input, and a seeded mutation loop (issue 15);
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).
         .target(name: "MemprofFuzz", dependencies: ["MemprofWorkload", "MemprofCompare", "MemprofBudgets", "MemprofRun",
-                                                    "MemprofReport", "MemprofCore"]),
+                                                    "MemprofReport", "MemprofCore", "MemprofFleet"]),
         .executableTarget(name: "memprof-fuzz", dependencies: ["MemprofFuzz"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,13 +2,14 @@ import Foundation
 import MemprofBudgets
 import MemprofCompare
 import MemprofCore
+import MemprofFleet
 import MemprofReport
 import MemprofRun
 import MemprofWorkload
 
 /// A parser of untrusted input under fuzzing: it takes any bytes and must only ever return or
 /// throw — a trap, a hang or unbounded memory is a bug. Every parser memprof has gets one
-/// (add yours to ``FuzzTargets/all``, with seeds: the sweep parser will be the next).
+/// (add yours to ``FuzzTargets/all``, with seeds).
 public struct FuzzTarget: Sendable {
     /// The name `scripts/fuzz.sh --target` and `MEMPROF_FUZZ_TARGET` use.
     public var name: String
@@ -19,7 +20,7 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [workload, thresholds, budget, report]
+    public static let all: [FuzzTarget] = [workload, sweep, thresholds, budget, report]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 
@@ -39,6 +40,18 @@ public enum FuzzTargets {
         return true
     }, seeds: {
         BuiltinWorkloads.all.map { Data($0.yaml.utf8) } + Seeds.files(under: "Tests", named: { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") })
+    })
+
+    /// The sweep file (spec §12), and the plan of its cells (each cell's workload loaded and
+    /// checked) when the matrix is small.
+    public static let sweep = FuzzTarget(name: "sweep", run: { data in
+        guard let text = try? YAMLText.decode(data, file: "s.yaml"),
+              let sweep = try? SweepFile.parse(text, file: "s.yaml") else { return false }
+        let cells = sweep.axes.reduce(1) { $0 * max(1, $1.values.count) }
+        if cells <= 8 { _ = try? SweepPlan(sweep: sweep, shard: SweepPlan.Shard(index: 1, count: 2)) }
+        return true
+    }, seeds: {
+        Seeds.sweepExamples.map { Data($0.utf8) }
     })
 
     /// `compare --thresholds`: the file, and its patterns checked against a report's metrics.
@@ -123,6 +136,12 @@ enum Seeds {
     }()
 
     static let metricPaths: Set<String> = smallReport.map { Set(MetricExtractor.metrics(of: $0).keys) } ?? []
+
+    static let sweepExamples = [
+        "memprof: 1\nsweep: mail-on-small-phones\nworkload: phone-day\nseeds: 1..1000\nmatrix:\n  device: [iphone-6-plus, ipad-air-2]\n  policy: [seed-2015, xnu]\n  apps.mail.launch.footprint: [45MB, 60MB]\n",
+        "memprof: 1\nsweep: quick\nworkload: observer-leaks\nseeds: [1, 2, 3]\nworst: 3\n",
+        "{\"memprof\": 1, \"sweep\": \"j\", \"workload\": \"ipad-afternoon\", \"seeds\": \"5..9\", \"matrix\": {\"seed\": [1]}}",
+    ]
 
     static let thresholdExamples = [
         "threshold: 5%\ncountThreshold: 0%\nminDelta: 1\n",
