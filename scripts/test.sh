@@ -28,6 +28,9 @@ swift test --skip-build --filter "$in_process_sampling"
 echo "== baselines (Reports/baselines)"
 ./scripts/check-baselines.sh
 
+echo "== fuzzing, time-boxed (scripts/fuzz.sh --loop: every parser of untrusted input, 30 s each)"
+./scripts/fuzz.sh --loop --seconds 30
+
 echo "== stack files of a sampled run (FlameGraph rules, speedscope schema, go tool pprof)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -8,10 +8,15 @@ public enum WorkloadSource {
     /// its `work` names against the ones this build of memprof has, and the programs it names
     /// (they must exist, be executable and be dynamically linked ELF programs, spec §8.1).
     ///
+    /// Refuses one that describes more work than `limits` allow (``WorkEstimate``).
+    ///
     /// - Throws: `WorkloadError` (MemprofWorkload), naming file, line, column and key, for bad input.
     /// `overrides` change keys before validation (`--device`, `--policy`, `--set`, a sweep's matrix).
-    public static func load(_ argument: String?, overrides: [WorkloadOverride] = []) throws -> LoadedWorkload {
-        try WorkloadLoader.load(argument, knownKernels: Set(WorkRegistry.names), overrides: overrides,
-                                checkProgram: { ProgramFile.problem(with: $0) })
+    public static func load(_ argument: String?, overrides: [WorkloadOverride] = [],
+                            limits: WorkEstimate.Limits = .default) throws -> LoadedWorkload {
+        let loaded = try WorkloadLoader.load(argument, knownKernels: Set(WorkRegistry.names), overrides: overrides,
+                                             checkProgram: { ProgramFile.problem(with: $0) })
+        try WorkEstimate(loaded.workload).check(limits, file: loaded.source)
+        return loaded
     }
 }

@@ -32,8 +32,11 @@ struct RunCommand: ParsableCommand {
             + "report.html and trace.json are drawn from the whole log."))
     var events: EventLog = .all
 
+    @OptionGroup var workLimits: WorkLimitOptions
+
     func run() throws {
-        var loaded = try WorkloadSource.load(workload, overrides: try overrides.overrides())
+        var loaded = try WorkloadSource.load(workload, overrides: try overrides.overrides(),
+                                             limits: try workLimits.limits)
         printWarnings(loaded.warnings)
         if let seed { loaded.workload.seed = seed }
         let progress = ProgressLine(durationUs: loaded.workload.durationUs)

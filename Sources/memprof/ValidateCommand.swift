@@ -12,11 +12,14 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "Workload files (YAML or JSON) or built-in names.")
     var workloads: [String]
 
+    @OptionGroup var workLimits: WorkLimitOptions
+
     func run() throws {
         var problems: [String] = []
+        let limits = try workLimits.limits
         for path in workloads {
             do {
-                let loaded = try WorkloadSource.load(path)
+                let loaded = try WorkloadSource.load(path, limits: limits)
                 printWarnings(loaded.warnings)
                 print("\(path): ok (\(loaded.workload.name), \(loaded.workload.apps.count) apps, "
                     + "\(loaded.workload.script.count) script entries)")

@@ -191,6 +191,64 @@ import Testing
             #expect(readOnly.stderr == "memprof: read-only file system creating a folder in \(small.path)\n")
         }
     }
+
+    /// A small file that describes an absurd amount of work is refused up front by validate and
+    /// run alike, saying how much it describes (before: validate said ok, and run climbed past
+    /// 2 GB of memory in seconds); the limit is a flag.
+    @Test func absurdWorkIsRefusedUpFront() throws {
+        let dir = try Scratch.makeDirectory("hostile")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try """
+            memprof: 1
+            name: busy
+            duration: 24h
+            apps:
+              mail: {launch: {footprint: 40MB}}
+              safari: {launch: {footprint: 40MB}}
+            generate: {switchEvery: 1us}
+            """.write(to: dir.appendingPathComponent("busy.yaml"), atomically: true, encoding: .utf8)
+        let expected = "memprof: busy.yaml: generate.switchEvery: the workload describes about 86,400,000,000 scheduled "
+            + "occurrences (86,400,000,000 app switches); memprof runs at most 5,000,000 (raise it with --max-occurrences)\n"
+        for command in ["validate", "run"] {
+            let outcome = try ProcessRunner.memprof([command, "busy.yaml"], in: dir)
+            #expect(outcome.status == 2)
+            #expect(outcome.stderr == expected)
+        }
+        let raised = try ProcessRunner.memprof(["validate", "busy.yaml", "--max-occurrences", "100000000000"], in: dir)
+        #expect(raised.status == 0, "\(raised.stderr)")
+        #expect(Scratch.listing(dir) == ["busy.yaml"])
+    }
+
+    /// Broken reports name their place and say what is wrong in words (before: "not a JSON
+    /// object" for all, raw `DecodingError` text, and "You don't have permission" for /dev/null);
+    /// a duplicate key and a negative count are refused.
+    @Test func brokenReportsAreLocated() throws {
+        let dir = try Scratch.makeDirectory("reports")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try ProcessRunner.memprof(["run", "observer-leaks", "--out", "r", "--no-sampling"], in: dir).status == 0)
+        let good = try String(contentsOf: dir.appendingPathComponent("r/report.json"), encoding: .utf8)
+        let cases: [(String, String, String)] = [
+            ("cut.json", String(good.prefix(40)), "cut.json:1:37: not a memprof report (a string that never ends)"),
+            ("empty.json", "", "empty.json:1:1: not a memprof report (the file is empty)"),
+            ("twice.json", good.replacingOccurrences(of: "{\"apps\":{", with: "{\"apps\":{\"x\":1,\"x\":2,"),
+             "twice.json:1:16: not a memprof report (duplicate key 'x')"),
+            ("negative.json", good.replacingOccurrences(of: "\"evictions\":0", with: "\"evictions\":-3"),
+             "negative.json: not a memprof report ("),
+            ("missing.json", good.replacingOccurrences(of: "\"tool\":{\"name\":\"memprof\",", with: "\"tool\":{"),
+             "missing.json: not a memprof report (does not match memprof.report/1: tool: missing key 'name')"),
+        ]
+        for (name, text, expected) in cases {
+            try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            let outcome = try ProcessRunner.memprof(["compare", "r", name], in: dir)
+            #expect(outcome.status == 2, "\(name): \(outcome.stdout)")
+            #expect(outcome.stderr.hasPrefix("memprof: " + expected), "\(name): \(outcome.stderr)")
+        }
+        let negative = try ProcessRunner.memprof(["check", "negative.json", "--budget", "/dev/null"], in: dir)
+        #expect(negative.stderr.contains("is -3; counts, sizes and times are 0 or more"), "\(negative.stderr)")
+        let device = try ProcessRunner.memprof(["compare", "r", "/dev/null"], in: dir)
+        #expect(device.status == 2)
+        #expect(device.stderr == "memprof: /dev/null: cannot read it (it is not a regular file)\n")
+    }
 }
 
 struct FolderProblem: Error {

@@ -46,9 +46,22 @@ public enum ReportLoader {
                 throw CompareInputError.missingFile(url.path)
             }
         }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+            throw CompareInputError.unreadable(url.path, "it is not a regular file")
+        }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw CompareInputError.unreadable(path, error.localizedDescription)
+            throw CompareInputError.unreadable(path, (error as NSError).localizedFailureReason ?? "\(error)")
+        }
+        return try decode(data, path: path)
+    }
+
+    /// A report from the bytes of a `report.json` read from `path` (named in errors), with every
+    /// metric range-checked.
+    public static func decode(_ data: Data, path: String) throws -> Report {
+        do { try JSONStructure.check(data) } catch let problem as JSONStructure.Problem {
+            throw CompareInputError.notAReport("\(path):\(problem.line):\(problem.column)", .notAReport(problem.message))
         }
         let report: Report
         do { report = try ReportJSON.decode(data) } catch let error as ReportReadError {

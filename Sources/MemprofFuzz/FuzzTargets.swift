@@ -1,0 +1,158 @@
+import Foundation
+import MemprofBudgets
+import MemprofCompare
+import MemprofCore
+import MemprofFleet
+import MemprofReport
+import MemprofRun
+import MemprofWorkload
+
+/// A parser of untrusted input under fuzzing: it takes any bytes and must only ever return or
+/// throw — a trap, a hang or unbounded memory is a bug. Every parser memprof has gets one
+/// (add yours to ``FuzzTargets/all``, with seeds).
+public struct FuzzTarget: Sendable {
+    /// The name `scripts/fuzz.sh --target` and `MEMPROF_FUZZ_TARGET` use.
+    public var name: String
+    /// Runs the parser (and what reads its result) on one input; true when the input was accepted.
+    public var run: @Sendable (Data) -> Bool
+    /// The starting corpus: every built-in workload, baseline report and test fixture that fits.
+    public var seeds: @Sendable () -> [Data]
+}
+
+public enum FuzzTargets {
+    public static let all: [FuzzTarget] = [workload, sweep, thresholds, budget, report]
+
+    public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
+
+    /// The workload parser (YAML and JSON) and the up-front work estimate; workloads that pass
+    /// both and are small are also simulated, so the engine sees whatever the parser lets through.
+    public static let workload = FuzzTarget(name: "workload", run: { data in
+        guard let text = try? YAMLText.decode(data, file: "fuzz.yaml"),
+              let loaded = try? WorkloadLoader.parse(text, file: "fuzz.yaml") else { return false }
+        let estimate = WorkEstimate(loaded.workload)
+        guard (try? estimate.check(.default, file: "fuzz.yaml")) != nil else { return false }
+        if estimate.occurrences < 5_000, loaded.workload.durationUs <= 48 * 3_600_000_000 {
+            var simulator = Simulator(workload: loaded.workload, options: .init(checksInvariants: true))
+            let result = simulator.run()
+            _ = Report(result: result, workloadSha256: loaded.sha256, source: "fuzz",
+                       host: .current(simulationWallMs: 0, processedOccurrences: 0), profile: nil)
+        }
+        return true
+    }, seeds: {
+        BuiltinWorkloads.all.map { Data($0.yaml.utf8) } + Seeds.files(under: "Tests", named: { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") })
+    })
+
+    /// The sweep file (spec §12), and the plan of its cells (each cell's workload loaded and
+    /// checked) when the matrix is small.
+    public static let sweep = FuzzTarget(name: "sweep", run: { data in
+        guard let text = try? YAMLText.decode(data, file: "s.yaml"),
+              let sweep = try? SweepFile.parse(text, file: "s.yaml") else { return false }
+        let cells = sweep.axes.reduce(1) { $0 * max(1, $1.values.count) }
+        if cells <= 8 { _ = try? SweepPlan(sweep: sweep, shard: SweepPlan.Shard(index: 1, count: 2)) }
+        return true
+    }, seeds: {
+        Seeds.sweepExamples.map { Data($0.utf8) }
+    })
+
+    /// `compare --thresholds`: the file, and its patterns checked against a report's metrics.
+    public static let thresholds = FuzzTarget(name: "thresholds", run: { data in
+        guard let text = try? YAMLText.decode(data, file: "t.yaml"),
+              let t = try? Thresholds.parse(yaml: text, file: "t.yaml") else { return false }
+        for path in Seeds.metricPaths.prefix(50) { _ = t.effective(for: path, kind: MetricKind.of(path)) }
+        return (try? t.checkPatterns(against: Seeds.metricPaths)) != nil
+    }, seeds: {
+        Seeds.thresholdExamples.map { Data($0.utf8) }
+    })
+
+    /// `check --budget`: the file, and the check of a report against it.
+    public static let budget = FuzzTarget(name: "budget", run: { data in
+        guard let text = try? YAMLText.decode(data, file: "b.yaml"),
+              let budget = try? Budget.parse(yaml: text, file: "b.yaml"),
+              let report = Seeds.smallReport,
+              let check = try? BudgetChecker.check(report, against: budget) else { return false }
+        _ = CheckOutput.terminal(check)
+        _ = CheckOutput.markdown(check)
+        return true
+    }, seeds: {
+        Seeds.budgetExamples.map { Data($0.utf8) }
+    })
+
+    /// The report reader of compare, check and export, and a comparison of what it read with itself
+    /// and with a real report (every number formatted on the way).
+    public static let report = FuzzTarget(name: "report", run: { data in
+        guard let report = try? ReportLoader.decode(data, path: "fuzz.json") else { return false }
+        for base in [report] + (Seeds.smallReport.map { [$0] } ?? []) {
+            if let c = try? Comparer.compare(base: base, new: report, allowDifferent: true) {
+                _ = CompareOutput.terminal(c, all: true)
+                _ = CompareOutput.markdown(c, all: true)
+            }
+        }
+        return true
+    }, seeds: {
+        let baselines = Seeds.files(under: "Reports/baselines", named: { $0 == "report.json" })
+        return baselines + baselines.compactMap(Seeds.compacted)
+    })
+}
+
+/// Seeds and fixtures for the targets.
+enum Seeds {
+    /// The repository, found from the working directory upwards (the fuzz scripts run from it).
+    static let repository: URL? = {
+        var dir = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        for _ in 0..<6 {
+            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) { return dir }
+            dir = dir.deletingLastPathComponent()
+        }
+        return nil
+    }()
+
+    static func files(under folder: String, named accept: (String) -> Bool) -> [Data] {
+        guard let root = repository?.appendingPathComponent(folder),
+              let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        var out: [Data] = []
+        while let path = walker.nextObject() as? String {
+            if accept((path as NSString).lastPathComponent),
+               let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) { out.append(data) }
+        }
+        return out
+    }
+
+    /// A report with its long lists cut to a few entries: the same structure in a few kilobytes,
+    /// so that most mutants are cheap to read.
+    static func compacted(_ data: Data) -> Data? {
+        func cut(_ value: Any) -> Any {
+            if let list = value as? [Any] { return list.prefix(6).map(cut) }
+            if let object = value as? [String: Any] { return object.mapValues(cut) }
+            return value
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) else { return nil }
+        return try? JSONSerialization.data(withJSONObject: cut(object), options: [.sortedKeys])
+    }
+
+    /// The smallest baseline report: what budgets are checked against and reports compared with.
+    static let smallReport: Report? = {
+        files(under: "Reports/baselines", named: { $0 == "report.json" }).min { $0.count < $1.count }
+            .flatMap { try? ReportLoader.decode($0, path: "baseline") }
+    }()
+
+    static let metricPaths: Set<String> = smallReport.map { Set(MetricExtractor.metrics(of: $0).keys) } ?? []
+
+    static let sweepExamples = [
+        "memprof: 1\nsweep: mail-on-small-phones\nworkload: phone-day\nseeds: 1..1000\nmatrix:\n  device: [iphone-6-plus, ipad-air-2]\n  policy: [seed-2015, xnu]\n  apps.mail.launch.footprint: [45MB, 60MB]\n",
+        "memprof: 1\nsweep: quick\nworkload: observer-leaks\nseeds: [1, 2, 3]\nworst: 3\n",
+        "{\"memprof\": 1, \"sweep\": \"j\", \"workload\": \"ipad-afternoon\", \"seeds\": \"5..9\", \"matrix\": {\"seed\": [1]}}",
+    ]
+
+    static let thresholdExamples = [
+        "threshold: 5%\ncountThreshold: 0%\nminDelta: 1\n",
+        "metrics:\n  summary.peakUsedBytes: {threshold: 10%, minDelta: 4MB}\n  apps.*.resumeLatencyUs.max: {threshold: 20%, minDelta: 50ms}\n",
+        "metrics: {apps.game.timeAtPressureUs.warning: {ignore: true}, summary.evictions: {threshold: 0%}}",
+        "{\"threshold\": \"5%\", \"metrics\": {\"apps.*.evictions\": {\"minDelta\": 2}}}",
+    ]
+
+    static let budgetExamples = [
+        "apps:\n  mail: {evictions: {max: 1}, exits.memoryLimit: {max: 0}, peakFootprintBytes: {max: 150MB}}\n  \"*\": {exits.watchdog: {max: 0}}\nsummary:\n  backgroundTasks.expiredKilled: {max: 0}\n  fetches.completed: {min: 4}\n",
+        "summary: {evictions: {min: 0, max: 3}, timeAtPressureUs.warning: {max: 10m}}",
+        "{\"apps\": {\"safari\": {\"resumeLatencyUs.max\": {\"max\": \"250ms\"}}}}",
+    ]
+}

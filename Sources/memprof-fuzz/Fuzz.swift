@@ -1,0 +1,54 @@
+import Foundation
+import MemprofFuzz
+
+// Two builds of one program (scripts/fuzz.sh):
+// - with `-Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING`, a libFuzzer binary: libFuzzer's main
+//   calls LLVMFuzzerTestOneInput with the target named by MEMPROF_FUZZ_TARGET;
+// - otherwise a command: `memprof-fuzz loop TARGET SECONDS [SEED]` runs the seeded mutation
+//   loop, `memprof-fuzz seeds TARGET DIR` writes a target's seeds into DIR (libFuzzer's corpus),
+//   `memprof-fuzz replay TARGET FILE` runs one input (a crash found earlier).
+
+#if FUZZING
+nonisolated(unsafe) let fuzzTarget: FuzzTarget = {
+    let name = ProcessInfo.processInfo.environment["MEMPROF_FUZZ_TARGET"] ?? "workload"
+    guard let target = FuzzTargets.named(name) else { fatalError("memprof-fuzz: no target '\(name)'") }
+    return target
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    _ = fuzzTarget.run(Data(bytes: data, count: size))
+    return 0
+}
+#else
+@main
+enum FuzzCommand {
+    static func main() throws {
+        let args = CommandLine.arguments
+        let targets = FuzzTargets.all.map(\.name).joined(separator: ", ")
+        guard args.count >= 3, let target = FuzzTargets.named(args[2]) else {
+            FileHandle.standardError.write(Data("usage: memprof-fuzz loop|seeds|replay TARGET ... (targets: \(targets))\n".utf8))
+            exit(2)
+        }
+        switch args[1] {
+        case "loop":
+            let seconds = args.count > 3 ? Double(args[3]) ?? 60 : 60
+            let seed = args.count > 4 ? UInt64(args[4]) ?? 1 : 1
+            let crashes = URL(fileURLWithPath: ProcessInfo.processInfo.environment["MEMPROF_FUZZ_CRASHES"] ?? ".build/fuzz/crashes")
+            let outcome = try MutationLoop(target: target, seed: seed, crashDirectory: crashes).run(seconds: seconds)
+            print("\(target.name): \(outcome.executions) executions in \(String(format: "%.0f", outcome.seconds)) s "
+                + "(\(Int(Double(outcome.executions) / max(outcome.seconds, 0.001)))/s), corpus \(outcome.corpus), "
+                + "accepted \(outcome.accepted), crashes 0")
+        case "seeds" where args.count > 3:
+            let dir = URL(fileURLWithPath: args[3])
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            for (i, seed) in target.seeds().enumerated() { try seed.write(to: dir.appendingPathComponent("seed-\(i)")) }
+        case "replay" where args.count > 3:
+            guard let data = FileManager.default.contents(atPath: args[3]) else { exit(2) }
+            print("\(target.name): accepted \(target.run(data))")
+        default:
+            exit(2)
+        }
+    }
+}
+#endif
