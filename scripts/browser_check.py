@@ -454,7 +454,10 @@ def check_page(browser, path, outdir):
                                                                 "deviceScaleFactor": 1, "mobile": width < 600}, session=session)
             if width < 600:
                 wide = evaluate("document.documentElement.scrollWidth")
-                if wide and wide > width + 1: problems.append(f"page is wider than the screen at {width} px ({wide} px)")
+                if wide and wide > width + 1:
+                    culprit = evaluate("""(function(){var w=null,r=0;[].forEach.call(document.querySelectorAll('body *'),function(e){
+                      if(e.closest('.scroll,.hscroll,.chart-wrap'))return;var b=e.getBoundingClientRect().right;if(b>r){r=b;w=e.tagName+'#'+e.id+'.'+e.getAttribute('class');}});return w+' '+Math.round(r);})()""")
+                    problems.append(f"page is wider than the screen at {width} px ({wide} px; widest: {culprit})")
             shot = browser.call("Page.captureScreenshot", {"format": "png"}, session=session)
             file = os.path.join(outdir, f"{name}-{width}-{scheme}.png")
             with open(file, "wb") as fh:

@@ -169,7 +169,8 @@ struct LaneChart {
         for (row, lane) in marks.enumerated() {
             var byKind: [Int: RelativePath] = [:]
             for mark in lane {
-                byKind[mark.kind, default: RelativePath()].vertical(x: x(mark.atUs), y: Double(row * Self.rowHeight + 1), length: 17)
+                // A tick over the top of the row, so a busy lane's states stay visible under its marks.
+                byKind[mark.kind, default: RelativePath()].vertical(x: x(mark.atUs), y: Double(row * Self.rowHeight), length: 7)
             }
             for kind in byKind.keys.sorted() {
                 out += "<path class=\"mk mk-\(Self.markKinds[kind])\" d=\"\(byKind[kind]!.d)\"/>"
