@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Opens report.html of every built-in workload, and the runs index, in headless Chromium and
-# fails on any console error, uncaught exception or network request, or when the charts did not
-# draw or do not answer hover and drag. Saves light and dark PNG screenshots to look at.
+# Opens report.html of every built-in workload, a compare page of two of them and the runs index
+# in headless Chromium and fails on any console error, uncaught exception or network request, or
+# when a point of the pages does not work (browser_check.py lists them). Saves light and dark PNG
+# screenshots at 1400 and 390 px to look at.
 #
 # usage: scripts/browser-check.sh [OUTDIR]     (env: SCRATCH=.build-html, MEMPROF=path/to/memprof)
 set -euo pipefail
@@ -26,7 +27,11 @@ for workload in $("$memprof" list workloads | awk 'NF && $1 !~ /:$/ {print $1}')
     (cd "$work" && "$memprof" run "$workload" >/dev/null)
     pages+=("$work/Reports/$workload/report.html")
 done
-pages+=("$work/Reports/index.html")
+# A compare page of two built-in workloads beside their reports (links, overlay, grouped causes).
+(cd "$work" && "$memprof" compare Reports/phone-day Reports/phone-day-xnu --allow-different \
+    --html Reports/compare.html >/dev/null) || true    # exit 1: the xnu day is worse, as expected
+[[ -s "$work/Reports/compare.html" ]] || { echo "compare wrote no page"; exit 1; }
+pages+=("$work/Reports/compare.html" "$work/Reports/index.html")
 # fleet.html of a small sweep (issue 10): two devices × two policies over 12 seeds.
 printf 'memprof: 1\nsweep: browser-fleet\nworkload: phone-day\nseeds: 1..12\nmatrix:\n  device: [iphone-6-plus, ipad-air-2]\n  policy: [seed-2015, xnu]\n' >"$work/fleet.yaml"
 (cd "$work" && "$memprof" sweep fleet.yaml >/dev/null)

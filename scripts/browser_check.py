@@ -302,7 +302,7 @@ def check_page(browser, path, outdir):
 
     if kind == "report":
         counts.update(js("""JSON.stringify({
-          lanes: document.querySelectorAll('#lanesvg rect[class^="s-"]').length,
+          lanes: document.querySelectorAll('#lanesvg path[class^="s-"]').length,
           rows: document.querySelectorAll('#atable tbody tr').length,
           decisions: document.querySelectorAll('#dtable tbody tr[data-t]').length,
           jetsamViews: document.querySelectorAll('details.jetsam').length,
@@ -353,9 +353,11 @@ def check_page(browser, path, outdir):
             panel = evaluate("(document.querySelector('#mem text.panel')||{}).textContent||''")
             if "swap" not in panel: problems.append(f"Mac memory chart's lower panel is not swap ({panel!r})")
         # Hover a lane segment: its state shows.
-        seg = js("""(function(){var rs=document.querySelectorAll('#lanesvg rect[class^="s-"]');var best=null,bw=0;
-          for(var i=0;i<rs.length;i++){var b=rs[i].getBoundingClientRect();if(b.width>bw){bw=b.width;best=rs[i];}}
-          if(!best)return null;best.scrollIntoView({block:'center'});var b=best.getBoundingClientRect();return JSON.stringify({x:b.left+b.width/2,y:b.top+b.height/2});})()""")
+        # The longest exact segment of any lane, from the page's own data, in viewport coordinates.
+        seg = js("""(function(){var L=JSON.parse(document.getElementById('memprof-data').textContent).lanes,best=null;
+          for(var r=0;r<L.seg.length;r++){var a=L.seg[r],p=0;for(var i=0;i<a.length;i+=5){p+=a[i];if(a[i+4]===1&&a[i+2]!==1&&(!best||a[i+1]>best.n))best={r:r,u:p+a[i+1]/2,n:a[i+1]};}}
+          if(!best)return null;var svg=document.getElementById('lanesvg');svg.scrollIntoView({block:'center'});
+          var pt=svg.createSVGPoint();pt.x=best.u;pt.y=best.r*L.rowHeight+10;var q=pt.matrixTransform(svg.getScreenCTM());return JSON.stringify({x:q.x,y:q.y});})()""")
         if seg:
             mouse("mouseMoved", seg["x"], seg["y"])
             lane_tip = evaluate("document.getElementById('tip').hidden ? '' : document.getElementById('tip').textContent")
@@ -367,7 +369,7 @@ def check_page(browser, path, outdir):
 
     if kind == "compare":
         c = js("""JSON.stringify({baseUsed:document.querySelectorAll('#mem path.used.base').length,
-          baseMarks:document.querySelectorAll('#mem .marks.base line').length,newMarks:document.querySelectorAll('#mem .marks:not(.base) line').length,
+          baseMarks:document.querySelectorAll('#mem .marks.base path').length,newMarks:document.querySelectorAll('#mem .marks:not(.base) path').length,
           causes:document.querySelectorAll('ol.causes > li.cause').length,causeMetrics:document.querySelectorAll('ol.causes li.cause li').length,
           bad:!!document.querySelector('#verdict.bad'),links:[].map.call(document.querySelectorAll('a[id^=link-]'),function(a){return a.getAttribute('href');})})""") or {}
         counts.update(c)
@@ -471,7 +473,10 @@ def check_page(browser, path, outdir):
                                                                 "deviceScaleFactor": 1, "mobile": width < 600}, session=session)
             if width < 600:
                 wide = evaluate("document.documentElement.scrollWidth")
-                if wide and wide > width + 1: problems.append(f"page is wider than the screen at {width} px ({wide} px)")
+                if wide and wide > width + 1:
+                    culprit = evaluate("""(function(){var w=null,r=0;[].forEach.call(document.querySelectorAll('body *'),function(e){
+                      if(e.closest('.scroll,.hscroll,.chart-wrap'))return;var b=e.getBoundingClientRect().right;if(b>r){r=b;w=e.tagName+'#'+e.id+'.'+e.getAttribute('class');}});return w+' '+Math.round(r);})()""")
+                    problems.append(f"page is wider than the screen at {width} px ({wide} px; widest: {culprit})")
             shot = browser.call("Page.captureScreenshot", {"format": "png"}, session=session)
             file = os.path.join(outdir, f"{name}-{width}-{scheme}.png")
             with open(file, "wb") as fh:

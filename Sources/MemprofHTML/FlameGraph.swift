@@ -69,33 +69,17 @@ public struct FlameGraphs {
 
     public func writeData(into json: inout JSONWriter) {
         json.raw("{")
-        json.key("names"); json.raw("[")
-        for (index, frame) in frames.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.string(FrameNames.short(frame))
-        }
-        json.raw("],"); json.key("full"); json.raw("[")
-        for (index, frame) in frames.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.string(frame)
-        }
-        json.raw("],"); json.key("thunk"); json.raw("[")
-        for (index, frame) in frames.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.raw(FrameNames.isThunk(frame) ? "1" : "0")
-        }
-        json.raw("],"); json.key("graphs"); json.raw("[")
+        json.key("names"); json.array(frames) { $0.string(FrameNames.short($1)) }; json.raw(",")
+        json.key("full"); json.array(frames) { $0.string($1) }; json.raw(",")
+        json.key("thunk"); json.array(frames) { json, frame in json.int(FrameNames.isThunk(frame) ? 1 : 0) }
+        json.raw(","); json.key("graphs"); json.raw("[")
         for (index, graph) in graphs.enumerated() {
             if index > 0 { json.raw(",") }
             json.raw("{"); json.key("id"); json.string(graph.id)
             json.raw(","); json.key("stacks"); write(graph.stacks, into: &json)
             if let base = graph.base { json.raw(","); json.key("base"); write(base, into: &json) }
-            json.raw(","); json.key("runs"); json.raw("[")
-            for (i, t) in graph.runs.enumerated() {
-                if i > 0 { json.raw(",") }
-                json.int(t)
-            }
-            json.raw("]}")
+            json.raw(","); json.key("runs"); json.array(graph.runs) { $0.int($1) }
+            json.raw("}")
         }
         json.raw("]}")
     }

@@ -73,7 +73,7 @@ enum HTMLAssets {
     .lvlab{font-size:11px;text-anchor:end;paint-order:stroke;stroke:var(--bg);stroke-width:3px}
     .lvlab.lim{fill:var(--lim)}.lvlab.warnl{fill:var(--warn)}.lvlab.crit{fill:var(--crit)}
     .p-warning{fill:var(--warn)}.p-critical{fill:var(--crit)}
-    .marks line{stroke-width:1.6}.m-comp{stroke:var(--comp)}.m-evict{stroke:var(--crit)}.m-warn{stroke:var(--warn)}.m-kill{stroke:var(--fg)}
+    .marks path{stroke-width:1.6;fill:none}.m-comp{stroke:var(--comp)}.m-evict{stroke:var(--crit)}.m-warn{stroke:var(--warn)}.m-kill{stroke:var(--fg)}
     #guide{stroke:var(--fg);stroke-width:1;stroke-dasharray:3 3;pointer-events:none}
     #sel,#lanesel{fill:var(--sel);pointer-events:none}#hit{fill:transparent;cursor:crosshair}
     .legend{list-style:none;padding:0;margin:8px 0 0;display:flex;flex-wrap:wrap;gap:4px 14px;font-size:12px;color:var(--muted)}
@@ -91,7 +91,7 @@ enum HTMLAssets {
     .s-background{fill:var(--s-background);background:var(--s-background)}.s-suspended{fill:var(--s-suspended);background:var(--s-suspended)}
     .s-compressed{fill:var(--s-compressed);background:var(--s-compressed)}.mixed{fill-opacity:.6}
     .hd{fill:var(--hd)}
-    .mk{vector-effect:non-scaling-stroke;stroke-width:2}
+    .mk{vector-effect:non-scaling-stroke;stroke-width:2;fill:none}
     .mk-launch{stroke:var(--ok);background:var(--ok)}.mk-resume{stroke:var(--comp);background:var(--comp)}
     .mk-eviction{stroke:var(--crit);background:var(--crit)}.mk-kill{stroke:var(--fg);background:var(--fg)}
     .mk-quit{stroke:var(--muted);background:var(--muted)}.mk-compression{stroke:var(--s-compressed);background:var(--s-compressed)}
@@ -230,16 +230,19 @@ enum HTMLAssets {
     if(href.indexOf('#jetsam-')===0&&openJetsam(href.slice(1))){ev.preventDefault();history.replaceState(null,'',href);}});
     if(location.hash.indexOf('#jetsam-')===0)openJetsam(location.hash.slice(1));
 
-    if(lanesvg){lanesvg.addEventListener('mousemove',function(ev){var el=ev.target,cls=el.getAttribute('class')||'',h='';
-    var row=Math.floor(svgPoint(lanesvg,ev).y/L.rowHeight),app=L.apps[row];if(app===undefined){hideTip();return;}
-    var m=/(?:^| )s-(\\w+)/.exec(cls);
-    if(m){var s=uToT(+el.getAttribute('x')),n=uToT(+el.getAttribute('width')),c=el.getAttribute('data-c'),k=el.getAttribute('data-m');
-    h='<b>'+esc(app)+'</b> · '+m[1]+(k?' (mostly; '+k+' short states merged, zoom in)':'')+'<br>from '+fmtT(s)+' for '+fmtT(n)+
-    (c?'<br>why: '+esc(L.causes[+c]):'');}
-    else if(/(?:^| )hd/.test(cls)){var s2=+el.getAttribute('data-s'),e2=+el.getAttribute('data-e');
-    h='<b>'+esc(app)+'</b> · '+esc(el.getAttribute('data-h'))+'<br>from '+fmtT(s2)+' for '+fmtT(e2-s2)+'<br>'+esc(el.getAttribute('data-o'));}
-    else if(/(?:^| )mk/.test(cls)){h='<b>'+esc(app)+'</b> · '+esc(el.getAttribute('data-k'))+'<br>at '+fmtT(+el.getAttribute('data-t'));}
-    else{var t=uToT(svgPoint(lanesvg,ev).x);h='<b>'+esc(app)+'</b> · not running<br>'+fmtT(t);}
+    function undelta(lanes,n){var out=[];for(var r=0;r<lanes.length;r++){var a=lanes[r],o=[],p=0;for(var i=0;i<a.length;i+=n){p+=a[i];o.push([p].concat(a.slice(i+1,i+n)));}out.push(o);}return out;}
+    var LS=L?undelta(L.seg,5):[],LH=L?undelta(L.hd,4):[],LM=L?undelta(L.mk,3):[];
+    function covering(list,u){var i=bisect(list,u,true);return i>=0&&u<=list[i][0]+list[i][1]?list[i]:null;}
+    if(lanesvg){lanesvg.addEventListener('mousemove',function(ev){var p=svgPoint(lanesvg,ev),row=Math.floor(p.y/L.rowHeight),app=L.apps[row],h='';
+    if(app===undefined){hideTip();return;}var u=p.x,dy=p.y-row*L.rowHeight,vb=lanesvg.viewBox.baseVal,tol=vb.width/Math.max(1,lanesvg.clientWidth)*3;
+    var best=null,bd=tol;for(var i=Math.max(0,bisect(LM[row],u-tol,true)),ms=LM[row];i<ms.length&&ms[i][0]<=u+tol;i++){var d=Math.abs(ms[i][0]-u);if(d<=bd){bd=d;best=ms[i];}}
+    var hd=dy>=15?covering(LH[row],u):null,sg=covering(LS[row],u);
+    if(best){h='<b>'+esc(app)+'</b> · '+L.markKinds[best[1]]+(best[2]?' '+esc(L.texts[best[2]]):'')+'<br>at '+fmtT(uToT(best[0]));}
+    else if(hd){h='<b>'+esc(app)+'</b> · '+esc(L.texts[hd[2]])+'<br>from '+fmtT(uToT(hd[0]))+' for '+fmtT(uToT(hd[1]))+'<br>'+esc(L.texts[hd[3]]);}
+    else if(sg){var st=[];for(var k=0;k<L.states.length;k++)if(sg[2]&(1<<k))st.push(L.states[k]);
+    h='<b>'+esc(app)+'</b> · '+(sg[4]>1?st.join(', ')+' ('+sg[4]+' short states, all shown; zoom in)':st[0])+'<br>from '+fmtT(uToT(sg[0]))+' for '+fmtT(uToT(sg[1]))+
+    (sg[4]<=1&&sg[3]?'<br>why: '+esc(L.texts[sg[3]]):'');}
+    else{h='<b>'+esc(app)+'</b> · not running<br>'+fmtT(uToT(u));}
     showTip(h,ev);});
     lanesvg.addEventListener('mouseleave',hideTip);}
 

@@ -54,11 +54,15 @@ extension HTMLReport {
                 what += " <a class=\"jl\" href=\"#jetsam-\(index)\">jetsam report</a>"
             }
             var candidates = ""
-            for (index, candidate) in r.candidates.enumerated() {
+            // The first candidates and every one taken; a long list's rest is in the jetsam view and report.json.
+            let limit = 8
+            for (index, candidate) in r.candidates.enumerated() where index < limit || candidate.taken {
                 if index > 0 { candidates += ", " }
                 candidates += "<span class=\"\(candidate.taken ? "taken" : "")\">\(candidate.taken ? "✔ " : "")\(name(candidate.app)) "
                     + "\(Format.bytes(candidate.footprintBytes)) \(candidate.state.rawValue)</span>"
             }
+            let rest = r.candidates.dropFirst(limit).filter { !$0.taken }.count
+            if rest > 0 { candidates += " <span class=\"empty\">and \(rest) more</span>" }
             let forWhom: String
             switch r.kind {
             case .eviction, .reclaim: forWhom = "\(name(r.app))\(r.detail.isEmpty ? "" : " (\(r.detail.html))")"

@@ -14,8 +14,8 @@ public struct HTMLReport {
         public var seriesBuckets = 400
         /// Budget of stacked values (apps × instants); fewer buckets are used for many apps.
         public var stackBudget = 40_000
-        /// Budget of lane segments over all apps.
-        public var laneBudget = 40_000
+        /// Budget of lane columns over all apps (each lane gets 200 to 2,000 columns).
+        public var laneBudget = 20_000
         /// Rows of a long table that are shown (half from the start, half from the end).
         public var tableLimit = 600
 

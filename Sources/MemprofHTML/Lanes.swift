@@ -2,7 +2,8 @@ import MemprofCore
 import MemprofReport
 
 /// What one swimlane draws for a stretch of time: an app's state, or, where many short states
-/// follow each other too fast to see, the one it spent longest in with a count of those merged.
+/// follow each other too fast to see, every state it held there (`states`), so no interval is
+/// lost from the picture, with the one it spent longest in and a count of those merged.
 public struct LaneSegment: Sendable, Hashable {
     public var startUs: Microseconds
     public var endUs: Microseconds
@@ -10,13 +11,17 @@ public struct LaneSegment: Sendable, Hashable {
     public var cause: String
     /// How many intervals this segment stands for (1 for an exact one).
     public var merged: Int
+    /// Every state held in the segment, in `AppState` order (just `state` for an exact one).
+    public var states: [AppState]
 
-    public init(startUs: Microseconds, endUs: Microseconds, state: AppState, cause: String, merged: Int = 1) {
+    public init(startUs: Microseconds, endUs: Microseconds, state: AppState, cause: String, merged: Int = 1,
+                states: [AppState]? = nil) {
         self.startUs = startUs
         self.endUs = endUs
         self.state = state
         self.cause = cause
         self.merged = merged
+        self.states = states ?? [state]
     }
 }
 
@@ -38,7 +43,8 @@ public enum Lanes {
                 for interval in group { time[interval.state, default: 0] += interval.lengthUs }
                 let dominant = AppState.allCases.max { (time[$0] ?? 0) < (time[$1] ?? 0) } ?? first.state
                 out.append(LaneSegment(startUs: first.startUs, endUs: last.endUs, state: dominant,
-                                       cause: "\(group.count) changes", merged: group.count))
+                                       cause: "\(group.count) changes", merged: group.count,
+                                       states: AppState.allCases.filter { time[$0] != nil }))
             }
             group.removeAll(keepingCapacity: true)
         }

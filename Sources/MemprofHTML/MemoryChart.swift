@@ -247,20 +247,32 @@ public struct MemoryChart {
         return out + "</g>\n"
     }
 
-    /// A strip coloured by pressure level between `top` and `bottom`.
+    /// A strip coloured by pressure level between `top` and `bottom`: per drawing column the
+    /// highest level reached in it, so no moment at warning or critical is lost however long the run.
     func pressureStrip(_ run: Report, top: Double, bottom: Double) -> String {
-        var out = "<g class=\"strip\">"
+        let columns = Int(Self.right - Self.left)
+        var highest = Array(repeating: 0, count: columns)
         let levels = run.timeline.levels
-        var lastEnd = -1.0
+        let rank: [PressureLevel: Int] = [.normal: 0, .warning: 1, .critical: 2]
+        func column(_ t: Microseconds) -> Int { min(columns - 1, max(0, Int(x(t) - Self.left))) }
         for (index, change) in levels.enumerated() where change.level != .normal {
             let end = index + 1 < levels.count ? levels[index + 1].atUs : run.run.durationUs
-            var x0 = x(change.atUs)
-            var x1 = x(end)
-            if x1 - x0 < 0.5 { x1 = x0 + 0.5 }
-            if x0 < lastEnd { x0 = lastEnd }
-            guard x1 > x0 else { continue }
-            lastEnd = x1
-            out += "<rect class=\"p-\(change.level.rawValue)\" x=\"\(c(x0))\" y=\"\(c(top))\" width=\"\(c(x1 - x0))\" height=\"\(c(bottom - top))\"/>"
+            let level = rank[change.level] ?? 0
+            for col in column(change.atUs)...max(column(change.atUs), column(max(change.atUs, end - 1))) {
+                highest[col] = max(highest[col], level)
+            }
+        }
+        var paths = [RelativePath(), RelativePath(), RelativePath()]
+        var start = 0
+        for col in 1...columns where col == columns || highest[col] != highest[start] {
+            if highest[start] > 0 {
+                paths[highest[start]].rectangle(x: Self.left + Double(start), y: top, width: Double(col - start), height: bottom - top)
+            }
+            start = col
+        }
+        var out = "<g class=\"strip\">"
+        for (level, cls) in [(1, "p-warning"), (2, "p-critical")] where !paths[level].d.isEmpty {
+            out += "<path class=\"\(cls)\" d=\"\(paths[level].d)\"/>"
         }
         return out + "</g>\n"
     }
@@ -270,17 +282,19 @@ public struct MemoryChart {
     ]
 
     /// Eviction, compression, warning and kill marks along the top of the main panel, one per
-    /// kind and drawing column at most, in rows from `row`.
+    /// kind and drawing column at most, in rows from `row`; one path per kind.
     func markers(_ run: Report, row: Int, isBase: Bool) -> String {
-        var out = "<g class=\"marks\(isBase ? " base" : "")\">"
-        var seen = Set<String>()
+        var paths = Array(repeating: RelativePath(), count: Self.markKinds.count)
+        var seen = Set<Int>()
         for mark in Decisions.marks(run.events) {
             guard let kind = Self.markKinds.firstIndex(where: { $0.kind == mark.kind }) else { continue }
-            let cls = Self.markKinds[kind].cls
-            let px = c(x(mark.atUs))
-            guard seen.insert("\(cls)@\(px)").inserted else { continue }
-            let y0 = Self.mainTop + Double(row + kind) * Self.markRow
-            out += "<line class=\"\(cls)\" x1=\"\(px)\" x2=\"\(px)\" y1=\"\(c(y0))\" y2=\"\(c(y0 + Self.markRow))\"/>"
+            let px = x(mark.atUs).rounded()
+            guard seen.insert(kind * 10_000 + Int(px)).inserted else { continue }
+            paths[kind].vertical(x: px, y: Self.mainTop + Double(row + kind) * Self.markRow, length: Self.markRow)
+        }
+        var out = "<g class=\"marks\(isBase ? " base" : "")\">"
+        for (kind, path) in paths.enumerated() where !path.d.isEmpty {
+            out += "<path class=\"\(Self.markKinds[kind].cls)\" d=\"\(path.d)\"/>"
         }
         return out + "</g>\n"
     }
@@ -332,18 +346,8 @@ public struct MemoryChart {
         json.key("width"); json.number(Self.width); json.raw(",")
         json.key("durationUs"); json.int(duration); json.raw(",")
         json.key("lowerName"); json.string(isMac ? "swap" : "compressed"); json.raw(",")
-        json.key("apps"); json.raw("[")
-        for (index, app) in apps.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.string(name(app))
-        }
-        json.raw("],")
-        json.key("colors"); json.raw("[")
-        for index in apps.indices {
-            if index > 0 { json.raw(",") }
-            json.string(HTMLText.appColor(index))
-        }
-        json.raw("],")
+        json.key("apps"); json.array(apps) { $0.string(name($1)) }; json.raw(",")
+        json.key("colors"); json.array(apps.indices) { $0.string(HTMLText.appColor($1)) }; json.raw(",")
         json.key("t"); writeInts(instants, into: &json); json.raw(",")
         json.key("v"); json.raw("[")
         for (index, layer) in layers.enumerated() {

@@ -74,6 +74,30 @@ import MemprofReport
         // Still contiguous.
         #expect(zip(segments, segments.dropFirst()).allSatisfy { $0.endUs == $1.startUs })
         #expect(segments.first?.startUs == 0)
+        // No interval is lost: a merged segment lists every state it held.
+        #expect(segments.dropLast().allSatisfy { $0.states == [.active, .suspended] })
+        // Neighbouring merged segments with the same states become one for drawing.
+        let drawn = LaneChart.coalesce(segments)
+        #expect(drawn.count == 2)
+        #expect(drawn[0].startUs == 0 && drawn[0].endUs == 1_000 && drawn[0].merged == 1_000)
+    }
+
+    /// Every interval of a busy lane shows in the segment that covers it.
+    @Test func everyStateHeldShowsInItsColumn() {
+        var generator = SystemRandomNumberGenerator()
+        var intervals: [StateInterval] = []
+        var t: Int64 = 0
+        let states: [AppState] = [.inactive, .active, .background, .suspended, .compressed]
+        while t < 100_000 {
+            let length = Int64.random(in: 1...(Bool.random(using: &generator) ? 40 : 3_000), using: &generator)
+            intervals.append(StateInterval(startUs: t, endUs: t + length, state: states.randomElement(using: &generator)!))
+            t += length
+        }
+        let segments = LaneChart.coalesce(Lanes.segments(intervals, minLengthUs: 500))
+        for interval in intervals {
+            let covering = segments.filter { $0.startUs < interval.endUs && $0.endUs > interval.startUs }
+            #expect(covering.contains { $0.states.contains(interval.state) }, "\(interval) not shown")
+        }
     }
 
     @Test func longIntervalsAreKeptExactly() {
