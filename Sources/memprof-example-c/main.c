@@ -8,6 +8,7 @@
 //   memprof-example-c threads N  churn N on each of two threads
 //   memprof-example-c churn N    N malloc/free pairs of 16–512 bytes, 64 live at a time
 //                                (the allocation-heavy program of scripts/bench-userprog.sh)
+//   memprof-example-c spin N     N rounds of arithmetic, no allocation (sampling overhead)
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,15 @@ __attribute__((noinline)) static unsigned long churn(unsigned long count) {
     return sum;
 }
 
+__attribute__((noinline)) static unsigned long spin(unsigned long rounds) {
+    unsigned long x = 1;
+    for (unsigned long i = 0; i < rounds; i++) {
+        x = x * 6364136223846793005ul + 1442695040888963407ul;
+        __asm__ volatile("" : "+r"(x));
+    }
+    return x;
+}
+
 static void *churn_thread(void *count) {
     churn(*(unsigned long *)count);
     return NULL;
@@ -90,6 +100,9 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "crash") == 0) {
         crash();
         return 0;
+    }
+    if (argc >= 3 && strcmp(argv[1], "spin") == 0) {
+        return spin(strtoul(argv[2], NULL, 10)) == 1 ? 3 : 0;
     }
     if (argc >= 3 && strcmp(argv[1], "churn") == 0) {
         return churn(strtoul(argv[2], NULL, 10)) == 1 ? 3 : 0;
