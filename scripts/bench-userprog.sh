@@ -8,8 +8,10 @@
 #     largest resident set of any process of the run, from wait4), median of ROUNDS runs each,
 #     alternated so drifts of the machine hit all three alike.
 #  2. Sampling: a CPU-bound program (memprof-example-c spin N, no allocation) under memprof run
-#     with sampling at 997 Hz and with --no-sampling, alternated: median wall time of the program
-#     as memprof measured it (profile.runs), and the overhead in percent.
+#     with sampling at 997 Hz and with --no-sampling, alternated: median CPU time (user + system)
+#     of the program as memprof measured it (profile.runs), and the overhead in percent. CPU time,
+#     not wall time: on a loaded machine the wall time of a CPU-bound program mostly measures
+#     the other processes.
 #
 # Usage: scripts/bench-userprog.sh [--quick]      Environment: ROUNDS (default 5), N (churn count)
 set -euo pipefail
@@ -54,21 +56,25 @@ script:
 YAML
 }
 
-# measure CMD...: prints "wall_seconds max_rss_kib" of the command and everything it started.
+# measure CMD...: prints "wall_seconds max_rss_kib cpu_seconds" of the command and everything
+# it started (CPU: user + system of all of them, the figure a loaded machine disturbs least).
 measure() {
   python3 - "$@" <<'PY'
 import os, sys, time
 start = time.monotonic()
 pid = os.fork()
 if pid == 0:
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
     os.execvp(sys.argv[1], sys.argv[1:])
 _, status, _ = os.wait4(pid, 0)
 wall = time.monotonic() - start
 import resource
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
 if status != 0:
     sys.exit(f"bench-userprog: {sys.argv[1:]} failed ({status})")
-print(f"{wall:.3f} {rss}")
+print(f"{wall:.3f} {usage.ru_maxrss} {usage.ru_utime + usage.ru_stime:.3f}")
 PY
 }
 
@@ -79,16 +85,18 @@ workload churn churn "$count"
 : > "$work/plain"; : > "$work/heaptrack"; : > "$work/memprof"
 for _ in $(seq "$rounds"); do
   measure "$program" churn "$count" >> "$work/plain"
-  measure heaptrack -o "$work/heaptrack-out" "$program" churn "$count" >> "$work/heaptrack" 2>/dev/null
+  measure heaptrack -o "$work/heaptrack-out" "$program" churn "$count" >> "$work/heaptrack"
   rm -f "$work"/heaptrack-out*
   measure "$bin" run "$work/churn.yaml" --no-sampling --out "$work/out-churn" >> "$work/memprof"
 done
 plain_wall=$(cut -d' ' -f1 "$work/plain" | median); plain_rss=$(cut -d' ' -f2 "$work/plain" | median)
-printf '%-28s %10s %10s %14s %10s\n' "" "wall s" "x plain" "peak RSS MiB" "x plain"
+plain_cpu=$(cut -d' ' -f3 "$work/plain" | median)
+printf '%-12s %8s %8s %8s %8s %13s %8s\n' "" "wall s" "x plain" "CPU s" "x plain" "peak RSS MiB" "x plain"
 for tool in plain heaptrack memprof; do
   wall=$(cut -d' ' -f1 "$work/$tool" | median); rss=$(cut -d' ' -f2 "$work/$tool" | median)
-  printf '%-28s %10.3f %10.2f %14.1f %10.2f\n' "$tool" "$wall" "$(echo "$wall / $plain_wall" | bc -l)" \
-    "$(echo "$rss / 1024" | bc -l)" "$(echo "$rss / $plain_rss" | bc -l)"
+  cpu=$(cut -d' ' -f3 "$work/$tool" | median)
+  printf '%-12s %8.3f %8.1f %8.3f %8.1f %13.1f %8.2f\n' "$tool" "$wall" "$(echo "$wall / $plain_wall" | bc -l)" \
+    "$cpu" "$(echo "$cpu / $plain_cpu" | bc -l)" "$(echo "$rss / 1024" | bc -l)" "$(echo "$rss / $plain_rss" | bc -l)"
 done
 python3 - "$work/out-churn/report.json" <<'PY'
 import json, sys
@@ -101,16 +109,16 @@ PY
 echo "== sampling at 997 Hz: spin $spin (no allocation), median of $rounds pairs"
 workload spin spin "$spin"
 : > "$work/on"; : > "$work/off"
-program_wall() {
-  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["profile"]["runs"][0]["wallMicroseconds"])' "$1/report.json"
+program_cpu() {
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["profile"]["runs"][0]["cpuMicroseconds"])' "$1/report.json"
 }
 for _ in $(seq "$rounds"); do
   "$bin" run "$work/spin.yaml" --no-sampling --out "$work/off-run" >/dev/null
-  program_wall "$work/off-run" >> "$work/off"
+  program_cpu "$work/off-run" >> "$work/off"
   "$bin" run "$work/spin.yaml" --out "$work/on-run" >/dev/null
-  program_wall "$work/on-run" >> "$work/on"
+  program_cpu "$work/on-run" >> "$work/on"
 done
 off=$(median < "$work/off"); on=$(median < "$work/on")
 samples=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["profile"]["sampler"]["samples"])' "$work/on-run/report.json")
-printf 'unsampled %.3f s, sampled %.3f s (%s samples): overhead %.2f%%\n' \
+printf 'program CPU time: unsampled %.3f s, sampled %.3f s (%s samples): overhead %.2f%%\n' \
   "$(echo "$off / 1000000" | bc -l)" "$(echo "$on / 1000000" | bc -l)" "$samples" "$(echo "($on - $off) * 100 / $off" | bc -l)"
