@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "CMemprofPreload", dependencies: ["CProfilingChannel"],
                 linkerSettings: [.unsafeFlags(["-Xlinker", "--as-needed"])]),
         // Example programs with allocations known to the byte, for tests and the README (§8.1).
-        .executableTarget(name: "memprof-example-c", cSettings: [.unsafeFlags(["-g", "-fno-omit-frame-pointer"])]),
+        .executableTarget(name: "memprof-example-c", dependencies: ["CProfilingChannel"], cSettings: [.unsafeFlags(["-g", "-fno-omit-frame-pointer"])]),
         .executableTarget(name: "memprof-example-swift"),
         // Work kernels, the work registry, the sampler's Swift API and `SampledWorkPerformer`.
         .target(name: "MemprofSampler", dependencies: ["CSampler", "MemprofCore", "MemprofProfile", "CDwarf"]),

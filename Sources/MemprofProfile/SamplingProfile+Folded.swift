@@ -33,7 +33,7 @@ extension SamplingProfile {
             var merged: [String: Int64] = [:]
             for stack in stacksOf(handler) where stack.value > 0 {
                 let names = roots + stack.frames.map { frames[$0].name }
-                merged[Self.foldedStack(names), default: 0] += stack.value
+                merged[Self.foldedStack(names), default: 0] &+= stack.value
             }
             lines += merged.map { "\($0.key) \($0.value)" }
         }

@@ -43,7 +43,7 @@ extension SamplingProfile {
                 let weights = stacks.map { metric.value(of: $0) }
                 return .init(
                     type: "sampled", name: "\(handler.app) · \(handler.handler) (\(handler.kernel)) · \(metric.title)",
-                    unit: metric.unitIsBytes ? "bytes" : "none", startValue: 0, endValue: weights.reduce(0, +),
+                    unit: metric.unitIsBytes ? "bytes" : "none", startValue: 0, endValue: weights.reduce(0, &+),
                     samples: stacks.map(\.frames), weights: weights)
             }
         }

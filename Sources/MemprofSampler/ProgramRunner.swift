@@ -84,6 +84,7 @@ enum ProgramRunner {
                 peakBytes: Int64(clamping: stack.peak_bytes), leakedBytes: Int64(clamping: stack.end_bytes),
                 leakedBlocks: Int64(clamping: stack.end_blocks)))
         }
+        stacks = boundedStacks(stacks)
         var modules: [ProgramModule] = []
         for index in 0..<csampler_program_module_count(program) {
             var bias: UInt64 = 0, low: UInt64 = 0, high: UInt64 = 0
@@ -97,6 +98,33 @@ enum ProgramRunner {
         let tail = csampler_program_stderr_tail(program, &length)
         let stderrTail = tail.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
         return Run(result: result, stacks: stacks, modules: modules, stderrTail: stderrTail, timedOut: timedOut)
+    }
+
+    /// Stacks kept per run: the heaviest by samples, by bytes allocated and by bytes at the peak
+    /// or at exit; the rest are added up into one stack without frames, so totals stay whole and
+    /// a program with millions of distinct stacks cannot make a report of millions of frames.
+    static let keptStacks = 4000
+
+    static func boundedStacks(_ stacks: [RawStack]) -> [RawStack] {
+        guard stacks.count > keptStacks else { return stacks }
+        var keep = Set<Int>()
+        let orders: [(RawStack) -> Int64] = [{ Int64($0.samples) }, { $0.allocatedBytes }, { max($0.peakBytes, $0.leakedBytes) }]
+        for weight in orders {
+            let ranked = stacks.indices.sorted { weight(stacks[$0]) > weight(stacks[$1]) }
+            keep.formUnion(ranked.prefix(keptStacks / orders.count).filter { weight(stacks[$0]) > 0 })
+        }
+        var rest = RawStack(addresses: [], truncated: true, samples: 0, allocatedBytes: 0, allocations: 0,
+                            peakBytes: 0, leakedBytes: 0, leakedBlocks: 0)
+        for index in stacks.indices where !keep.contains(index) {
+            let stack = stacks[index]
+            rest.samples &+= stack.samples
+            rest.allocatedBytes &+= stack.allocatedBytes
+            rest.allocations &+= stack.allocations
+            rest.peakBytes &+= stack.peakBytes
+            rest.leakedBytes &+= stack.leakedBytes
+            rest.leakedBlocks &+= stack.leakedBlocks
+        }
+        return keep.sorted().map { stacks[$0] } + [rest]
     }
 
     private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {

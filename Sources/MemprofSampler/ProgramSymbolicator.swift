@@ -59,13 +59,13 @@ final class ProgramSymbolicator {
         let location = dwarf.locate(address)
         var symbol = location?.symbol
         if symbol == nil {
-            if tables[module.path] == nil { tables[module.path] = ELFSymbolTable(path: module.path) }
-            symbol = tables[module.path]??.symbolName(at: UInt64(address - module.bias))
+            if tables[module.path] == nil { tables[module.path] = .some(ELFSymbolTable(path: module.path)) }
+            symbol = tables[module.path]??.symbolName(at: UInt64(address &- module.bias))
         }
         // Versioned symbols (`__libc_start_main@@GLIBC_2.34`) are named without their version.
         if let at = symbol?.firstIndex(of: "@"), at != symbol?.startIndex { symbol = String(symbol![..<at]) }
         guard let symbol, !symbol.isEmpty else {
-            return Frame(name: name + "+0x" + String(address - module.bias, radix: 16), module: name,
+            return Frame(name: name + "+0x" + String(address &- module.bias, radix: 16), module: name,
                          file: location?.file, line: location?.line)
         }
         return Frame(name: Symbolicator.readableName(symbol), module: name, file: location?.file, line: location?.line)

@@ -155,14 +155,16 @@ final class SamplingSession: @unchecked Sendable {
         var entry = accumulated[tag] ?? Accumulated()
         let symbolicator = ProgramSymbolicator(modules: run.modules)
         var allocationStacks: [(frames: [Frame], totals: AllocationStack)] = []
+        let others = [Frame(name: "[other stacks]", module: "[memprof]")]  // see ProgramRunner.boundedStacks
         for stack in run.stacks {
             if stack.samples > 0 {
-                let frames = symbolicator.frames(stack.addresses, exactFirst: stack.allocations == 0)
+                let frames = stack.addresses.isEmpty && stack.truncated
+                    ? others : symbolicator.frames(stack.addresses, exactFirst: stack.allocations == 0)
                 entry.programStacks[frames, default: 0] += stack.samples
             }
             if stack.allocations > 0 {
                 allocationStacks.append((
-                    symbolicator.frames(stack.addresses, exactFirst: false),
+                    stack.addresses.isEmpty && stack.truncated ? others : symbolicator.frames(stack.addresses, exactFirst: false),
                     AllocationStack(frames: [], allocatedBytes: stack.allocatedBytes, allocations: stack.allocations,
                                     peakBytes: stack.peakBytes, leakedBytes: stack.leakedBytes,
                                     leakedBlocks: stack.leakedBlocks)))
@@ -184,7 +186,7 @@ final class SamplingSession: @unchecked Sendable {
             failedRuns: (previous?.failedRuns ?? 0) + (result.exited != 0 && result.exit_status != 0 ? 1 : 0),
             crashedRuns: (previous?.crashedRuns ?? 0) + (crashed ? 1 : 0),
             timedOutRuns: (previous?.timedOutRuns ?? 0) + (run.timedOut ? 1 : 0),
-            stderrTail: stderrTail, lostEvents: (previous?.lostEvents ?? 0) &+ Int(clamping: result.lost_events),
+            stderrTail: stderrTail, lostEvents: Self.saturatingSum(previous?.lostEvents ?? 0, Int(clamping: result.lost_events)),
             recorderStarted: result.recorder_started != 0)
         if result.recorder_started == 0 {
             note("memprof's recorder did not start in \(name) (\(app) \(handler)): nothing it did was recorded")
@@ -219,7 +221,8 @@ final class SamplingSession: @unchecked Sendable {
                 let frames = addresses.enumerated().map { index, address in
                     symbolicator.frame(for: address, isReturnAddress: index > 0)
                 }
-                return (frames: Array(frames.reversed()), count: count)
+                let rootFirst = Array(frames.reversed())
+                return (frames: options.keepsMemprofFrames ? rootFirst : Self.work(of: rootFirst), count: count)
             } + entry.programStacks.map { (frames: $0.key, count: $0.value) }
             var input = SamplingProfile.HandlerInput(
                 app: handler.app, handler: handler.handler,
@@ -263,6 +266,21 @@ final class SamplingSession: @unchecked Sendable {
             handlerNanosecondsPerSample: handlerCost.rounded(toPlaces: 1),
             overheadPercent: armedNanoseconds > 0
                 ? (Double(ticks) * cost / Double(armedNanoseconds) * 100).rounded(toPlaces: 3) : 0)
+    }
+
+    static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? Int.max : Int.min) : sum
+    }
+
+    /// The frames of a kernel's stack from the kernel down: memprof's thread start, worker loop
+    /// and the closures that call the kernel (the root end, up to the last of them) removed.
+    static func work(of frames: [Frame]) -> [Frame] {
+        guard let last = frames.lastIndex(where: { frame in
+            frame.name.contains("SamplingSession.performLocked(kernel:")
+                || frame.name.contains("variable initialization expression of static MemprofSampler.WorkRegistry.builtIn")
+        }), last + 1 < frames.count else { return frames }
+        return Array(frames[(last + 1)...])
     }
 
     private func tag(for handler: Handler) -> UInt32 {

@@ -1,3 +1,4 @@
+import Foundation
 import MemprofCore
 import MemprofProfile
 import MemprofSampler
@@ -100,5 +101,24 @@ import Testing
         let churned = totals(profile, "churn")
         #expect(churned.count == 3_000_000 && churned.leaked == 0)
         #expect(allocations.allocations >= 3_000_000 && handler.program?.lostEvents == 0)
+    }
+}
+
+/// A hostile program writes seeded random events and counters into memprof's channel: memprof
+/// must neither crash nor hang, and must still say how the program ended.
+@Suite(.serialized) struct HostileProgramTests {
+    @Test(arguments: [1, 2])
+    func randomChannelContentIsSurvived(seed: Int) throws {
+        var performer = SampledWorkPerformer(rateHz: 997)
+        let command = [Repository.builtProduct("memprof-example-c"), "scribble", String(seed)]
+        let outcome = performer.run(WorkSpec(program: ProgramSpec(command: command)), app: "mail", handler: .push,
+                                    wallLimitUs: 20_000_000)
+        #expect(!outcome.overran)
+        let profile = performer.makeProfile()
+        let handler = try #require(profile.handlers.first)
+        #expect(handler.program?.exitStatus == 0)
+        #expect(handler.program?.lostEvents ?? 0 > 0)  // the nonsense head says so
+        #expect(handler.stacks.count + (handler.allocations?.stacks.count ?? 0) <= 2 * 4000 + 2)
+        #expect(!profile.makeFoldedStacks(of: .allocatedBytes).isEmpty || handler.allocations?.stacks.isEmpty == true)
     }
 }
