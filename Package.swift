@@ -27,7 +27,7 @@ let package = Package(
     //   1. MemprofCore (the simulation), MemprofOutput (bytes out), MemprofProfile (samples as data)
     //   2. MemprofWorkload (files in), MemprofReport (the report model), MemprofSampler
     //   3. renderers: MemprofTrace, MemprofHTML (neither depends on the other)
-    //   4. MemprofRun (one run), MemprofCompare, MemprofBudgets, MemprofExport, MemprofServe
+    //   4. MemprofRun (one run), MemprofCompare, MemprofBudgets, MemprofField, MemprofExport, MemprofServe
     //   5. the executables: memprof, memprof-bench, memprof-bench-sampler
     targets: [
         // How output leaves memprof: the one JSON writer, escapers, JUnit XML, files written whole.
@@ -65,7 +65,7 @@ let package = Package(
                 "MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare", "MemprofBudgets", "MemprofExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "MemprofSampler", "MemprofProfile",
-                "MemprofHTML", "MemprofTrace", "MemprofServe", "MemprofOutput", "MemprofRun", "MemprofFleet",
+                "MemprofHTML", "MemprofTrace", "MemprofServe", "MemprofOutput", "MemprofRun", "MemprofFleet", "MemprofField",
             ]
         ),
         // Sampling profiles as plain data, and their folded-stack and speedscope forms.
@@ -115,7 +115,12 @@ let package = Package(
             dependencies: ["MemprofCompare", "MemprofCore", "MemprofReport", "MemprofOutput", "MemprofWorkload"]
         ),
         // A report in other viewers' formats (`memprof export`): trace, speedscope, folded, gzipped pprof.
-        .target(name: "MemprofExport", dependencies: ["MemprofCompare", "MemprofReport", "MemprofProfile", "MemprofTrace", "CZlib"]),
+        .target(name: "MemprofExport", dependencies: ["MemprofCompare", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofField", "MemprofOutput", "CZlib"]),
+        // The field's formats (issue 16): JetsamEvent .ips reports written from a report and read
+        // back into a workload that replays the kill, and MetricKit payloads.
+        .target(name: "MemprofField", dependencies: ["MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofOutput"]),
+        .testTarget(name: "MemprofFieldTests", dependencies: ["MemprofField", "MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport", "MemprofTestSupport"]),
         .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput", "MemprofWorkload"]),
         .testTarget(

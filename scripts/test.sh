@@ -25,6 +25,9 @@ swift test --skip-build --skip "$in_process_sampling"
 echo "== swift test (in-process sampling suites)"
 swift test --skip-build --filter "$in_process_sampling"
 
+echo "== fuzz the JetsamEvent .ips reader (libFuzzer, scripts/fuzz-ips.sh)"
+./scripts/fuzz-ips.sh 50000 > "$root/.build/fuzz-ips.log" 2>&1 || { tail -30 "$root/.build/fuzz-ips.log"; exit 1; }
+
 echo "== baselines (Reports/baselines)"
 ./scripts/check-baselines.sh
 

@@ -1,17 +1,26 @@
 import Foundation
+import MemprofOutput
 import MemprofProfile
 import MemprofReport
 import MemprofCompare
 import MemprofTrace
+import MemprofField
 
 /// The export formats; those built on stack samples need a report with a `profile`.
 public enum ExportFormat: String, CaseIterable, Sendable {
     case trace, speedscope, folded, pprof
     /// The report's metrics for github-action-benchmark (`customSmallerIsBetter`).
     case benchmark
+    /// One JetsamEvent `.ips` file per moment of memory kills, into a folder (issue 16).
+    case jetsam
+    /// `MXMetricPayload`-shaped JSON, one payload per app (issue 16).
+    case metrickit
 
     /// Whether the format is made of stack samples.
-    public var needsSamples: Bool { self != .trace && self != .benchmark }
+    public var needsSamples: Bool { [.speedscope, .folded, .pprof].contains(self) }
+
+    /// Whether the format is a folder of files rather than one file.
+    public var isFolder: Bool { self == .jetsam }
 
     /// Whether the format is binary (not for a terminal).
     public var isBinary: Bool { self == .pprof }
@@ -27,6 +36,10 @@ public enum Exporter {
     public static func export(_ report: Report, format: ExportFormat) throws -> Data {
         if format == .trace { return try TraceJSON.encode(report) }
         if format == .benchmark { return try BenchmarkJSON.encode(report) }
+        if format == .metrickit { return Data(MetricKitExport.json(report).utf8) }
+        if format == .jetsam {
+            throw BadInput("jetsam writes one .ips file per moment of memory kills: name a folder with -o DIR")
+        }
         guard let profile = report.profile, profile.hasSamples || profile.hasAllocations else {
             throw CompareInputError.noStackSamples(format: format.rawValue)
         }
@@ -36,6 +49,14 @@ public enum Exporter {
         case .pprof: return try Gzip.compress(profile.makePProfProto())
         case .trace: return try TraceJSON.encode(report)
         case .benchmark: return try BenchmarkJSON.encode(report)
+        case .metrickit: return Data(MetricKitExport.json(report).utf8)
+        case .jetsam: return Data()
         }
+    }
+
+    /// The files of a folder format (`jetsam`): one `.ips` file per moment of memory kills.
+    public static func exportFiles(_ report: Report, format: ExportFormat) -> [OutputFile] {
+        guard format == .jetsam else { return [] }
+        return JetsamExport.reports(report).map { OutputFile(name: $0.name, data: Data($0.text.utf8)) }
     }
 }

@@ -4,15 +4,17 @@ import Foundation
 import MemprofCompare
 import MemprofExport
 import MemprofReport
+import MemprofCore
 
 /// `memprof export REPORT --format F`: a report in another viewer's format (spec §11, issue 5).
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Rewrite a report for another viewer: trace, speedscope, folded, pprof or benchmark.",
+        abstract: "Rewrite a report for another viewer: trace, speedscope, folded, pprof, benchmark, jetsam or metrickit.",
         discussion: "trace opens in ui.perfetto.dev or chrome://tracing. speedscope, folded and pprof need "
             + "stack samples in the report. benchmark is the report's metrics for github-action-benchmark "
-            + "(customSmallerIsBetter).")
+            + "(customSmallerIsBetter). jetsam writes one JetsamEvent .ips file per moment of memory kills into "
+            + "the folder -o names; metrickit writes MXMetricPayload-shaped JSON, one payload per app.")
 
     @Argument(help: "The report (report.json or its folder).")
     var report: String
@@ -29,6 +31,17 @@ struct ExportCommand: ParsableCommand {
                 + "Write it to a file with -o FILE, or redirect standard output")
         }
         let loaded = try ReportLoader.load(report)
+        if format.isFolder {
+            guard let out, out != "-" else {
+                throw BadInput("\(format.rawValue) writes one .ips file per moment of memory kills: name a folder with -o DIR")
+            }
+            let files = Exporter.exportFiles(loaded, format: format)
+            try AtomicFiles.write(files, into: URL(fileURLWithPath: out))
+            let what = files.isEmpty ? "no memory kills in this report: nothing written"
+                : "\(Format.count(files.count, "JetsamEvent report")) written"
+            FileHandle.standardError.write(Data("\(out): \(what)\n".utf8))
+            return
+        }
         let data = try Exporter.export(loaded, format: format)
         if let out, out != "-" {
             try AtomicFiles.write(data, to: out)

@@ -10,7 +10,7 @@ struct Memprof: ParsableCommand {
         commandName: "memprof",
         abstract: "Simulates apps on a phone and reports their lifecycle and memory behaviour.",
         version: MemprofVersion.current,
-        subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, ExportCommand.self, ListCommand.self, ViewCommand.self, ServeCommand.self]
+        subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, ExportCommand.self, ImportCommand.self, ListCommand.self, ViewCommand.self, ServeCommand.self]
     )
 }
 

@@ -1,0 +1,80 @@
+import MemprofCore
+
+/// The jetsam bands of one xnu era (bsd/sys/kern_memorystatus.h), for reading a report's
+/// `priority` numbers and for writing them when a report.json carries none.
+public struct JetsamBands: Sendable, Equatable {
+    public var idle: Int
+    public var aging: Int
+    public var background: Int
+    public var frozen: Int
+    public var foreground: Int
+    public var audio: Int
+
+    /// xnu-8792 (iOS 16) and later: `JETSAM_PRIORITY_IDLE` 0, `_AGING_BAND2` 20, `_BACKGROUND` 30,
+    /// `_FREEZER` 75, `_FOREGROUND` 100, `_AUDIO_AND_ACCESSORY` 120.
+    public static let modern = JetsamBands(idle: 0, aging: 20, background: 30, frozen: 75, foreground: 100, audio: 120)
+    /// Before xnu-8792 (iOS 15 and earlier), the 0–21 scale: aging 2, background 3, frozen at
+    /// `JETSAM_PRIORITY_UI_SUPPORT` 8, foreground 10, audio 12.
+    public static let legacy = JetsamBands(idle: 0, aging: 2, background: 3, frozen: 8, foreground: 10, audio: 12)
+
+    /// The bands of an iOS major version.
+    public static func of(iosMajor: Int) -> JetsamBands { iosMajor >= 16 ? .modern : .legacy }
+
+    public init(idle: Int, aging: Int, background: Int, frozen: Int, foreground: Int, audio: Int) {
+        self.idle = idle
+        self.aging = aging
+        self.background = background
+        self.frozen = frozen
+        self.foreground = foreground
+        self.audio = audio
+    }
+
+    public init(_ x: XNUSettings) {
+        self.init(idle: x.idleBand, aging: x.agingBand, background: x.backgroundBand, frozen: x.frozenBand,
+                  foreground: x.foregroundBand, audio: x.audioBand)
+    }
+
+    /// The band an app in `states` (iOS's words) sits in.
+    public func priority(states: [String]) -> Int {
+        if states.contains("audio") { return audio }
+        if states.contains("frontmost") { return foreground }
+        if states.contains("frozen") { return frozen }
+        if states.contains("active") { return background }
+        return idle
+    }
+}
+
+/// memprof's lifecycle states in the words iOS writes in a jetsam report's `states`
+/// (`inactive` and `background` never appear in real reports).
+public enum JetsamVocabulary {
+    /// The states of a report.json process (memprof's words before issue 16, or iOS's, which
+    /// pass through unchanged) in iOS's words.
+    public static func iosWords(_ states: [String]) -> [String] {
+        var out: [String] = []
+        func add(_ w: String) { if !out.contains(w) { out.append(w) } }
+        for s in states {
+            switch s {
+            case "inactive": add("frontmost")
+            case "active" where states.contains("frontmost"): add("frontmost")
+            case "background": add("active")
+            case "compressed": add("suspended"); add("frozen")
+            default: add(s)
+            }
+        }
+        if out.contains("frontmost") && !out.contains("resume") { out.append("resume") }
+        // "frontmost" first, as iOS lists it.
+        return out.sorted { rank($0) < rank($1) }
+    }
+
+    private static func rank(_ w: String) -> Int {
+        switch w {
+        case "frontmost": 0
+        case "resume": 1
+        case "active": 2
+        case "audio": 3
+        case "suspended": 4
+        case "frozen": 5
+        default: 6
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import MemprofCore
+import MemprofReport
+
+/// `memprof export REPORT --format jetsam -o DIR`: one JetsamEvent `.ips` file per moment of
+/// memory kills in a report, in the layout iOS writes (the README lists every field and its source).
+public enum JetsamExport {
+    /// A run has no calendar date; its reports are dated from this instant (2015-01-01 00:00:00 UTC,
+    /// the reference text's year) plus the moment's time in the run.
+    public static let epochSeconds: Int64 = 1_420_070_400
+
+    public struct File: Sendable, Equatable {
+        public var name: String
+        /// The moment in the run.
+        public var atUs: Microseconds
+        public var report: JetsamReport
+        public var text: String { JetsamReportWriter.text(report) }
+    }
+
+    /// One report per moment: every memory kill at the same instant is one event, each killed
+    /// process with its own `reason` (spec §10, issue 16 fix 3).
+    public static func reports(_ report: Report) -> [File] {
+        var moments: [(atUs: Microseconds, events: [JetsamEvent])] = []
+        for e in report.jetsamEvents {
+            if let last = moments.last, last.atUs == e.atUs {
+                moments[moments.count - 1].events.append(e)
+            } else {
+                moments.append((e.atUs, [e]))
+            }
+        }
+        let identity = FieldIdentity.of(report.device)
+        let bands = report.policy.xnu.map(JetsamBands.init)
+            ?? IOSVersion.parse(identity.osVersion).map { JetsamBands.of(iosMajor: $0.major) } ?? .modern
+        let pids = Dictionary(uniqueKeysWithValues: report.apps.keys.sorted().enumerated().map { ($1, 300 + $0 * 7) })
+        var names: [String: Int] = [:]
+        return moments.enumerated().map { index, moment in
+            let r = jetsamReport(moment.events, report: report, identity: identity, bands: bands, pids: pids,
+                                 index: index)
+            let stamp = compactStamp(moment.atUs)
+            let count = names[stamp, default: 0] + 1
+            names[stamp] = count
+            let name = "JetsamEvent-\(stamp)\(count > 1 ? "-\(count)" : "").ips"
+            return File(name: name, atUs: moment.atUs, report: r)
+        }
+    }
+
+    static func jetsamReport(_ events: [JetsamEvent], report: Report, identity: FieldIdentity, bands: JetsamBands,
+                             pids: [String: Int], index: Int) -> JetsamReport {
+        let first = events[0]
+        let pageSize = first.pageSize
+        // The first snapshot lists everything resident at the moment; later kills of the same
+        // moment add their reasons (and their process, if the first snapshot did not list it).
+        var processes: [JetsamReport.Process] = []
+        var reasons: [String: String] = [:]
+        var order: [String] = []
+        for e in events {
+            for p in e.processes {
+                if let reason = p.reason, reasons[p.name] == nil { reasons[p.name] = reason }
+                guard !order.contains(p.name) else { continue }
+                order.append(p.name)
+                let words = JetsamVocabulary.iosWords(p.states)
+                processes.append(JetsamReport.Process(
+                    pid: pids[p.name], name: p.name, states: words,
+                    priority: bands.priority(states: words), rpages: p.rpages,
+                    lifetimeMax: max(p.rpages, lifetimePages(p.name, upTo: first.atUs, report: report, pageSize: pageSize))))
+            }
+        }
+        for i in processes.indices {
+            if let reason = reasons[processes[i].name] {
+                processes[i].reason = reason
+                processes[i].killDelta = 0
+            }
+        }
+        // In band order, as the kernel walks its buckets: the killed first, in the order they were
+        // killed, then up the bands, the largest first within a band.
+        let killOrder = events.map(\.killed)
+        processes.sort { a, b in
+            let ka = killOrder.firstIndex(of: a.name), kb = killOrder.firstIndex(of: b.name)
+            if let ka, let kb { return ka < kb }
+            if (ka != nil) != (kb != nil) { return ka != nil }
+            if a.priority != b.priority { return (a.priority ?? 0) < (b.priority ?? 0) }
+            if a.rpages != b.rpages { return a.rpages > b.rpages }
+            return a.name < b.name
+        }
+        let residentPages = processes.filter { !$0.states.contains("frozen") }.reduce(Int64(0)) { $0 + $1.rpages }
+        let device = report.device
+        let appPages = (device.ram - device.systemReserved) / pageSize
+        let compressed = lastValue(report.timeline.compressedBytes, upTo: first.atUs) / pageSize
+        let stamp = dateStamp(first.atUs)
+        let incident = incidentID(sha: report.run.workloadSha256, index: index, atUs: first.atUs)
+        let status = JetsamReport.MemoryStatus(
+            pageSize: pageSize, compressorSize: compressed, uncompressed: compressed,
+            memoryPages: JetsamReport.MemoryPages(
+                active: residentPages, free: max(0, appPages - residentPages), wired: device.systemReserved / pageSize,
+                anonymous: residentPages, fileBacked: 0))
+        let largest = processes.max { a, b in a.rpages != b.rpages ? a.rpages < b.rpages : a.name > b.name }
+        return JetsamReport(
+            header: JetsamReport.Header(timestamp: stamp, osVersion: identity.osVersion, incidentID: incident),
+            product: identity.product, build: identity.osVersion, incident: incident, date: stamp,
+            memoryStatus: status, largestProcess: largest?.name ?? first.largestProcess, processes: processes)
+    }
+
+    /// The most pages `app` was resident with up to `atUs` (report.json's `timeline.appBytes`).
+    static func lifetimePages(_ app: String, upTo atUs: Microseconds, report: Report, pageSize: Bytes) -> Int64 {
+        var peak: Int64 = 0
+        for point in report.timeline.appBytes[app] ?? [] where point.count == 2 && point[0] <= atUs {
+            peak = max(peak, point[1])
+        }
+        return (peak + pageSize - 1) / pageSize
+    }
+
+    static func lastValue(_ series: [[Int64]], upTo atUs: Microseconds) -> Int64 {
+        var value: Int64 = 0
+        for point in series where point.count == 2 {
+            if point[0] > atUs { break }
+            value = point[1]
+        }
+        return value
+    }
+
+    /// `2015-01-01 00:02:10.00 +0000` for 130 s into the run.
+    static func dateStamp(_ atUs: Microseconds) -> String {
+        let (d, h, m, s) = civil(atUs)
+        let centis = (atUs % 1_000_000) / 10_000
+        return "\(d) \(two(h)):\(two(m)):\(two(s)).\(two(centis)) +0000"
+    }
+
+    /// `2015-01-01-000210`, as iOS names the files.
+    static func compactStamp(_ atUs: Microseconds) -> String {
+        let (d, h, m, s) = civil(atUs)
+        return "\(d)-\(two(h))\(two(m))\(two(s))"
+    }
+
+    private static func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+
+    private static func civil(_ atUs: Microseconds) -> (date: String, h: Int64, m: Int64, s: Int64) {
+        let total = epochSeconds + atUs / 1_000_000
+        let days = total / 86_400
+        let secs = total % 86_400
+        // Howard Hinnant's days-to-civil.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        return ("\(year)-\(two(month))-\(two(day))", secs / 3600, secs % 3600 / 60, secs % 60)
+    }
+
+    /// A UUID-shaped id that is the same for the same run and moment.
+    static func incidentID(sha: String, index: Int, atUs: Microseconds) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash2: UInt64 = 0x8422_2325_cbf2_9ce4
+        for b in Array(sha.utf8) + Array("\(index)/\(atUs)".utf8) {
+            hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3
+            hash2 = (hash2 ^ UInt64(b)) &* 0x0000_0100_0000_01B3 &+ 1
+        }
+        let hex = (String(hash, radix: 16, uppercase: true).leftPadded(16) + String(hash2, radix: 16, uppercase: true).leftPadded(16))
+        let c = Array(hex)
+        return "\(String(c[0..<8]))-\(String(c[8..<12]))-\(String(c[12..<16]))-\(String(c[16..<20]))-\(String(c[20..<32]))"
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

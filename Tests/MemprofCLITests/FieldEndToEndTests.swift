@@ -1,0 +1,49 @@
+import Foundation
+import MemprofTestSupport
+import Testing
+
+/// Issue 16 through the built binary: export --format jetsam and metrickit, import, and the
+/// errors of each.
+@Suite(.serialized) struct FieldEndToEndTests {
+    @Test func jetsamExportImportAndRunReproduceTheKill() throws {
+        let dir = try Scratch.makeDirectory("field")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try ProcessRunner.memprof(["run", "phone-day-xnu", "--out", "r", "--no-sampling"], in: dir).status == 0)
+        let export = try ProcessRunner.memprof(["export", "r", "--format", "jetsam", "-o", "ips"], in: dir)
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stderr.contains("4 JetsamEvent reports written"), "\(export.stderr)")
+        let files = Scratch.listing(dir.appendingPathComponent("ips"))
+        #expect(files.count == 4 && files.allSatisfy { $0.hasPrefix("JetsamEvent-2015-01-01-") && $0.hasSuffix(".ips") })
+        let first = try String(contentsOf: dir.appendingPathComponent("ips/\(files[0])"), encoding: .utf8)
+        #expect(first.hasPrefix(#"{"bug_type":"298","timestamp":"2015-01-01 01:20:00.00 +0000","os_version":"#))
+
+        let imported = try ProcessRunner.memprof(["import", "ips/\(files[0])", "-o", "w.yaml"], in: dir)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("under xnu it kills"))
+        #expect(try ProcessRunner.memprof(["run", "w.yaml", "--out", "w", "--no-sampling"], in: dir).status == 0)
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("w/report.json"))) as! [String: Any]
+        let killed = (report["jetsamEvents"] as! [[String: Any]]).map { $0["killed"] as! String }
+        #expect(killed == ["messages", "game"], "the same kills as the run, in its order")
+
+        let metrickit = try ProcessRunner.memprof(["export", "r", "--format", "metrickit", "-o", "mk.json"], in: dir)
+        #expect(metrickit.status == 0)
+        let payloads = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("mk.json"))) as! [[String: Any]]
+        #expect(payloads.count == 8, "one payload per app of phone-day-xnu")
+    }
+
+    @Test func badInputIsRefusedWithStatusTwo() throws {
+        let dir = try Scratch.makeDirectory("field")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try #"{"bug_type":"309","os_version":"iPhone OS 17.0"}"#.write(to: dir.appendingPathComponent("crash.ips"), atomically: true, encoding: .utf8)
+        let foreign = try ProcessRunner.memprof(["import", "crash.ips", "-o", "w.yaml"], in: dir)
+        #expect(foreign.status == 2)
+        #expect(foreign.stderr.contains("crash.ips:1:13: bug_type: '309' (a crash report) is not a JetsamEvent report"), "\(foreign.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("w.yaml").path), "nothing half-written")
+        let missing = try ProcessRunner.memprof(["import", "nope.ips"], in: dir)
+        #expect(missing.status == 2)
+        #expect(try ProcessRunner.memprof(["run", "phone-day", "--out", "r", "--no-sampling"], in: dir).status == 0)
+        let noFolder = try ProcessRunner.memprof(["export", "r", "--format", "jetsam"], in: dir)
+        #expect(noFolder.status == 2)
+        #expect(noFolder.stderr.contains("name a folder with -o DIR"))
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import MemprofCore
+@testable import MemprofField
+import MemprofReport
+import MemprofTestSupport
+import Testing
+
+/// The MetricKit export, checked against the field names Apple documents for
+/// `MXBackgroundExitData`, `MXForegroundExitData` and `MXMemoryMetric`.
+@Suite struct MetricKitExportTests {
+    /// Apple's MetricKit documentation (developer.apple.com/documentation/metrickit/mxbackgroundexitdata
+    /// and …/mxforegroundexitdata): every counter of the two classes.
+    static let appleBackground: Set<String> = [
+        "cumulativeNormalAppExitCount", "cumulativeAbnormalExitCount", "cumulativeAppWatchdogExitCount",
+        "cumulativeCPUResourceLimitExitCount", "cumulativeMemoryResourceLimitExitCount", "cumulativeMemoryPressureExitCount",
+        "cumulativeBadAccessExitCount", "cumulativeIllegalInstructionExitCount",
+        "cumulativeBackgroundTaskAssertionTimeoutExitCount", "cumulativeSuspendedWithLockedFileExitCount",
+    ]
+    static let appleForeground: Set<String> = [
+        "cumulativeNormalAppExitCount", "cumulativeAbnormalExitCount", "cumulativeAppWatchdogExitCount",
+        "cumulativeMemoryResourceLimitExitCount", "cumulativeBadAccessExitCount", "cumulativeIllegalInstructionExitCount",
+    ]
+
+    @Test(arguments: ["phone-day", "phone-day-xnu", "background-heavy"])
+    func thePayloadsUseApplesNamesAndCountEveryExit(workload: String) throws {
+        let report = try ReportFixture.builtin(workload)
+        let json = MetricKitExport.json(report)
+        let payloads = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        #expect(payloads.count == report.apps.count)
+        var counted = 0
+        for payload in payloads {
+            #expect(Set(payload.keys) == ["appVersion", "timeStampBegin", "timeStampEnd", "metaData",
+                                          "applicationExitMetrics", "memoryMetrics"])
+            let meta = try #require(payload["metaData"] as? [String: Any])
+            let app = try #require(meta["bundleIdentifier"] as? String)
+            let exits = try #require(payload["applicationExitMetrics"] as? [String: [String: Int]])
+            #expect(Set(exits.keys) == ["backgroundExitData", "foregroundExitData"])
+            #expect(Set(exits["backgroundExitData"]!.keys) == Self.appleBackground)
+            #expect(Set(exits["foregroundExitData"]!.keys) == Self.appleForeground)
+            counted += exits.values.flatMap(\.values).reduce(0, +)
+            let appExits = report.apps[app]!.exits.values.reduce(0, +)
+            #expect(exits.values.flatMap(\.values).reduce(0, +) == appExits, "\(app)")
+
+            let memory = try #require(payload["memoryMetrics"] as? [String: Any])
+            #expect(memory["peakMemoryUsage"] as? String == "\((report.apps[app]!.peakFootprintBytes + 512) / 1024) kB")
+            let suspended = try #require(memory["averageSuspendedMemory"] as? [String: Any])
+            #expect(Set(suspended.keys) == ["averageValue", "standardDeviation", "sampleCount"])
+            let suspensions = report.events.count { $0.kind == .transition && $0.app == app && $0.to == .suspended }
+            #expect(suspended["sampleCount"] as? Int == suspensions)
+        }
+        #expect(counted == report.summary.terminations.values.reduce(0, +))
+    }
+
+    /// Exits map one to one onto a counter per side; the two without a MetricKit counter of their
+    /// own (fetch and push timeouts) are watchdog exits, as iOS ends an overdue handler.
+    @Test func exitReasonsMapOntoDocumentedCounters() {
+        for reason in ExitReason.allCases {
+            #expect(Self.appleBackground.contains(MetricKitExits.backgroundCounter(reason.rawValue)))
+            #expect(Self.appleForeground.contains(MetricKitExits.foregroundCounter(reason.rawValue)))
+        }
+        #expect(MetricKitExits.backgroundCounter("memoryPressure") == "cumulativeMemoryPressureExitCount")
+        #expect(MetricKitExits.backgroundCounter("memoryLimit") == "cumulativeMemoryResourceLimitExitCount")
+        #expect(MetricKitExits.backgroundCounter("backgroundTaskTimeout") == "cumulativeBackgroundTaskAssertionTimeoutExitCount")
+        #expect(MetricKitExits.backgroundCounter("badAccess") == "cumulativeBadAccessExitCount")
+        #expect(MetricKitExits.backgroundCounter("watchdog") == "cumulativeAppWatchdogExitCount")
+        #expect(MetricKitExits.backgroundCounter("userQuit") == "cumulativeNormalAppExitCount")
+    }
+
+    @Test func averageSuspendedMemoryIsTheMeanAndSampleDeviation() {
+        let m = MetricKitExport.AppMetrics(app: "a", background: [:], foreground: [:], peakMemoryBytes: 0,
+                                           suspendedSamples: [10 * 1024, 20 * 1024, 30 * 1024])
+        #expect(m.averageSuspendedBytes == 20 * 1024)
+        #expect(m.suspendedStandardDeviation == 10 * 1024)
+        #expect(MetricKitExport.kilobytes(m.averageSuspendedBytes) == "20 kB")
+    }
+}
