@@ -111,12 +111,6 @@ public struct WorkloadOverride: Sendable, Equatable {
     }
 }
 
-extension String {
-    var trimmingSpaces: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-    }
-}
-
 /// Applies overrides to a composed workload tree, and relocates the parser's errors about them.
 enum OverrideApplier {
     /// Keys whose entries are names the workload defines: an override must name an existing one.
