@@ -15,14 +15,18 @@ sweep() {  # sweep NAME SEEDS: a sweep file of phone-day over 1..SEEDS
     printf 'memprof: 1\nsweep: %s\nworkload: phone-day\nseeds: 1..%s\n' "$1" "$2" >"$work/$1.yaml"
 }
 measure() {  # measure LABEL COMMAND...: wall seconds and peak RSS of one command
-    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null
-    read -r seconds kb <"$work/time"
-    printf '%-44s %6.2f s  %7.1f MB peak\n' "$1" "$seconds" "$(echo "$kb / 1024" | bc -l)"
+    local label="$1"
+    shift
+    /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >/dev/null
+    read -r seconds user sys kb <"$work/time"
+    printf '%-44s %6.2f s wall  %6.2f s CPU  %7.1f MB peak\n' "$label" "$seconds" "$(echo "$user + $sys" | bc -l)" \
+        "$(echo "$kb / 1024" | bc -l)"
     echo "$seconds $kb" >"$work/last"
 }
 cores=$(nproc)
 echo "memprof bench-fleet: $(uname -m), $cores cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) (other processes share the cores: wall times and the"
+echo "speed-up need an idle machine; CPU seconds show the work done)"
 sweep s1k 1000
 sweep s10k 10000
 cd "$work"

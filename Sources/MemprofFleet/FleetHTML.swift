@@ -104,7 +104,8 @@ public enum FleetHTML {
     }
 
     static let style = """
-        .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 1em; }
+        .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(360px, 100%), 1fr)); gap: 1em; }
+        .scroll { overflow-x: auto; max-width: 100%; }
         figure.dist svg { background: transparent; border: 0; }
         .bar { fill: #3f7fc9; } .axis { stroke: #999; stroke-width: 1; }
         table.heat td.h { text-align: center; font-variant-numeric: tabular-nums; min-width: 5em; }
@@ -116,7 +117,7 @@ public enum FleetHTML {
     static func esc(_ s: String) -> String { HTMLEscape.text(s) }
 
     static func cellTable(_ r: FleetResult) -> String {
-        var out = "<h2>Cells</h2>\n<table>\n<thead><tr><th>#</th><th>cell</th><th>runs</th><th>days with an eviction</th>"
+        var out = "<h2>Cells</h2>\n<div class=\"scroll\"><table>\n<thead><tr><th>#</th><th>cell</th><th>runs</th><th>days with an eviction</th>"
             + "<th>evictions mean</th><th>cold launches p50 / p95</th><th>peak used p95</th></tr></thead>\n<tbody>\n"
         for cell in r.cells {
             let m = cell.metrics
@@ -127,7 +128,7 @@ public enum FleetHTML {
                 + "<td class=\"num\">\(m["summary.coldLaunches"].map { "\($0.p50) / \($0.p95)" } ?? "-")</td>"
                 + "<td class=\"num\">\(m["summary.peakUsedBytes"].map { MetricKind.bytes.format(Double($0.p95)) } ?? "-")</td></tr>\n"
         }
-        return out + "</tbody>\n</table>\n"
+        return out + "</tbody>\n</table></div>\n"
     }
 
     /// App × cell: the share of days with at least one eviction of the app, shaded by it.
@@ -138,7 +139,7 @@ public enum FleetHTML {
                 apps.insert(String(key.dropFirst(5).dropLast(10)))
             }
         }
-        var out = "<section id=\"heatmap\">\n<h2>Share of days with at least one eviction</h2>\n<table class=\"heat\">\n<thead><tr><th>app</th>"
+        var out = "<section id=\"heatmap\">\n<h2>Share of days with at least one eviction</h2>\n<div class=\"scroll\"><table class=\"heat\">\n<thead><tr><th>app</th>"
         for cell in r.cells { out += "<th title=\"\(esc(cell.label))\">cell \(cell.index)</th>" }
         out += "</tr></thead>\n<tbody>\n"
         for app in apps.sorted() {
@@ -148,15 +149,16 @@ public enum FleetHTML {
                     out += "<td class=\"h\">-</td>"
                     continue
                 }
-                let alpha = String(format: "%.2f", 0.08 + share * 0.82)
-                let ink = share > 0.55 ? "color:#fff;" : ""
-                out += "<td class=\"h\" style=\"background:rgba(198,40,40,\(alpha));\(ink)\" "
+                // At most 55% opaque, so the page's own text colour keeps a 4.5:1 contrast on it
+                // in both themes (dark text over white, light text over the dark page).
+                let alpha = String(format: "%.2f", 0.06 + share * 0.49)
+                out += "<td class=\"h\" style=\"background:rgba(160,20,20,\(alpha))\" "
                     + "title=\"\(esc(app)) in \(esc(cell.label)): evicted at least once on \(FleetSummary.percent(share)) of days\">"
                     + "\(FleetSummary.percent(share))</td>"
             }
             out += "</tr>\n"
         }
-        return out + "</tbody>\n</table>\n<p class=\"note\">Cells: "
+        return out + "</tbody>\n</table></div>\n<p class=\"note\">Cells: "
             + r.cells.map { "\($0.index) = \(esc($0.label))" }.joined(separator: "; ") + "</p>\n</section>\n"
     }
 
@@ -209,7 +211,7 @@ public enum FleetHTML {
 
     static func worst(_ r: FleetResult) -> String {
         var out = "<section id=\"worst\">\n<h2>Worst seeds</h2>\n<p class=\"note\">Each line replays the run in full "
-            + "(report.html, trace, stacks).</p>\n<table>\n<thead><tr><th>cell</th><th>metric</th><th>value</th><th>replay</th></tr></thead>\n<tbody>\n"
+            + "(report.html, trace, stacks).</p>\n<div class=\"scroll\"><table>\n<thead><tr><th>cell</th><th>metric</th><th>value</th><th>replay</th></tr></thead>\n<tbody>\n"
         for cell in r.cells {
             for name in worstMetrics {
                 guard let s = cell.metrics[name] else { continue }
@@ -219,6 +221,6 @@ public enum FleetHTML {
                 }
             }
         }
-        return out + "</tbody>\n</table>\n</section>\n"
+        return out + "</tbody>\n</table></div>\n</section>\n"
     }
 }

@@ -17,7 +17,7 @@ public struct MergeError: MemprofError, Equatable, Sendable {
 public enum FleetMerge {
     struct Part {
         var folder: String
-        var result: FleetResult
+        var result: FleetResult.Header
         var rows: [RunsCSV.Row]
         var header: [String]
     }
@@ -105,16 +105,17 @@ public enum FleetMerge {
         guard let json = FileManager.default.contents(atPath: dir.appendingPathComponent("fleet.json").path) else {
             throw MergeError("\(folder): no fleet.json (a folder written by memprof sweep or merge)")
         }
-        if let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
-           let schema = object["schema"] as? String, schema != FleetResult.schemaName {
-            throw MergeError("\(folder)/fleet.json: schema '\(schema)', not \(FleetResult.schemaName)")
+        // What merge needs of a part, without its statistics (they are recomputed from the rows).
+        struct Probe: Decodable { var schema: String? }
+        guard let probe = try? JSONDecoder().decode(Probe.self, from: json) else {
+            throw MergeError("\(folder)/fleet.json: not a JSON object")
         }
-        let result: FleetResult
-        do { result = try FleetResult.decode(json) } catch {
+        guard probe.schema == FleetResult.schemaName else {
+            throw MergeError("\(folder)/fleet.json: schema '\(probe.schema ?? "none")', not \(FleetResult.schemaName)")
+        }
+        let result: FleetResult.Header
+        do { result = try JSONDecoder().decode(FleetResult.Header.self, from: json) } catch {
             throw MergeError("\(folder)/fleet.json: not a \(FleetResult.schemaName) file (\(error))")
-        }
-        guard result.schema == FleetResult.schemaName else {
-            throw MergeError("\(folder)/fleet.json: schema '\(result.schema)', not \(FleetResult.schemaName)")
         }
         guard let csv = FileManager.default.contents(atPath: dir.appendingPathComponent("runs.csv").path) else {
             throw MergeError("\(folder): no runs.csv")

@@ -115,6 +115,26 @@ public struct FleetResult: Codable, Sendable, Equatable {
     /// Whether every shard is here.
     public var isComplete: Bool { shard == nil }
 
+    /// fleet.json without the statistics: what `merge` and `compare` read of a result (they
+    /// recompute or pair from runs.csv), decoded without building every metric's numbers.
+    public struct Header: Decodable, Sendable, Equatable {
+        public struct Cell: Decodable, Sendable, Equatable {
+            public var index: Int
+            public var label: String
+            public var overrides: [Override]
+            public var runs: Int
+        }
+        public var schema: String
+        public var tool: Tool
+        public var sweep: Sweep
+        public var shard: Shard?
+        public var cells: [Cell]
+        public var runsFile: RunsFile
+        public var host: Host
+
+        public var isComplete: Bool { shard == nil }
+    }
+
     public static func replay(workload: String, seed: UInt64, overrides: [Override]) -> String {
         let args = ["memprof", "run", workload, "--seed", String(seed)]
             + overrides.flatMap { WorkloadOverride(keyPath: $0.keyPath, value: $0.value, origin: .init(file: "")).commandLineArguments }

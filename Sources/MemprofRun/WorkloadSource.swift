@@ -10,8 +10,9 @@ public enum WorkloadSource {
     ///
     /// Refuses one that describes more work than `limits` allow (``WorkEstimate``).
     ///
-    /// - Throws: `WorkloadError` (MemprofWorkload), naming file, line, column and key, for bad input.
     /// `overrides` change keys before validation (`--device`, `--policy`, `--set`, a sweep's matrix).
+    ///
+    /// - Throws: `WorkloadError` (MemprofWorkload), naming file, line, column and key, for bad input.
     public static func load(_ argument: String?, overrides: [WorkloadOverride] = [],
                             limits: WorkEstimate.Limits = .default) throws -> LoadedWorkload {
         let loaded = try WorkloadLoader.load(argument, knownKernels: Set(WorkRegistry.names), overrides: overrides,
