@@ -16,7 +16,7 @@ nonisolated(unsafe) let fuzzTarget: FuzzTarget = {
 }()
 
 @_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
+func llvmFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<CInt>,
     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
@@ -29,7 +29,7 @@ func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CC
     var argc = argc
     var argv = argv
     _ = fuzzTarget
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+    return llvmFuzzerRunDriver(&argc, &argv) { data, size in
         _ = fuzzTarget.run(data.map { Data(bytes: $0, count: size) } ?? Data())
         return 0
     }
