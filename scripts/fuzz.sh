@@ -32,8 +32,9 @@ swift build --product memprof-fuzz >/dev/null
 loop_bin="$root/.build/debug/memprof-fuzz"
 if [ "$mode" = libfuzzer ]; then
     echo "fuzz: building the libFuzzer binary (release, -sanitize=fuzzer, .build/libfuzzer)"
+    # lld: gold fails on this link (an internal error in its DWARF reader).
     if swift build -c release --product memprof-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING \
-        --build-path .build/libfuzzer >.build/fuzz/build.log 2>&1; then
+        -Xswiftc -use-ld=lld --build-path .build/libfuzzer >.build/fuzz/build.log 2>&1; then
         fuzz_bin="$root/.build/libfuzzer/release/memprof-fuzz"
     else
         echo "fuzz: libFuzzer build failed (.build/fuzz/build.log); using the mutation loop"

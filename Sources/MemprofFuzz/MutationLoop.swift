@@ -172,7 +172,10 @@ final class Watchdog: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             while running {
                 usleep(200_000)
-                let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- current.startedAt) / 1e9
+                // Read the start first: the loop may start a new input between the two reads.
+                let started = current.startedAt
+                let now = DispatchTime.now().uptimeNanoseconds
+                let elapsed = now > started ? Double(now - started) / 1e9 : 0
                 if running && elapsed > limit {
                     FileHandle.standardError.write(Data("memprof-fuzz: hang: one input ran for over \(limit) s\n".utf8))
                     abort()

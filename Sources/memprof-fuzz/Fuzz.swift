@@ -15,10 +15,24 @@ nonisolated(unsafe) let fuzzTarget: FuzzTarget = {
     return target
 }()
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    _ = fuzzTarget.run(Data(bytes: data, count: size))
-    return 0
+@_silgen_name("LLVMFuzzerRunDriver")
+func llvmFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+// SwiftPM links an executable's entry point under this name (and points `main` at it), so
+// libFuzzer's own main is not used: its driver is started from here instead.
+@_cdecl("memprof_fuzz_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    _ = fuzzTarget
+    return llvmFuzzerRunDriver(&argc, &argv) { data, size in
+        _ = fuzzTarget.run(data.map { Data(bytes: $0, count: size) } ?? Data())
+        return 0
+    }
 }
 #else
 @main
