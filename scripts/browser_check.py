@@ -395,10 +395,11 @@ def check_page(browser, path, outdir):
     if kind in ("report", "compare") and evaluate("document.querySelectorAll('svg.flame g.fb').length"):
         f = js("""(function(){var svg=document.querySelector('svg.flame');function names(){return [].map.call(document.querySelectorAll('svg.flame g.fb'),function(g){return g.__b?g.__b.name:g.textContent;});}
           var G=svg.__g,all=document.getElementById('flame-all');var own=G.boxes.filter(function(b){return /WorkerThread|SamplingSession|NSThreadStart|partial apply|protocol witness/.test(b.name);}).length;
-          all.checked=true;all.dispatchEvent(new Event('change'));var ownShown=svg.__g.boxes.filter(function(b){return /WorkerThread|SamplingSession|NSThreadStart/.test(b.name);}).length;
+          all.checked=true;all.dispatchEvent(new Event('change'));var ownShown=svg.__g.boxes.filter(function(b){return /WorkerThread|SamplingSession|NSThreadStart|partial apply|protocol witness/.test(b.name);}).length;
+          var F=JSON.parse(document.getElementById('memprof-data').textContent).flame,hideable=F.thunk.some(Number)||F.graphs.some(function(g){return g.stacks.some(function(st){return st[1]>0;});});
           all.checked=false;all.dispatchEvent(new Event('change'));G=svg.__g;
           var i=-1;for(var k=0;k<G.boxes.length;k++){var b=G.boxes[k];if(b.d>0&&b.n<G.root.n*0.8&&b.n>G.root.n*0.02){i=k;break;}}
-          if(i<0)return JSON.stringify({boxes:G.boxes.length,own:own,ownShown:ownShown});
+          if(i<0)return JSON.stringify({boxes:G.boxes.length,own:own,ownShown:ownShown,hideable:hideable});
           var b=G.boxes[i],g=svg.querySelector('g.fb[data-i="'+i+'"]'),before=+g.querySelector('rect').getAttribute('width');
           g.querySelector('rect').dispatchEvent(new MouseEvent('click',{bubbles:true}));
           var g2=svg.querySelector('g.fb[data-i="'+i+'"]'),after=g2?+g2.querySelector('rect').getAttribute('width'):0;
@@ -407,11 +408,11 @@ def check_page(browser, path, outdir):
           document.getElementById('flame-reset').click();document.dispatchEvent(new KeyboardEvent('keydown',{key:'Escape'}));
           var s=document.getElementById('flame-search');s.value=b.name.slice(0,6);s.dispatchEvent(new Event('input'));var found=document.getElementById('flame-found').textContent;
           s.value='';s.dispatchEvent(new Event('input'));
-          return JSON.stringify({boxes:G.boxes.length,own:own,ownShown:ownShown,name:b.name,before:before,after:after,focusRoots:roots,afterHide:still,search:found});})()""")
+          return JSON.stringify({boxes:G.boxes.length,own:own,ownShown:ownShown,hideable:hideable,name:b.name,before:before,after:after,focusRoots:roots,afterHide:still,search:found});})()""")
         counts["flame"] = f
         if f.get("boxes", 0) < 1: problems.append("flame graph drew no boxes")
         if f.get("own"): problems.append(f"memprof's own frames are shown by default ({f['own']} boxes)")
-        if kind == "report" and not f.get("ownShown"): problems.append("the toggle did not show memprof's own frames")
+        if f.get("hideable") and not f.get("ownShown"): problems.append("the toggle did not show memprof's own frames and thunks")
         if "after" in f:
             if f["after"] <= f["before"]: problems.append("clicking a flame box did not zoom")
             if f["focusRoots"] != [f["name"]]: problems.append(f"focus on {f['name']!r} did not make it the root ({f['focusRoots']})")
@@ -423,6 +424,8 @@ def check_page(browser, path, outdir):
     contrast_report = []
     for scheme in ("light", "dark"):
         browser.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}, session=session)
+        if kind not in ("report", "compare", "check") and evaluate("!!document.getElementById('fleet')"):
+            break  # fleet.html has its own stylesheet (scripts' fleet checks above)
         items = js(TEXT_COLOURS_JS + "('.verdict, .verdict-text, ol.causes li, .hint, #summary .card small, .legend li, td, .lvlab')") or []
         worst = None
         for item in items:
@@ -471,7 +474,7 @@ def check_page(browser, path, outdir):
             height = evaluate("Math.ceil(document.documentElement.scrollHeight)") or 1000
             browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": min(int(height), 8000),
                                                                 "deviceScaleFactor": 1, "mobile": width < 600}, session=session)
-            if width < 600:
+            if width < 600 and kind in ("report", "compare", "check"):
                 wide = evaluate("document.documentElement.scrollWidth")
                 if wide and wide > width + 1:
                     culprit = evaluate("""(function(){var w=null,r=0;[].forEach.call(document.querySelectorAll('body *'),function(e){
