@@ -39,11 +39,11 @@ public struct RunArtifacts {
     var programLines: [String] {
         (profile?.handlers ?? []).compactMap { handler in
             guard let program = handler.program, let allocations = handler.allocations else { return nil }
-            let ending = program.timedOutRuns > 0 ? "\(program.timedOutRuns) killed at the window"
-                : program.signal.map { "ended by \($0)" } ?? "exit \(program.exitStatus ?? 0)"
-            return Self.labelled("program", "\(handler.app) \(handler.handler): \(handler.kernel), peak "
-                + "\(Format.bytes(allocations.peakBytes)) in use, \(Format.bytes(allocations.leakedBytes)) held at exit, "
-                + ending)
+            let ending = (program.signal.map { "ended by \($0)" } ?? "exit \(program.exitStatus ?? 0)")
+                + (program.timedOutRuns > 0 ? " (\(Format.count(program.timedOutRuns, "run")) killed at the window)" : "")
+            return Self.labelled("program", "\(handler.app) \(handler.handler): \(handler.kernel), "
+                + "\(Format.count(handler.runs, "run")), peak \(Format.bytes(allocations.peakBytes)) in use, "
+                + "\(Format.bytes(allocations.leakedBytes)) held at exit over all runs, last \(ending)")
         }
     }
 
