@@ -44,6 +44,8 @@ final class SamplingSession: @unchecked Sendable {
     private var armedNanoseconds: UInt64 = 0
     private var sampleCost: Double?
     private var samplingFailure: String?
+    /// Runs of kernels (sampled on the worker's clock) and of programs (on their process CPU clock).
+    private var kernelRuns = 0, programRuns = 0
     private var notes: [String] = []
     private let symbolicator = Symbolicator()
 
@@ -125,6 +127,7 @@ final class SamplingSession: @unchecked Sendable {
         if let failure = result.failure { note("sampling failed: \(failure)") }
         if !entry.kernels.contains(name) { entry.kernels.append(name) }
         entry.runs += 1
+        kernelRuns += 1
         entry.sizeBytes += sizeBytes
         entry.wallNanoseconds += result.wallNanoseconds
         entry.cpuNanoseconds += result.cpuNanoseconds
@@ -201,6 +204,7 @@ final class SamplingSession: @unchecked Sendable {
         }
         if !entry.kernels.contains(name) { entry.kernels.append(name) }
         entry.runs &+= 1
+        programRuns += 1
         entry.wallNanoseconds &+= result.wall_ns
         entry.cpuNanoseconds &+= result.cpu_ns
         accumulated[tag] = entry
@@ -259,7 +263,8 @@ final class SamplingSession: @unchecked Sendable {
         return SamplerSummary(
             requestedRateHz: options.rateHz,
             achievedRateHz: seconds > 0 ? (Double(ticks) / seconds).rounded(toPlaces: 1) : 0,
-            clock: StackSampler.usesCPUClock(rateHz: options.rateHz) ? "thread-cpu" : "monotonic",
+            clock: [kernelRuns > 0 || programRuns == 0 ? (StackSampler.usesCPUClock(rateHz: options.rateHz) ? "thread-cpu" : "monotonic") : nil,
+                    programRuns > 0 ? "process-cpu" : nil].compactMap { $0 }.joined(separator: "+"),
             samples: recorded, droppedSamples: dropped, timerOverruns: overruns,
             sampledWallMicroseconds: Int64(armedNanoseconds / 1000),
             costPerSampleNanoseconds: cost.rounded(toPlaces: 1),
