@@ -66,7 +66,7 @@ extension HTMLReport {
                 let id = "flame-\(index)-\(metric.rawValue)"
                 let total = metric == .peakBytes ? allocations.peakBytes : allocations.allocatedBytes
                 html += "<div class=\"flame-box\" id=\"box-\(id)\"><h3 class=\"flame-title\">\(app.html) · \(handler.handler.html) "
-                    + "<small>\(handler.kernel.html) · \(metric.title.html): \(Format.bytes(total).html) · widths are bytes · "
+                    + "<small>\(metric.title.html): \(Format.bytes(total).html) · "
                     + "\(Format.bytes(allocations.leakedBytes).html) held at exit"
                     + " <span class=\"flame-note\"></span></small></h3>\n"
                 html += "<svg class=\"flame\" id=\"\(id)\" viewBox=\"0 0 1400 17\" role=\"img\" "

@@ -225,8 +225,7 @@ final class SamplingSession: @unchecked Sendable {
                 let frames = addresses.enumerated().map { index, address in
                     symbolicator.frame(for: address, isReturnAddress: index > 0)
                 }
-                let rootFirst = Array(frames.reversed())
-                return (frames: options.keepsMemprofFrames ? rootFirst : Self.work(of: rootFirst), count: count)
+                return (frames: Array(frames.reversed()), count: count)
             } + entry.programStacks.map { (frames: $0.key, count: $0.value) }
             var input = SamplingProfile.HandlerInput(
                 app: handler.app, handler: handler.handler,
@@ -276,16 +275,6 @@ final class SamplingSession: @unchecked Sendable {
     static func saturatingSum(_ a: Int, _ b: Int) -> Int {
         let (sum, overflow) = a.addingReportingOverflow(b)
         return overflow ? (b > 0 ? Int.max : Int.min) : sum
-    }
-
-    /// The frames of a kernel's stack from the kernel down: memprof's thread start, worker loop
-    /// and the closures that call the kernel (the root end, up to the last of them) removed.
-    static func work(of frames: [Frame]) -> [Frame] {
-        guard let last = frames.lastIndex(where: { frame in
-            frame.name.contains("SamplingSession.performLocked(kernel:")
-                || frame.name.contains("variable initialization expression of static MemprofSampler.WorkRegistry.builtIn")
-        }), last + 1 < frames.count else { return frames }
-        return Array(frames[(last + 1)...])
     }
 
     private func tag(for handler: Handler) -> UInt32 {
