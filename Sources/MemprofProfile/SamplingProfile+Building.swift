@@ -150,6 +150,24 @@ extension SamplingProfile {
         return sum
     }
 
+    /// The same profile with every CPU stack's frames (root first) passed through `transform`;
+    /// stacks that become equal are merged. Allocations, notes and runs are kept.
+    public func mappingStacks(_ transform: ([Frame]) -> [Frame]) -> SamplingProfile {
+        let inputs = handlers.map { handler in
+            var input = HandlerInput(
+                app: handler.app, handler: handler.handler, kernel: handler.kernel, runs: handler.runs,
+                sizeBytes: handler.sizeBytes, wallMicroseconds: handler.wallMicroseconds,
+                cpuMicroseconds: handler.cpuMicroseconds, droppedSamples: handler.droppedSamples,
+                stacks: handler.stacks.map { (frames: transform(frames(of: $0)), count: $0.count) })
+            input.allocations = handler.allocations.map { allocations in
+                AllocationInput(totals: allocations, stacks: allocations.stacks.map { (frames(of: $0), $0) })
+            }
+            input.program = handler.program
+            return input
+        }
+        return SamplingProfile(sampler: sampler, handlers: inputs, notes: notes, runs: runs)
+    }
+
     /// The frames of `stack`, root first.
     public func frames(of stack: Stack) -> [Frame] {
         stack.frames.map { frames[$0] }

@@ -1,4 +1,5 @@
 import Foundation
+import MemprofCore
 import MemprofOutput
 import MemprofProfile
 import MemprofReport
@@ -25,6 +26,7 @@ public struct RunArtifacts {
             if let label = labels[file.name] { lines.append(Self.labelled(label, "\(folder)/\(file.name)")) }
         }
         if let line = profileLine { lines.append(line) }
+        lines += programLines
         for file in files where labels[file.name] == nil { lines.append(Self.labelled("stacks", "\(folder)/\(file.name)")) }
         return lines.joined(separator: "\n")
     }
@@ -33,10 +35,25 @@ public struct RunArtifacts {
         label.padding(toLength: 11, withPad: " ", startingAt: 0) + text
     }
 
+    /// One line per handler that ran a program (spec §8.1): its peak, its leak, how it ended.
+    var programLines: [String] {
+        (profile?.handlers ?? []).compactMap { handler in
+            guard let program = handler.program, let allocations = handler.allocations else { return nil }
+            let ending = (program.signal.map { "ended by \($0)" } ?? "exit \(program.exitStatus ?? 0)")
+                + (program.timedOutRuns > 0 ? " (\(Format.count(program.timedOutRuns, "run")) killed at the window)" : "")
+            return Self.labelled("program", "\(handler.app) \(handler.handler): \(handler.kernel), "
+                + "\(Format.count(handler.runs, "run")), peak \(Format.bytes(allocations.peakBytes)) in use, "
+                + "\(Format.bytes(allocations.leakedBytes)) held at exit over all runs, last \(ending)")
+        }
+    }
+
     /// One line about the profile for the terminal summary.
     var profileLine: String? {
         guard let profile else { return nil }
-        if sampling == .unsampled { return "profile    work ran unsampled (--no-sampling); no stack files written" }
+        if sampling == .unsampled {
+            return "profile    work ran unsampled (--no-sampling); "
+                + (profile.hasAllocations ? "allocations tracked" : "no stack files written")
+        }
         guard profile.hasSamples else {
             let why = profile.notes.isEmpty ? "no samples were collected" : profile.notes.joined(separator: "; ")
             return "profile    \(why); no stack files written"

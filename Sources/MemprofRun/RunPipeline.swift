@@ -48,7 +48,8 @@ public enum RunPipeline {
                        data: request.timed("report.html") { HTMLReport.data(report, orderedApps: orderedApps) }),
             OutputFile(name: "trace.json", data: try request.timed("trace.json") { try TraceJSON.encode(report) }),
         ]
-        if let profile { files += try stackFiles(for: profile, workload: workload.name) }
+        // Stack files start at the work: memprof's own frames above a kernel are left out.
+        if let profile { files += try stackFiles(for: profile.mappingStacks(SampledWorkPerformer.workFrames), workload: workload.name) }
         return RunArtifacts(report: logged, files: files, profile: profile, orderedApps: orderedApps,
                             sampling: request.sampling)
     }

@@ -68,6 +68,16 @@ final class ProgramSymbolicator {
             return Frame(name: name + "+0x" + String(address &- module.bias, radix: 16), module: name,
                          file: location?.file, line: location?.line)
         }
-        return Frame(name: Symbolicator.readableName(symbol), module: name, file: location?.file, line: location?.line)
+        return Frame(name: Self.readableName(symbol), module: name, file: location?.file, line: location?.line)
+    }
+
+    /// A symbol demangled and shortened as for kernels; Rust's legacy scheme (`_ZN…17h<hash>E`,
+    /// demangled as C++) also loses its trailing `::h<16 hex digits>` hash.
+    static func readableName(_ symbol: String) -> String {
+        let name = Symbolicator.readableName(symbol)
+        guard symbol.hasPrefix("_ZN"), name.count > 19 else { return name }
+        let tail = name.suffix(19)
+        guard tail.hasPrefix("::h"), tail.dropFirst(3).allSatisfy(\.isHexDigit) else { return name }
+        return String(name.dropLast(19))
     }
 }

@@ -14,16 +14,11 @@ public struct SamplerOptions: Sendable, Hashable {
     public var bufferCapacity: Int
     /// How often the calling thread drains the buffer while work runs, in seconds.
     public var drainInterval: Double
-    /// Keep memprof's own frames above a kernel's work (its thread start, worker loop and the
-    /// closures that call the kernel). Off by default: stacks start at the work.
-    public var keepsMemprofFrames: Bool
 
-    public init(rateHz: Double = defaultRateHz, bufferCapacity: Int = 4096, drainInterval: Double = 0.01,
-                keepsMemprofFrames: Bool = false) {
+    public init(rateHz: Double = defaultRateHz, bufferCapacity: Int = 4096, drainInterval: Double = 0.01) {
         self.rateHz = max(0, rateHz)
         self.bufferCapacity = bufferCapacity
         self.drainInterval = drainInterval
-        self.keepsMemprofFrames = keepsMemprofFrames
     }
 
     /// Runs work unsampled.

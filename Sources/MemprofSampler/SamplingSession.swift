@@ -44,6 +44,8 @@ final class SamplingSession: @unchecked Sendable {
     private var armedNanoseconds: UInt64 = 0
     private var sampleCost: Double?
     private var samplingFailure: String?
+    /// Runs of kernels (sampled on the worker's clock) and of programs (on their process CPU clock).
+    private var kernelRuns = 0, programRuns = 0
     private var notes: [String] = []
     private let symbolicator = Symbolicator()
 
@@ -125,6 +127,7 @@ final class SamplingSession: @unchecked Sendable {
         if let failure = result.failure { note("sampling failed: \(failure)") }
         if !entry.kernels.contains(name) { entry.kernels.append(name) }
         entry.runs += 1
+        kernelRuns += 1
         entry.sizeBytes += sizeBytes
         entry.wallNanoseconds += result.wallNanoseconds
         entry.cpuNanoseconds += result.cpuNanoseconds
@@ -201,6 +204,7 @@ final class SamplingSession: @unchecked Sendable {
         }
         if !entry.kernels.contains(name) { entry.kernels.append(name) }
         entry.runs &+= 1
+        programRuns += 1
         entry.wallNanoseconds &+= result.wall_ns
         entry.cpuNanoseconds &+= result.cpu_ns
         accumulated[tag] = entry
@@ -221,8 +225,7 @@ final class SamplingSession: @unchecked Sendable {
                 let frames = addresses.enumerated().map { index, address in
                     symbolicator.frame(for: address, isReturnAddress: index > 0)
                 }
-                let rootFirst = Array(frames.reversed())
-                return (frames: options.keepsMemprofFrames ? rootFirst : Self.work(of: rootFirst), count: count)
+                return (frames: Array(frames.reversed()), count: count)
             } + entry.programStacks.map { (frames: $0.key, count: $0.value) }
             var input = SamplingProfile.HandlerInput(
                 app: handler.app, handler: handler.handler,
@@ -259,7 +262,8 @@ final class SamplingSession: @unchecked Sendable {
         return SamplerSummary(
             requestedRateHz: options.rateHz,
             achievedRateHz: seconds > 0 ? (Double(ticks) / seconds).rounded(toPlaces: 1) : 0,
-            clock: StackSampler.usesCPUClock(rateHz: options.rateHz) ? "thread-cpu" : "monotonic",
+            clock: [kernelRuns > 0 || programRuns == 0 ? (StackSampler.usesCPUClock(rateHz: options.rateHz) ? "thread-cpu" : "monotonic") : nil,
+                    programRuns > 0 ? "process-cpu" : nil].compactMap { $0 }.joined(separator: "+"),
             samples: recorded, droppedSamples: dropped, timerOverruns: overruns,
             sampledWallMicroseconds: Int64(armedNanoseconds / 1000),
             costPerSampleNanoseconds: cost.rounded(toPlaces: 1),
@@ -271,16 +275,6 @@ final class SamplingSession: @unchecked Sendable {
     static func saturatingSum(_ a: Int, _ b: Int) -> Int {
         let (sum, overflow) = a.addingReportingOverflow(b)
         return overflow ? (b > 0 ? Int.max : Int.min) : sum
-    }
-
-    /// The frames of a kernel's stack from the kernel down: memprof's thread start, worker loop
-    /// and the closures that call the kernel (the root end, up to the last of them) removed.
-    static func work(of frames: [Frame]) -> [Frame] {
-        guard let last = frames.lastIndex(where: { frame in
-            frame.name.contains("SamplingSession.performLocked(kernel:")
-                || frame.name.contains("variable initialization expression of static MemprofSampler.WorkRegistry.builtIn")
-        }), last + 1 < frames.count else { return frames }
-        return Array(frames[(last + 1)...])
     }
 
     private func tag(for handler: Handler) -> UInt32 {

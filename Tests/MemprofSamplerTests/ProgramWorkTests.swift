@@ -1,7 +1,7 @@
 import Foundation
 import MemprofCore
 import MemprofProfile
-import MemprofSampler
+@testable import MemprofSampler
 import MemprofTestSupport
 import Testing
 
@@ -120,5 +120,14 @@ import Testing
         #expect(handler.program?.lostEvents ?? 0 > 0)  // the nonsense head says so
         #expect(handler.stacks.count + (handler.allocations?.stacks.count ?? 0) <= 2 * 4000 + 2)
         #expect(!profile.makeFoldedStacks(of: .allocatedBytes).isEmpty || handler.allocations?.stacks.isEmpty == true)
+    }
+}
+
+/// Names of a program's frames: C++ and Rust (legacy scheme) demangled, Rust's hash dropped.
+@Suite struct ProgramNameTests {
+    @Test func cppAndRustNamesAreDemangled() {
+        #expect(ProgramSymbolicator.readableName("_ZN3foo3barEv") == "foo::bar()")
+        #expect(ProgramSymbolicator.readableName("_ZN4core3fmt5write17h0123456789abcdefE") == "core::fmt::write")
+        #expect(ProgramSymbolicator.readableName("hold_blocks") == "hold_blocks")
     }
 }
