@@ -25,6 +25,18 @@ public enum AppState: String, Sendable, Hashable, Codable, CaseIterable {
 
     public var isForeground: Bool { self == .inactive || self == .active }
 
+    /// The state in the words iOS writes in a jetsam report's `states` (issue 16): `inactive` and
+    /// `background` never appear there; a running background app is `active`.
+    public func jetsamStates(playingAudio: Bool) -> [String] {
+        switch self {
+        case .inactive, .active: ["frontmost", "resume"]
+        case .background: playingAudio ? ["active", "audio"] : ["active"]
+        case .suspended: ["suspended"]
+        case .compressed: ["suspended", "frozen"]
+        case .notRunning: []
+        }
+    }
+
     /// Position in `allCases`, for per-state arrays.
     var index: Int {
         switch self {
@@ -48,6 +60,11 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
     case pushTimeout
     case watchdog
     case badAccess
+    /// Suspended while holding a file lock in a shared container (`0xdead10cc`; MetricKit's
+    /// `cumulativeSuspendedWithLockedFileExitCount`). Issue 16.
+    case suspendedWithLockedFile
+    /// Over the background CPU limit (MetricKit's `cumulativeCPUResourceLimitExitCount`). Issue 16.
+    case cpuResourceLimit
 
     /// The reason as an iOS jetsam event report names it, for memory kills.
     public var jetsamReason: String? {

@@ -149,7 +149,10 @@ public struct XNUPolicy: MemoryPolicy {
     }
 
     public func reclaimOrder(_ candidates: [PolicyCandidate]) -> [PolicyCandidate] {
-        candidates.filter { $0.band != nil && $0.band! < xnu.foregroundBand || $0.band == xnu.audioBand }
+        // Up the bands, in order: nothing at or above the foreground band is taken for another
+        // app's demand, so when the bands below do not free enough the foreground app itself goes
+        // (band 100) before any audio app (band 120) above it.
+        candidates.filter { $0.band != nil && $0.band! < xnu.foregroundBand }
             .sorted { a, b in
                 if a.band! != b.band! { return a.band! < b.band! }
                 if a.bandSinceUs != b.bandSinceUs { return a.bandSinceUs < b.bandSinceUs }

@@ -131,7 +131,39 @@ public struct XNUSettings: Sendable, Hashable, Codable {
         self.frozenProcessesMax = frozenProcessesMax
     }
 
-    /// The values XNU ships with on iOS (see each property for the file and symbol).
+    /// The band an app in `state` sits in, by this era's numbers (for jetsam reports under a
+    /// policy without bands).
+    public func band(_ state: AppState, playingAudio: Bool) -> Int? {
+        switch state {
+        case .notRunning: nil
+        case .inactive, .active: foregroundBand
+        case .background: playingAudio ? audioBand : backgroundBand
+        case .compressed: frozenBand
+        case .suspended: idleBand
+        }
+    }
+
+    /// The numbers of the kernel a device's iOS version runs (issue 16, fix 1): xnu-8792 (iOS 16)
+    /// and later use ``kernel``; earlier kernels the 0–21 scale of ``legacy``, and before
+    /// xnu-4903 (iOS 12) a 1 MB freezer minimum. A device without a version, or a Mac, gets ``kernel``.
+    public static func forDevice(_ device: Device) -> XNUSettings {
+        guard device.platform == .ios, let major = device.osMajor else { return .kernel }
+        var x = major >= 16 ? kernel : legacy
+        if major < 12 { x.freezeMinFootprint = 1 * .megabyte }
+        return x
+    }
+
+    /// Before xnu-8792 (iOS 15 and earlier), bsd/sys/kern_memorystatus.h: `JETSAM_PRIORITY_IDLE` 0,
+    /// `JETSAM_PRIORITY_AGING_BAND2` (= `_BACKGROUND_OPPORTUNISTIC`) 2, `JETSAM_PRIORITY_BACKGROUND` 3,
+    /// frozen apps at `JETSAM_PRIORITY_UI_SUPPORT` 8, `JETSAM_PRIORITY_FOREGROUND` 10,
+    /// `JETSAM_PRIORITY_AUDIO_AND_ACCESSORY` 12 (`JETSAM_PRIORITY_MAX` 21); the freezer's
+    /// candidates up to the aging band; the other numbers as ``kernel``.
+    public static let legacy = XNUSettings(
+        idleBand: 0, agingBand: 2, backgroundBand: 3, frozenBand: 8, foregroundBand: 10, audioBand: 12,
+        agingUs: 2 * .second, freezeMaxCandidateBand: 2, freezeMinFootprint: 8 * .megabyte,
+        freezeThreshold: 0.5, freezeSuspendedThreshold: 4, frozenProcessesMax: 20)
+
+    /// The values XNU ships with on iOS 16 and later (see each property for the file and symbol).
     public static let kernel = XNUSettings(
         idleBand: 0, agingBand: 20, backgroundBand: 30, frozenBand: 75, foregroundBand: 100, audioBand: 120,
         agingUs: 2 * .second, freezeMaxCandidateBand: 20, freezeMinFootprint: 8 * .megabyte,

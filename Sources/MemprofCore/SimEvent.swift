@@ -88,12 +88,26 @@ public struct SimEvent: Sendable, Hashable, Codable {
 /// A snapshot in the shape of an iOS jetsam event report, taken at each memory kill (spec §10).
 public struct JetsamEvent: Sendable, Hashable, Codable {
     public struct Process: Sendable, Hashable, Codable {
+        /// A stable pid per app (300 + 7 × its index in the workload).
+        public var pid: Int? = nil
+        /// Its jetsam band at the moment (the policy's, or the device era's under `seed-2015`).
+        public var priority: Int? = nil
         public var name: String
         /// Resident pages.
         public var rpages: Int64
         public var states: [String]
         /// On the killed process only: `vm-pageshortage` or `per-process-limit`.
         public var reason: String?
+
+        public init(pid: Int? = nil, priority: Int? = nil, name: String, rpages: Int64, states: [String],
+                    reason: String? = nil) {
+            self.pid = pid
+            self.priority = priority
+            self.name = name
+            self.rpages = rpages
+            self.states = states
+            self.reason = reason
+        }
     }
 
     public var atUs: Microseconds

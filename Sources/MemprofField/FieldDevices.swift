@@ -47,12 +47,15 @@ public struct FieldIdentity: Sendable, Equatable {
     /// are `memprof-custom` on the OS of their era.
     public static func of(_ device: Device) -> FieldIdentity {
         let base = device.name.hasSuffix(" (modified)") ? String(device.name.dropLast(" (modified)".count)) : device.name
-        switch base {
-        case "iphone-6-plus": return FieldIdentity(product: "iPhone7,1", osVersion: "iPhone OS 8.4.1 (12H321)")
-        case "ipad-air-2": return FieldIdentity(product: "iPad5,3", osVersion: "iPhone OS 10.2.1 (14D27)")
-        case "macbook-pro-2015": return FieldIdentity(product: "MacBookPro11,4", osVersion: "Mac OS X 10.10.5 (14F27)")
-        default:
-            return FieldIdentity(product: "memprof-custom", osVersion: device.platform == .macos ? "macOS" : "iPhone OS")
+        let product = switch base {
+        case "iphone-6-plus": "iPhone7,1"
+        case "ipad-air-2": "iPad5,3"
+        case "macbook-pro-2015": "MacBookPro11,4"
+        default: "memprof-custom"
         }
+        // iOS reports write the OS as "iPhone OS 8.4.1 (12H321)", on iPads too.
+        var os = device.osVersion ?? (device.platform == .macos ? "macOS" : "iOS 16.0")
+        if os.hasPrefix("iOS ") { os = "iPhone OS " + os.dropFirst(4) }
+        return FieldIdentity(product: product, osVersion: os)
     }
 }

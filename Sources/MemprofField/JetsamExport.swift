@@ -59,8 +59,8 @@ public enum JetsamExport {
                 order.append(p.name)
                 let words = JetsamVocabulary.iosWords(p.states)
                 processes.append(JetsamReport.Process(
-                    pid: pids[p.name], name: p.name, states: words,
-                    priority: bands.priority(states: words), rpages: p.rpages,
+                    pid: p.pid ?? pids[p.name], name: p.name, states: words,
+                    priority: p.priority ?? bands.priority(states: words), rpages: p.rpages,
                     lifetimeMax: max(p.rpages, lifetimePages(p.name, upTo: first.atUs, report: report, pageSize: pageSize))))
             }
         }

@@ -1,3 +1,5 @@
+import MemprofCore
+
 /// A JetsamEvent report (`bug_type` 298) as iOS writes it: a first line of JSON header, then a
 /// JSON body. Only the fields memprof reads or writes are kept; the README lists them, and the
 /// ones left out, with the reason.
@@ -137,13 +139,5 @@ public struct JetsamReport: Sendable, Equatable {
 
 /// Reads `iPhone OS 11.4.1 (15G77)`, `iOS 18.5 (22F76)` and the like.
 enum IOSVersion {
-    static func parse(_ text: String) -> (major: Int, minor: Int)? {
-        for word in text.split(separator: " ") {
-            let parts = word.split(separator: ".")
-            guard parts.count >= 2, let major = Int(parts[0]), let minor = Int(parts[1]),
-                  (1...99).contains(major), (0...99).contains(minor) else { continue }
-            return (major, minor)
-        }
-        return nil
-    }
+    static func parse(_ text: String) -> (major: Int, minor: Int)? { Device.version(text) }
 }

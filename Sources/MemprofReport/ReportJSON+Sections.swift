@@ -82,6 +82,8 @@ extension JSONWriter {
             o.buffer.array(j.processes) { b, p in
                 b.object { q in
                     q.string("name", p.name)
+                    q.int("pid", p.pid.map(Int64.init))
+                    q.int("priority", p.priority.map(Int64.init))
                     q.string("reason", p.reason)
                     q.int("rpages", p.rpages)
                     q.key("states")

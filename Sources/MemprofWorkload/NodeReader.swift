@@ -144,6 +144,16 @@ public struct NodeReader {
         return value
     }
 
+    /// `90%` → 0.9: a share of one CPU, from 0% to 800% (eight busy cores).
+    public func percentage() throws -> Double {
+        let text = try string().trimmingSpaces
+        guard text.hasSuffix("%"), let value = Double(text.dropLast()), value.isFinite else {
+            throw error("'\(text)' is not a percentage; write it as '90%'")
+        }
+        guard (0...800).contains(value) else { throw error("\(text) is out of range (0% to 800%)") }
+        return value / 100
+    }
+
     public func positiveNumber(max: Double) throws -> Double {
         guard let value = node.float, value.isFinite, value > 0 else {
             throw error("expected a number above 0, found \(kind)")

@@ -4,7 +4,7 @@ import MemprofCore
 extension WorkloadParser {
     static let appKeys = ["name", "launch", "resumeTime", "growth", "maxFootprint", "minFootprint", "onBackground",
                           "onMemoryWarning", "modes", "fetch", "push", "backgroundTask", "voip", "objects"]
-    static let handlerKeys = ["time", "allocates", "work", "timing"]
+    static let handlerKeys = ["time", "allocates", "work", "timing", "locksFile", "cpu"]
 
     func parseApp(id: String, _ node: NodeReader, policy: PolicySettings, platform: Platform = .ios) throws -> AppSpec {
         let m = try node.mapping(allowed: Self.appKeys)
@@ -115,6 +115,8 @@ extension WorkloadParser {
             }
         }
         if let v = m["work"] { handler.work = try parseWork(v) }
+        if let v = m["locksFile"] { handler.locksFile = try v.bool() }
+        if let v = m["cpu"] { handler.cpu = try v.percentage() }
         if let v = m["timing"] {
             handler.timing = WorkTiming(rawValue: try v.choice(["declared", "measured"], what: "timing"))!
             if handler.timing == .measured && handler.work == nil {

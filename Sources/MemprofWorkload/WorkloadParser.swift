@@ -62,7 +62,9 @@ public struct WorkloadParser {
         let seed = try top["seed"].map { UInt64(try $0.nonNegativeInt()) } ?? 0
         let duration = try top.required("duration").positiveDuration()
         let device = try top["device"].map(parseDevice) ?? Device.preset(named: "iphone-6-plus")!
-        let policy = try top["policy"].map(parsePolicy) ?? .seed2015
+        var policy = try top["policy"].map(parsePolicy) ?? .seed2015
+        // The xnu policy uses the numbers of the kernel the device's iOS version runs (issue 16).
+        if policy.xnu != nil { policy.xnu = XNUSettings.forDevice(device) }
         let appsNode = try top.required("apps")
         let appEntries = try appsNode.namedEntries()
         guard !appEntries.isEmpty else { throw appsNode.error("a workload needs at least one app") }
@@ -82,7 +84,7 @@ public struct WorkloadParser {
     }
 
     static let deviceKeys = ["preset", "platform", "ram", "systemReserved", "appLimit", "flash", "flashReadRate",
-                             "pageSize", "cpuScale"]
+                             "pageSize", "cpuScale", "osVersion"]
 
     func parseDevice(_ node: NodeReader) throws -> Device {
         let names = Device.presets.map(\.name)
@@ -113,6 +115,13 @@ public struct WorkloadParser {
         }
         if let v = m["pageSize"] { device.pageSize = try v.size() }
         if let v = m["cpuScale"] { device.cpuScale = try v.positiveNumber(max: 1000) }
+        if let v = m["osVersion"] {
+            let text = try v.string()
+            guard Device.version(text) != nil else {
+                throw v.error("'\(text)' names no version; write it as 'iOS 9.3' or 'iOS 10.2.1 (14D27)'")
+            }
+            device.osVersion = text
+        }
         if m.keys.contains(where: { $0 != "preset" }) && m["preset"] != nil {
             device.name = "\(device.name) (modified)"
         }

@@ -52,7 +52,7 @@ struct MemoryPolicyTests {
         // 0 open a (10 MB); 2 s open b (40 MB): a compressed. 4 s open c (40 MB): b suspended,
         // used 80 MB. 6 s c allocates 65 MB: own 105 ≤ 150; 80 + 65 = 145 > 100, need 45 MB.
         // Candidates: b only (a is compressed) → b evicted, used 40 MB; 40 + 65 = 105 > 100 still →
-        // c killed with memoryLimit. a stays compressed throughout.
+        // c killed for page shortage (memoryPressure, issue 16 fix 2). a stays compressed throughout.
         let apps = [makeApp("a", footprint: 10 * MB), makeApp("b", footprint: 40 * MB), makeApp("c", footprint: 40 * MB)]
         let w = makeWorkload(apps, duration: 10 * sec, device: testDevice(appLimit: 150 * MB),
                              [(0, .open(0)), (2 * sec, .open(1)), (4 * sec, .open(2)), (6 * sec, .allocate(2, 65 * MB))])
@@ -66,7 +66,7 @@ struct MemoryPolicyTests {
         #expect(r.finalState("a") == .compressed)
         #expect(r.exits("a") == [])
         #expect(r.exits("b") == ["6000000 memoryPressure"])
-        #expect(r.exits("c") == ["6000000 memoryLimit"])
+        #expect(r.exits("c") == ["6000000 memoryPressure"])
         #expect(r.jetsamEvents.map(\.killed) == ["b", "c"])
         #expect(r.invariantViolations == [])
     }
@@ -154,25 +154,27 @@ struct MemoryPolicyTests {
 
     // MARK: Demands and limits
 
-    @Test("a demand that cannot fit kills the demanding app with memoryLimit")
+    @Test("a demand that cannot fit kills the demanding app for page shortage")
     func demandThatCannotFit() {
         // appLimit 150 MB. 0 open a (30 MB); 2 s a allocates 80 MB: own 110 ≤ 150, but
-        // 30 + 80 = 110 > 100 and nothing else can be reclaimed → a killed, memoryLimit.
-        // Jetsam snapshot: a alone, 110 MB / 16 KB = 7040 pages, frontmost and active.
+        // 30 + 80 = 110 > 100 and nothing else can be reclaimed → a killed, memoryPressure: a
+        // page-shortage kill (xnu doc/memorystatus_kills.md), not per-process-limit (issue 16 fix 2).
+        // Jetsam snapshot: a alone with its resident 30 MB / 16 KB = 1920 pages, frontmost, resume.
         let w = makeWorkload([makeApp("a", footprint: 30 * MB)], duration: 5 * sec,
                              device: testDevice(appLimit: 150 * MB), [(0, .open(0)), (2 * sec, .allocate(0, 80 * MB))])
         let r = simulate(w)
-        #expect(r.exits("a") == ["2000000 memoryLimit"])
+        #expect(r.exits("a") == ["2000000 memoryPressure"])
         #expect(r.reclaims.first?.candidates == [])
         #expect(r.reclaims.first?.freedBytes == 0)
         #expect(r.reclaims.first?.neededBytes == 10 * MB)
         let j = r.jetsamEvents.first
         #expect(r.jetsamEvents.count == 1)
-        #expect(j?.exitReason == .memoryLimit)
+        #expect(j?.exitReason == .memoryPressure)
         #expect(j?.processes.map(\.name) == ["a"])
-        #expect(j?.processes.map(\.rpages) == [7040])
-        #expect(j?.processes.map(\.states) == [["frontmost", "active"]])
-        #expect(j?.processes.map(\.reason) == ["per-process-limit"])
+        #expect(j?.processes.map(\.rpages) == [1920])
+        #expect(j?.processes.map(\.states) == [["frontmost", "resume"]])
+        #expect(j?.processes.map(\.reason) == ["vm-pageshortage"])
+        #expect(j?.processes.map(\.pid) == [300])
         #expect(r.timeline.usedBytes.last == [2 * sec, 0])
     }
 
@@ -180,7 +182,8 @@ struct MemoryPolicyTests {
     func perAppLimit() {
         // appLimit 50 MB. 0 open a (30 MB); 2 s allocate 20 MB → exactly 50 MB: allowed.
         // 3 s allocate 1 byte → 50 MB + 1 > 50 MB → killed, memoryLimit, before any warning
-        // (used never passes 80 MB). Snapshot: ⌈(50 MB + 1) / 16 KB⌉ = 3200 + 1 = 3201 pages.
+        // (used never passes 80 MB). Snapshot: a per-process-limit victim's pages are its limit,
+        // as real reports show them (issue 16 fix 6): 50 MB / 16 KB = 3200 pages.
         let w = makeWorkload([makeApp("a", footprint: 30 * MB)], duration: 5 * sec, device: testDevice(appLimit: 50 * MB),
                              [(0, .open(0)), (2 * sec, .allocate(0, 20 * MB)), (3 * sec, .allocate(0, 1))])
         let r = simulate(w)
@@ -188,7 +191,7 @@ struct MemoryPolicyTests {
         #expect(r.exits("a") == ["3000000 memoryLimit"])
         #expect(r.summary.memoryWarnings == 0)
         #expect(r.reclaims.isEmpty)
-        #expect(r.jetsamEvents.first?.processes.first?.rpages == 3201)
+        #expect(r.jetsamEvents.first?.processes.first?.rpages == 3200)
         #expect(r.jetsamEvents.first?.processes.first?.reason == "per-process-limit")
     }
 
@@ -247,7 +250,7 @@ struct MemoryPolicyTests {
         let failed = simulate(makeWorkload([b], duration: 6 * sec, device: testDevice(appLimit: 150 * MB),
                                            [(0, .open(0)), (2 * sec, .allocate(0, 80 * MB)), (3 * sec, .open(0)),
                                             (5 * sec, .allocate(0, 55 * MB))]))
-        #expect(failed.exits("b") == ["2000000 memoryLimit"])
+        #expect(failed.exits("b") == ["2000000 memoryPressure"])
         #expect(failed.summary.memoryWarnings == 2)
         #expect(failed.events("b", .memoryWarning).map(\.atUs) == [2 * sec, 5 * sec])
         #expect(failed.timeline.levels.map(\.level) == [.normal, .warning])

@@ -113,6 +113,7 @@ struct PropertyTests {
         var states = Dictionary(uniqueKeysWithValues: w.apps.map { ($0.id, AppState.notRunning) })
         // Apps launched whose didFinishLaunching has not come yet.
         var launching = Set<String>()
+        var lastReclaim: (atUs: Microseconds, app: String?)?
         for e in r.events {
             switch e.kind {
             case .callback:
@@ -134,12 +135,15 @@ struct PropertyTests {
                 check(foregroundApps.count <= 1, "\(foregroundApps) in the foreground at \(e.atUs)")
             case .exit:
                 // A compressed app is never taken to make room: it leaves only when the user
-                // quits it, or as the demanding app itself (its own read-back does not fit).
-                check(e.from != .compressed || e.reason == .userQuit || e.reason == .memoryLimit,
+                // quits it, or as the demanding app itself (its own read-back does not fit: a
+                // page-shortage kill right after its own reclaim, issue 16 fix 2).
+                let ownReadBack = e.reason == .memoryPressure && lastReclaim?.atUs == e.atUs && lastReclaim?.app == e.app
+                check(e.from != .compressed || e.reason == .userQuit || e.reason == .memoryLimit || ownReadBack,
                       "compressed app ended: \(e)")
             case .eviction:
                 check(states[e.app!] == .suspended, "evicted while \(states[e.app!]!): \(e)")
             case .reclaim:
+                lastReclaim = (e.atUs, e.app)
                 check(!(e.candidates ?? []).contains { $0.state == .compressed }, "compressed candidate: \(e)")
             default: break
             }
@@ -208,7 +212,9 @@ struct PropertyTests {
             }
         }
         // badAccess belongs to the notification center (spec §7), not to this engine yet.
-        let expected = Set(ExitReason.allCases.map(\.rawValue)).subtracting(["badAccess"])
+        // The locked-file and CPU kills need handlers that declare `locksFile` or `cpu`, which the
+        // random apps do not (their own tests are in LockedFileAndCPUTests).
+        let expected = Set(ExitReason.allCases.map(\.rawValue)).subtracting(["badAccess", "suspendedWithLockedFile", "cpuResourceLimit"])
         #expect(expected.subtracting(reasons) == [])
         for outcome in ["backgroundTask completed", "backgroundTask expiredEnded", "backgroundTask expiredKilled",
                         "fetch completed", "fetch timedOut", "push completed", "push timedOut",

@@ -3,6 +3,7 @@ import MemprofCore
 @testable import MemprofField
 import MemprofReport
 import MemprofTestSupport
+import MemprofWorkload
 import Testing
 
 /// The MetricKit export, checked against the field names Apple documents for
@@ -72,5 +73,37 @@ import Testing
         #expect(m.averageSuspendedBytes == 20 * 1024)
         #expect(m.suspendedStandardDeviation == 10 * 1024)
         #expect(MetricKitExport.kilobytes(m.averageSuspendedBytes) == "20 kB")
+    }
+}
+
+/// The two new exits reach their MetricKit counters from a workload that declares them.
+@Suite struct MetricKitNewExitsTests {
+    @Test func lockedFileAndCPUExitsAreCountedWhereMetricKitCountsThem() throws {
+        let yaml = """
+            memprof: 1
+            name: field-exits
+            duration: 10m
+            apps:
+              db:
+                launch: {footprint: 30MB}
+                backgroundTask: {time: 10s, locksFile: true}
+              miner:
+                launch: {footprint: 30MB}
+                backgroundTask: {time: 5m, cpu: 95%}
+              other:
+                launch: {footprint: 30MB}
+            script:
+              - {at: 0s, open: db}
+              - {at: 5s, open: miner}
+              - {at: 10s, open: other}
+            """
+        let workload = try WorkloadParser(file: "f.yaml").parse(yaml)
+        var simulator = Simulator(workload: workload)
+        let report = Report(result: simulator.run(), workloadSha256: "0", source: "f.yaml", host: ReportFixture.fixedHost)
+        let metrics = Dictionary(uniqueKeysWithValues: MetricKitExport.metrics(report).map { ($0.app, $0) })
+        #expect(metrics["db"]?.background["cumulativeSuspendedWithLockedFileExitCount"] == 1)
+        #expect(metrics["miner"]?.background["cumulativeCPUResourceLimitExitCount"] == 1)
+        #expect(report.summary.terminations["suspendedWithLockedFile"] == 1)
+        #expect(report.summary.terminations["cpuResourceLimit"] == 1)
     }
 }

@@ -175,8 +175,15 @@ func error(of text: String) -> WorkloadError? {
 
     @Test func xnuPolicyByNameAndAsPreset() throws {
         let named = try parse(minimal.replacingOccurrences(of: "apps:\n", with: "policy: xnu\napps:\n"))
-        #expect(named.policy == .xnu)
-        #expect(named.policy.xnu == .kernel)
+        // The default device (iphone-6-plus, iOS 8.4.1) runs a kernel before xnu-8792: the 0–21
+        // scale, and the 1 MB freezer minimum of kernels before xnu-4903 (issue 16 fix 1).
+        #expect(named.policy.name == "xnu")
+        #expect(named.policy.xnu == XNUSettings.forDevice(Device.preset(named: "iphone-6-plus")!))
+        #expect(named.policy.xnu?.foregroundBand == 10 && named.policy.xnu?.audioBand == 12)
+        #expect(named.policy.xnu?.freezeMinFootprint == 1_048_576)
+        let modern = try parse(minimal.replacingOccurrences(of: "device: iphone-6-plus\napps:\n",
+                                                            with: "device: {preset: iphone-6-plus, osVersion: iOS 16.0}\npolicy: xnu\napps:\n"))
+        #expect(modern.policy.xnu == .kernel)
         let preset = try parse(minimal.replacingOccurrences(of: "apps:\n", with: "policy: {preset: xnu, warningLevel: 0.7}\napps:\n"))
         #expect(preset.policy.name == "xnu")
         #expect(preset.policy.xnu?.agingUs == 2_000_000)

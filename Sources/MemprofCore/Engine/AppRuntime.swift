@@ -45,6 +45,8 @@ struct AppRuntime {
     var voipHandlerToken: UInt64?
     var voipCallToken: UInt64?
     var playing = false
+    /// A handler that declared `locksFile` has run: the next suspension kills the app (issue 16).
+    var holdsFileLock = false
     var tracking = false
 
     // Foreground growth: bytes × µs not yet turned into whole bytes.
@@ -101,6 +103,7 @@ struct AppRuntime {
         voipHandlerToken = nil
         voipCallToken = nil
         playing = false
+        holdsFileLock = false
         tracking = false
         lastExit = reason
         releasedOnBackground = 0

@@ -1,8 +1,9 @@
 /// Ending an app (spec §6): every exit, for any reason, and the jetsam snapshot of a memory kill.
 ///
-/// Triggers: `quit`; reclaiming (`memoryPressure`); a demand past the app limit or that still does
-/// not fit (`memoryLimit`); the background-task limit, fetch and push windows and the
-/// enter-background watchdog; a post to a dangling observer (`badAccess`).
+/// Triggers: `quit`; reclaiming, and a demand that still does not fit (`memoryPressure`); a demand
+/// past the app limit (`memoryLimit`); the background-task limit, fetch and push windows and the
+/// enter-background watchdog; a post to a dangling observer (`badAccess`); suspension with a file
+/// lock held (`suspendedWithLockedFile`) and the background CPU limit (`cpuResourceLimit`).
 extension Simulator {
     /// Ends app `i` with `reason`. No callback: callers that owe one deliver it first.
     /// `requested` is the footprint a memory-limit kill asked for, for the jetsam snapshot.
@@ -36,15 +37,20 @@ extension Simulator {
         }
     }
 
+    /// The report of a memory kill in iOS's shape (issue 16): every app in memory, frozen ones
+    /// included, with a pid, its band and its states in iOS's words; a per-process-limit victim's
+    /// resident pages are its limit, as real reports show them.
     func jetsamSnapshot(killing killed: Int, _ reason: ExitReason, requested: Bytes?) -> JetsamEvent {
         let pageSize = workload.device.pageSize
+        let era = XNUSettings.forDevice(workload.device)
         var processes: [(bytes: Bytes, process: JetsamEvent.Process)] = []
-        for j in apps.indices where apps[j].state.isResident || j == killed {
-            let bytes = j == killed ? (requested ?? apps[j].footprint) : apps[j].footprint
-            var states: [String] = [apps[j].state.rawValue]
-            if apps[j].state.isForeground { states.insert("frontmost", at: 0) }
+        for j in apps.indices where apps[j].state.isResident || apps[j].state == .compressed || j == killed {
+            let bytes = j == killed && reason == .memoryLimit ? workload.device.appLimit : apps[j].footprint
+            let state = apps[j].state
             let process = JetsamEvent.Process(
-                name: apps[j].spec.id, rpages: (bytes + pageSize - 1) / pageSize, states: states,
+                pid: 300 + 7 * j, priority: policyCandidate(j).band ?? era.band(state, playingAudio: apps[j].playing),
+                name: apps[j].spec.id, rpages: (bytes + pageSize - 1) / pageSize,
+                states: state.jetsamStates(playingAudio: apps[j].playing),
                 reason: j == killed ? reason.jetsamReason : nil)
             processes.append((bytes, process))
         }

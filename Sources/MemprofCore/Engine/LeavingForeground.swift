@@ -89,6 +89,7 @@ extension Simulator {
         setFootprint(i, apps[i].footprint + allocates)
         let token = makeToken()
         apps[i].task = HandlerRun(token: token, allocated: allocates)
+        holdLockAndWatchCPU(i, task.handler, time: time, token: token, kind: .backgroundTask)
         apps[i].stats.backgroundTasks.started += 1
         summary.backgroundTasks.started += 1
         recordStart(.backgroundTask, i, bytes: allocates)

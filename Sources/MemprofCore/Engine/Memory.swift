@@ -88,7 +88,9 @@ extension Simulator {
             reclaim(for: i, bytes)
         }
         if used + bytes > appMemory {
-            kill(i, .memoryLimit, requested: own + bytes)
+            // Nothing below it freed enough: the kernel kills the demanding app itself for page
+            // shortage (xnu doc/memorystatus_kills.md); per-process-limit is for appLimit only.
+            kill(i, .memoryPressure, requested: nil)
             return false
         }
         return true

@@ -160,6 +160,7 @@ public struct Simulator {
         case .voipCallEnd(let i, let token): voipCallEnd(i, token)
         case .growthTick(let i, let token): growthTick(i, token)
         case .observerCrash(let i, let token): observerCrash(i, token)
+        case .cpuLimit(let i, let kind, let token): cpuLimit(i, kind, token)
         }
     }
 

@@ -73,6 +73,7 @@ extension Simulator {
         let token = makeToken()
         let run = HandlerRun(token: token, allocated: allocates)
         if kind == .fetch { apps[i].fetchRun = run } else { apps[i].pushRun = run }
+        if !inForeground { holdLockAndWatchCPU(i, spec, time: time, token: token, kind: kind) }
         updateCounts(i, kind) { $0.started += 1 }
         recordStart(BackgroundActivity(kind), i, bytes: allocates, inForeground: inForeground)
         schedule(at: now + time, .handlerDone(app: i, kind: kind, runToken: token))
@@ -171,5 +172,26 @@ extension Simulator {
         apps[i].voipHandlerToken = nil
         recordEnd(.voipKeepalive, i, .completed)
         suspendIfIdle(i)
+    }
+
+    /// Issue 16: a handler that locks a file leaves the app holding the lock until it is
+    /// suspended (Suspension.swift kills it then); one that keeps the CPU busier than iOS's
+    /// background limit for the whole limit window is killed when the window ends.
+    mutating func holdLockAndWatchCPU(_ i: Int, _ spec: HandlerSpec, time: Microseconds, token: UInt64, kind: HandlerKind) {
+        if spec.locksFile { apps[i].holdsFileLock = true }
+        if let cpu = spec.cpu, cpu > HandlerSpec.cpuLimitShare, time > HandlerSpec.cpuLimitWindowUs {
+            schedule(at: now + HandlerSpec.cpuLimitWindowUs, .cpuLimit(app: i, kind: kind, runToken: token))
+        }
+    }
+
+    /// The CPU limit window of a handler ended while it still ran in the background.
+    mutating func cpuLimit(_ i: Int, _ kind: HandlerKind, _ token: UInt64) {
+        let run: HandlerRun? = switch kind {
+        case .backgroundTask: apps[i].task
+        case .fetch: apps[i].fetchRun
+        case .push: apps[i].pushRun
+        }
+        guard run?.token == token, apps[i].state == .background else { return }
+        kill(i, .cpuResourceLimit, requested: nil)
     }
 }
