@@ -89,3 +89,28 @@ struct MetricFlattenerTests {
             == MetricExtractor.metrics(of: report))
     }
 }
+
+/// Sweeps never run real work per seed (spec §12): only `timing: measured` handlers are measured,
+/// once per (app, handler), and every run takes that measurement.
+struct MeasuredWorkTests {
+    @Test func measuredOncePerAppAndHandlerAndReused() throws {
+        let workload = FleetFixtures.workload
+            .replacingOccurrences(of: "fetch: {interval: 15m, time: 4s}",
+                                  with: "fetch: {interval: 15m, time: 4s, timing: measured, work: {kernel: checksum, size: 1MB}}")
+            .replacingOccurrences(of: "launch: {footprint: 220MB}",
+                                  with: "launch: {footprint: 220MB}\n    modes: [fetch]\n    fetch: {interval: 20m, time: 2s, work: {kernel: checksum, size: 1MB}}")
+        let dir = try FleetFixtures.folder(sweep: FleetFixtures.sweep(seeds: "1..4", matrix: ""))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try workload.write(to: dir.appendingPathComponent("tiny.yaml"), atomically: true, encoding: .utf8)
+        let plan = try FleetFixtures.plan(dir)
+        let measured = MeasuredWork.measure(plan)
+        // mail's fetch is measured; maps' fetch keeps its declared time and runs nothing.
+        #expect(Array(measured.microseconds.keys) == ["mail/fetch"])
+        var performer = measured
+        let spec = plan.cells[0].workload.workload.apps[0].fetch!.handler.work!
+        #expect(performer.perform(spec, app: "mail", handler: .fetch) == measured.microseconds["mail/fetch"])
+        let result = try FleetSweep.run(plan, threads: 2, into: dir.appendingPathComponent("out"))
+        #expect(Set(result.host.measuredWorkUs.keys) == ["mail/fetch"])
+        #expect(result.runsFile.rows == 4)
+    }
+}
