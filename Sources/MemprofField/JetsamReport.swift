@@ -1,5 +1,3 @@
-import MemprofCore
-
 /// A JetsamEvent report (`bug_type` 298) as iOS writes it: a first line of JSON header, then a
 /// JSON body. Only the fields memprof reads or writes are kept; the README lists them, and the
 /// ones left out, with the reason.
@@ -130,14 +128,4 @@ public struct JetsamReport: Sendable, Equatable {
 
     /// The processes killed at this moment, in file order.
     public var killed: [Process] { processes.filter { $0.reason != nil } }
-
-    /// The iOS version the report names (`os_version`, else `build`), as (major, minor).
-    public var osVersion: (major: Int, minor: Int)? {
-        IOSVersion.parse(header.osVersion) ?? build.flatMap(IOSVersion.parse)
-    }
-}
-
-/// Reads `iPhone OS 11.4.1 (15G77)`, `iOS 18.5 (22F76)` and the like.
-enum IOSVersion {
-    static func parse(_ text: String) -> (major: Int, minor: Int)? { Device.version(text) }
 }
