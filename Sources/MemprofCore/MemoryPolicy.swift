@@ -58,9 +58,15 @@ public protocol MemoryPolicy: Sendable {
     /// The one app the freezer compresses next, from every running app (with bands filled in),
     /// or nil when it freezes nothing now. The engine calls it again after each freeze.
     func nextToFreeze(_ apps: [PolicyCandidate], memory: MemoryView) -> PolicyCandidate?
+
+    /// Why the demanding app is killed when reclaiming did not free enough: `memoryLimit` under
+    /// `seed-2015` (spec §4, step 4), `memoryPressure` (page shortage) under `xnu` (spec §5; xnu's
+    /// doc/memorystatus_kills.md: per-process-limit is for passing the app limit only).
+    var shortfallReason: ExitReason { get }
 }
 
 extension MemoryPolicy {
+    public var shortfallReason: ExitReason { .memoryLimit }
     public var reclaimsCompressed: Bool { false }
     public var hasFreezer: Bool { false }
     public func band(of app: PolicyCandidate, nowUs: Microseconds) -> (band: Int, sinceUs: Microseconds)? { nil }
@@ -125,6 +131,10 @@ public struct XNUPolicy: MemoryPolicy {
         self.settings = settings
         self.xnu = xnu
     }
+
+    /// A demand nothing below it can meet is a page shortage: the kernel kills the demanding app
+    /// for vm-pageshortage (spec §5).
+    public var shortfallReason: ExitReason { .memoryPressure }
 
     /// Nothing is compressed on suspension: only the freezer compresses.
     public func shouldCompress(footprint: Bytes, compressedUsed: Bytes, flash: Bytes) -> Bool { false }

@@ -52,7 +52,7 @@ struct MemoryPolicyTests {
         // 0 open a (10 MB); 2 s open b (40 MB): a compressed. 4 s open c (40 MB): b suspended,
         // used 80 MB. 6 s c allocates 65 MB: own 105 ≤ 150; 80 + 65 = 145 > 100, need 45 MB.
         // Candidates: b only (a is compressed) → b evicted, used 40 MB; 40 + 65 = 105 > 100 still →
-        // c killed for page shortage (memoryPressure, issue 16 fix 2). a stays compressed throughout.
+        // c killed with memoryLimit (seed-2015, spec §4 step 4). a stays compressed throughout.
         let apps = [makeApp("a", footprint: 10 * MB), makeApp("b", footprint: 40 * MB), makeApp("c", footprint: 40 * MB)]
         let w = makeWorkload(apps, duration: 10 * sec, device: testDevice(appLimit: 150 * MB),
                              [(0, .open(0)), (2 * sec, .open(1)), (4 * sec, .open(2)), (6 * sec, .allocate(2, 65 * MB))])
@@ -66,7 +66,7 @@ struct MemoryPolicyTests {
         #expect(r.finalState("a") == .compressed)
         #expect(r.exits("a") == [])
         #expect(r.exits("b") == ["6000000 memoryPressure"])
-        #expect(r.exits("c") == ["6000000 memoryPressure"])
+        #expect(r.exits("c") == ["6000000 memoryLimit"])
         #expect(r.jetsamEvents.map(\.killed) == ["b", "c"])
         #expect(r.invariantViolations == [])
     }
@@ -154,26 +154,26 @@ struct MemoryPolicyTests {
 
     // MARK: Demands and limits
 
-    @Test("a demand that cannot fit kills the demanding app for page shortage")
+    @Test("a demand that cannot fit kills the demanding app with memoryLimit under seed-2015")
     func demandThatCannotFit() {
         // appLimit 150 MB. 0 open a (30 MB); 2 s a allocates 80 MB: own 110 ≤ 150, but
-        // 30 + 80 = 110 > 100 and nothing else can be reclaimed → a killed, memoryPressure: a
-        // page-shortage kill (xnu doc/memorystatus_kills.md), not per-process-limit (issue 16 fix 2).
-        // Jetsam snapshot: a alone with its resident 30 MB / 16 KB = 1920 pages, frontmost, resume.
+        // 30 + 80 = 110 > 100 and nothing else can be reclaimed → a killed, memoryLimit (spec §4
+        // step 4; under xnu the same is a page-shortage kill, spec §5, see XNUPolicyTests).
+        // Jetsam snapshot: a alone with what it asked for, 110 MB / 16 KB = 7040 pages, frontmost, resume.
         let w = makeWorkload([makeApp("a", footprint: 30 * MB)], duration: 5 * sec,
                              device: testDevice(appLimit: 150 * MB), [(0, .open(0)), (2 * sec, .allocate(0, 80 * MB))])
         let r = simulate(w)
-        #expect(r.exits("a") == ["2000000 memoryPressure"])
+        #expect(r.exits("a") == ["2000000 memoryLimit"])
         #expect(r.reclaims.first?.candidates == [])
         #expect(r.reclaims.first?.freedBytes == 0)
         #expect(r.reclaims.first?.neededBytes == 10 * MB)
         let j = r.jetsamEvents.first
         #expect(r.jetsamEvents.count == 1)
-        #expect(j?.exitReason == .memoryPressure)
+        #expect(j?.exitReason == .memoryLimit)
         #expect(j?.processes.map(\.name) == ["a"])
-        #expect(j?.processes.map(\.rpages) == [1920])
+        #expect(j?.processes.map(\.rpages) == [7040])
         #expect(j?.processes.map(\.states) == [["frontmost", "resume"]])
-        #expect(j?.processes.map(\.reason) == ["vm-pageshortage"])
+        #expect(j?.processes.map(\.reason) == ["per-process-limit"])
         #expect(j?.processes.map(\.pid) == [300])
         #expect(r.timeline.usedBytes.last == [2 * sec, 0])
     }
@@ -250,7 +250,7 @@ struct MemoryPolicyTests {
         let failed = simulate(makeWorkload([b], duration: 6 * sec, device: testDevice(appLimit: 150 * MB),
                                            [(0, .open(0)), (2 * sec, .allocate(0, 80 * MB)), (3 * sec, .open(0)),
                                             (5 * sec, .allocate(0, 55 * MB))]))
-        #expect(failed.exits("b") == ["2000000 memoryPressure"])
+        #expect(failed.exits("b") == ["2000000 memoryLimit"])
         #expect(failed.summary.memoryWarnings == 2)
         #expect(failed.events("b", .memoryWarning).map(\.atUs) == [2 * sec, 5 * sec])
         #expect(failed.timeline.levels.map(\.level) == [.normal, .warning])

@@ -45,7 +45,10 @@ extension Simulator {
         let era = XNUSettings.forDevice(workload.device)
         var processes: [(bytes: Bytes, process: JetsamEvent.Process)] = []
         for j in apps.indices where apps[j].state.isResident || apps[j].state == .compressed || j == killed {
-            let bytes = j == killed && reason == .memoryLimit ? workload.device.appLimit : apps[j].footprint
+            // A memoryLimit victim shows what it asked for, capped at the per-app limit: exactly the
+            // limit when it passed it (as real reports show), its demand when memory ran out first.
+            let bytes = j == killed && reason == .memoryLimit
+                ? min(requested ?? workload.device.appLimit, workload.device.appLimit) : apps[j].footprint
             let state = apps[j].state
             let process = JetsamEvent.Process(
                 pid: 300 + 7 * j, priority: policyCandidate(j).band ?? era.band(state, playingAudio: apps[j].playing),

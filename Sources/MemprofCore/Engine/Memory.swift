@@ -88,9 +88,9 @@ extension Simulator {
             reclaim(for: i, bytes)
         }
         if used + bytes > appMemory {
-            // Nothing below it freed enough: the kernel kills the demanding app itself for page
-            // shortage (xnu doc/memorystatus_kills.md); per-process-limit is for appLimit only.
-            kill(i, .memoryPressure, requested: nil)
+            // Nothing freed enough: the demanding app is killed, for the policy's reason
+            // (seed-2015: memoryLimit, spec §4 step 4; xnu: page shortage, spec §5).
+            kill(i, policy.shortfallReason, requested: policy.shortfallReason == .memoryLimit ? own + bytes : nil)
             return false
         }
         return true
