@@ -75,7 +75,7 @@ public struct SweepFile: Sendable, Equatable {
         let r = Reader(file: file)
         let top = try r.mapping(root, path: "", allowed: keys)
         let version = try r.required(top, "memprof", in: root, path: "")
-        guard version.int == 1 else { throw r.error(version, "memprof", "this memprof reads sweep format version 1") }
+        guard version.wholeNumber == 1 else { throw r.error(version, "memprof", "this memprof reads sweep format version 1") }
         let nameNode = try r.required(top, "sweep", in: root, path: "")
         let name = try r.string(nameNode, "sweep")
         guard !name.isEmpty, name.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
@@ -87,7 +87,7 @@ public struct SweepFile: Sendable, Equatable {
         let (seeds, seedsText) = try parseSeeds(seedsNode, r)
         var worst = 5
         if let node = top["worst"] {
-            guard let n = node.int, (0...100).contains(n) else { throw r.error(node, "worst", "expected a whole number from 0 to 100") }
+            guard let n = node.wholeNumber, (0...100).contains(n) else { throw r.error(node, "worst", "expected a whole number from 0 to 100") }
             worst = n
         }
         var axes: [Axis] = []

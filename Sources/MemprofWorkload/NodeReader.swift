@@ -105,7 +105,7 @@ public struct NodeReader {
 
     /// A whole number from `range` (by default any that fits in 64 bits).
     public func int(in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int {
-        guard let value = node.int else {
+        guard let value = node.wholeNumber else {
             if case .scalar(let s) = node, let d = Double(s.string), d.isFinite, d == d.rounded() {
                 throw error("\(kind) is too large; the largest whole number accepted is \(range.upperBound)")
             }
@@ -222,4 +222,14 @@ public struct Mapping {
 extension Double {
     /// `1000`, `0.5`: whole numbers without a decimal point.
     var formatted: String { self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self) }
+}
+
+extension Node {
+    /// `int`, without its trap: Yams reads YAML 1.1 sexagesimal integers (`190:20:30`) with
+    /// arithmetic that traps on overflow (`99999999999:99999999999` crashed memprof; found by
+    /// fuzzing), so a scalar with a colon is not read as a whole number at all.
+    public var wholeNumber: Int? {
+        if case .scalar(let scalar) = self, scalar.string.contains(":") { return nil }
+        return int
+    }
 }

@@ -34,6 +34,8 @@ import Testing
          "hostile.yaml:9:10: script[1].at: '9999999999999999999999s' is too long; the largest duration accepted is 87600h (ten years)"),
         ("memprof: 1\nname: x\nduration: 1m\ndevice: {preset: iphone-6-plus, cpuScale: 1e308}\napps: {a: {launch: {footprint: 1MB}}}",
          "hostile.yaml:4:43: device.cpuScale: '1e308' is too large; the largest value accepted is 1000"),
+        ("memprof: 99999999999:99999999999:99999999999\nname: x\nduration: 1m\napps: {a: {launch: {footprint: 1MB}}}",
+         "hostile.yaml:1:10: memprof: expected a whole number, found '99999999999:99999999999:99999999999'"),
         ("memprof: 1\nname: x\nseed: 99999999999999999999999\nduration: 1m\napps: {a: {launch: {footprint: 1MB}}}",
          "hostile.yaml:3:7: seed: '99999999999999999999999' is too large; the largest whole number accepted is"),
     ])
