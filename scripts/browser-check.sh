@@ -29,7 +29,7 @@ for workload in $("$memprof" list workloads | awk 'NF && $1 !~ /:$/ {print $1}')
 done
 # A compare page of two built-in workloads beside their reports (links, overlay, grouped causes).
 (cd "$work" && "$memprof" compare Reports/phone-day Reports/phone-day-xnu --allow-different \
-    --html Reports/compare.html >/dev/null) || true    # exit 1: the xnu day is worse, as expected
+    --html Reports/compare.html >/dev/null) || [ $? -eq 1 ]    # exit 1: the xnu day is worse, as expected
 [[ -s "$work/Reports/compare.html" ]] || { echo "compare wrote no page"; exit 1; }
 pages+=("$work/Reports/compare.html" "$work/Reports/index.html")
 # fleet.html of a small sweep (issue 10): two devices × two policies over 12 seeds.

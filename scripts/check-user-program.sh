@@ -19,6 +19,7 @@ echo "$inuse" | grep -Eq '^ +40MB +100% .* hold_blocks$' || fail "no 40MB at hol
 space="$(go tool pprof -sample_index=alloc_space -top "$tmp/profile.pb.gz" 2>&1)" || fail "$space"
 echo "$space" | grep -Eq ' leak_small$' || fail "leak_small missing from alloc_space: $space"
 objects="$(go tool pprof -sample_index=alloc_objects -top "$tmp/profile.pb.gz" 2>&1)" || fail "$objects"
+echo "$objects" | grep -Eq ' leak_small$' || fail "leak_small missing from alloc_objects: $objects"
 lines="$(go tool pprof -sample_index=inuse_space -lines -top "$tmp/profile.pb.gz" 2>&1)" || fail "$lines"
 echo "$lines" | grep -Eq 'hold_blocks .*main\.c:[0-9]+' || fail "no file:line for hold_blocks: $lines"
 for f in allocated-bytes allocations peak-bytes leaked-bytes; do

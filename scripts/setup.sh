@@ -10,7 +10,8 @@ if [ "${1:-}" = "--fleet" ]; then
   venv="${FLEET_VENV:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/fleet-venv}"
   [ -x "$venv/bin/dask" ] && exit 0
   echo "memprof setup: installing Dask distributed into $venv" >&2
-  python3 -m venv "$venv" && "$venv/bin/pip" install -q "distributed==2026.8.0"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q "distributed==2026.8.0"
   exit 0
 fi
 packages=(libunwind-dev zlib1g-dev libssl-dev pkg-config libdw-dev)

@@ -135,8 +135,9 @@ public enum FleetHTML {
     static func heatmap(_ r: FleetResult) -> String {
         var apps = Set<String>()
         for cell in r.cells {
-            for key in cell.metrics.keys where key.hasPrefix("apps.") && key.hasSuffix(".evictions") {
-                apps.insert(String(key.dropFirst(5).dropLast(10)))
+            for key in cell.metrics.keys {
+                let path = MetricPath(key)
+                if let app = path.app, path.relative == "evictions" { apps.insert(app) }
             }
         }
         var out = "<section id=\"heatmap\">\n<h2>Share of days with at least one eviction</h2>\n<div class=\"scroll\"><table class=\"heat\">\n<thead><tr><th>app</th>"

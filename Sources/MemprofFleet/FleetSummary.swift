@@ -34,9 +34,10 @@ public enum FleetSummary {
         lines += TextTable.render(rows, rightAligned: Set(1...7))
         for cell in result.cells {
             var evicted: [(app: String, share: Double)] = []
-            for (key, stats) in cell.metrics where key.hasPrefix("apps.") && key.hasSuffix(".evictions") {
-                if let share = stats.shareAboveZero, share > 0 {
-                    evicted.append((String(key.dropFirst(5).dropLast(10)), share))
+            for (key, stats) in cell.metrics {
+                let path = MetricPath(key)
+                if let app = path.app, path.relative == "evictions", let share = stats.shareAboveZero, share > 0 {
+                    evicted.append((app, share))
                 }
             }
             evicted.sort { $0.share != $1.share ? $0.share > $1.share : $0.app < $1.app }

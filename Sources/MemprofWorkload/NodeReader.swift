@@ -147,11 +147,12 @@ public struct NodeReader {
     /// `90%` → 0.9: a share of one CPU, from 0% to 800% (eight busy cores).
     public func percentage() throws -> Double {
         let text = try string().trimmingSpaces
-        guard text.hasSuffix("%"), let value = Double(text.dropLast()), value.isFinite else {
-            throw error("'\(text)' is not a percentage; write it as '90%'")
+        switch Quantity.percent(text) {
+        case .failure(let problem): throw error(problem.message)
+        case .success(let share):
+            guard share <= 8 else { throw error("\(text) is out of range (0% to 800%)") }
+            return share
         }
-        guard (0...800).contains(value) else { throw error("\(text) is out of range (0% to 800%)") }
-        return value / 100
     }
 
     public func positiveNumber(max: Double) throws -> Double {

@@ -4,7 +4,6 @@ import MemprofOutput
 import MemprofReport
 import Testing
 @testable import MemprofHTML
-import MemprofReport
 
 @Suite struct LaneTests {
     func transition(_ at: Int64, _ app: String, _ from: AppState, _ to: AppState) -> SimEvent {

@@ -15,7 +15,7 @@ import Testing
 
     @Test func badValuesAreLocated() {
         let cpu = error(of: minimal.replacingOccurrences(of: "time: 4s}", with: "time: 4s, cpu: ninety}"))
-        #expect(cpu?.description == "commute.yaml:11:43: apps.mail.fetch.cpu: 'ninety' is not a percentage; write it as '90%'")
+        #expect(cpu?.description == "commute.yaml:11:43: apps.mail.fetch.cpu: 'ninety' is not a percentage such as 5%")
         let lock = error(of: minimal.replacingOccurrences(of: "time: 4s}", with: "time: 4s, locksFile: maybe}"))
         #expect(lock?.keyPath == "apps.mail.fetch.locksFile")
         let os = error(of: minimal.replacingOccurrences(of: "device: iphone-6-plus", with: "device: {preset: iphone-6-plus, osVersion: latest}"))

@@ -82,13 +82,10 @@ struct WorkloadOverrideTests {
         let origin = WorkloadOverride.Origin(file: "sweep.yaml", keyLine: 6, keyColumn: 3, valueLine: 6, valueColumn: 33)
         let badValue = WorkloadOverride(keyPath: "apps.mail.launch.footprint", value: "45XB", origin: origin)
         let badKey = WorkloadOverride(keyPath: "apps.mail.launch.footprnt", value: "45MB", origin: origin)
-        #expect(throws: WorkloadError.self) { try parse(Self.base, [badValue]) }
-        do { _ = try parse(Self.base, [badValue]) } catch let e as WorkloadError {
-            #expect((e.file, e.line, e.column) == ("sweep.yaml", 6, 33))
-        }
-        do { _ = try parse(Self.base, [badKey]) } catch let e as WorkloadError {
-            #expect((e.file, e.line, e.column) == ("sweep.yaml", 6, 3))
-        }
+        let valueError = try #require(throws: WorkloadError.self) { try parse(Self.base, [badValue]) }
+        #expect((valueError.file, valueError.line, valueError.column) == ("sweep.yaml", 6, 33))
+        let keyError = try #require(throws: WorkloadError.self) { try parse(Self.base, [badKey]) }
+        #expect((keyError.file, keyError.line, keyError.column) == ("sweep.yaml", 6, 3))
     }
 
     @Test func badAssignmentsAreRefused() {

@@ -42,7 +42,6 @@ extension Simulator {
     /// resident pages are its limit, as real reports show them.
     func jetsamSnapshot(killing killed: Int, _ reason: ExitReason, requested: Bytes?) -> JetsamEvent {
         let pageSize = workload.device.pageSize
-        let era = XNUSettings.forDevice(workload.device)
         var processes: [(bytes: Bytes, process: JetsamEvent.Process)] = []
         for j in apps.indices where apps[j].state.isResident || apps[j].state == .compressed || j == killed {
             // A memoryLimit victim shows what it asked for, capped at the per-app limit: exactly the
@@ -51,7 +50,7 @@ extension Simulator {
                 ? min(requested ?? workload.device.appLimit, workload.device.appLimit) : apps[j].footprint
             let state = apps[j].state
             let process = JetsamEvent.Process(
-                pid: 300 + 7 * j, priority: policyCandidate(j).band ?? era.band(state, playingAudio: apps[j].playing),
+                pid: 300 + 7 * j, priority: policyCandidate(j).band ?? jetsamBands.band(state, playingAudio: apps[j].playing),
                 name: apps[j].spec.id, rpages: (bytes + pageSize - 1) / pageSize,
                 states: state.jetsamStates(playingAudio: apps[j].playing),
                 reason: j == killed ? reason.jetsamReason : nil)

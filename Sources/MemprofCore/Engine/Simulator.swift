@@ -50,6 +50,9 @@ public struct Simulator {
     let workload: Workload
     let policy: any MemoryPolicy
     let platform: any PlatformBehaviour
+    /// The jetsam bands of the device's kernel era, for the priorities in jetsam reports (the
+    /// policy's own under `xnu`); chosen once per run.
+    let jetsamBands: XNUSettings
     var options: Options
     let appMemory: Bytes
     let warningBytes: Bytes
@@ -82,6 +85,7 @@ public struct Simulator {
         self.workload = workload
         self.options = options
         policy = PolicyFactory.makePolicy(workload.policy)
+        jetsamBands = workload.policy.xnu ?? .forDevice(workload.device)
         platform = workload.device.platform.behaviour
         appMemory = workload.device.appMemory
         warningBytes = Self.threshold(workload.policy.warningLevel, of: appMemory)
