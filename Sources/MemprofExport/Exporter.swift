@@ -34,24 +34,24 @@ public enum Exporter {
     /// kernel) come from the report's `profile`; a report without stack samples throws
     /// `noStackSamples`.
     public static func export(_ report: Report, format: ExportFormat) throws -> Data {
-        if format == .trace { return try TraceJSON.encode(report) }
-        if format == .benchmark { return try BenchmarkJSON.encode(report) }
-        if format == .metrickit { return Data(MetricKitExport.json(report).utf8) }
-        if format == .jetsam {
-            throw BadInput("jetsam writes one .ips file per moment of memory kills: name a folder with -o DIR")
-        }
-        guard let profile = report.profile, profile.hasSamples || profile.hasAllocations else {
-            throw CompareInputError.noStackSamples(format: format.rawValue)
-        }
         switch format {
-        case .folded: return Data(profile.makeFoldedStacks().utf8)
-        case .speedscope: return try profile.makeSpeedscopeJSON(name: "memprof \(report.run.workload)")
-        case .pprof: return try Gzip.compress(profile.makePProfProto())
         case .trace: return try TraceJSON.encode(report)
         case .benchmark: return try BenchmarkJSON.encode(report)
         case .metrickit: return Data(MetricKitExport.json(report).utf8)
-        case .jetsam: return Data()
+        case .jetsam:
+            throw BadInput("jetsam writes one .ips file per moment of memory kills: name a folder with -o DIR")
+        case .folded: return Data(try sampledProfile(report, format).makeFoldedStacks().utf8)
+        case .speedscope: return try sampledProfile(report, format).makeSpeedscopeJSON(name: "memprof \(report.run.workload)")
+        case .pprof: return try Gzip.compress(try sampledProfile(report, format).makePProfProto())
         }
+    }
+
+    /// The report's profile, for the formats made of samples; a report without any throws.
+    static func sampledProfile(_ report: Report, _ format: ExportFormat) throws -> SamplingProfile {
+        guard let profile = report.profile, profile.hasSamples || profile.hasAllocations else {
+            throw CompareInputError.noStackSamples(format: format.rawValue)
+        }
+        return profile
     }
 
     /// The files of a folder format (`jetsam`): one `.ips` file per moment of memory kills.
