@@ -2,10 +2,11 @@
 /// `MetricExtractor` (which encodes to JSON and reads it back), without the JSON, because a sweep
 /// reads the metrics of every run. Strings and arrays are skipped, as there.
 struct MetricFlattener {
-    static func flatten<T: Encodable>(_ value: T, prefix: String, into out: inout [String: Double]) {
+    static func flatten<T: Encodable>(_ value: T, prefix: String, into out: inout [(String, Double)]) {
         let sink = Sink()
+        swap(&sink.values, &out)
         try? value.encode(to: FlatEncoder(sink: sink, path: prefix))
-        for (k, v) in sink.values { out[k] = v }
+        swap(&sink.values, &out)
     }
 
     final class Sink {
@@ -30,7 +31,7 @@ struct MetricFlattener {
         let path: String
         var codingPath: [any CodingKey] { [] }
 
-        func child(_ key: Key) -> String { "\(path).\(key.stringValue)" }
+        func child(_ key: Key) -> String { path + "." + key.stringValue }
         mutating func encodeNil(forKey key: Key) {}
         mutating func encode(_ value: Bool, forKey key: Key) {}
         mutating func encode(_ value: String, forKey key: Key) {}

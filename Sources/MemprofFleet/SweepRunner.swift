@@ -41,17 +41,36 @@ enum FleetRun {
                                   processedOccurrences: 0)
 
     static func metrics(_ workload: Workload, seed: UInt64, measured: MeasuredWork) -> [String: Double] {
+        var out: [String: Double] = [:]
+        for (name, value) in pairs(workload, seed: seed, measured: measured) { out[name] = value }
+        return out
+    }
+
+    /// The run's metric values in `columns`' order (nil where the run has no such metric).
+    static func values(_ workload: Workload, seed: UInt64, measured: MeasuredWork,
+                       columns: MetricColumns) -> [Int64?] {
+        var values = [Int64?](repeating: nil, count: columns.names.count)
+        for (name, value) in pairs(workload, seed: seed, measured: measured) {
+            if let c = columns.column(name) { values[c] = Int64(value.rounded()) }
+        }
+        return values
+    }
+
+    /// Simulates without history (the counters are the same, spec §12 reads only them) and lists
+    /// the report's summary and apps as compare names them.
+    private static func pairs(_ workload: Workload, seed: UInt64, measured: MeasuredWork) -> [(String, Double)] {
         var w = workload
         w.seed = seed
-        var options = Simulator.Options()
+        var options = Simulator.Options(keepsHistory: false)
         if !measured.isEmpty { options.performer = measured }
         var simulator = Simulator(workload: w, options: options)
         let result = simulator.run()
         // The report's summary and apps, as compare reads them (the report adds to the core's numbers).
         let report = Report(result: result, workloadSha256: "", source: "", host: host)
-        var out: [String: Double] = [:]
+        var out: [(String, Double)] = []
+        out.reserveCapacity(64 + 48 * report.apps.count)
         MetricFlattener.flatten(report.summary, prefix: "summary", into: &out)
-        for (id, stats) in report.apps { MetricFlattener.flatten(stats, prefix: "apps.\(id)", into: &out) }
+        for (id, stats) in report.apps { MetricFlattener.flatten(stats, prefix: "apps." + id, into: &out) }
         return out
     }
 }
@@ -124,8 +143,8 @@ public enum SweepRunner {
                 while k < batch.count {
                     let run = batch[k]
                     let cell = run / seeds.count, seedIndex = run % seeds.count
-                    let metrics = FleetRun.metrics(plan.cells[cell].workload.workload, seed: seeds[seedIndex], measured: measured)
-                    let values = columns.names.map { metrics[$0].map { Int64($0.rounded()) } }
+                    let values = FleetRun.values(plan.cells[cell].workload.workload, seed: seeds[seedIndex],
+                                                 measured: measured, columns: columns)
                     state.tally.add(cell: cell, values: values, run: run, seed: seeds[seedIndex],
                                     columns: columns, keep: plan.sweep.worst)
                     slots.set(k, RunsCSV.row(run: run, cell: cell, seed: seeds[seedIndex], values: values))

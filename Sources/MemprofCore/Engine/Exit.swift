@@ -10,7 +10,7 @@ extension Simulator {
     mutating func kill(_ i: Int, _ reason: ExitReason, requested: Bytes?) {
         // An app that posted to a dangling observer in this step has already crashed (spec §7).
         if reason != .badAccess, apps[i].objects.pendingCrash != nil { return kill(i, .badAccess, requested: nil) }
-        if reason.jetsamReason != nil {
+        if reason.jetsamReason != nil, options.keepsHistory {
             jetsamEvents.append(jetsamSnapshot(killing: i, reason, requested: requested))
         }
         let from = apps[i].state

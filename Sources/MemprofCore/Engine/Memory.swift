@@ -44,9 +44,11 @@ extension Simulator {
     }
 
     mutating func memoryChanged(_ i: Int) {
-        apps[i].bytes.record(now, apps[i].residentBytes)
-        usedSeries.record(now, used)
-        compressedSeries.record(now, compressedUsed)
+        if options.keepsHistory {
+            apps[i].bytes.record(now, apps[i].residentBytes)
+            usedSeries.record(now, used)
+            compressedSeries.record(now, compressedUsed)
+        }
         if used > summary.peakUsedBytes { summary.peakUsedBytes = used }
         if compressedUsed > summary.peakCompressedBytes { summary.peakCompressedBytes = compressedUsed }
         if platform.pagesOut { trackSwap() }

@@ -35,12 +35,17 @@ public struct Simulator {
         public var progress: ((Microseconds) -> Void)?
         /// Runs the `work` of background handlers, if any (spec §8).
         public var performer: (any WorkPerformer)?
+        /// Whether the run keeps its history: events, memory series and jetsam snapshots. Sweeps
+        /// turn it off: they read only the counters (summary and per-app stats), which are the
+        /// same either way, and a run without history allocates a fraction as much.
+        public var keepsHistory = true
 
         public init(checksInvariants: Bool = false, progress: ((Microseconds) -> Void)? = nil,
-                    performer: (any WorkPerformer)? = nil) {
+                    performer: (any WorkPerformer)? = nil, keepsHistory: Bool = true) {
             self.checksInvariants = checksInvariants
             self.progress = progress
             self.performer = performer
+            self.keepsHistory = keepsHistory
         }
     }
 
@@ -99,19 +104,23 @@ public struct Simulator {
 
     /// Runs the workload to its duration and returns what happened.
     public mutating func run() -> SimulationResult {
-        for entry in workload.script {
-            schedule(at: entry.atUs, .script(entry.action))
-        }
+        // The script and the generated entries are known up front: they wait in a sorted list read
+        // with a cursor beside the queue (which then holds only the few timers the engine sets),
+        // numbered as if scheduled first, so the order of everything is the queue's (time, then
+        // sequence) either way.
+        var entries: [Pending] = []
+        for entry in workload.script { entries.append(scripted(entry)) }
         if let generate = workload.generate {
             var generator = SeededGenerator(seed: workload.seed)
             for entry in ScriptGenerator.entries(for: generate, durationUs: workload.durationUs,
                                                  generator: &generator) {
-                schedule(at: entry.atUs, .script(entry.action))
+                entries.append(scripted(entry))
             }
         }
+        entries.sort()
         // Each scripted action leads to about a dozen recorded events; reserving avoids copying
         // the growing array (a measured 15% of a large run).
-        events.reserveCapacity(min(1 << 22, queue.count * 12))
+        if options.keepsHistory { events.reserveCapacity(min(1 << 22, entries.count * 12)) }
         for i in apps.indices {
             apps[i].bytes.record(0, 0)
         }
@@ -119,8 +128,18 @@ public struct Simulator {
         compressedSeries.record(0, 0)
 
         let progressEvery = 1 << 10  // the callback paces itself by wall time
-        while let next = queue.min, next.atUs <= workload.durationUs {
-            _ = queue.popMin()
+        var cursor = 0
+        while true {
+            let next: Pending
+            if cursor < entries.count, queue.min.map({ entries[cursor] < $0 }) ?? true {
+                next = entries[cursor]
+                guard next.atUs <= workload.durationUs else { break }
+                cursor += 1
+            } else if let min = queue.min, min.atUs <= workload.durationUs {
+                next = queue.popMin()!
+            } else {
+                break
+            }
             now = next.atUs
             handle(next.what)
             if policy.hasFreezer { runFreezer() }
@@ -133,6 +152,12 @@ public struct Simulator {
     }
 
     // MARK: Scheduling
+
+    /// A script entry, numbered like an occurrence scheduled now (see `run`).
+    mutating func scripted(_ entry: ScriptEntry) -> Pending {
+        defer { nextSequence += 1 }
+        return Pending(atUs: entry.atUs, sequence: nextSequence, what: .script(entry.action))
+    }
 
     mutating func schedule(at time: Microseconds, _ what: Occurrence) {
         queue.insert(Pending(atUs: time, sequence: nextSequence, what: what))
@@ -171,16 +196,18 @@ public struct Simulator {
     // MARK: Recording
 
     mutating func record(_ event: SimEvent) {
-        events.append(event)
+        if options.keepsHistory { events.append(event) }
     }
 
     mutating func record(_ kind: SimEvent.Kind, _ i: Int, _ fill: (inout SimEvent) -> Void = { _ in }) {
+        guard options.keepsHistory else { return }
         var event = SimEvent(atUs: now, kind: kind, app: apps[i].spec.id)
         fill(&event)
         events.append(event)
     }
 
     mutating func ignored(_ action: ScriptAction, _ why: String) {
+        guard options.keepsHistory else { return }
         var event = SimEvent(atUs: now, kind: .ignored, app: action.app.map { apps[$0].spec.id })
         event.action = action.name
         event.detail = why
