@@ -90,7 +90,8 @@ public enum FleetMerge {
                 sweep: sweep, shard: missing.isEmpty ? nil : .init(parts: covered, of: count),
                 cells: first.result.cells.map { ($0.label, $0.overrides) }, columns: columns, tally: tally,
                 host: FleetResult.currentHost(threads: 1, wallMs: wallMs,
-                                              measured: MeasuredWork(microseconds: first.result.host.measuredWorkUs)))
+                                              measured: MeasuredWork(microseconds: first.result.host.measuredWorkUs,
+                                                                     peakBytes: first.result.host.measuredWorkPeakBytes ?? [:])))
             try folder.finish(json: try result.encoded(), html: result.isComplete ? FleetHTML.data(result, tally: tally, columns: columns) : nil)
             return result
         } catch {

@@ -100,8 +100,11 @@ public struct FleetResult: Codable, Sendable, Equatable {
         public var threads: Int
         public var wallMs: Double
         public var generatedAt: String
-        /// `app/handler` → microseconds, for `timing: measured` handlers (measured once, reused).
+        /// `app/handler` → microseconds, for measured handlers (measured once, reused).
         public var measuredWorkUs: [String: Int64]
+        /// `app/handler` → the program's measured peak in bytes, for `allocates: measured`
+        /// handlers (measured once, reused); absent when there are none.
+        public var measuredWorkPeakBytes: [String: Int64]?
     }
 
     public var schema = schemaName
@@ -184,6 +187,7 @@ public struct FleetResult: Codable, Sendable, Equatable {
         let formatter = ISO8601DateFormatter()
         return Host(hostname: ProcessInfo.processInfo.hostName, processors: ProcessInfo.processInfo.activeProcessorCount,
                     threads: threads, wallMs: (wallMs * 10).rounded() / 10, generatedAt: formatter.string(from: Date()),
-                    measuredWorkUs: measured.microseconds)
+                    measuredWorkUs: measured.microseconds,
+                    measuredWorkPeakBytes: measured.peakBytes.isEmpty ? nil : measured.peakBytes)
     }
 }

@@ -1,33 +1,59 @@
 import MemprofCore
 import MemprofSampler
 
-/// `timing: measured` in a sweep (spec §12): each (app, handler) whose work is timed by
-/// measurement runs its work once, unsampled, before the sweep starts; every run of the sweep
-/// then takes that measurement. Nothing else runs real work.
+/// Measured work in a sweep (spec §12): each (app, handler) whose work is timed by measurement
+/// (`timing: measured`) or whose demand is the program's measured peak (`allocates: measured`,
+/// spec §8.1) runs its work once, unsampled and within its window, before the sweep starts; every
+/// run of the sweep then takes that measurement. Nothing else runs real work.
 public struct MeasuredWork: WorkPerformer, Sendable, Equatable {
     /// `app/handler` → measured wall-clock microseconds.
     public var microseconds: [String: Int64] = [:]
+    /// `app/handler` → the peak of bytes the program held, for `allocates: measured` handlers.
+    public var peakBytes: [String: Bytes] = [:]
 
-    public var isEmpty: Bool { microseconds.isEmpty }
+    public init(microseconds: [String: Int64] = [:], peakBytes: [String: Bytes] = [:]) {
+        self.microseconds = microseconds
+        self.peakBytes = peakBytes
+    }
+
+    public var isEmpty: Bool { microseconds.isEmpty && peakBytes.isEmpty }
 
     public mutating func perform(_ work: WorkSpec, app: String, handler: HandlerKind) -> Int64 {
         microseconds["\(app)/\(handler.rawValue)"] ?? 0
     }
 
-    /// Measures the work of every measured handler of every cell once (the first cell that names it).
+    /// The one measurement, as the run would have seen it: past `wallLimitUs` it overran.
+    public mutating func run(_ work: WorkSpec, app: String, handler: HandlerKind,
+                             wallLimitUs: Microseconds?) -> WorkOutcome {
+        let key = "\(app)/\(handler.rawValue)"
+        let wall = microseconds[key] ?? 0
+        return WorkOutcome(wallMicroseconds: wall, peakBytes: peakBytes[key] ?? 0,
+                           overran: wallLimitUs.map { wall > $0 } ?? false)
+    }
+
+    /// Measures the work of every measured handler of every cell once (the first cell that names
+    /// it), stopped at its kind's window in wall time (the window ÷ the device's `cpuScale`).
     static func measure(_ plan: SweepPlan) -> MeasuredWork {
         var out = MeasuredWork()
         var performer: SampledWorkPerformer?
         for cell in plan.cells {
-            for app in cell.workload.workload.apps {
+            let workload = cell.workload.workload
+            let windows: [HandlerKind: Microseconds] = [.backgroundTask: workload.policy.backgroundTaskLimitUs,
+                                                        .fetch: workload.policy.fetchWindowUs,
+                                                        .push: workload.policy.pushWindowUs]
+            for app in workload.apps {
                 let handlers: [(HandlerKind, HandlerSpec?)] = [(.backgroundTask, app.backgroundTask?.handler),
                                                               (.fetch, app.fetch?.handler), (.push, app.push)]
                 for case (let kind, let handler?) in handlers {
-                    guard handler.timing == .measured, let work = handler.work else { continue }
+                    guard handler.timing == .measured || handler.allocatesMeasured, let work = handler.work else { continue }
                     let key = "\(app.id)/\(kind.rawValue)"
                     guard out.microseconds[key] == nil else { continue }
                     if performer == nil { performer = SampledWorkPerformer(rateHz: 0) }
-                    out.microseconds[key] = performer!.perform(work, app: app.id, handler: kind)
+                    let scale = max(workload.device.cpuScale, 1e-9)
+                    let limit = windows[kind].map { Microseconds((Double($0) / scale).rounded(.up)) }
+                    let outcome = performer!.run(work, app: app.id, handler: kind, wallLimitUs: limit)
+                    out.microseconds[key] = outcome.wallMicroseconds
+                    if handler.allocatesMeasured { out.peakBytes[key] = outcome.peakBytes }
                 }
             }
         }

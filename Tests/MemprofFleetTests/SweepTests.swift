@@ -113,4 +113,48 @@ struct MeasuredWorkTests {
         #expect(Set(result.host.measuredWorkUs.keys) == ["mail/fetch"])
         #expect(result.runsFile.rows == 4)
     }
+
+    /// `allocates: measured` (spec §8.1): the user's program runs once, and its measured peak
+    /// (memprof-example-c holds 40 MiB) is the fetch's demand in every run of the sweep: on a
+    /// device whose app limit it passes, every fetch of every run kills mail with memoryLimit.
+    @Test func aMeasuredPeakIsTheDemandInEveryRun() throws {
+        let example = Repository.builtProduct("memprof-example-c")
+        for (device, kills) in [("iphone-6-plus", false), ("{preset: iphone-6-plus, appLimit: 60MB}", true)] {
+            let dir = try FleetFixtures.folder(sweep: FleetFixtures.sweep(seeds: "1..4", matrix: ""))
+            defer { try? FileManager.default.removeItem(at: dir) }
+            try """
+                memprof: 1
+                name: measured-fetch
+                duration: 1h
+                device: \(device)
+                apps:
+                  mail:
+                    launch: {footprint: 45MB}
+                    onBackground: {release: 10MB}
+                    modes: [fetch]
+                    fetch: {interval: 15m, time: 4s, allocates: measured, work: {command: [\(example)]}}
+                script:
+                  - {at: 0s, open: mail}
+                  - {at: 1m, home: true}
+                """.write(to: dir.appendingPathComponent("tiny.yaml"), atomically: true, encoding: .utf8)
+            let plan = try FleetFixtures.plan(dir)
+            let measured = MeasuredWork.measure(plan)
+            let peak = try #require(measured.peakBytes["mail/fetch"])
+            #expect(peak >= 40 << 20 && peak < 41 << 20)
+            let result = try FleetSweep.run(plan, threads: 2, into: dir.appendingPathComponent("out"))
+            #expect(result.host.measuredWorkPeakBytes == ["mail/fetch": peak])
+            let cell = try #require(result.cells.first)
+            let limitKills = try #require(cell.metrics["apps.mail.exits.memoryLimit"])
+            let completed = try #require(cell.metrics["apps.mail.fetches.completed"])
+            let peakFootprint = try #require(cell.metrics["apps.mail.peakFootprintBytes"])
+            if kills {
+                // 35 MB in the background + 40 MiB passes 60 MB: each of the three fetches (at 16,
+                // 31 and 46 minutes, relaunching mail in the background) kills it.
+                #expect(limitKills.min == 3 && limitKills.max == 3 && completed.max == 0)
+            } else {
+                #expect(limitKills.max == 0 && completed.min >= 3)
+                #expect(peakFootprint.min == 35 << 20 + peak && peakFootprint.max == peakFootprint.min)
+            }
+        }
+    }
 }
