@@ -53,10 +53,7 @@ public struct SweepFile: Sendable, Equatable {
             }
             throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: "cannot read the file")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: "the file is not UTF-8 text")
-        }
-        var sweep = try parse(text, file: path)
+        var sweep = try parse(try YAMLText.decode(data, file: path), file: path)
         // A workload path is read from the sweep file's folder, as a careful user expects.
         let folder = (path as NSString).deletingLastPathComponent
         let beside = (folder as NSString).appendingPathComponent(sweep.workload)
@@ -66,95 +63,89 @@ public struct SweepFile: Sendable, Equatable {
         return sweep
     }
 
+    /// Parses a sweep file's text through the workload's reader (``NodeReader``), so its errors
+    /// are located and worded like a workload's.
     public static func parse(_ text: String, file: String) throws -> SweepFile {
-        let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch {
-            throw WorkloadError(file: file, line: 0, column: 0, keyPath: "", message: "invalid YAML: \(error)")
-        }
-        guard let root else { throw WorkloadError(file: file, line: 0, column: 0, keyPath: "", message: "the file is empty") }
-        let r = Reader(file: file)
-        let top = try r.mapping(root, path: "", allowed: keys)
-        let version = try r.required(top, "memprof", in: root, path: "")
-        guard version.wholeNumber == 1 else { throw r.error(version, "memprof", "this memprof reads sweep format version 1") }
-        let nameNode = try r.required(top, "sweep", in: root, path: "")
-        let name = try r.string(nameNode, "sweep")
+        let root = try NodeReader.root(of: text, file: file)
+        let top = try root.mapping(allowed: keys)
+        let version = try top.required("memprof")
+        guard version.node.wholeNumber == 1 else { throw version.error("this memprof reads sweep format version 1") }
+        let nameReader = try top.required("sweep")
+        let name = try nameReader.string()
         guard !name.isEmpty, name.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
-            throw r.error(nameNode, "sweep", "'\(name)' is not a valid name; use lowercase letters, digits and '-'")
+            throw nameReader.error("'\(name)' is not a valid name; use lowercase letters, digits and '-'")
         }
-        let workloadNode = try r.required(top, "workload", in: root, path: "")
-        let workload = try r.string(workloadNode, "workload")
-        let seedsNode = try r.required(top, "seeds", in: root, path: "")
-        let (seeds, seedsText) = try parseSeeds(seedsNode, r)
-        var worst = 5
-        if let node = top["worst"] {
-            guard let n = node.wholeNumber, (0...100).contains(n) else { throw r.error(node, "worst", "expected a whole number from 0 to 100") }
-            worst = n
-        }
+        let workloadReader = try top.required("workload")
+        let workload = try workloadReader.string()
+        let seedsReader = try top.required("seeds")
+        let (seeds, seedsText) = try parseSeeds(seedsReader)
+        let worst = try top["worst"]?.int(in: 0...100) ?? 5
         var axes: [Axis] = []
         var cells = 1
         if let matrix = top["matrix"] {
-            guard case .mapping(let m) = matrix else { throw r.error(matrix, "matrix", "expected a mapping of key paths to lists of values") }
+            guard case .mapping(let m) = matrix.node else { throw matrix.error("expected a mapping of key paths to lists of values") }
             for (keyNode, valuesNode) in m {
-                let key = try r.string(keyNode, "matrix")
-                guard !axes.contains(where: { $0.keyPath == key }) else { throw r.error(keyNode, "matrix", "key path '\(key)' appears twice") }
-                let path = "matrix.\(key)"
+                let keyReader = NodeReader(node: keyNode, path: "matrix", file: file)
+                let key = try keyReader.string()
+                guard !axes.contains(where: { $0.keyPath == key }) else { throw keyReader.error("key path '\(key)' appears twice") }
+                let valuesReader = matrix.child(valuesNode, key)
                 guard case .sequence(let items) = valuesNode, !items.isEmpty else {
-                    throw r.error(valuesNode, path, "expected a non-empty list of values, such as [45MB, 60MB]")
+                    throw valuesReader.error("expected a non-empty list of values, such as [45MB, 60MB]")
                 }
                 var values: [WorkloadOverride] = []
-                for item in items {
-                    let origin = WorkloadOverride.Origin(file: file, keyLine: keyNode.mark?.line ?? 0,
-                                                         keyColumn: keyNode.mark?.column ?? 0,
-                                                         valueLine: item.mark?.line ?? 0, valueColumn: item.mark?.column ?? 0)
+                for (item, itemReader) in zip(items, try valuesReader.sequence()) {
+                    let origin = WorkloadOverride.Origin(file: file, keyLine: keyReader.line, keyColumn: keyReader.column,
+                                                         valueLine: itemReader.line, valueColumn: itemReader.column)
                     let override = WorkloadOverride(keyPath: key, value: flowText(item), origin: origin)
                     guard !values.contains(where: { $0.value == override.value }) else {
-                        throw r.error(item, path, "the value '\(override.value)' appears twice")
+                        throw WorkloadError(file: file, line: itemReader.line, column: itemReader.column,
+                                            keyPath: valuesReader.path, message: "the value '\(override.value)' appears twice")
                     }
                     values.append(override)
                 }
                 try values[0].checkKeyPath()
                 cells *= values.count
-                guard cells <= maxCells else { throw r.error(valuesNode, path, "the matrix has more than \(maxCells) cells") }
+                guard cells <= maxCells else { throw valuesReader.error("the matrix has more than \(maxCells) cells") }
                 axes.append(Axis(keyPath: key, values: values))
             }
         }
         guard cells * seeds.count <= maxRuns else {
-            throw r.error(seedsNode, "seeds", "\(cells) cells × \(seeds.count) seeds is more than \(maxRuns) runs")
+            throw seedsReader.error("\(cells) cells × \(seeds.count) seeds is more than \(maxRuns) runs")
         }
         return SweepFile(name: name, workload: workload, seeds: seeds, seedsText: seedsText, axes: axes,
-                         worst: worst, file: file, workloadLine: workloadNode.mark?.line ?? 0,
-                         workloadColumn: workloadNode.mark?.column ?? 0)
+                         worst: worst, file: file, workloadLine: workloadReader.line,
+                         workloadColumn: workloadReader.column)
     }
 
-    static func parseSeeds(_ node: Node, _ r: Reader) throws -> ([UInt64], String) {
-        switch node {
+    static func parseSeeds(_ r: NodeReader) throws -> ([UInt64], String) {
+        switch r.node {
         case .scalar(let s):
             let text = s.string
             if let single = UInt64(text) { return ([single], text) }
             let parts = text.components(separatedBy: "..")
             guard parts.count == 2, let a = UInt64(parts[0].trimmingCharacters(in: .whitespaces)),
                   let b = UInt64(parts[1].trimmingCharacters(in: .whitespaces)) else {
-                throw r.error(node, "seeds", "expected a range such as 1..1000, or a list of seeds, found '\(text)'")
+                throw r.error("expected a range such as 1..1000, or a list of seeds, found '\(text)'")
             }
-            guard b <= UInt64(Int64.max) else { throw r.error(node, "seeds", "seeds go up to \(Int64.max)") }
-            guard a <= b else { throw r.error(node, "seeds", "the range \(text) is empty: its first seed is above its last") }
-            guard b - a < UInt64(maxSeeds) else { throw r.error(node, "seeds", "more than \(maxSeeds) seeds") }
+            guard b <= UInt64(Int64.max) else { throw r.error("seeds go up to \(Int64.max)") }
+            guard a <= b else { throw r.error("the range \(text) is empty: its first seed is above its last") }
+            guard b - a < UInt64(maxSeeds) else { throw r.error("more than \(maxSeeds) seeds") }
             return (Array(a...b), "\(a)..\(b)")
         case .sequence(let items):
-            guard !items.isEmpty else { throw r.error(node, "seeds", "the list of seeds is empty") }
-            guard items.count <= maxSeeds else { throw r.error(node, "seeds", "more than \(maxSeeds) seeds") }
+            guard !items.isEmpty else { throw r.error("the list of seeds is empty") }
+            guard items.count <= maxSeeds else { throw r.error("more than \(maxSeeds) seeds") }
             var seen = Set<UInt64>()
             var seeds: [UInt64] = []
-            for (i, item) in items.enumerated() {
-                guard let seed = item.scalar.flatMap({ UInt64($0.string) }), seed <= UInt64(Int64.max) else {
-                    throw r.error(item, "seeds[\(i)]", "expected a seed (a whole number from 0)")
+            for item in try r.sequence() {
+                guard let seed = item.node.scalar.flatMap({ UInt64($0.string) }), seed <= UInt64(Int64.max) else {
+                    throw item.error("expected a seed (a whole number from 0)")
                 }
-                guard seen.insert(seed).inserted else { throw r.error(item, "seeds[\(i)]", "seed \(seed) appears twice") }
+                guard seen.insert(seed).inserted else { throw item.error("seed \(seed) appears twice") }
                 seeds.append(seed)
             }
             return (seeds, "[" + seeds.map(String.init).joined(separator: ", ") + "]")
         default:
-            throw r.error(node, "seeds", "expected a range such as 1..1000, or a list of seeds")
+            throw r.error("expected a range such as 1..1000, or a list of seeds")
         }
     }
 
@@ -165,41 +156,6 @@ public struct SweepFile: Sendable, Equatable {
         case .sequence(let items): "[" + items.map(flowText).joined(separator: ", ") + "]"
         case .mapping(let m): "{" + m.map { "\(flowText($0.key)): \(flowText($0.value))" }.joined(separator: ", ") + "}"
         case .alias: ""
-        }
-    }
-
-    /// Located errors for the few keys a sweep file has.
-    struct Reader {
-        let file: String
-
-        func error(_ node: Node, _ path: String, _ message: String) -> WorkloadError {
-            WorkloadError(file: file, line: node.mark?.line ?? 0, column: node.mark?.column ?? 0, keyPath: path, message: message)
-        }
-
-        func mapping(_ node: Node, path: String, allowed: [String]) throws -> [String: Node] {
-            guard case .mapping(let m) = node else { throw error(node, path, "expected a mapping of \(allowed.joined(separator: ", "))") }
-            var out: [String: Node] = [:]
-            for (k, v) in m {
-                let key = k.string ?? ""
-                guard allowed.contains(key) else {
-                    var message = "unknown key '\(key)'"
-                    if let near = Spelling.nearest(to: key, among: allowed) { message += " (did you mean '\(near)'?)" }
-                    else { message += "; expected one of: \(allowed.joined(separator: ", "))" }
-                    throw error(k, path, message)
-                }
-                out[key] = v
-            }
-            return out
-        }
-
-        func required(_ m: [String: Node], _ key: String, in node: Node, path: String) throws -> Node {
-            guard let v = m[key] else { throw error(node, path, "missing key '\(key)'") }
-            return v
-        }
-
-        func string(_ node: Node, _ path: String) throws -> String {
-            guard case .scalar(let s) = node else { throw error(node, path, "expected a word") }
-            return s.string
         }
     }
 }
