@@ -1,51 +1,45 @@
 import Foundation
+import MemprofOutput
 
-/// A fleet result's folder: `runs.csv` streamed to a temporary file as runs finish, then
-/// `fleet.json` (and `fleet.html` for a complete result), all renamed into place together, so
-/// the folder never holds half a sweep, nor files of an earlier one.
+/// A fleet result's folder, replaced in one step like a report folder (``StagedFolder``):
+/// `runs.csv` is streamed into a staging folder as runs finish, then `fleet.json` (and
+/// `fleet.html` for a complete result) join it and the folder is exchanged with the old one, so
+/// the folder never holds half a sweep, nor files of an earlier one, and a failed or killed sweep
+/// leaves nothing a later one does not remove.
 final class FleetFolder {
+    /// The files memprof writes into a fleet folder.
+    static let fileNames: Set<String> = ["runs.csv", "fleet.json", "fleet.html"]
     let url: URL
-    let suffix = ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-    private var csv: FileHandle?
-    private var csvURL: URL { url.appendingPathComponent("runs.csv" + suffix) }
+    private var staged: StagedFolder?
+    private var csv: StreamedFile?
 
     init(_ url: URL) { self.url = url }
 
     func begin(header: [UInt8]) throws {
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: csvURL.path, contents: Data(header)) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: csvURL.path])
-        }
-        csv = try FileHandle(forWritingTo: csvURL)
-        try csv?.seekToEnd()
+        let staged = try StagedFolder(replacing: url, isOwnFile: Self.fileNames.contains)
+        self.staged = staged
+        csv = try staged.stream("runs.csv")
+        try csv?.append(header[...])
     }
 
     func append(_ bytes: ArraySlice<UInt8>) throws {
-        try csv?.write(contentsOf: Data(bytes))
+        try csv?.append(bytes)
     }
 
-    /// Writes the other files and renames everything into place.
+    /// Writes the other files and puts the folder in place.
     func finish(json: Data, html: Data?) throws {
-        try csv?.close()
-        csv = nil
-        var files: [(String, URL)] = [("runs.csv", csvURL)]
-        for (name, data) in [("fleet.json", json), ("fleet.html", html)] {
-            guard let data else { continue }
-            let temporary = url.appendingPathComponent(name + suffix)
-            try data.write(to: temporary)
-            files.append((name, temporary))
-        }
-        for (name, temporary) in files where rename(temporary.path, url.appendingPathComponent(name).path) != 0 {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.appendingPathComponent(name).path])
-        }
-        if html == nil { try? FileManager.default.removeItem(at: url.appendingPathComponent("fleet.html")) }
+        guard let staged, let csv else { return }
+        try csv.finish()
+        try staged.write(OutputFile(name: "fleet.json", data: json))
+        if let html { try staged.write(OutputFile(name: "fleet.html", data: html)) }
+        try staged.commit()
+        self.staged = nil
     }
 
-    /// Removes the temporary files after a failure.
+    /// Removes everything written after a failure.
     func abort() {
-        try? csv?.close()
-        for name in ["runs.csv", "fleet.json", "fleet.html"] {
-            try? FileManager.default.removeItem(at: url.appendingPathComponent(name + suffix))
-        }
+        csv = nil
+        staged?.abort()
+        staged = nil
     }
 }

@@ -33,55 +33,14 @@ public enum AtomicFiles {
     /// - Throws: ``OutputError`` naming the path and the cause; nothing of the failed write remains.
     public static func replaceFolder(_ directory: URL, with files: [OutputFile],
                                      isOwnFile: (String) -> Bool) throws {
-        let fm = FileManager.default
-        let target = directory.standardizedFileURL
-        let parent = target.deletingLastPathComponent()
-        try createFolder(parent)
-        TemporaryName.removeDebris(in: parent)
-
-        var keep: [String] = []
-        var isDirectory: ObjCBool = false
-        let exists = fm.fileExists(atPath: target.path, isDirectory: &isDirectory)
-        if exists {
-            guard isDirectory.boolValue else { throw OutputError.notAFolder(target.path) }
-            let names = try contents(of: target)
-            for name in names.sorted() where !isOwnFile(name) && TemporaryName(parsing: name) == nil
-                && !name.contains(".tmp-") {
-                var sub: ObjCBool = false
-                _ = fm.fileExists(atPath: target.appendingPathComponent(name).path, isDirectory: &sub)
-                if sub.boolValue { throw OutputError.foreignFolder(target.path, name) }
-                keep.append(name)
-            }
-        }
-
-        let staging = parent.appendingPathComponent(TemporaryName.make(for: target.lastPathComponent))
-        guard mkdir(staging.path, 0o755) == 0 else {
-            throw OutputError(path: parent.path, action: "creating a folder in", errno: errno)
-        }
+        let staged = try StagedFolder(replacing: directory, isOwnFile: isOwnFile)
         do {
-            for file in files {
-                try writeNew(file.data, to: staging.appendingPathComponent(file.name), name: file.name, folder: target)
-            }
-            for name in keep {
-                let from = target.appendingPathComponent(name).path, to = staging.appendingPathComponent(name).path
-                if link(from, to) != 0 {
-                    do { try fm.copyItem(atPath: from, toPath: to) } catch {
-                        throw OutputError(path: target.path, action: "keeping \(name) in", errno: EIO)
-                    }
-                }
-            }
-            if exists {
-                try exchange(staging, target)
-            } else if rename(staging.path, target.path) != 0 {
-                throw OutputError(path: target.path, action: "moving the new report into", errno: errno)
-            }
+            for file in files { try staged.write(file) }
+            try staged.commit()
         } catch {
-            try? fm.removeItem(at: staging)
+            staged.abort()
             throw error
         }
-        // The staging folder now holds the old run's files (or nothing): remove it. A kill here
-        // leaves it for the next write into this parent folder to remove.
-        try? fm.removeItem(at: staging)
     }
 
     /// Writes a set of files into a shared folder (such as the runs index beside report folders):
@@ -148,27 +107,12 @@ public enum AtomicFiles {
 
     /// Writes `data` to a file that must not exist yet, and flushes it to the disk.
     static func writeNew(_ data: Data, to url: URL, name: String, folder: URL) throws {
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        func fail(_ code: Int32) -> OutputError {
-            OutputError(path: folder.path, action: "writing \(name) to", errno: code)
-        }
-        guard fd >= 0 else { throw fail(errno) }
-        defer { close(fd) }
+        let file = try StreamedFile(creating: url, name: name, folder: folder)
         do {
-            try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-                var offset = 0
-                while offset < buffer.count {
-                    let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw fail(errno)
-                    }
-                    offset += n
-                }
-            }
-            if fsync(fd) != 0 && errno != EINVAL && errno != EROFS { throw fail(errno) }
+            try file.append(data)
+            try file.finish()
         } catch {
-            unlink(url.path)
+            file.discard()
             throw error
         }
     }

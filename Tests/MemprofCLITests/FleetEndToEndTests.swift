@@ -45,6 +45,41 @@ import Testing
         #expect((report["summary"] as! [String: Any])["coldLaunches"] as? Int == worst["value"] as? Int)
     }
 
+    /// A fleet folder is replaced in one step like a report folder (issue 15.2): a shard's partial
+    /// result over a whole sweep keeps no fleet.html of the earlier one; a dead sweep's staging
+    /// folder is removed by the next sweep beside it; a full disk is one sentence, exit 3, and
+    /// nothing of the sweep is left behind (before: exit 1 with raw Cocoa text and `.tmp-` files).
+    @Test func fleetFoldersAreReplacedWholeAndFailuresLeaveNothing() throws {
+        let dir = try Scratch.makeDirectory("cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.sweep.write(to: dir.appendingPathComponent("sweep.yaml"), atomically: true, encoding: .utf8)
+        let whole = try ProcessRunner.memprof(["sweep", "sweep.yaml", "--out", "out"], in: dir)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(Scratch.listing(dir.appendingPathComponent("out")) == ["fleet.html", "fleet.json", "runs.csv"])
+        // A staging folder of a sweep that died (its pid runs nothing) waits beside the folder.
+        var deadPid: Int32 = 4_000_000
+        while FileManager.default.fileExists(atPath: "/proc/\(deadPid)") { deadPid += 1 }
+        let dead = dir.appendingPathComponent(".out.memprof-\(deadPid)-12345")
+        try FileManager.default.createDirectory(at: dead, withIntermediateDirectories: true)
+        try "run,cell\n".write(to: dead.appendingPathComponent("runs.csv"), atomically: true, encoding: .utf8)
+        let shard = try ProcessRunner.memprof(["sweep", "sweep.yaml", "--shard", "1/2", "--out", "out"], in: dir)
+        #expect(shard.status == 0, "\(shard.stderr)")
+        #expect(Scratch.listing(dir.appendingPathComponent("out")) == ["fleet.json", "runs.csv"])
+        #expect(!FileManager.default.fileExists(atPath: dead.path))
+
+        for _ in 0..<2 {
+            // The second sweep into the same place fails the same way: nothing was left behind.
+            let full = try ProcessRunner.run(command: "sh", ["-c", "ulimit -f 20; exec \"$0\" sweep sweep.yaml --out small",
+                                                             Repository.memprofBinary.path], in: dir)
+            #expect(full.status == 3, "\(full.stderr)")
+            #expect(full.stderr.hasPrefix("memprof: file too large (over the file-size limit) writing "), "\(full.stderr)")
+            #expect(full.stderr.hasSuffix(" to \(dir.path)/small\n"), "\(full.stderr)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+            #expect(left == ["Reports", "out", "sweep.yaml"].filter { left.contains($0) } && !left.contains("small"), "\(left)")
+            #expect(!left.contains { $0.contains("memprof-") }, "\(left)")
+        }
+    }
+
     func withoutHost(_ dir: URL) throws -> String {
         let text = try String(contentsOf: dir.appendingPathComponent("fleet.json"), encoding: .utf8)
         let start = try #require(text.range(of: ",\"host\":{"))

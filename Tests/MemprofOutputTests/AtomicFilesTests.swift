@@ -30,6 +30,36 @@ import Testing
         #expect(names == ["a.json"])
     }
 
+    /// A staged folder: a streamed file and a whole one replace the old folder in one step,
+    /// keeping files memprof did not write; an aborted one leaves the old folder as it was and
+    /// nothing beside it.
+    @Test func aStagedFolderReplacesTheOldOneOrLeavesNothing() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("fleet")
+        try AtomicFiles.write([OutputFile(name: "fleet.html", data: Data("old".utf8)),
+                               OutputFile(name: "notes.txt", data: Data("mine".utf8))], into: target)
+        let own: (String) -> Bool = { $0.hasPrefix("fleet.") || $0 == "runs.csv" }
+
+        let aborted = try StagedFolder(replacing: target, isOwnFile: own)
+        let partial = try aborted.stream("runs.csv")
+        try partial.append(Data("run\n".utf8))
+        aborted.abort()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["fleet"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).sorted() == ["fleet.html", "notes.txt"])
+
+        let staged = try StagedFolder(replacing: target, isOwnFile: own)
+        let rows = try staged.stream("runs.csv")
+        try rows.append(Data("run\n".utf8))
+        try rows.append([UInt8]("1\n".utf8)[...])
+        try rows.finish()
+        try staged.write(OutputFile(name: "fleet.json", data: Data("{}".utf8)))
+        try staged.commit()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["fleet"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).sorted() == ["fleet.json", "notes.txt", "runs.csv"])
+        #expect(try String(contentsOf: target.appendingPathComponent("runs.csv"), encoding: .utf8) == "run\n1\n")
+    }
+
     @Test func writesOneFileInPlace() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,0 +1,154 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A folder written in steps and put in place in one: files are written (or streamed, as work
+/// goes on) into a staging folder beside the target, named by ``TemporaryName``, which
+/// ``commit()`` exchanges with the target (`renameat2(RENAME_EXCHANGE)`); ``abort()`` removes
+/// it. What ``AtomicFiles/replaceFolder(_:with:isOwnFile:)`` does for files known at once, for
+/// outputs that are too large to hold (a sweep's `runs.csv`).
+///
+///     let staged = try StagedFolder(replacing: folder, isOwnFile: { $0.hasSuffix(".json") })
+///     let rows = try staged.stream("runs.csv")
+///     try rows.append(Data("run,cell\n".utf8))
+///     try rows.finish()
+///     try staged.write(OutputFile(name: "fleet.json", data: json))
+///     try staged.commit()
+public final class StagedFolder {
+    public let target: URL
+    let staging: URL
+    /// Files of the old folder that memprof did not write: kept (hard-linked) into the new one.
+    let keep: [String]
+    let exists: Bool
+
+    /// Makes the staging folder, after removing dead runs' leftovers beside the target.
+    ///
+    /// - Throws: ``OutputError`` when the target is a file, holds a folder memprof did not
+    ///   write, or the staging folder cannot be made.
+    public init(replacing directory: URL, isOwnFile: (String) -> Bool) throws {
+        let fm = FileManager.default
+        target = directory.standardizedFileURL
+        let parent = target.deletingLastPathComponent()
+        try AtomicFiles.createFolder(parent)
+        TemporaryName.removeDebris(in: parent)
+        var keep: [String] = []
+        var isDirectory: ObjCBool = false
+        exists = fm.fileExists(atPath: target.path, isDirectory: &isDirectory)
+        if exists {
+            guard isDirectory.boolValue else { throw OutputError.notAFolder(target.path) }
+            for name in try AtomicFiles.contents(of: target).sorted() where !isOwnFile(name)
+                && TemporaryName(parsing: name) == nil && !name.contains(".tmp-") {
+                var sub: ObjCBool = false
+                _ = fm.fileExists(atPath: target.appendingPathComponent(name).path, isDirectory: &sub)
+                if sub.boolValue { throw OutputError.foreignFolder(target.path, name) }
+                keep.append(name)
+            }
+        }
+        self.keep = keep
+        staging = parent.appendingPathComponent(TemporaryName.make(for: target.lastPathComponent))
+        guard mkdir(staging.path, 0o755) == 0 else {
+            throw OutputError(path: parent.path, action: "creating a folder in", errno: errno)
+        }
+    }
+
+    /// Writes one whole file into the staging folder.
+    public func write(_ file: OutputFile) throws {
+        try AtomicFiles.writeNew(file.data, to: staging.appendingPathComponent(file.name), name: file.name, folder: target)
+    }
+
+    /// A file of the new folder to write in pieces; ``StreamedFile/finish()`` it before ``commit()``.
+    public func stream(_ name: String) throws -> StreamedFile {
+        try StreamedFile(creating: staging.appendingPathComponent(name), name: name, folder: target)
+    }
+
+    /// Puts the new folder in place in one step and removes the old one.
+    public func commit() throws {
+        let fm = FileManager.default
+        for name in keep {
+            let from = target.appendingPathComponent(name).path, to = staging.appendingPathComponent(name).path
+            if link(from, to) != 0 {
+                do { try fm.copyItem(atPath: from, toPath: to) } catch {
+                    throw OutputError(path: target.path, action: "keeping \(name) in", errno: EIO)
+                }
+            }
+        }
+        if exists {
+            try AtomicFiles.exchange(staging, target)
+        } else if rename(staging.path, target.path) != 0 {
+            throw OutputError(path: target.path, action: "moving the new report into", errno: errno)
+        }
+        // The staging folder now holds the old run's files (or nothing): remove it. A kill here
+        // leaves it for the next write into this parent folder to remove.
+        try? fm.removeItem(at: staging)
+    }
+
+    /// Removes the staging folder and everything written into it.
+    public func abort() {
+        try? FileManager.default.removeItem(at: staging)
+    }
+}
+
+/// A new file written in pieces: created exclusively, flushed to the disk by ``finish()``; every
+/// failure is an ``OutputError`` naming the file's folder ("no space left on device writing
+/// runs.csv to Reports/my-sweep").
+public final class StreamedFile {
+    let url: URL
+    let name: String
+    let folder: URL
+    private var fd: Int32
+
+    init(creating url: URL, name: String, folder: URL) throws {
+        self.url = url
+        self.name = name
+        self.folder = folder
+        fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OutputError(path: folder.path, action: "writing \(name) to", errno: errno) }
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    func fail(_ code: Int32) -> OutputError {
+        OutputError(path: folder.path, action: "writing \(name) to", errno: code)
+    }
+
+    public func append(_ data: Data) throws {
+        try data.withUnsafeBytes { try append($0) }
+    }
+
+    public func append(_ bytes: ArraySlice<UInt8>) throws {
+        try bytes.withUnsafeBytes { try append($0) }
+    }
+
+    func append(_ buffer: UnsafeRawBufferPointer) throws {
+        guard fd >= 0 else { throw fail(EBADF) }
+        var offset = 0
+        while offset < buffer.count {
+            let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw fail(errno)
+            }
+            offset += n
+        }
+    }
+
+    /// Flushes the file to the disk and closes it.
+    public func finish() throws {
+        guard fd >= 0 else { return }
+        defer {
+            close(fd)
+            fd = -1
+        }
+        if fsync(fd) != 0 && errno != EINVAL && errno != EROFS { throw fail(errno) }
+    }
+
+    /// Closes and removes the file (after a failure).
+    func discard() {
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+        }
+        unlink(url.path)
+    }
+}
