@@ -424,8 +424,6 @@ def check_page(browser, path, outdir):
     contrast_report = []
     for scheme in ("light", "dark"):
         browser.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}, session=session)
-        if kind not in ("report", "compare", "check") and evaluate("!!document.getElementById('fleet')"):
-            break  # fleet.html has its own stylesheet (scripts' fleet checks above)
         items = js(TEXT_COLOURS_JS + "('.verdict, .verdict-text, ol.causes li, .hint, #summary .card small, .legend li, td, .lvlab')") or []
         worst = None
         for item in items:

@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCompare
+import MemprofHTML
 import MemprofOutput
 
 /// fleet.html: one self-contained page (no script, no request: a Content-Security-Policy allows
@@ -58,60 +59,21 @@ public enum FleetHTML {
         }
         body += worst(r)
         body += "</main>\n"
-        return page(title: "memprof sweep: \(r.sweep.name)", body: body, extraStyle: style)
+        return HTMLPage.document(title: "memprof sweep: \(r.sweep.name)", kind: "fleet", body: body, style: style)
     }
 
-    /// fleet.html's page: self-contained, no script (its CSP allows none), light and dark;
-    /// `extraStyle` is appended to the stylesheet.
-    static func page(title: String, body: String, extraStyle: String = "") -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-        <title>\(esc(title))</title>
-        <style>
-        body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #1d1d1f; background: #fff; }
-        h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; }
-        table { border-collapse: collapse; width: 100%; }
-        th, td { padding: 3px 8px; border-bottom: 1px solid #e5e5e5; text-align: left; }
-        td.num { text-align: right; font-variant-numeric: tabular-nums; }
-        tr.worse td { background: #fde8e8; } tr.better td { background: #e6f6ea; }
-        tr.new td, tr.gone td { background: #fff6dc; }
-        .bad { color: #b00020; font-weight: 600; } .good { color: #1b7f3b; font-weight: 600; }
-        .note { color: #666; } ul.worse li { color: #b00020; }
-        .pair { display: grid; grid-template-columns: 1fr 1fr; gap: 1em; }
-        figure { margin: 0; } figcaption { color: #666; margin-bottom: 4px; }
-        svg { width: 100%; height: auto; background: #fafafa; border: 1px solid #e5e5e5; }
-        svg text { font: 11px system-ui, sans-serif; fill: #666; }
-        ol.events { color: #444; }
-        @media (prefers-color-scheme: dark) {
-          body { background: #1d1d1f; color: #eee; } svg { background: #26262a; border-color: #444; }
-          th, td { border-color: #444; } tr.worse td { background: #4a1f24; } tr.better td { background: #1e3a26; }
-          tr.new td, tr.gone td { background: #3d3520; } ol.events { color: #ccc; }
-        }
-        \(extraStyle)
-        </style>
-        </head>
-        <body>
-        \(body)
-        </body>
-        </html>
-
-        """
-    }
-
+    /// fleet.html's own rules, over the shared stylesheet (its colours follow the theme).
     static let style = """
-        .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(360px, 100%), 1fr)); gap: 1em; }
-        .scroll { overflow-x: auto; max-width: 100%; }
-        figure.dist svg { background: transparent; border: 0; }
-        .bar { fill: #3f7fc9; } .axis { stroke: #999; stroke-width: 1; }
-        table.heat td.h { text-align: center; font-variant-numeric: tabular-nums; min-width: 5em; }
-        code { font-size: 12px; word-break: break-all; }
-        .cellname { font-weight: 600; }
-        @media (prefers-color-scheme: dark) { .bar { fill: #6aa7ea; } .axis { stroke: #777; } }
+        .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(360px,100%),1fr));gap:1em}
+        .scroll{max-height:none}
+        .note{color:var(--muted)}ul.worse li{color:var(--bad)}
+        figure{margin:0}figcaption{color:var(--muted);margin-bottom:4px}
+        figure.dist svg{height:auto}
+        .bar{fill:var(--comp)}.axis{stroke:var(--muted);stroke-width:1}
+        svg text{font:11px system-ui,sans-serif;fill:var(--muted)}
+        table.heat td.h{text-align:center;font-variant-numeric:tabular-nums;min-width:5em}
+        code{font-size:12px;word-break:break-all}
+        .cellname{font-weight:600}
         """
 
     static func esc(_ s: String) -> String { HTMLEscape.text(s) }

@@ -9,6 +9,14 @@ public enum HTMLPage {
 
     /// The page's data (a JSON object with `durationUs`, `memory` and optionally `flame`), the
     /// script, and the end of the document.
+    /// A whole page without a script (its Content-Security-Policy allows none): the shared
+    /// stylesheet, light and dark, with `style` after it, around `body`. fleet.html is one.
+    public static func document(title: String, kind: String, body: String, style: String = "") -> String {
+        HTMLAssets.head(title: title, contentSecurityPolicy: HTMLAssets.scriptlessContentSecurityPolicy,
+                        body: "data-page=\"\(kind.html)\"", style: style)
+            + body + "\n</body>\n</html>\n"
+    }
+
     public static func end(data: String) -> String {
         "<div id=\"tip\" role=\"tooltip\" hidden></div>\n<script type=\"application/json\" id=\"memprof-data\">"
             + HTMLText.embeddable(data) + "</script>\n<script>\(HTMLAssets.script)</script>\n</body>\n</html>\n"
@@ -19,7 +27,7 @@ public enum HTMLPage {
 enum HTMLAssets {
     /// The start of a memprof page up to `<body>`: no request leaves the page (`contentSecurityPolicy`),
     /// light and dark themes, the shared stylesheet inline.
-    static func head(title: String, contentSecurityPolicy: String, body: String = "") -> String {
+    static func head(title: String, contentSecurityPolicy: String, body: String = "", style: String = "") -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -29,12 +37,15 @@ enum HTMLAssets {
         <meta name="color-scheme" content="light dark">
         <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
         <title>\(title.html)</title>
-        <style>\(css)</style>
+        <style>\(css)\(style)</style>
         </head>
         <body\(body.isEmpty ? "" : " " + body)>
 
         """
     }
+
+    /// No request can leave a page, and nothing runs: inline styles only.
+    static let scriptlessContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
     /// No request can leave a page: inline styles and scripts only.
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
