@@ -54,9 +54,9 @@ public enum StateIntervals {
             open[app] = StateInterval(startUs: 0, endUs: 0, state: .notRunning)
             result[app] = []
         }
-        for event in events where event.kind == .transition {
-            guard let app = event.app, let to = event.to else { continue }
-            var current = open[app] ?? StateInterval(startUs: 0, endUs: 0, state: event.from ?? .notRunning)
+        for event in events {
+            guard case .transition(let from, let to) = event.payload, let app = event.app else { continue }
+            var current = open[app] ?? StateInterval(startUs: 0, endUs: 0, state: from)
             let at = min(max(event.atUs, current.startUs), durationUs)
             current.endUs = at
             if current.lengthUs > 0 { result[app, default: []].append(current) }
@@ -89,24 +89,24 @@ public enum StateIntervals {
         var result: [String: [HandlerInterval]] = [:]
         for event in events {
             guard let app = event.app else { continue }
-            switch event.kind {
-            case .handlerStart:
+            switch event.payload {
+            case .handlerStart(let activity, _, _):
                 open[app, default: []].append(HandlerInterval(startUs: event.atUs, endUs: event.atUs,
-                                                              handler: event.handler ?? "handler", outcome: "running"))
-            case .handlerEnd:
-                let name = event.handler ?? "handler"
+                                                              handler: activity.rawValue, outcome: "running"))
+            case .handlerEnd(let activity, let outcome):
+                let name = activity.rawValue
                 guard var list = open[app], let index = list.lastIndex(where: { $0.handler == name }) ?? list.indices.last
                 else { continue }
                 var run = list.remove(at: index)
                 open[app] = list
                 run.endUs = max(run.startUs, event.atUs)
-                run.outcome = event.detail ?? "ended"
+                run.outcome = outcome.detail
                 result[app, default: []].append(run)
-            case .exit:
+            case .exit(let reason, _):
                 // An app that ends takes its running handlers with it.
                 for var run in open[app] ?? [] {
                     run.endUs = max(run.startUs, event.atUs)
-                    run.outcome = "exit \(event.reason?.rawValue ?? "")"
+                    run.outcome = "exit \(reason.rawValue)"
                     result[app, default: []].append(run)
                 }
                 open[app] = []
@@ -126,17 +126,18 @@ public enum StateIntervals {
 
     /// A short phrase for an event that explains a state change, or nil for events that do not.
     public static func causeText(_ event: SimEvent) -> String? {
-        switch event.kind {
-        case .launch: "launch \(event.detail ?? "")".trimmed
-        case .resume: "resume \(event.detail ?? "")".trimmed
-        case .exit: "exit \(event.reason?.rawValue ?? "")".trimmed
+        switch event.payload {
+        case .launch(let kind, _, _): "launch \(kind.rawValue)"
+        case .resume(let kind, _): "resume \(kind.rawValue)"
+        case .exit(let reason, _): "exit \(reason.rawValue)"
         case .eviction: "evicted"
         case .compression: "compressed"
         case .decompression: "read back from flash"
-        case .handlerStart: "\(event.handler ?? "handler") started \(event.detail ?? "")".trimmed
-        case .handlerEnd: "\(event.handler ?? "handler") \(event.detail ?? "ended")"
+        case .handlerStart(let activity, _, let inForeground):
+            "\(activity.rawValue) started" + (inForeground ? " in the foreground" : "")
+        case .handlerEnd(let activity, let outcome): "\(activity.rawValue) \(outcome.detail)"
         case .memoryWarning: "memory warning"
-        case .callback: event.callback?.rawValue
+        case .callback(let callback, _): callback.rawValue
         case .transition, .pressure, .reclaim, .pushDelivered, .ignored, .objectShown, .objectDismissed,
              .notificationDelivery, .swap: nil
         }

@@ -3,8 +3,8 @@
 /// Triggers: `play`, `stop`, `track`, `untrack`; another app starting to play.
 extension Simulator {
     mutating func play(_ i: Int, _ action: ScriptAction) {
-        guard apps[i].state.runsCode else { return ignored(action, "the app runs no code while \(apps[i].state.rawValue)") }
-        guard !apps[i].playing else { return ignored(action, "already playing") }
+        guard apps[i].state.runsCode else { return ignored(action, .runsNoCode(apps[i].state)) }
+        guard !apps[i].playing else { return ignored(action, .alreadyPlaying) }
         for j in apps.indices where j != i && apps[j].playing {
             apps[j].playing = false
             recordEnd(.audio, j, .interrupted(by: apps[i].spec.id))
@@ -15,21 +15,21 @@ extension Simulator {
     }
 
     mutating func stop(_ i: Int, _ action: ScriptAction) {
-        guard apps[i].playing else { return ignored(action, "not playing") }
+        guard apps[i].playing else { return ignored(action, .notPlaying) }
         apps[i].playing = false
         recordEnd(.audio, i, .completed)
         suspendIfIdle(i)
     }
 
     mutating func track(_ i: Int, _ action: ScriptAction) {
-        guard apps[i].state.runsCode else { return ignored(action, "the app runs no code while \(apps[i].state.rawValue)") }
-        guard !apps[i].tracking else { return ignored(action, "already tracking") }
+        guard apps[i].state.runsCode else { return ignored(action, .runsNoCode(apps[i].state)) }
+        guard !apps[i].tracking else { return ignored(action, .alreadyTracking) }
         apps[i].tracking = true
         recordStart(.location, i)
     }
 
     mutating func untrack(_ i: Int, _ action: ScriptAction) {
-        guard apps[i].tracking else { return ignored(action, "not tracking") }
+        guard apps[i].tracking else { return ignored(action, .notTracking) }
         apps[i].tracking = false
         recordEnd(.location, i, .completed)
         suspendIfIdle(i)

@@ -31,10 +31,7 @@ extension Simulator {
         }
         apps[i].stats.exits[reason.rawValue, default: 0] += 1
         summary.terminations[reason.rawValue, default: 0] += 1
-        record(.exit, i) {
-            $0.reason = reason
-            $0.from = from
-        }
+        record(.exit(reason, from: from), i)
     }
 
     /// The report of a memory kill in iOS's shape (issue 16): every app in memory, frozen ones

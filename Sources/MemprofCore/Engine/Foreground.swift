@@ -56,10 +56,7 @@ extension Simulator {
             setState(i, .active)
         }
         apps[i].resumeLatencies.append(latency)
-        record(.resume, i) {
-            $0.latencyUs = latency
-            $0.detail = fromCompressed ? "fromCompressed" : "warm"
-        }
+        record(.resume(fromCompressed ? .fromCompressed : .warm, latencyUs: latency), i)
     }
 
     /// `interrupt` (spec §2.1): the foreground app goes `inactive` for `length`, or with an
@@ -67,7 +64,7 @@ extension Simulator {
     /// interruption while the app is already `inactive` (another interruption, a launch or a
     /// resume) keeps it `inactive` until the later of the ends.
     mutating func interrupt(_ kind: InterruptionKind, _ length: Microseconds, answer: Bool, _ action: ScriptAction) {
-        guard let f = foreground else { return ignored(action, "no app in the foreground") }
+        guard let f = foreground else { return ignored(action, .noAppInForeground) }
         if kind == .call && answer {
             // The phone app takes the screen from the foreground app, active or inactive.
             leaveForeground(f, startsBackgroundWork: true)
@@ -92,10 +89,7 @@ extension Simulator {
     /// When an answered call ends, its app is opened again unless another app took the screen.
     mutating func answeredCallEnd(_ i: Int) {
         guard foreground == nil else {
-            var event = SimEvent(atUs: now, kind: .ignored, app: apps[i].spec.id)
-            event.action = "callEnded"
-            event.detail = "another app is in the foreground"
-            return record(event)
+            return record(.ignored(action: "callEnded", reason: .anotherAppInForeground), i)
         }
         open(i)
     }

@@ -6,7 +6,7 @@
 extension Simulator {
     /// `open app` (spec §2.1).
     mutating func open(_ i: Int) {
-        if foreground == i { return ignored(.open(i), "already in the foreground") }
+        if foreground == i { return ignored(.open(i), .alreadyInForeground) }
         if let f = foreground { leaveForeground(f, startsBackgroundWork: true) }
         switch apps[i].state {
         case .notRunning: coldLaunch(i)
@@ -32,7 +32,7 @@ extension Simulator {
             apps[i].stats.coldRelaunchesAfterKill += 1
             summary.coldRelaunchesAfterKill += 1
         }
-        record(.launch, i) { $0.detail = "cold"; $0.bytes = spec.launchFootprint }
+        record(.launch(.cold, bytes: spec.launchFootprint, wake: nil), i)
         recordNotApplicable(i)
         apps[i].launchEndsUs = now + spec.launchTimeUs
         apps[i].activationPending = true
@@ -89,11 +89,7 @@ extension Simulator {
         apps[i].launchEndsUs = now + apps[i].spec.launchTimeUs
         apps[i].stats.launches.background += 1
         summary.backgroundLaunches += 1
-        record(.launch, i) {
-            $0.detail = "background"
-            $0.bytes = footprint
-            $0.handler = wake?.rawValue
-        }
+        record(.launch(.background, bytes: footprint, wake: wake), i)
         schedule(at: now + apps[i].spec.launchTimeUs, .backgroundLaunchDone(app: i, lifeToken: apps[i].lifeToken, wake: wake))
     }
 

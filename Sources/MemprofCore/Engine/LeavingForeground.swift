@@ -133,7 +133,7 @@ extension Simulator {
     mutating func quit(_ i: Int, _ action: ScriptAction) {
         switch apps[i].state {
         case .notRunning:
-            return ignored(action, "the app is not running")
+            return ignored(action, .notRunning)
         case .inactive, .active:
             leaveForeground(i, startsBackgroundWork: false)
             deliver(.applicationWillTerminate, to: i)

@@ -17,23 +17,17 @@ extension Simulator {
         let footprint = apps[i].footprint
         if policy.shouldCompress(footprint: footprint, compressedUsed: compressedUsed,
                                  flash: workload.device.flash) {
-            compress(i, footprint: footprint, usedBefore: nil, detail: nil)
+            compress(i, footprint: footprint, freezer: nil)
         }
     }
 
-    /// Moves a suspended app to flash and records it; `usedBefore` and `detail` say why, for the
-    /// xnu freezer.
-    mutating func compress(_ i: Int, footprint: Bytes, usedBefore: Bytes?, detail: String?) {
+    /// Moves a suspended app to flash and records it, with the `xnu` freezer's reasons if it chose.
+    mutating func compress(_ i: Int, footprint: Bytes, freezer: FreezerDecision?) {
         setState(i, .compressed)
         summary.compressions += 1
         apps[i].stats.compressions += 1
         let compressedAfter = compressedUsed
-        record(.compression, i) {
-            $0.bytes = footprint
-            $0.compressedBytes = compressedAfter
-            $0.usedBytes = usedBefore
-            $0.detail = detail
-        }
+        record(.compression(bytes: footprint, compressedBytes: compressedAfter, freezer: freezer), i)
     }
 
     /// The `xnu` freezer (spec §5), run by the engine after every occurrence it handles (a script
@@ -48,10 +42,10 @@ extension Simulator {
                   apps[c.index].state == .suspended else { return }
             let i = c.index
             let footprint = apps[i].footprint
-            let usedBefore = used
-            let detail = "freezer: band \(c.band ?? 0), \(running.count { $0.state == .suspended }) suspended not frozen, "
-                + "\(running.count { $0.state == .compressed }) frozen, \(memory.availableBytes) bytes available"
-            compress(i, footprint: footprint, usedBefore: usedBefore, detail: detail)
+            let decision = FreezerDecision(band: c.band ?? 0, suspendedNotFrozen: running.count { $0.state == .suspended },
+                                           frozen: running.count { $0.state == .compressed },
+                                           availableBytes: memory.availableBytes, usedBytes: used)
+            compress(i, footprint: footprint, freezer: decision)
         }
     }
 
@@ -60,7 +54,7 @@ extension Simulator {
         guard demand(i, apps[i].footprint) else { return false }
         let footprint = apps[i].footprint
         setState(i, state)
-        record(.decompression, i) { $0.bytes = footprint }
+        record(.decompression(bytes: footprint), i)
         return true
     }
 }

@@ -45,18 +45,17 @@ extension Simulator {
     /// `push app` (spec §2.2).
     mutating func push(_ i: Int) {
         guard apps[i].spec.modes.contains(.remoteNotification) else {
-            return record(.pushDelivered, i) { $0.detail = "no remote-notification mode" }
+            return record(.pushDelivered(.noRemoteNotificationMode), i)
         }
         switch apps[i].state {
         case .notRunning:
             if mayLaunchInBackground(i) {
                 backgroundLaunch(i, for: .push)
             } else {
-                let why = apps[i].userQuit ? "the user quit the app" : "the app was never launched"
-                record(.pushDelivered, i) { $0.detail = why }
+                record(.pushDelivered(apps[i].userQuit ? .userQuit : .neverLaunched), i)
             }
         default:
-            if apps[i].pushRun != nil { return ignored(.push(i), "a push handler is already running") }
+            if apps[i].pushRun != nil { return ignored(.push(i), .pushHandlerRunning) }
             runHandler(i, .push)
         }
     }
@@ -134,8 +133,8 @@ extension Simulator {
 
     /// A VoIP call: the app runs without suspension for its length.
     mutating func voipCall(_ i: Int, _ length: Microseconds, _ action: ScriptAction) {
-        guard apps[i].state != .notRunning else { return ignored(action, "the app is not running") }
-        guard apps[i].voipCallToken == nil else { return ignored(action, "a call is already going on") }
+        guard apps[i].state != .notRunning else { return ignored(action, .notRunning) }
+        guard apps[i].voipCallToken == nil else { return ignored(action, .callGoingOn) }
         guard wakeIntoBackground(i) else { return }
         let token = makeToken()
         apps[i].voipCallToken = token
