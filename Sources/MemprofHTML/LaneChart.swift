@@ -38,7 +38,7 @@ struct LaneChart {
         let columns = Int64(max(200, min(2_000, options.laneBudget / max(1, apps.count))))
         let minLength = max(1, duration / columns)
         minLengthUs = minLength
-        let intervals = StateIntervals.make(events: report.events, apps: apps, durationUs: report.run.durationUs)
+        let intervals = report.lifecycle(apps: apps)
         segments = apps.map { Self.coalesce(Lanes.segments(intervals[$0] ?? [], minLengthUs: minLength)) }
         let runs = StateIntervals.handlers(events: report.events, durationUs: report.run.durationUs)
         handlers = apps.map { app in

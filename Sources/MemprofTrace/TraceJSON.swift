@@ -96,13 +96,13 @@ public enum TraceJSON {
         }
 
         // Lifecycle states and handler runs.
-        let intervals = StateIntervals.make(events: report.events, apps: apps, durationUs: report.run.durationUs)
+        let intervals = report.lifecycle(apps: apps)
         for app in apps {
             for interval in intervals[app] ?? [] where interval.state != .notRunning {
                 var e = TraceEvent(ph: "X", name: interval.state.rawValue, ts: interval.startUs,
                                    pid: pids[app]!, tid: lifecycleTid)
                 e.dur = interval.lengthUs
-                if !interval.cause.isEmpty { e.args = [("cause", .string(interval.cause))] }
+                if let cause = interval.cause { e.args = [("cause", .string(cause.text))] }
                 events.append(e)
             }
         }

@@ -31,10 +31,8 @@ import Testing
         #expect(a.map(\.startUs) == [0, 10, 50, 80])
         #expect(a.map(\.endUs) == [10, 50, 80, 100])
         #expect(a.reduce(0) { $0 + $1.lengthUs } == 100)
-        // Causes come from events at the same instant, before or after the transition.
-        #expect(a[0].cause == "launch cold")
-        #expect(a[2].cause == "compressed")
-        #expect(a[3].cause == "exit memoryPressure")
+        // report.json records no causes: rebuilt from it, intervals have none (a run's come from the engine).
+        #expect(a.allSatisfy { $0.cause == nil })
         #expect(intervals["b"]!.map(\.state) == [.notRunning, .inactive])
         #expect(intervals["c"]! == [StateInterval(startUs: 0, endUs: 100, state: .notRunning)])
     }
@@ -55,10 +53,10 @@ import Testing
         for i in 0..<1_000 {
             intervals.append(StateInterval(startUs: Int64(i), endUs: Int64(i + 1), state: i % 4 == 0 ? .active : .suspended))
         }
-        intervals.append(StateInterval(startUs: 1_000, endUs: 5_000, state: .background, cause: "x"))
+        intervals.append(StateInterval(startUs: 1_000, endUs: 5_000, state: .background, cause: .woken(for: .fetch)))
         let segments = Lanes.segments(intervals, minLengthUs: 100)
         #expect(segments.count == 11)
-        #expect(segments.last == LaneSegment(startUs: 1_000, endUs: 5_000, state: .background, cause: "x"))
+        #expect(segments.last == LaneSegment(startUs: 1_000, endUs: 5_000, state: .background, cause: "fetch started"))
         #expect(segments.dropLast().allSatisfy { $0.state == .suspended && $0.merged == 100 })
         // Still contiguous.
         #expect(zip(segments, segments.dropFirst()).allSatisfy { $0.endUs == $1.startUs })

@@ -133,3 +133,23 @@ import Testing
         #expect("\(error!)".contains(".detail: 'lukewarm' is not a detail of a launch event"))
     }
 }
+
+@Suite struct LifecycleTests {
+    /// The engine's intervals and those rebuilt from report.json's transitions have the same
+    /// states and bounds; only the engine's have causes.
+    @Test(arguments: BuiltinWorkloads.all.map(\.name))
+    func runsIntervalsMatchTheirTransitions(name: String) throws {
+        let report = try ReportFixture.builtin(name)
+        let apps = report.apps.keys.sorted()
+        let run = try #require(report.stateIntervals)
+        let decoded = try ReportJSON.decode(try ReportJSON.encode(report))
+        #expect(decoded.stateIntervals == nil)
+        let rebuilt = decoded.lifecycle(apps: apps)
+        for app in apps {
+            let withoutCauses = (run[app] ?? []).map { StateInterval(startUs: $0.startUs, endUs: $0.endUs, state: $0.state) }
+            #expect(withoutCauses == rebuilt[app], "\(app)")
+            #expect(report.lifecycle(apps: apps)[app] == run[app])
+        }
+        #expect(run.values.joined().contains { $0.cause != nil })
+    }
+}

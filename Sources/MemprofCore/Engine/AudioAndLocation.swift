@@ -8,7 +8,7 @@ extension Simulator {
         for j in apps.indices where j != i && apps[j].playing {
             apps[j].playing = false
             recordEnd(.audio, j, .interrupted(by: apps[i].spec.id))
-            suspendIfIdle(j)
+            suspendIfIdle(j, after: .activityEnded(.audio, .interrupted(by: apps[i].spec.id)))
         }
         apps[i].playing = true
         recordStart(.audio, i)
@@ -18,7 +18,7 @@ extension Simulator {
         guard apps[i].playing else { return ignored(action, .notPlaying) }
         apps[i].playing = false
         recordEnd(.audio, i, .completed)
-        suspendIfIdle(i)
+        suspendIfIdle(i, after: .activityEnded(.audio, .completed))
     }
 
     mutating func track(_ i: Int, _ action: ScriptAction) {
@@ -32,6 +32,6 @@ extension Simulator {
         guard apps[i].tracking else { return ignored(action, .notTracking) }
         apps[i].tracking = false
         recordEnd(.location, i, .completed)
-        suspendIfIdle(i)
+        suspendIfIdle(i, after: .activityEnded(.location, .completed))
     }
 }

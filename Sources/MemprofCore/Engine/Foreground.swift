@@ -10,7 +10,7 @@ extension Simulator {
         if fromCompressed {
             guard decompress(i, into: .inactive) else { return }
         } else {
-            setState(i, .inactive)
+            setState(i, .inactive, cause: .callback(platform.returnCallback))
         }
         deliver(platform.returnCallback, to: i)
         enterForeground(i)
@@ -53,7 +53,7 @@ extension Simulator {
         apps[i].activationPending = false
         if apps[i].interruptedUntilUs <= now {
             deliver(.applicationDidBecomeActive, to: i)
-            setState(i, .active)
+            setState(i, .active, cause: .resume(fromCompressed ? .fromCompressed : .warm))
         }
         apps[i].resumeLatencies.append(latency)
         record(.resume(fromCompressed ? .fromCompressed : .warm, latencyUs: latency), i)
@@ -73,7 +73,7 @@ extension Simulator {
         }
         if apps[f].state == .active {
             deliver(.applicationWillResignActive, to: f)
-            setState(f, .inactive)
+            setState(f, .inactive, cause: .callback(.applicationWillResignActive))
         }
         apps[f].interruptedUntilUs = max(apps[f].interruptedUntilUs, now + length)
         schedule(at: now + length, .interruptionEnd(app: f, foregroundToken: apps[f].foregroundToken))
@@ -83,7 +83,7 @@ extension Simulator {
         guard apps[i].foregroundToken == token, apps[i].state == .inactive, foreground == i,
               apps[i].interruptedUntilUs <= now, !apps[i].activationPending else { return }
         deliver(.applicationDidBecomeActive, to: i)
-        setState(i, .active)
+        setState(i, .active, cause: .callback(.applicationDidBecomeActive))
     }
 
     /// When an answered call ends, its app is opened again unless another app took the screen.

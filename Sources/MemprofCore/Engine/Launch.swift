@@ -24,7 +24,7 @@ extension Simulator {
         guard demand(i, spec.launchFootprint) else { return }
         startLife(i)
         setFootprint(i, spec.launchFootprint)
-        setState(i, .inactive)
+        setState(i, .inactive, cause: .launch(.cold))
         enterForeground(i)
         apps[i].stats.launches.cold += 1
         summary.coldLaunches += 1
@@ -46,7 +46,8 @@ extension Simulator {
         apps[i].launchingInBackground = false
         apps[i].leftDuringLaunch = false
         apps[i].userQuit = false
-        setState(i, .inactive)
+        // No step names this: the user opened the app while its launch went on.
+        setState(i, .inactive, cause: nil)
         enterForeground(i)
         apps[i].activationPending = true
         schedule(at: max(now, apps[i].launchEndsUs ?? now), .launchDone(app: i, foregroundToken: apps[i].foregroundToken))
@@ -70,7 +71,7 @@ extension Simulator {
         guard apps[i].interruptedUntilUs <= now else { return }
         for callback in platform.callbacksBeforeActive { deliver(callback, to: i) }
         deliver(.applicationDidBecomeActive, to: i)
-        setState(i, .active)
+        setState(i, .active, cause: .callback(.applicationDidBecomeActive))
     }
 
     /// An app the system ended (not the user) is launched into the background for a wake.
@@ -85,7 +86,7 @@ extension Simulator {
         startLife(i)
         setFootprint(i, footprint)
         apps[i].launchingInBackground = true
-        setState(i, .background)
+        setState(i, .background, cause: .launch(.background))
         apps[i].launchEndsUs = now + apps[i].spec.launchTimeUs
         apps[i].stats.launches.background += 1
         summary.backgroundLaunches += 1
@@ -109,6 +110,6 @@ extension Simulator {
         case .push where apps[i].pushRun == nil: runHandler(i, .push)
         default: break
         }
-        suspendIfIdle(i)
+        suspendIfIdle(i, after: .callback(.applicationDidFinishLaunching))
     }
 }

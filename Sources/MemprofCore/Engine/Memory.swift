@@ -9,12 +9,13 @@ extension Simulator {
         bytes >= criticalBytes ? .critical : bytes >= warningBytes ? .warning : .normal
     }
 
-    /// Moves app `i` to `state`, keeping `used`, `compressedUsed`, the series and time in state right.
-    mutating func setState(_ i: Int, _ state: AppState) {
+    /// Moves app `i` to `state` because of `cause`, keeping `used`, `compressedUsed`, the series,
+    /// time in state and the state intervals right.
+    mutating func setState(_ i: Int, _ state: AppState, cause: StateCause?) {
         let old = apps[i].state
         guard old != state else { return }
-        apps[i].timeInState[old.index] += now - apps[i].stateSinceUs
-        apps[i].stateSinceUs = now
+        apps[i].leaveState(at: now, keepsInterval: options.keepsHistory)
+        apps[i].stateCause = cause
         let footprint = apps[i].footprint
         if old.isResident != state.isResident {
             used += state.isResident ? footprint : -footprint

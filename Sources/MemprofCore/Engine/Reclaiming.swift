@@ -28,12 +28,13 @@ extension Simulator {
             if apps[c.index].state == .compressed && !takesCompressed {
                 violations.append("t=\(now): compressed app \(apps[c.index].spec.id) chosen for eviction")
             }
-            if apps[c.index].state == .suspended || apps[c.index].state == .compressed {
+            let evicted = apps[c.index].state == .suspended || apps[c.index].state == .compressed
+            if evicted {
                 summary.evictions += 1
                 apps[c.index].stats.evictions += 1
                 record(.eviction(bytes: c.footprint), c.index)
             }
-            kill(c.index, .memoryPressure, requested: nil)
+            kill(c.index, .memoryPressure, requested: nil, evicted: evicted)
         }
         record(.reclaim(SimEvent.Reclaim(neededBytes: needed, freedBytes: freed, usedBytes: used, candidates: considered)),
                demander)

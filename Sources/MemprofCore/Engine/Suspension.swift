@@ -6,14 +6,15 @@
 /// call or keep-alive); after every occurrence under a policy with a freezer (`runFreezer`); a
 /// resume or wake of a compressed app (`decompress`).
 extension Simulator {
-    /// Suspends a background app with nothing left to run, and compresses it if the policy says so.
-    mutating func suspendIfIdle(_ i: Int) {
+    /// Suspends a background app with nothing left to run, and compresses it if the policy says
+    /// so. `cause` is what just ended (the state's cause when the app is suspended).
+    mutating func suspendIfIdle(_ i: Int, after cause: StateCause?) {
         // Never on a Mac (spec §3); an app about to crash (spec §7) ends from `background`.
         guard apps[i].state == .background, !apps[i].keepsRunning, platform.suspendsIdleApps,
               apps[i].objects.pendingCrash == nil else { return }
         // A file lock still held at suspension: iOS kills the app then (0xdead10cc, issue 16).
         if apps[i].holdsFileLock { return kill(i, .suspendedWithLockedFile, requested: nil) }
-        setState(i, .suspended)
+        setState(i, .suspended, cause: cause)
         let footprint = apps[i].footprint
         if policy.shouldCompress(footprint: footprint, compressedUsed: compressedUsed,
                                  flash: workload.device.flash) {
@@ -23,7 +24,7 @@ extension Simulator {
 
     /// Moves a suspended app to flash and records it, with the `xnu` freezer's reasons if it chose.
     mutating func compress(_ i: Int, footprint: Bytes, freezer: FreezerDecision?) {
-        setState(i, .compressed)
+        setState(i, .compressed, cause: .compressed)
         summary.compressions += 1
         apps[i].stats.compressions += 1
         let compressedAfter = compressedUsed
@@ -53,7 +54,7 @@ extension Simulator {
     mutating func decompress(_ i: Int, into state: AppState) -> Bool {
         guard demand(i, apps[i].footprint) else { return false }
         let footprint = apps[i].footprint
-        setState(i, state)
+        setState(i, state, cause: .readBackFromFlash)
         record(.decompression(bytes: footprint), i)
         return true
     }

@@ -4,12 +4,13 @@
 /// `push`, `voipCall` and its `voipCallEnd`, `voipKeepalive` every keep-alive interval while the app
 /// lives, the scheduled ends `handlerDone`, `handlerTimeout` and `voipHandlerDone`.
 extension Simulator {
-    /// Wakes a suspended or compressed app into `background`. Returns false when it could not be.
-    mutating func wakeIntoBackground(_ i: Int) -> Bool {
+    /// Wakes a suspended or compressed app into `background` for `activity`. Returns false when
+    /// it could not be.
+    mutating func wakeIntoBackground(_ i: Int, for activity: BackgroundActivity) -> Bool {
         switch apps[i].state {
         case .compressed: return decompress(i, into: .background)
         case .suspended:
-            setState(i, .background)
+            setState(i, .background, cause: .woken(for: activity))
             return true
         case .notRunning: return false
         default: return true
@@ -62,7 +63,7 @@ extension Simulator {
 
     /// Runs a fetch or push handler, waking the app into the background first if needed.
     mutating func runHandler(_ i: Int, _ kind: HandlerKind) {
-        guard wakeIntoBackground(i) else { return }
+        guard wakeIntoBackground(i, for: BackgroundActivity(kind)) else { return }
         let spec = (kind == .fetch ? apps[i].spec.fetch?.handler : apps[i].spec.push) ?? HandlerSpec()
         let inForeground = apps[i].state.isForeground
         let window = kind == .fetch ? workload.policy.fetchWindowUs : workload.policy.pushWindowUs
@@ -119,7 +120,7 @@ extension Simulator {
         setFootprint(i, apps[i].footprint - min(run.allocated, apps[i].footprint))
         updateCounts(i, kind) { $0.completed += 1 }
         recordEnd(BackgroundActivity(kind), i, .completed)
-        suspendIfIdle(i)
+        suspendIfIdle(i, after: .activityEnded(BackgroundActivity(kind), .completed))
     }
 
     /// Past the fetch or push window the app is killed, unless the user has brought it forward.
@@ -135,7 +136,7 @@ extension Simulator {
     mutating func voipCall(_ i: Int, _ length: Microseconds, _ action: ScriptAction) {
         guard apps[i].state != .notRunning else { return ignored(action, .notRunning) }
         guard apps[i].voipCallToken == nil else { return ignored(action, .callGoingOn) }
-        guard wakeIntoBackground(i) else { return }
+        guard wakeIntoBackground(i, for: .voipCall) else { return }
         let token = makeToken()
         apps[i].voipCallToken = token
         recordStart(.voipCall, i)
@@ -146,7 +147,7 @@ extension Simulator {
         guard apps[i].voipCallToken == token else { return }
         apps[i].voipCallToken = nil
         recordEnd(.voipCall, i, .completed)
-        suspendIfIdle(i)
+        suspendIfIdle(i, after: .activityEnded(.voipCall, .completed))
     }
 
     /// The keep-alive interval: the app's, but never shorter than the policy allows (spec §2.2:
@@ -159,7 +160,7 @@ extension Simulator {
     mutating func voipKeepalive(_ i: Int, _ token: UInt64) {
         guard apps[i].lifeToken == token, apps[i].state != .notRunning, let voip = apps[i].spec.voip else { return }
         schedule(at: now + keepaliveInterval(voip), .voipKeepalive(app: i, lifeToken: token))
-        guard apps[i].voipHandlerToken == nil, wakeIntoBackground(i) else { return }
+        guard apps[i].voipHandlerToken == nil, wakeIntoBackground(i, for: .voipKeepalive) else { return }
         let handlerToken = makeToken()
         apps[i].voipHandlerToken = handlerToken
         recordStart(.voipKeepalive, i)
@@ -170,7 +171,7 @@ extension Simulator {
         guard apps[i].voipHandlerToken == token else { return }
         apps[i].voipHandlerToken = nil
         recordEnd(.voipKeepalive, i, .completed)
-        suspendIfIdle(i)
+        suspendIfIdle(i, after: .activityEnded(.voipKeepalive, .completed))
     }
 
     /// Issue 16: a handler that locks a file leaves the app holding the lock until it is
