@@ -79,6 +79,24 @@ struct AppRuntime {
 
     var residentBytes: Bytes { state.isResident ? footprint : 0 }
 
+    /// The run of the handler of `kind` going on (the background task, a fetch, a push), if any.
+    subscript(run kind: HandlerKind) -> HandlerRun? {
+        get {
+            switch kind {
+            case .backgroundTask: task
+            case .fetch: fetchRun
+            case .push: pushRun
+            }
+        }
+        set {
+            switch kind {
+            case .backgroundTask: task = newValue
+            case .fetch: fetchRun = newValue
+            case .push: pushRun = newValue
+            }
+        }
+    }
+
     /// Leaves the current state at `t`: its time and, if it lasted and the run keeps its history
     /// (`keepsInterval`), its interval are recorded.
     mutating func leaveState(at t: Microseconds, keepsInterval: Bool) {

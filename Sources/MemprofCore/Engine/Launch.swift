@@ -105,11 +105,8 @@ extension Simulator {
             deliver(.applicationDidEnterBackground, to: i)
             return startBackgroundWork(i)
         }
-        switch wake {
-        case .fetch where apps[i].fetchRun == nil: runHandler(i, .fetch)
-        case .push where apps[i].pushRun == nil: runHandler(i, .push)
-        default: break
-        }
+        // The handler the launch was for (a fetch or push), unless one is running already.
+        if let wake, wake != .backgroundTask, apps[i][run: wake] == nil { runHandler(i, wake) }
         suspendIfIdle(i, after: .callback(.applicationDidFinishLaunching))
     }
 }

@@ -72,7 +72,7 @@ extension Simulator {
         setFootprint(i, apps[i].footprint + allocates)
         let token = makeToken()
         let run = HandlerRun(token: token, allocated: allocates)
-        if kind == .fetch { apps[i].fetchRun = run } else { apps[i].pushRun = run }
+        apps[i][run: kind] = run
         if !inForeground { holdLockAndWatchCPU(i, spec, time: time, token: token, kind: kind) }
         updateCounts(i, kind) { $0.started += 1 }
         recordStart(BackgroundActivity(kind), i, bytes: allocates, inForeground: inForeground)
@@ -114,9 +114,8 @@ extension Simulator {
     }
 
     mutating func handlerDone(_ i: Int, _ kind: HandlerKind, _ token: UInt64) {
-        let run = kind == .fetch ? apps[i].fetchRun : apps[i].pushRun
-        guard let run, run.token == token else { return }
-        if kind == .fetch { apps[i].fetchRun = nil } else { apps[i].pushRun = nil }
+        guard let run = apps[i][run: kind], run.token == token else { return }
+        apps[i][run: kind] = nil
         setFootprint(i, apps[i].footprint - min(run.allocated, apps[i].footprint))
         updateCounts(i, kind) { $0.completed += 1 }
         recordEnd(BackgroundActivity(kind), i, .completed)
@@ -125,8 +124,7 @@ extension Simulator {
 
     /// Past the fetch or push window the app is killed, unless the user has brought it forward.
     mutating func handlerTimeout(_ i: Int, _ kind: HandlerKind, _ token: UInt64) {
-        let run = kind == .fetch ? apps[i].fetchRun : apps[i].pushRun
-        guard let run, run.token == token, !apps[i].state.isForeground else { return }
+        guard let run = apps[i][run: kind], run.token == token, !apps[i].state.isForeground else { return }
         updateCounts(i, kind) { $0.timedOut += 1 }
         recordEnd(BackgroundActivity(kind), i, .timedOut)
         kill(i, kind == .fetch ? .fetchTimeout : .pushTimeout, requested: nil)
@@ -186,12 +184,7 @@ extension Simulator {
 
     /// The CPU limit window of a handler ended while it still ran in the background.
     mutating func cpuLimit(_ i: Int, _ kind: HandlerKind, _ token: UInt64) {
-        let run: HandlerRun? = switch kind {
-        case .backgroundTask: apps[i].task
-        case .fetch: apps[i].fetchRun
-        case .push: apps[i].pushRun
-        }
-        guard run?.token == token, apps[i].state == .background else { return }
+        guard apps[i][run: kind]?.token == token, apps[i].state == .background else { return }
         kill(i, .cpuResourceLimit, requested: nil)
     }
 }
