@@ -16,66 +16,81 @@ public enum Evidence {
         func at(_ e: SimEvent) -> String {
             "at \(Format.duration(e.atUs))" + (app == nil ? ", \(e.app ?? "device")" : "")
         }
+        /// A line for each resume of `kind`.
+        func resumes(_ kind: ResumeKind, _ events: [SimEvent]) -> [String] {
+            events.compactMap { e in
+                guard case .resume(kind, let latency) = e.payload else { return nil }
+                return "\(at(e)): \(kind.rawValue) resume in \(Format.duration(latency))"
+            }
+        }
 
         switch first {
         case "evictions":
-            for e in events where e.kind == .eviction { lines.append("\(at(e)): evicted (\(Format.bytes(e.bytes ?? 0)))" + reclaimText(e, report)) }
+            for e in events {
+                guard case .eviction(let bytes) = e.payload else { continue }
+                lines.append("\(at(e)): evicted (\(Format.bytes(bytes)))" + reclaimText(e, report))
+            }
         case "exits", "terminations":
-            for e in events where e.kind == .exit && e.reason?.rawValue == second {
-                lines.append("\(at(e)): exit \(second)" + (e.from.map { " while \($0.rawValue)" } ?? "") + reclaimText(e, report))
+            for e in events {
+                guard case .exit(let reason, let from) = e.payload, reason.rawValue == second else { continue }
+                lines.append("\(at(e)): exit \(second) while \(from.rawValue)" + reclaimText(e, report))
             }
         case "compressions":
-            for e in events where e.kind == .compression {
-                lines.append("\(at(e)): compressed \(Format.bytes(e.bytes ?? 0)) to flash")
+            for e in events {
+                guard case .compression(let bytes, _, _) = e.payload else { continue }
+                lines.append("\(at(e)): compressed \(Format.bytes(bytes)) to flash")
             }
         case "memoryWarnings":
             if app == nil {
-                for e in report.events where e.kind == .pressure && e.level != .normal {
-                    lines.append("at \(Format.duration(e.atUs)): pressure \(e.level?.rawValue ?? "?") with \(Format.bytes(e.usedBytes ?? 0)) in use")
+                for e in report.events {
+                    guard case .pressure(let level, let used) = e.payload, level != .normal else { continue }
+                    lines.append("at \(Format.duration(e.atUs)): pressure \(level.rawValue) with \(Format.bytes(used)) in use")
                 }
             } else {
-                for e in events where e.kind == .memoryWarning {
-                    lines.append("\(at(e)): memory warning (\(e.detail ?? "pressure")), freed \(Format.bytes(e.freedBytes ?? 0))")
+                for e in events {
+                    guard case .memoryWarning(let cause, let freed) = e.payload else { continue }
+                    lines.append("\(at(e)): memory warning (\(cause.rawValue)), freed \(Format.bytes(freed))")
                 }
             }
         case "coldLaunches", "launches", "backgroundLaunches", "coldRelaunchesAfterKill":
-            let detail = first == "coldLaunches" || first == "coldRelaunchesAfterKill" ? "cold"
-                : first == "backgroundLaunches" ? "background" : second
-            if detail == "cold" || detail == "background" {
-                var lastExit: [String: String] = [:]
+            let launch: LaunchKind? = first == "coldLaunches" || first == "coldRelaunchesAfterKill" ? .cold
+                : first == "backgroundLaunches" ? .background : LaunchKind(rawValue: second)
+            if let launch {
+                var lastExit: [String: ExitReason] = [:]
                 for e in events {
-                    if e.kind == .exit, let a = e.app { lastExit[a] = e.reason?.rawValue }
-                    guard e.kind == .launch, e.detail == detail else { continue }
+                    if case .exit(let reason, _) = e.payload, let a = e.app { lastExit[a] = reason }
+                    guard case .launch(launch, _, _) = e.payload else { continue }
                     let after = e.app.flatMap { lastExit[$0] }
-                    if first == "coldRelaunchesAfterKill" && (after == nil || after == "userQuit") { continue }
-                    lines.append("\(at(e)): \(detail) launch" + (after.map { " after exit \($0)" } ?? ""))
+                    if first == "coldRelaunchesAfterKill" && (after == nil || after == .userQuit) { continue }
+                    lines.append("\(at(e)): \(launch.rawValue) launch" + (after.map { " after exit \($0.rawValue)" } ?? ""))
                 }
-            } else {
-                for e in events where e.kind == .resume && e.detail == detail {
-                    lines.append("\(at(e)): \(detail) resume in \(Format.duration(e.latencyUs ?? 0))")
-                }
+            } else if let resume = ResumeKind(rawValue: second) {
+                lines += resumes(resume, events)
             }
         case "warmResumes", "compressedResumes":
-            let detail = first == "warmResumes" ? "warm" : "fromCompressed"
-            for e in events where e.kind == .resume && e.detail == detail {
-                lines.append("\(at(e)): \(detail) resume in \(Format.duration(e.latencyUs ?? 0))")
-            }
+            lines += resumes(first == "warmResumes" ? .warm : .fromCompressed, events)
         case "backgroundTasks", "fetches", "pushes":
-            let handler = first == "backgroundTasks" ? "backgroundTask" : first == "fetches" ? "fetch" : "push"
+            let handler: BackgroundActivity = first == "backgroundTasks" ? .backgroundTask : first == "fetches" ? .fetch : .push
             if second == "started" {
-                for e in events where e.kind == .handlerStart && e.handler == handler {
-                    lines.append("\(at(e)): \(handler) started" + (e.detail.map { " (\($0))" } ?? ""))
+                for e in events {
+                    guard case .handlerStart(handler, _, let inForeground) = e.payload else { continue }
+                    lines.append("\(at(e)): \(handler.rawValue) started" + (inForeground ? " (in the foreground)" : ""))
                 }
             } else {
-                for e in events where e.kind == .handlerEnd && e.handler == handler {
-                    if e.detail == second || second == "completed" {
-                        lines.append("\(at(e)): \(handler) \(e.detail ?? "ended")")
-                    }
+                // The metric `completed` counts every end; the others, the ends with their outcome.
+                let wanted = HandlerOutcome(detail: second)
+                for e in events {
+                    guard case .handlerEnd(handler, let outcome) = e.payload, wanted == .completed || outcome == wanted
+                    else { continue }
+                    lines.append("\(at(e)): \(handler.rawValue) \(outcome.detail)")
                 }
             }
         case "resumeLatencyUs":
-            let resumes = events.filter { $0.kind == .resume }.sorted { ($0.latencyUs ?? 0) > ($1.latencyUs ?? 0) }
-            for e in resumes { lines.append("\(at(e)): \(e.detail ?? "") resume took \(Format.duration(e.latencyUs ?? 0))") }
+            let resumes = events.compactMap { e -> (SimEvent, ResumeKind, Microseconds)? in
+                guard case .resume(let kind, let latency) = e.payload else { return nil }
+                return (e, kind, latency)
+            }.sorted { $0.2 > $1.2 }
+            for (e, kind, latency) in resumes { lines.append("\(at(e)): \(kind.rawValue) resume took \(Format.duration(latency))") }
         case "peakFootprintBytes", "peakUsedBytes", "peakCompressedBytes":
             let series: [[Int64]] = first == "peakUsedBytes" ? report.timeline.usedBytes
                 : first == "peakCompressedBytes" ? report.timeline.compressedBytes
@@ -86,15 +101,20 @@ public enum Evidence {
                 // for the device, pressure changes and reclaims.
                 let nearby = report.events.filter { e in
                     guard abs(e.atUs - peak[0]) <= 60_000_000 else { return false }
-                    if let app { return e.app == app && (e.kind == .reclaim || e.kind == .memoryWarning) }
-                    return e.kind == .reclaim || e.kind == .pressure
+                    switch e.payload {
+                    case .reclaim: return app == nil || e.app == app
+                    case .memoryWarning: return app != nil && e.app == app
+                    case .pressure: return app == nil
+                    default: return false
+                    }
                 }
                 for e in nearby.prefix(limit - 1) { lines.append("at \(Format.duration(e.atUs)): " + describe(e)) }
             }
         case "timeAtPressureUs":
             var enteredAt: Int64?
-            for e in report.events where e.kind == .pressure {
-                if e.level?.rawValue == second { enteredAt = e.atUs } else if let start = enteredAt {
+            for e in report.events {
+                guard case .pressure(let level, _) = e.payload else { continue }
+                if level.rawValue == second { enteredAt = e.atUs } else if let start = enteredAt {
                     lines.append("from \(Format.duration(start)) to \(Format.duration(e.atUs)): \(second) (\(Format.duration(e.atUs - start)))")
                     enteredAt = nil
                 }
@@ -112,21 +132,23 @@ public enum Evidence {
 
     /// ", to make room for safari (needed 51 KB, freed 106 MB)" from the reclaim decision at the same instant.
     static func reclaimText(_ e: SimEvent, _ report: Report) -> String {
-        guard let app = e.app,
-              let reclaim = report.events.first(where: { $0.kind == .reclaim && $0.atUs == e.atUs
-                  && ($0.candidates ?? []).contains { $0.app == app && $0.taken } })
-        else { return "" }
-        return ", to make room for \(reclaim.app ?? "the system") (needed \(Format.bytes(reclaim.neededBytes ?? 0)), "
-            + "freed \(Format.bytes(reclaim.freedBytes ?? 0)))"
+        guard let app = e.app else { return "" }
+        for event in report.events where event.atUs == e.atUs {
+            guard case .reclaim(let r) = event.payload, r.candidates.contains(where: { $0.app == app && $0.taken })
+            else { continue }
+            return ", to make room for \(event.app ?? "the system") (needed \(Format.bytes(r.neededBytes)), "
+                + "freed \(Format.bytes(r.freedBytes)))"
+        }
+        return ""
     }
 
     static func describe(_ e: SimEvent) -> String {
-        switch e.kind {
-        case .reclaim:
-            let taken = (e.candidates ?? []).filter(\.taken).map(\.app)
-            return "reclaim for \(e.app ?? "?"): needed \(Format.bytes(e.neededBytes ?? 0)), took \(taken.joined(separator: ", "))"
+        switch e.payload {
+        case .reclaim(let r):
+            let taken = r.candidates.filter(\.taken).map(\.app)
+            return "reclaim for \(e.app ?? "?"): needed \(Format.bytes(r.neededBytes)), took \(taken.joined(separator: ", "))"
         case .memoryWarning: return "memory warning to \(e.app ?? "?")"
-        case .pressure: return "pressure \(e.level?.rawValue ?? "?") with \(Format.bytes(e.usedBytes ?? 0)) in use"
+        case .pressure(let level, let used): return "pressure \(level.rawValue) with \(Format.bytes(used)) in use"
         default: return e.kind.rawValue
         }
     }

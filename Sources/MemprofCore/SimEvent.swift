@@ -1,47 +1,75 @@
 /// One thing that happened in a run, as the report lists it (spec §10 `events`).
 ///
-/// Fields that do not apply to a kind are `nil` and left out of the JSON.
-public struct SimEvent: Sendable, Hashable, Codable {
+/// Every event has a time and, unless it concerns the whole device (`pressure`, `swap`), an
+/// app; what happened is a ``Payload``, one case per kind with its own typed values. report.json
+/// writes an event flat, as `kind` plus the keys that apply (SimEvent+JSON.swift has the mapping:
+/// typed values become `detail`, `handler`, `bytes`... words and numbers).
+public struct SimEvent: Sendable, Hashable {
+    /// The kind of an event: report.json's `kind` word.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-        /// An app changed state (`from`, `to`).
-        case transition
+        case transition, callback, launch, resume, compression, decompression, eviction, exit, memoryWarning,
+             pressure, reclaim, handlerStart, handlerEnd, pushDelivered, ignored, objectShown, objectDismissed,
+             notificationDelivery, swap
+    }
+
+    /// What happened, with what the report says of it.
+    public enum Payload: Sendable, Hashable {
+        /// An app changed state.
+        case transition(from: AppState, to: AppState)
         /// A delegate callback, with the notification posted for it.
-        case callback
-        /// A launch (`detail`: `cold` or `background`).
-        case launch
-        /// A resume into the foreground (`detail`: `warm` or `fromCompressed`; `latencyUs`).
-        case resume
-        /// A suspended app compressed to flash (`bytes`, `compressedBytes` after).
-        case compression
-        /// A compressed app read back into RAM (`bytes`).
-        case decompression
-        /// A suspended app evicted to reclaim memory.
-        case eviction
-        /// An app ended (`reason`).
-        case exit
-        /// A memory warning reached an app (`detail`: `pressure` or `script`; `freedBytes`).
-        case memoryWarning
-        /// The pressure level changed (`level`, `usedBytes`).
-        case pressure
-        /// A demand that did not fit: the reclaim decision (`neededBytes`, `freedBytes`, `candidates`).
-        case reclaim
-        /// A background handler started (`handler`, `detail` for why it was woken).
-        case handlerStart
-        /// A background handler ended (`handler`, `detail`: `completed`, `expiredEnded`, `timedOut`, ...).
-        case handlerEnd
+        case callback(LifecycleCallback, notification: String)
+        /// A launch holding `bytes`; a launch into the background names the wake it was for.
+        case launch(LaunchKind, bytes: Bytes, wake: HandlerKind?)
+        /// A resume into the foreground completed after `latencyUs`.
+        case resume(ResumeKind, latencyUs: Microseconds)
+        /// A suspended app (`bytes`) compressed to flash, leaving `compressedBytes` on flash; the
+        /// `xnu` freezer's reasons when it chose the app.
+        indirect case compression(bytes: Bytes, compressedBytes: Bytes, freezer: FreezerDecision?)
+        /// A compressed app (`bytes`) read back into RAM.
+        case decompression(bytes: Bytes)
+        /// A suspended or compressed app (`bytes`) evicted to reclaim memory.
+        case eviction(bytes: Bytes)
+        /// An app ended, from `from`.
+        case exit(ExitReason, from: AppState)
+        /// A memory warning reached the app, which freed `freedBytes`.
+        case memoryWarning(MemoryWarningCause, freedBytes: Bytes)
+        /// The pressure level changed, with `usedBytes` in use (no app).
+        case pressure(PressureLevel, usedBytes: Bytes)
+        /// A demand of the app that did not fit: the reclaim decision.
+        case reclaim(Reclaim)
+        /// A background activity started, holding `bytes` (handlers); a push to the foreground
+        /// app runs in place, `inForeground`.
+        case handlerStart(BackgroundActivity, bytes: Bytes?, inForeground: Bool)
+        /// A background activity ended.
+        case handlerEnd(BackgroundActivity, outcome: HandlerOutcome)
         /// A push delivered to the user only: the app ran nothing.
-        case pushDelivered
-        /// A script action that changed nothing (`action`, `detail` says why).
-        case ignored
-        /// An object instance was shown (`object`, `bytes`) (spec §7).
-        case objectShown
-        /// An object instance was dismissed (`object`, `detail`: `unregistered`, `leaked`, `dangling`).
-        case objectDismissed
-        /// A notification delivered to an observer (`notification`, `object`; `detail` for a
-        /// deallocated observer).
-        case notificationDelivery
-        /// macOS: memory went past RAM and started paging out, or came back (`usedBytes`, `bytes` swapped).
-        case swap
+        case pushDelivered(PushDeliveredReason)
+        /// A script action (by name), or a declaration, that changed nothing.
+        case ignored(action: String, reason: IgnoredReason)
+        /// An object instance (`Name#n`) was shown, holding `bytes` (spec §7).
+        case objectShown(object: String, bytes: Bytes)
+        /// An object instance was dismissed; its `bytes` go unless it leaked.
+        case objectDismissed(object: String, outcome: DismissalOutcome, bytes: Bytes)
+        /// A notification delivered to an observer of an object instance.
+        case notificationDelivery(notification: String, object: String, observer: DeliveredObserver)
+        /// macOS: memory went past RAM or came back (`usedBytes` in use, `bytes` paged out; no app).
+        case swap(SwapDirection, usedBytes: Bytes, bytes: Bytes)
+    }
+
+    /// A reclaim decision (spec §4, §5): what the demand needed, what the policy freed, what is in
+    /// use after, and every app it considered.
+    public struct Reclaim: Sendable, Hashable {
+        public var neededBytes: Bytes
+        public var freedBytes: Bytes
+        public var usedBytes: Bytes
+        public var candidates: [Candidate]
+
+        public init(neededBytes: Bytes, freedBytes: Bytes, usedBytes: Bytes, candidates: [Candidate]) {
+            self.neededBytes = neededBytes
+            self.freedBytes = freedBytes
+            self.usedBytes = usedBytes
+            self.candidates = candidates
+        }
     }
 
     /// One app the policy considered while reclaiming, in the order considered.
@@ -54,34 +82,52 @@ public struct SimEvent: Sendable, Hashable, Codable {
         public var taken: Bool
         /// Its jetsam band under a policy with bands (`xnu`); nil, and left out, otherwise.
         public var band: Int? = nil
+
+        public init(app: String, state: AppState, footprintBytes: Bytes, lastForegroundUs: Microseconds, taken: Bool,
+                    band: Int? = nil) {
+            self.app = app
+            self.state = state
+            self.footprintBytes = footprintBytes
+            self.lastForegroundUs = lastForegroundUs
+            self.taken = taken
+            self.band = band
+        }
     }
 
     public var atUs: Microseconds
-    public var kind: Kind
+    /// The app the event is about (or, for a reclaim, the app that demanded); nil for device events.
     public var app: String?
-    public var from: AppState?
-    public var to: AppState?
-    public var callback: LifecycleCallback?
-    public var notification: String?
-    /// The object instance, as `Name#n`, for object and delivery events.
-    public var object: String?
-    public var reason: ExitReason?
-    public var action: String?
-    public var handler: String?
-    public var detail: String?
-    public var level: PressureLevel?
-    public var bytes: Bytes?
-    public var usedBytes: Bytes?
-    public var compressedBytes: Bytes?
-    public var neededBytes: Bytes?
-    public var freedBytes: Bytes?
-    public var latencyUs: Microseconds?
-    public var candidates: [Candidate]?
+    public var payload: Payload
 
-    public init(atUs: Microseconds, kind: Kind, app: String? = nil) {
+    public init(atUs: Microseconds, app: String?, _ payload: Payload) {
         self.atUs = atUs
-        self.kind = kind
         self.app = app
+        self.payload = payload
+    }
+
+    /// The kind of the event (report.json's `kind`).
+    public var kind: Kind {
+        switch payload {
+        case .transition: .transition
+        case .callback: .callback
+        case .launch: .launch
+        case .resume: .resume
+        case .compression: .compression
+        case .decompression: .decompression
+        case .eviction: .eviction
+        case .exit: .exit
+        case .memoryWarning: .memoryWarning
+        case .pressure: .pressure
+        case .reclaim: .reclaim
+        case .handlerStart: .handlerStart
+        case .handlerEnd: .handlerEnd
+        case .pushDelivered: .pushDelivered
+        case .ignored: .ignored
+        case .objectShown: .objectShown
+        case .objectDismissed: .objectDismissed
+        case .notificationDelivery: .notificationDelivery
+        case .swap: .swap
+        }
     }
 }
 

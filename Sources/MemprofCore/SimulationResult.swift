@@ -5,6 +5,9 @@ public struct SimulationResult: Sendable {
     /// One entry per app, in the workload's order.
     public var apps: [AppStats]
     public var events: [SimEvent]
+    /// Each app's states over the run with their causes, by app id, as the engine set them
+    /// (empty lists for a run without history, `Simulator.Options.keepsHistory`).
+    public var stateIntervals: [String: [StateInterval]]
     public var timeline: Timeline
     public var jetsamEvents: [JetsamEvent]
     /// Notifications posted per app: app id → notification name → count.

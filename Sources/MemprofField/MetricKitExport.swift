@@ -80,15 +80,18 @@ public enum MetricKitExport {
         }
         for e in report.events {
             guard let app = e.app, byApp[app] != nil else { continue }
-            if e.kind == .exit, let reason = e.reason {
-                if e.from?.isForeground == true {
+            switch e.payload {
+            case .exit(let reason, let from):
+                if from.isForeground {
                     byApp[app]!.foreground[MetricKitExits.foregroundCounter(reason.rawValue), default: 0] += 1
                 } else {
                     byApp[app]!.background[MetricKitExits.backgroundCounter(reason.rawValue), default: 0] += 1
                 }
-            } else if e.kind == .transition, e.to == .suspended {
+            case .transition(_, to: .suspended):
                 let bytes = JetsamExport.lastValue(report.timeline.appBytes[app] ?? [], upTo: e.atUs)
                 byApp[app]!.suspendedSamples.append(bytes)
+            default:
+                continue
             }
         }
         return report.apps.keys.sorted().map { byApp[$0]! }

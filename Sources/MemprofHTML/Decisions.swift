@@ -28,7 +28,13 @@ public struct DecisionRow: Sendable, Hashable {
     public var kind: DecisionKind
     /// The app the decision was for (the demand of a reclaim) or about (a compression, a kill).
     public var app: String
+    /// What the row says of why: the exit reason of a kill or eviction, the freezer's reasons for a
+    /// compression it chose, the cause of memory warnings; empty otherwise.
     public var detail: String
+    /// The cause of memory warnings (rows of kind `memoryWarning`).
+    public var warning: MemoryWarningCause?
+    /// The exit reason of a kill (rows of kind `kill`).
+    public var exitReason: ExitReason?
     public var bytes: Bytes?
     public var neededBytes: Bytes?
     public var freedBytes: Bytes?
@@ -74,41 +80,42 @@ public enum Decisions {
         }
         for event in events {
             if !pending.isEmpty, event.atUs != pendingAt { flushPending() }
-            switch event.kind {
-            case .compression:
-                var row = DecisionRow(atUs: event.atUs, kind: .compression, app: event.app ?? "", detail: event.detail ?? "")
-                row.bytes = event.bytes
+            switch event.payload {
+            case .compression(let bytes, _, let freezer):
+                var row = DecisionRow(atUs: event.atUs, kind: .compression, app: event.app ?? "",
+                                      detail: freezer?.detail ?? "")
+                row.bytes = bytes
                 rows.append(row)
-            case .eviction:
+            case .eviction(let bytes):
                 if pending.isEmpty { pendingAt = event.atUs }
-                pending.append(.init(app: event.app ?? "", bytes: event.bytes ?? 0))
-            case .exit:
-                guard let reason = event.reason, reason != .userQuit else { continue }
+                pending.append(.init(app: event.app ?? "", bytes: bytes))
+            case .exit(let reason, _):
+                guard reason != .userQuit else { continue }
                 // The exit of an app just evicted is part of its eviction.
                 if pending.contains(where: { $0.app == event.app }), pendingAt == event.atUs { continue }
                 var row = DecisionRow(atUs: event.atUs, kind: .kill, app: event.app ?? "", detail: reason.rawValue)
+                row.exitReason = reason
                 row.jetsam = snapshot(event.atUs, event.app ?? "")
                 rows.append(row)
-            case .reclaim:
+            case .reclaim(let r):
                 var row = DecisionRow(atUs: event.atUs, kind: pending.isEmpty ? .reclaim : .eviction,
-                                      app: event.app ?? "", detail: event.detail ?? "")
-                row.neededBytes = event.neededBytes
-                row.freedBytes = event.freedBytes
-                row.candidates = event.candidates ?? []
+                                      app: event.app ?? "", detail: "")
+                row.neededBytes = r.neededBytes
+                row.freedBytes = r.freedBytes
+                row.candidates = r.candidates
                 row.taken = pending
                 row.jetsam = pending.flatMap { snapshot(event.atUs, $0.app) }
                 pending.removeAll()
                 rows.append(row)
-            case .memoryWarning:
+            case .memoryWarning(let cause, let freed):
                 let app = event.app ?? ""
-                let freed = event.freedBytes ?? 0
-                let detail = event.detail ?? ""
-                if var last = rows.last, last.kind == .memoryWarning, last.atUs == event.atUs, last.detail == detail {
+                if var last = rows.last, last.kind == .memoryWarning, last.atUs == event.atUs, last.warning == cause {
                     if freed > 0 { last.warned.append(.init(app: app, bytes: freed)) } else { last.freedNothing.append(app) }
                     last.freedBytes = (last.freedBytes ?? 0) + freed
                     rows[rows.count - 1] = last
                 } else {
-                    var row = DecisionRow(atUs: event.atUs, kind: .memoryWarning, app: app, detail: detail)
+                    var row = DecisionRow(atUs: event.atUs, kind: .memoryWarning, app: app, detail: cause.rawValue)
+                    row.warning = cause
                     if freed > 0 { row.warned = [.init(app: app, bytes: freed)] } else { row.freedNothing = [app] }
                     row.freedBytes = freed
                     rows.append(row)

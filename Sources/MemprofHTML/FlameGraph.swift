@@ -57,8 +57,9 @@ public struct FlameGraphs {
         var out: [String: [Microseconds]] = [:]
         var lastColumn: [String: Int64] = [:]
         let duration = max(durationUs, 1)
-        for event in events where event.kind == .handlerStart {
-            let key = (event.app ?? "") + "\u{0}" + (event.handler ?? "")
+        for event in events {
+            guard case .handlerStart(let activity, _, _) = event.payload else { continue }
+            let key = (event.app ?? "") + "\u{0}" + activity.rawValue
             let column = event.atUs * 4_000 / duration
             guard lastColumn[key] != column else { continue }
             lastColumn[key] = column

@@ -66,7 +66,12 @@ extension HTMLReport {
             let forWhom: String
             switch r.kind {
             case .eviction, .reclaim: forWhom = "\(name(r.app))\(r.detail.isEmpty ? "" : " (\(r.detail.html))")"
-            case .memoryWarning: forWhom = r.detail.isEmpty ? "" : r.detail == "pressure" ? "pressure rise" : r.detail.html
+            case .memoryWarning:
+                switch r.warning {
+                case .pressure: forWhom = "pressure rise"
+                case .script: forWhom = MemoryWarningCause.script.rawValue
+                case nil: forWhom = ""
+                }
             default: forWhom = name(r.app)
             }
             return "<tr data-app=\"|\(r.involved.joined(separator: "|").html)|\" data-kind=\"\(r.kind.rawValue)\" data-t=\"\(r.atUs)\">"

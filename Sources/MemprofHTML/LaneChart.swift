@@ -38,7 +38,7 @@ struct LaneChart {
         let columns = Int64(max(200, min(2_000, options.laneBudget / max(1, apps.count))))
         let minLength = max(1, duration / columns)
         minLengthUs = minLength
-        let intervals = StateIntervals.make(events: report.events, apps: apps, durationUs: report.run.durationUs)
+        let intervals = report.lifecycle(apps: apps)
         segments = apps.map { Self.coalesce(Lanes.segments(intervals[$0] ?? [], minLengthUs: minLength)) }
         let runs = StateIntervals.handlers(events: report.events, durationUs: report.run.durationUs)
         handlers = apps.map { app in
@@ -63,17 +63,14 @@ struct LaneChart {
         var placed: [Int64: Int] = [:]
         for event in report.events {
             guard let app = event.app, let row = rows[app] else { continue }
-            var name: String
-            var detail = event.detail ?? ""
-            switch event.kind {
-            case .launch: name = "launch"
-            case .resume: name = "resume"
-            case .eviction: name = "eviction"
-            case .compression: name = "compression"
-            case .exit:
-                guard let reason = event.reason else { continue }
-                name = reason == .userQuit ? "quit" : "kill"
-                detail = reason.rawValue
+            let name: String
+            let detail: String
+            switch event.payload {
+            case .launch(let kind, _, _): (name, detail) = ("launch", kind.rawValue)
+            case .resume(let kind, _): (name, detail) = ("resume", kind.rawValue)
+            case .eviction: (name, detail) = ("eviction", "")
+            case .compression(_, _, let freezer): (name, detail) = ("compression", freezer?.detail ?? "")
+            case .exit(let reason, _): (name, detail) = (reason == .userQuit ? "quit" : "kill", reason.rawValue)
             default: continue
             }
             let kind = Self.markKinds.firstIndex(of: name) ?? 0

@@ -37,7 +37,8 @@ public enum Lanes {
         func flushGroup() {
             guard let first = group.first, let last = group.last else { return }
             if group.count == 1 {
-                out.append(LaneSegment(startUs: first.startUs, endUs: first.endUs, state: first.state, cause: first.cause))
+                out.append(LaneSegment(startUs: first.startUs, endUs: first.endUs, state: first.state,
+                                       cause: first.cause?.text ?? ""))
             } else {
                 var time: [AppState: Microseconds] = [:]
                 for interval in group { time[interval.state, default: 0] += interval.lengthUs }
@@ -52,7 +53,7 @@ public enum Lanes {
             if interval.lengthUs >= minLengthUs {
                 flushGroup()
                 out.append(LaneSegment(startUs: interval.startUs, endUs: interval.endUs, state: interval.state,
-                                       cause: interval.cause))
+                                       cause: interval.cause?.text ?? ""))
                 continue
             }
             group.append(interval)

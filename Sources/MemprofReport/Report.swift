@@ -103,6 +103,14 @@ public struct Report: Codable, Sendable {
     /// Measured, so not part of the determinism contract.
     public var profile: SamplingProfile?
     public var host: Host
+    /// Each app's states with their causes, as the run's engine set them (`SimulationResult`).
+    /// Not part of report.json: a report read back from it has none, and ``lifecycle(apps:)``
+    /// rebuilds the states from its transitions, without causes.
+    public var stateIntervals: [String: [StateInterval]]?
+
+    enum CodingKeys: String, CodingKey {
+        case schema, tool, run, device, policy, summary, apps, events, timeline, jetsamEvents, notifications, profile, host
+    }
 }
 
 extension Report {
@@ -121,6 +129,7 @@ extension Report {
             (spec.id, stats.withHeadroom(of: spec, in: workload))
         })
         events = result.events
+        stateIntervals = result.stateIntervals
         timeline = result.timeline
         jetsamEvents = result.jetsamEvents
         var notificationApps: [String: AppNotifications] = [:]

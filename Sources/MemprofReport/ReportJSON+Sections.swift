@@ -4,7 +4,8 @@ import MemprofCore
 /// Hand-written encoders for the report's large sections: events, the timeline and jetsam
 /// snapshots. Keys are written in sorted order, as `JSONEncoder` with `.sortedKeys` would.
 extension JSONWriter {
-    mutating func write(_ e: SimEvent) {
+    mutating func write(_ event: SimEvent) {
+        let e = event.fields
         object { o in
             o.string("action", e.action)
             o.string("app", e.app)

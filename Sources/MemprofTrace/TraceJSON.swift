@@ -96,13 +96,13 @@ public enum TraceJSON {
         }
 
         // Lifecycle states and handler runs.
-        let intervals = StateIntervals.make(events: report.events, apps: apps, durationUs: report.run.durationUs)
+        let intervals = report.lifecycle(apps: apps)
         for app in apps {
             for interval in intervals[app] ?? [] where interval.state != .notRunning {
                 var e = TraceEvent(ph: "X", name: interval.state.rawValue, ts: interval.startUs,
                                    pid: pids[app]!, tid: lifecycleTid)
                 e.dur = interval.lengthUs
-                if !interval.cause.isEmpty { e.args = [("cause", .string(interval.cause))] }
+                if let cause = interval.cause { e.args = [("cause", .string(cause.text))] }
                 events.append(e)
             }
         }
@@ -167,39 +167,41 @@ public enum TraceJSON {
     static func instant(for event: SimEvent, pids: [String: Int64]) -> TraceEvent? {
         let name: String
         var args: [(String, TraceEvent.Value)] = []
-        switch event.kind {
-        case .launch: name = "launch"; args.append(("reason", .string(event.detail ?? "cold")))
-        case .resume:
+        var onApp = true
+        switch event.payload {
+        case .launch(let kind, let bytes, _):
+            name = "launch"
+            args = [("reason", .string(kind.rawValue)), ("bytes", .int(bytes))]
+        case .resume(let kind, let latency):
             name = "resume"
-            args.append(("reason", .string(event.detail ?? "warm")))
-            if let latency = event.latencyUs { args.append(("latencyUs", .int(latency))) }
-        case .compression:
-            name = "compression"; args.append(("reason", .string("suspended under the compression threshold")))
-        case .eviction: name = "eviction"; args.append(("reason", .string(event.reason?.rawValue ?? "memoryPressure")))
-        case .exit:
-            name = event.reason == .userQuit ? "exit" : "kill"
-            args.append(("reason", .string(event.reason?.rawValue ?? "unknown")))
-        case .memoryWarning:
-            name = "memoryWarning"; args.append(("reason", .string(event.detail ?? "pressure")))
-        case .pressure:
-            name = "pressure \(event.level?.rawValue ?? "")".trimmed
-            args.append(("reason", .string("level changed")))
-        case .reclaim:
+            args = [("reason", .string(kind.rawValue)), ("latencyUs", .int(latency))]
+        case .compression(let bytes, _, _):
+            name = "compression"
+            args = [("reason", .string("suspended under the compression threshold")), ("bytes", .int(bytes))]
+        case .eviction(let bytes):
+            name = "eviction"
+            args = [("reason", .string(ExitReason.memoryPressure.rawValue)), ("bytes", .int(bytes))]
+        case .exit(let reason, _):
+            name = reason == .userQuit ? "exit" : "kill"
+            args = [("reason", .string(reason.rawValue))]
+        case .memoryWarning(let cause, let freed):
+            name = "memoryWarning"
+            args = [("reason", .string(cause.rawValue)), ("freedBytes", .int(freed))]
+        case .pressure(let level, _):
+            name = "pressure \(level.rawValue)"
+            args = [("reason", .string("level changed"))]
+            onApp = false
+        case .reclaim(let r):
             name = "reclaim"
-            args.append(("reason", .string("demand did not fit")))
-            if let needed = event.neededBytes { args.append(("neededBytes", .int(needed))) }
-            if let freed = event.freedBytes { args.append(("freedBytes", .int(freed))) }
-            if let candidates = event.candidates {
-                let text = candidates.map { "\($0.app)\($0.taken ? "*" : "")" }.joined(separator: " ")
-                args.append(("candidates", .string(text)))
-            }
-        default:
+            let text = r.candidates.map { "\($0.app)\($0.taken ? "*" : "")" }.joined(separator: " ")
+            args = [("reason", .string("demand did not fit")), ("neededBytes", .int(r.neededBytes)),
+                    ("freedBytes", .int(r.freedBytes)), ("candidates", .string(text))]
+            if let app = event.app { args.append(("demandingApp", .string(app))) }
+            onApp = false
+        case .transition, .callback, .decompression, .handlerStart, .handlerEnd, .pushDelivered, .ignored, .objectShown,
+             .objectDismissed, .notificationDelivery, .swap:
             return nil
         }
-        if let bytes = event.bytes { args.append(("bytes", .int(bytes))) }
-        if let freed = event.freedBytes, event.kind != .reclaim { args.append(("freedBytes", .int(freed))) }
-        if let app = event.app, event.kind == .reclaim { args.append(("demandingApp", .string(app))) }
-        let onApp = event.kind != .pressure && event.kind != .reclaim
         let pid = onApp ? (event.app.flatMap { pids[$0] } ?? devicePid) : devicePid
         var e = TraceEvent(ph: "i", name: name, ts: event.atUs, pid: pid, tid: lifecycleTid)
         e.scope = onApp ? "t" : "p"

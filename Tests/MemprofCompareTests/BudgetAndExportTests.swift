@@ -22,21 +22,13 @@ func budgetReport() -> Report {
         $0.timeline.appBytes["mail"] = [[0, 0], [60_000_000, 160 << 20], [120_000_000, 10 << 20]]
         var events: [SimEvent] = []
         for (i, t) in [Int64(600_000_000), 1_200_000_000].enumerated() {
-            var eviction = SimEvent(atUs: t, kind: .eviction, app: "mail")
-            eviction.bytes = Int64(40 + i) << 20
-            events.append(eviction)
-            var reclaim = SimEvent(atUs: t, kind: .reclaim, app: "game")
-            reclaim.neededBytes = 300 << 20
-            reclaim.freedBytes = Int64(40 + i) << 20
-            reclaim.candidates = [try! JSONDecoder().decode(SimEvent.Candidate.self, from: Data("""
-                {"app":"mail","state":"suspended","footprintBytes":\(Int64(40 + i) << 20),"lastForegroundUs":0,"taken":true}
-                """.utf8))]
-            events.append(reclaim)
+            events.append(SimEvent(atUs: t, app: "mail", .eviction(bytes: Int64(40 + i) << 20)))
+            let candidate = SimEvent.Candidate(app: "mail", state: .suspended, footprintBytes: Int64(40 + i) << 20,
+                                               lastForegroundUs: 0, taken: true)
+            events.append(SimEvent(atUs: t, app: "game", .reclaim(.init(neededBytes: 300 << 20, freedBytes: Int64(40 + i) << 20,
+                                                                        usedBytes: 0, candidates: [candidate]))))
         }
-        var exit = SimEvent(atUs: 1_800_000_000, kind: .exit, app: "mail")
-        exit.reason = .memoryLimit
-        exit.from = .background
-        events.append(exit)
+        events.append(SimEvent(atUs: 1_800_000_000, app: "mail", .exit(.memoryLimit, from: .background)))
         $0.events = events
     }
 }
@@ -151,10 +143,8 @@ let issueBudget = """
 @Suite struct ExportTests {
     @Test func traceIsTheSameWriterAsTheRunsTraceJSON() throws {
         var report = budgetReport()
-        var t1 = SimEvent(atUs: 0, kind: .transition, app: "mail")
-        t1.from = .notRunning; t1.to = .active
-        var t2 = SimEvent(atUs: 60_000_000, kind: .transition, app: "mail")
-        t2.from = .active; t2.to = .suspended
+        let t1 = SimEvent(atUs: 0, app: "mail", .transition(from: .notRunning, to: .active))
+        let t2 = SimEvent(atUs: 60_000_000, app: "mail", .transition(from: .active, to: .suspended))
         report.events.insert(contentsOf: [t1, t2], at: 0)
         report.timeline.usedBytes = [[0, 0], [60_000_000, 160 << 20]]
         let data = try Exporter.export(report, format: .trace)

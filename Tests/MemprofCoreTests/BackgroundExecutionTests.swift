@@ -131,7 +131,7 @@ struct BackgroundExecutionTests {
         #expect(r.exits("a") == ["120000000 memoryPressure"])
         #expect(Array(r.transitions("a").suffix(2)) == ["660000000 notRunning>background",
                                                         "663000000 background>suspended"])
-        #expect(r.events("a", .launch).map(\.detail) == ["cold", "background"])
+        #expect(r.events("a", .launch).map(\.fields.detail) == ["cold", "background"])
         #expect(r.callbacks("a").last == "661000000 applicationDidFinishLaunching")
         #expect(r.handlers("a") == ["661000000 start fetch", "663000000 end fetch completed"])
         #expect(r.stats("a").launches.background == 1)
@@ -154,7 +154,7 @@ struct BackgroundExecutionTests {
         #expect(Array(r.transitions("a").suffix(3)) == ["60000000 active>notRunning",
                                                         "660000000 notRunning>background",
                                                         "663000000 background>suspended"])
-        #expect(r.events("a", .launch).map(\.detail) == ["cold", "background"])
+        #expect(r.events("a", .launch).map(\.fields.detail) == ["cold", "background"])
         #expect(r.handlers("a") == ["661000000 start fetch", "663000000 end fetch completed"])
         #expect(r.stats("a").launches.background == 1)
     }
@@ -168,8 +168,8 @@ struct BackgroundExecutionTests {
                                       [(0, .open(0)), (1 * mins, .home), (2 * mins, .push(0)),
                                        (2 * mins + 5 * sec, .push(0))]))
         #expect(r.handlers("a") == ["120000000 start push", "130000000 end push completed"])
-        #expect(r.events("a", .ignored).map(\.detail) == ["a push handler is already running"])
-        #expect(r.events("a", .ignored).map(\.action) == ["push"])
+        #expect(r.events("a", .ignored).map(\.fields.detail) == ["a push handler is already running"])
+        #expect(r.events("a", .ignored).map(\.fields.action) == ["push"])
         #expect(r.stats("a").pushes.started == 1)
     }
 
@@ -220,7 +220,7 @@ struct BackgroundExecutionTests {
         #expect(r.handlers("c") == ["420000000 start push", "450000000 end push timedOut",
                                     "600000000 start push", "640000000 end push completed"])
         #expect(r.exits("c") == ["450000000 pushTimeout"])
-        #expect(r.events("c", .handlerStart).last?.detail == "in the foreground")
+        #expect(r.events("c", .handlerStart).last?.fields.detail == "in the foreground")
         #expect(r.state("c", at: 10 * mins + 20 * sec) == .active)
         #expect(r.state("c", at: 11 * mins) == .active)
         let p = r.stats("c").pushes

@@ -19,7 +19,7 @@ struct ForegroundLifecycleTests {
         #expect(r.timeIn("a", .notRunning) == 0)
         #expect(r.summary.coldLaunches == 1)
         #expect(r.stats("a").launches.cold == 1)
-        #expect(r.events("a", .launch).map(\.detail) == ["cold"])
+        #expect(r.events("a", .launch).map(\.fields.detail) == ["cold"])
         // Each callback posts its notification once.
         #expect(r.notificationsPosted["a"]?["UIApplicationDidFinishLaunchingNotification"] == 1)
         #expect(r.notificationsPosted["a"]?["UIApplicationDidBecomeActiveNotification"] == 1)
@@ -46,8 +46,8 @@ struct ForegroundLifecycleTests {
             "2000000 applicationWillResignActive", "2000000 applicationDidEnterBackground",
             "4000000 applicationWillEnterForeground", "4300000 applicationDidBecomeActive",
         ])
-        #expect(r.events("a", .resume).map(\.latencyUs) == [300_000])
-        #expect(r.events("a", .resume).map(\.detail) == ["warm"])
+        #expect(r.events("a", .resume).map(\.fields.latencyUs) == [300_000])
+        #expect(r.events("a", .resume).map(\.fields.detail) == ["warm"])
         #expect(r.summary.warmResumes == 1)
         #expect(r.summary.compressedResumes == 0)
         #expect(r.stats("a").launches.warm == 1)
@@ -69,9 +69,9 @@ struct ForegroundLifecycleTests {
             "2000000 background>suspended", "2000000 suspended>compressed",
             "5000000 compressed>inactive", "5450000 inactive>active",
         ])
-        #expect(r.events("a", .decompression).map(\.bytes) == [10 * MB])
-        #expect(r.events("a", .resume).map(\.latencyUs) == [450_000])
-        #expect(r.events("a", .resume).map(\.detail) == ["fromCompressed"])
+        #expect(r.events("a", .decompression).map(\.fields.bytes) == [10 * MB])
+        #expect(r.events("a", .resume).map(\.fields.latencyUs) == [450_000])
+        #expect(r.events("a", .resume).map(\.fields.detail) == ["fromCompressed"])
         #expect(r.summary.compressedResumes == 1)
         #expect(r.summary.warmResumes == 0)
         #expect(r.stats("a").launches.fromCompressed == 1)
@@ -90,7 +90,7 @@ struct ForegroundLifecycleTests {
                                       [(0, .open(0)), (500 * ms, .open(0)), (3 * sec, .open(0))]))
         let ignored = r.events("a", .ignored)
         #expect(ignored.map(\.atUs) == [500 * ms, 3 * sec])
-        #expect(ignored.allSatisfy { $0.action == "open" })
+        #expect(ignored.allSatisfy { $0.fields.action == "open" })
         #expect(r.transitions("a") == ["0 notRunning>inactive", "1000000 inactive>active"])
         #expect(r.summary.coldLaunches == 1)
     }
@@ -121,7 +121,7 @@ struct ForegroundLifecycleTests {
         // The second home at 6 s changes nothing.
         let ignored = r.events.filter { $0.kind == .ignored }
         #expect(ignored.map(\.atUs) == [6 * sec])
-        #expect(ignored.map(\.action) == ["home"])
+        #expect(ignored.map(\.fields.action) == ["home"])
     }
 
     @Test("leaving before the launch completes: didFinishLaunching still comes first, at the launch's end")

@@ -19,6 +19,7 @@ struct HistoryTests {
             #expect(a.observers == b.observers, "seed \(seed)")
             // The lean run really kept nothing of the history the full one has.
             #expect(b.events.isEmpty && b.jetsamEvents.isEmpty && b.timeline.usedBytes.count <= 1)
+            #expect(b.stateIntervals.values.allSatisfy { $0.isEmpty })
             #expect(!a.events.isEmpty)
             evictions += a.summary.evictions
             memoryKills += a.jetsamEvents.count

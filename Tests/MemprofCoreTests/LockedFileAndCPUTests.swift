@@ -17,10 +17,10 @@ struct LockedFileAndCPUTests {
     func lockedFileAtSuspension() {
         let apps = [makeApp("db", task: Self.task(10 * sec, locksFile: true)), makeApp("b")]
         let r = simulate(makeWorkload(apps, duration: 30 * sec, [(0, .open(0)), (2 * sec, .open(1))]))
-        let taskEnd = r.events("db", .handlerEnd).first { $0.handler == "backgroundTask" }?.atUs
+        let taskEnd = r.events("db", .handlerEnd).first { $0.fields.handler == "backgroundTask" }?.atUs
         #expect(taskEnd == 12 * sec)
         #expect(r.exits("db") == ["12000000 suspendedWithLockedFile"])
-        #expect(!r.events("db", .transition).contains { $0.to == .suspended })
+        #expect(!r.events("db", .transition).contains { $0.fields.to == .suspended })
         #expect(r.summary.terminations["suspendedWithLockedFile"] == 1)
         #expect(r.jetsamEvents.isEmpty, "not a memory kill")
 
@@ -28,7 +28,7 @@ struct LockedFileAndCPUTests {
         let free = simulate(makeWorkload([makeApp("db", task: Self.task(10 * sec)), makeApp("b")], duration: 30 * sec,
                                          [(0, .open(0)), (2 * sec, .open(1))]))
         #expect(free.exits("db") == [])
-        #expect(free.events("db", .transition).contains { $0.atUs == 12 * sec && $0.to == .suspended })
+        #expect(free.events("db", .transition).contains { $0.atUs == 12 * sec && $0.fields.to == .suspended })
     }
 
     /// A background task that keeps the CPU 90% busy for 5 min is killed when iOS's limit window

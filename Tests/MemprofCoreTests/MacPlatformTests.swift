@@ -54,8 +54,8 @@ struct MacPlatformTests {
         #expect(mac.notificationsPosted["a"]?["NSApplicationDidResignActiveNotification"] == 1)
         #expect(mac.notificationsPosted["a"]?["NSApplicationWillBecomeActiveNotification"] == 2)
         #expect(mac.notificationsPosted["b"]?["NSApplicationWillTerminateNotification"] == 1)
-        #expect(mac.events("b", .ignored).map { "\($0.action!): \($0.detail!)" } == ["push: not applicable on macOS"])
-        #expect(mac.events.filter { $0.kind == .swap }.map { "\($0.atUs) \($0.detail!) \($0.bytes!)" }
+        #expect(mac.events("b", .ignored).map { "\($0.fields.action!): \($0.fields.detail!)" } == ["push: not applicable on macOS"])
+        #expect(mac.events.filter { $0.kind == .swap }.map { "\($0.atUs) \($0.fields.detail!) \($0.fields.bytes!)" }
                 == ["2000000 pagingOut \(20 * MB)", "8000000 backInRam 0"])
     }
 
@@ -68,13 +68,13 @@ struct MacPlatformTests {
                         task: BackgroundTaskSpec(handler: HandlerSpec(timeUs: 30 * sec)))
         let r = simulate(makeWorkload([a, makeApp("b")], duration: 5 * mins, device: testMac(),
                                       [(0, .open(0)), (2 * sec, .open(1)), (4 * sec, .memoryWarning)]))
-        #expect(r.events("a", .ignored).map(\.action) == ["backgroundTask", "fetch", "onBackground"])
-        #expect(Set(r.events("a", .ignored).map(\.detail)) == ["not applicable on macOS"])
+        #expect(r.events("a", .ignored).map(\.fields.action) == ["backgroundTask", "fetch", "onBackground"])
+        #expect(Set(r.events("a", .ignored).map(\.fields.detail)) == ["not applicable on macOS"])
         #expect(r.handlers("a").isEmpty)
         #expect(r.summary.backgroundTasks.started == 0)
         #expect(r.summary.fetches.started == 0)
         #expect(r.appBytes("a") == [[0, 20 * MB]])
-        #expect(r.events.filter { $0.kind == .ignored && $0.action == "memoryWarning" }.count == 1)
+        #expect(r.events.filter { $0.kind == .ignored && $0.fields.action == "memoryWarning" }.count == 1)
         #expect(r.finalState("a") == .background)
     }
 }

@@ -19,7 +19,7 @@ struct MemoryPolicyTests {
         #expect(r.finalState("a") == .suspended)
         #expect(r.stats("a").compressions == 0)
         #expect(r.finalState("b") == .compressed)
-        #expect(r.events("b", .compression).map(\.bytes) == [16 * MB - 1])
+        #expect(r.events("b", .compression).map(\.fields.bytes) == [16 * MB - 1])
         #expect(r.summary.compressions == 1)
         #expect(r.summary.peakCompressedBytes == 16 * MB - 1)
         // RAM at the end: a 16 MB + c 20 MB.
@@ -60,9 +60,9 @@ struct MemoryPolicyTests {
         let reclaim = r.reclaims.first
         #expect(r.reclaims.count == 1)
         #expect(reclaim?.app == "c")
-        #expect(reclaim?.candidates?.map(\.app) == ["b"])
-        #expect(reclaim?.neededBytes == 45 * MB)
-        #expect(reclaim?.freedBytes == 40 * MB)
+        #expect(reclaim?.fields.candidates?.map(\.app) == ["b"])
+        #expect(reclaim?.fields.neededBytes == 45 * MB)
+        #expect(reclaim?.fields.freedBytes == 40 * MB)
         #expect(r.finalState("a") == .compressed)
         #expect(r.exits("a") == [])
         #expect(r.exits("b") == ["6000000 memoryPressure"])
@@ -84,9 +84,9 @@ struct MemoryPolicyTests {
                              [(0, .open(1)), (10 * sec, .open(0)), (20 * sec, .open(2)), (30 * sec, .open(3))])
         let r = simulate(w)
         #expect(r.events.filter { $0.kind == .eviction }.map(\.app) == ["b"])
-        #expect(r.reclaims.first?.candidates?.map(\.app) == ["b", "a", "c"])
-        #expect(r.reclaims.first?.candidates?.map(\.taken) == [true, false, false])
-        #expect(r.reclaims.first?.candidates?.map(\.lastForegroundUs) == [10 * sec, 20 * sec, 30 * sec])
+        #expect(r.reclaims.first?.fields.candidates?.map(\.app) == ["b", "a", "c"])
+        #expect(r.reclaims.first?.fields.candidates?.map(\.taken) == [true, false, false])
+        #expect(r.reclaims.first?.fields.candidates?.map(\.lastForegroundUs) == [10 * sec, 20 * sec, 30 * sec])
         #expect(r.exits("b") == ["30000000 memoryPressure"])
         #expect(r.summary.evictions == 1)
         #expect(r.stats("b").evictions == 1)
@@ -111,7 +111,7 @@ struct MemoryPolicyTests {
         let largest = run(.largest)
         #expect(largest.summary.evictions == 1)
         #expect(largest.events.filter { $0.kind == .eviction }.map(\.app) == ["big"])
-        #expect(largest.reclaims.first?.candidates?.map(\.app) == ["big", "s1", "s2"])
+        #expect(largest.reclaims.first?.fields.candidates?.map(\.app) == ["big", "s1", "s2"])
         #expect(largest.finalState("s1") == .suspended)
         #expect(largest.finalState("s2") == .suspended)
     }
@@ -133,7 +133,7 @@ struct MemoryPolicyTests {
                                           (20 * sec, .open(2)), (30 * sec, .open(3))]))
         }
         let some = run(d: 60 * MB)
-        let c = some.reclaims.first?.candidates
+        let c = some.reclaims.first?.fields.candidates
         #expect(c?.map(\.app) == ["s", "t", "m"])
         #expect(c?.map(\.state) == [.suspended, .background, .background])
         #expect(c?.map(\.taken) == [true, true, false])
@@ -147,7 +147,7 @@ struct MemoryPolicyTests {
         #expect(!some.callbacks("t").contains { $0.hasSuffix("applicationWillTerminate") })
 
         let all = run(d: 80 * MB)
-        #expect(all.reclaims.first?.candidates?.map(\.taken) == [true, true, true])
+        #expect(all.reclaims.first?.fields.candidates?.map(\.taken) == [true, true, true])
         #expect(all.events.filter { $0.kind == .exit }.map(\.app) == ["s", "t", "m"])
         #expect(all.finalState("d") == .active)
     }
@@ -164,9 +164,9 @@ struct MemoryPolicyTests {
                              device: testDevice(appLimit: 150 * MB), [(0, .open(0)), (2 * sec, .allocate(0, 80 * MB))])
         let r = simulate(w)
         #expect(r.exits("a") == ["2000000 memoryLimit"])
-        #expect(r.reclaims.first?.candidates == [])
-        #expect(r.reclaims.first?.freedBytes == 0)
-        #expect(r.reclaims.first?.neededBytes == 10 * MB)
+        #expect(r.reclaims.first?.fields.candidates == [])
+        #expect(r.reclaims.first?.fields.freedBytes == 0)
+        #expect(r.reclaims.first?.fields.neededBytes == 10 * MB)
         let j = r.jetsamEvents.first
         #expect(r.jetsamEvents.count == 1)
         #expect(j?.exitReason == .memoryLimit)
@@ -220,8 +220,8 @@ struct MemoryPolicyTests {
         #expect(r.stats("b").memoryWarnings == 2)
         #expect(r.stats("c").memoryWarnings == 0)
         #expect(r.events("a", .memoryWarning).map(\.atUs) == [10 * sec, 25 * sec])
-        #expect(r.events("a", .memoryWarning).map(\.freedBytes) == [5 * MB, 5 * MB])
-        #expect(r.events("b", .memoryWarning).map(\.freedBytes) == [3 * MB, 3 * MB])
+        #expect(r.events("a", .memoryWarning).map(\.fields.freedBytes) == [5 * MB, 5 * MB])
+        #expect(r.events("b", .memoryWarning).map(\.fields.freedBytes) == [3 * MB, 3 * MB])
         #expect(!r.callbacks("c").contains { $0.hasSuffix("applicationDidReceiveMemoryWarning") })
         #expect(r.notificationsPosted["a"]?["UIApplicationDidReceiveMemoryWarningNotification"] == 2)
         #expect(r.timeline.usedBytes.contains([10 * sec, 88 * MB]))
@@ -262,7 +262,7 @@ struct MemoryPolicyTests {
         let w = makeWorkload([makeApp("a", warningRelease: 4 * MB), makeApp("b", warningRelease: 4 * MB)],
                              duration: 10 * sec, [(0, .open(1)), (1 * sec, .open(0)), (5 * sec, .memoryWarning)])
         let r = simulate(w)
-        #expect(r.events("a", .memoryWarning).map(\.detail) == ["script"])
+        #expect(r.events("a", .memoryWarning).map(\.fields.detail) == ["script"])
         #expect(r.events("b", .memoryWarning).isEmpty)
         #expect(r.appBytes("a").last == [5 * sec, 16 * MB])
         #expect(r.summary.memoryWarnings == 0)
@@ -282,7 +282,7 @@ struct MemoryPolicyTests {
                 ["0 normal", "10000000 warning", "21000000 critical", "30000000 normal"])
         let t = r.summary.timeAtPressureUs
         #expect([t.normal, t.warning, t.critical] == [20 * sec, 11 * sec, 9 * sec])
-        #expect(r.events.filter { $0.kind == .pressure }.map(\.usedBytes) == [80 * MB, 95 * MB, 80 * MB - 1])
+        #expect(r.events.filter { $0.kind == .pressure }.map(\.fields.usedBytes) == [80 * MB, 95 * MB, 80 * MB - 1])
         #expect(r.summary.memoryWarnings == 1)
         #expect(r.summary.peakUsedBytes == 95 * MB)
     }
@@ -311,8 +311,8 @@ struct MemoryPolicyTests {
         #expect(j.processes.map(\.rpages) == [2240, 1920, 1600])
         #expect(j.processes.map(\.states) == [["suspended"], ["suspended"], ["suspended"]])
         #expect(j.processes.map(\.reason) == [nil, "vm-pageshortage", nil])
-        #expect(r.reclaims.first?.neededBytes == 20 * MB)
-        #expect(r.reclaims.first?.freedBytes == 30 * MB)
+        #expect(r.reclaims.first?.fields.neededBytes == 20 * MB)
+        #expect(r.reclaims.first?.fields.freedBytes == 30 * MB)
     }
 
     @Test("releases stop at the app's floor: minFootprint, by default the smaller of 5 MB and the launch footprint")
@@ -326,8 +326,8 @@ struct MemoryPolicyTests {
                              duration: 5 * mins, [(0, .open(0)), (1 * mins, .open(1)), (2 * mins, .open(2)),
                                                   (3 * mins, .open(1))])
         let r = simulate(w)
-        #expect(r.events("a", .compression).map(\.bytes) == [5 * MB])
-        #expect(r.events("c", .compression).map(\.bytes) == [9 * MB])
+        #expect(r.events("a", .compression).map(\.fields.bytes) == [5 * MB])
+        #expect(r.events("c", .compression).map(\.fields.bytes) == [9 * MB])
         #expect(makeApp("tiny", footprint: 3 * MB).footprintFloor == 3 * MB)
     }
 }

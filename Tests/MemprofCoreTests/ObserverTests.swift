@@ -48,8 +48,8 @@ struct ObserverTests {
         #expect(c.observers.map(\.deliveries) == [1, 1, 1])
         #expect(c.observersOverTime == [[0, 0], [2 * sec, 1], [4 * sec, 2], [6 * sec, 3]])
         #expect(c.dangling.isEmpty)
-        #expect(r.events("a", .notificationDelivery).map(\.object) == ["Inbox#1", "Inbox#2", "Inbox#3"])
-        #expect(r.events("a", .objectDismissed).map(\.detail) == ["leaked", "leaked", "leaked"])
+        #expect(r.events("a", .notificationDelivery).map(\.fields.object) == ["Inbox#1", "Inbox#2", "Inbox#3"])
+        #expect(r.events("a", .objectDismissed).map(\.fields.detail) == ["leaked", "leaked", "leaked"])
         #expect(r.finalState("a") == .suspended)
     }
 
@@ -83,7 +83,7 @@ struct ObserverTests {
         #expect(c.observersOverTime == [[0, 0], [2 * sec, 1], [6 * sec, 0]])
         let deliveries = r.events("a", .notificationDelivery)
         #expect(deliveries.map(\.atUs) == [6 * sec])
-        #expect(deliveries.map(\.detail) == ["sent to a deallocated observer"])
+        #expect(deliveries.map(\.fields.detail) == ["sent to a deallocated observer"])
     }
 
     @Test("an observer removed in time causes nothing")
@@ -140,7 +140,7 @@ struct ObserverTests {
         let r = simulate(makeWorkload([app([inbox])], duration: 5 * sec, [
             (0, .show(0, object: 0)), (sec, .open(0)), (2 * sec, .dismiss(0, object: 0)),
         ]))
-        #expect(r.events("a", .ignored).map(\.detail) == ["the app runs no code while notRunning",
+        #expect(r.events("a", .ignored).map(\.fields.detail) == ["the app runs no code while notRunning",
                                                           "no Inbox is shown"])
         #expect(center(r).observers.isEmpty)
         #expect(center(r).observersOverTime == [[0, 0]])

@@ -118,33 +118,33 @@ struct PropertyTests {
             switch e.kind {
             case .callback:
                 // Only an app that runs code gets callbacks, and a new life starts with didFinishLaunching.
-                check(states[e.app!]!.runsCode, "\(e.callback!) to a \(states[e.app!]!) app at \(e.atUs)")
+                check(states[e.app!]!.runsCode, "\(e.fields.callback!) to a \(states[e.app!]!) app at \(e.atUs)")
                 if launching.contains(e.app!) {
-                    check(e.callback == .applicationDidFinishLaunching || e.callback == .applicationWillTerminate
-                          || e.callback == .applicationDidReceiveMemoryWarning,
-                          "\(e.app!) got \(e.callback!) before didFinishLaunching at \(e.atUs)")
+                    check(e.fields.callback == .applicationDidFinishLaunching || e.fields.callback == .applicationWillTerminate
+                          || e.fields.callback == .applicationDidReceiveMemoryWarning,
+                          "\(e.app!) got \(e.fields.callback!) before didFinishLaunching at \(e.atUs)")
                 }
-                if e.callback == .applicationDidFinishLaunching { launching.remove(e.app!) }
+                if e.fields.callback == .applicationDidFinishLaunching { launching.remove(e.app!) }
             case .transition:
                 // Each app is in exactly one state: every transition starts where the last ended.
-                check(states[e.app!] == e.from, "transition from the wrong state: \(e)")
-                if e.from == .notRunning { launching.insert(e.app!) }
-                if e.to == .notRunning { launching.remove(e.app!) }
-                states[e.app!] = e.to!
-                if e.to!.isForeground { foregroundApps.insert(e.app!) } else { foregroundApps.remove(e.app!) }
+                check(states[e.app!] == e.fields.from, "transition from the wrong state: \(e)")
+                if e.fields.from == .notRunning { launching.insert(e.app!) }
+                if e.fields.to == .notRunning { launching.remove(e.app!) }
+                states[e.app!] = e.fields.to!
+                if e.fields.to!.isForeground { foregroundApps.insert(e.app!) } else { foregroundApps.remove(e.app!) }
                 check(foregroundApps.count <= 1, "\(foregroundApps) in the foreground at \(e.atUs)")
             case .exit:
                 // A compressed app is never taken to make room: it leaves only when the user
                 // quits it, or as the demanding app itself (its own read-back does not fit: a
                 // page-shortage kill right after its own reclaim, issue 16 fix 2).
-                let ownReadBack = e.reason == .memoryPressure && lastReclaim?.atUs == e.atUs && lastReclaim?.app == e.app
-                check(e.from != .compressed || e.reason == .userQuit || e.reason == .memoryLimit || ownReadBack,
+                let ownReadBack = e.fields.reason == .memoryPressure && lastReclaim?.atUs == e.atUs && lastReclaim?.app == e.app
+                check(e.fields.from != .compressed || e.fields.reason == .userQuit || e.fields.reason == .memoryLimit || ownReadBack,
                       "compressed app ended: \(e)")
             case .eviction:
                 check(states[e.app!] == .suspended, "evicted while \(states[e.app!]!): \(e)")
             case .reclaim:
                 lastReclaim = (e.atUs, e.app)
-                check(!(e.candidates ?? []).contains { $0.state == .compressed }, "compressed candidate: \(e)")
+                check(!(e.fields.candidates ?? []).contains { $0.state == .compressed }, "compressed candidate: \(e)")
             default: break
             }
         }
@@ -204,9 +204,9 @@ struct PropertyTests {
             for (reason, n) in r.summary.terminations where n > 0 { reasons.insert(reason) }
             for e in r.events {
                 switch e.kind {
-                case .handlerEnd: outcomes.insert("\(e.handler ?? "") \(e.detail ?? "")")
-                case .launch: outcomes.insert("launch \(e.detail ?? "")")
-                case .resume: outcomes.insert("resume \(e.detail ?? "")")
+                case .handlerEnd: outcomes.insert("\(e.fields.handler ?? "") \(e.fields.detail ?? "")")
+                case .launch: outcomes.insert("launch \(e.fields.detail ?? "")")
+                case .resume: outcomes.insert("resume \(e.fields.detail ?? "")")
                 default: break
                 }
             }

@@ -71,31 +71,46 @@ extension SimulationResult {
 
     /// Transitions of an app as `"atUs from>to"`.
     func transitions(_ app: String) -> [String] {
-        events(app, .transition).map { "\($0.atUs) \($0.from!.rawValue)>\($0.to!.rawValue)" }
+        events.compactMap {
+            guard $0.app == app, case .transition(let from, let to) = $0.payload else { return nil }
+            return "\($0.atUs) \(from.rawValue)>\(to.rawValue)"
+        }
     }
 
     /// Callbacks of an app as `"atUs callbackName"`.
     func callbacks(_ app: String) -> [String] {
-        events(app, .callback).map { "\($0.atUs) \($0.callback!.rawValue)" }
+        events.compactMap {
+            guard $0.app == app, case .callback(let callback, _) = $0.payload else { return nil }
+            return "\($0.atUs) \(callback.rawValue)"
+        }
     }
 
     /// Exits of an app as `"atUs reason"`.
     func exits(_ app: String) -> [String] {
-        events(app, .exit).map { "\($0.atUs) \($0.reason!.rawValue)" }
+        events.compactMap {
+            guard $0.app == app, case .exit(let reason, _) = $0.payload else { return nil }
+            return "\($0.atUs) \(reason.rawValue)"
+        }
     }
 
     /// Handler starts and ends of an app as `"atUs start|end handler[ detail]"`.
     func handlers(_ app: String) -> [String] {
-        events.filter { $0.app == app && ($0.kind == .handlerStart || $0.kind == .handlerEnd) }.map {
-            let what = $0.kind == .handlerStart ? "start" : "end"
-            let detail = $0.kind == .handlerEnd ? " " + ($0.detail ?? "") : ""
-            return "\($0.atUs) \(what) \($0.handler ?? "?")\(detail)"
+        events.compactMap {
+            guard $0.app == app else { return nil }
+            switch $0.payload {
+            case .handlerStart(let activity, _, _): return "\($0.atUs) start \(activity.rawValue)"
+            case .handlerEnd(let activity, let outcome): return "\($0.atUs) end \(activity.rawValue) \(outcome.detail)"
+            default: return nil
+            }
         }
     }
 
     /// The state an app is in at `t`, after everything at `t` has happened.
     func state(_ app: String, at t: Microseconds) -> AppState {
-        events(app, .transition).last { $0.atUs <= t }?.to ?? .notRunning
+        for event in events(app, .transition).reversed() where event.atUs <= t {
+            if case .transition(_, let to) = event.payload { return to }
+        }
+        return .notRunning
     }
 
     /// The state an app ends the run in.

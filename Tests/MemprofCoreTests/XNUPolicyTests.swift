@@ -21,7 +21,7 @@ struct XNUPolicyTests {
 
     /// Candidates of a reclaim as `"app band[*]"`, `*` when taken.
     static func bands(_ e: SimEvent?) -> [String] {
-        (e?.candidates ?? []).map { "\($0.app) \($0.band.map(String.init) ?? "-")\($0.taken ? "*" : "")" }
+        (e?.fields.candidates ?? []).map { "\($0.app) \($0.band.map(String.init) ?? "-")\($0.taken ? "*" : "")" }
     }
 
     // MARK: Bands
@@ -64,7 +64,7 @@ struct XNUPolicyTests {
         let early = run(21 * sec)
         #expect(early.reclaims.count == 1)
         #expect(Self.bands(early.reclaims.first) == ["a 0*", "b 20", "c 20"])
-        #expect(early.reclaims.first?.freedBytes == 30 * MB)
+        #expect(early.reclaims.first?.fields.freedBytes == 30 * MB)
         #expect(early.exits("a") == ["21000000 memoryPressure"])
         #expect(early.summary.compressions == 0)
         let late = run(22 * sec)
@@ -84,8 +84,8 @@ struct XNUPolicyTests {
                                       [(0, .open(0)), (10 * sec, .open(1)), (20 * sec, .open(2)),
                                        (30 * sec, .allocate(2, 45 * MB))]))
         #expect(Self.bands(r.reclaims.first) == ["a 0*", "b 0*"])
-        #expect(r.reclaims.first?.neededBytes == 25 * MB)
-        #expect(r.reclaims.first?.freedBytes == 50 * MB)
+        #expect(r.reclaims.first?.fields.neededBytes == 25 * MB)
+        #expect(r.reclaims.first?.fields.freedBytes == 50 * MB)
         #expect(r.summary.evictions == 2)
         #expect(r.invariantViolations == [])
     }
@@ -114,8 +114,8 @@ struct XNUPolicyTests {
         #expect(xnu.events("fz", .compression).map(\.atUs) == [6 * sec])
         #expect(xnu.summary.compressions == 1)
         #expect(Self.bands(xnu.reclaims.first) == ["i 0*", "bg 30*", "fz 75*"])
-        #expect(xnu.reclaims.first?.neededBytes == 45 * MB)
-        #expect(xnu.reclaims.first?.freedBytes == 25 * MB)
+        #expect(xnu.reclaims.first?.fields.neededBytes == 45 * MB)
+        #expect(xnu.reclaims.first?.fields.freedBytes == 25 * MB)
         #expect(["bg", "fz", "i"].flatMap { xnu.exits($0) } == Array(repeating: "20000000 memoryPressure", count: 3))
         #expect(xnu.exits("fg") == ["20000000 memoryPressure"])
         #expect(xnu.exits("au") == [])
@@ -126,9 +126,9 @@ struct XNUPolicyTests {
         // taken. used = au 20 + bg 20 + fg 20 = 60 MB; 60 + 80 = 140 > 100, need 40 MB.
         // Candidates bg then au (audio last): 140 − 20 = 120 > 100, − 20 = 100 fits.
         let seed = simulate(makeWorkload(apps, duration: 30 * sec, script))
-        #expect(seed.reclaims.first?.candidates?.map(\.app) == ["bg", "au"])
-        #expect(seed.reclaims.first?.candidates?.allSatisfy { $0.band == nil && $0.taken } == true)
-        #expect(seed.reclaims.first?.neededBytes == 40 * MB)
+        #expect(seed.reclaims.first?.fields.candidates?.map(\.app) == ["bg", "au"])
+        #expect(seed.reclaims.first?.fields.candidates?.allSatisfy { $0.band == nil && $0.taken } == true)
+        #expect(seed.reclaims.first?.fields.neededBytes == 40 * MB)
         #expect(seed.exits("fg") == [])
         #expect(seed.finalState("fz") == .compressed && seed.finalState("i") == .compressed)
         #expect(seed.invariantViolations == [])
@@ -149,7 +149,7 @@ struct XNUPolicyTests {
         let r = simulate(makeWorkload(apps, duration: 20 * sec, policy: .xnu, Self.openEvery2s(6)))
         #expect(r.summary.compressions == 1)
         #expect(r.events("b", .compression).map(\.atUs) == [10 * sec])
-        #expect(r.events("b", .compression).first?.detail
+        #expect(r.events("b", .compression).first?.fields.detail
                 == "freezer: band 0, 5 suspended not frozen, 0 frozen, \(44 * MB + 1) bytes available")
         #expect(r.finalState("b") == .compressed)
         #expect(r.finalState("s") == .suspended)
@@ -182,7 +182,7 @@ struct XNUPolicyTests {
                                       Self.openEvery2s(6) + [(12 * sec, .allocate(5, 9 * MB)), (14 * sec, .allocate(5, 1))]))
         #expect(r.summary.compressions == 1)
         #expect(r.events("a", .compression).map(\.atUs) == [14 * sec])
-        #expect(r.events("a", .compression).first?.usedBytes == 100 * MB + 1)
+        #expect(r.events("a", .compression).first?.fields.usedBytes == 100 * MB + 1)
     }
 
     @Test("at most 20 apps are frozen")
@@ -216,7 +216,7 @@ struct XNUPolicyTests {
             + ["c", "d", "e", "f"].map { makeApp($0, footprint: 10 * MB) }
         let r = simulate(makeWorkload(apps, duration: 20 * sec, policy: .xnu, Self.openEvery2s(6) + [(12 * sec, .open(1))]))
         #expect(r.stats("b").launches.fromCompressed == 1)
-        #expect(r.events("b", .resume).map(\.latencyUs) == [280 * ms])
+        #expect(r.events("b", .resume).map(\.fields.latencyUs) == [280 * ms])
     }
     @Test("200 random workloads under xnu keep every invariant, with bands in order")
     func randomWorkloads() {
@@ -234,7 +234,7 @@ struct XNUPolicyTests {
             #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(5))")
             compressions += r.summary.compressions
             for e in r.reclaims {
-                let bands = (e.candidates ?? []).map { $0.band ?? -1 }
+                let bands = (e.fields.candidates ?? []).map { $0.band ?? -1 }
                 #expect(bands == bands.sorted(), "seed \(seed): bands out of order \(bands)")
                 #expect(!bands.contains(100) && !bands.contains(-1), "seed \(seed): \(bands)")
             }

@@ -23,7 +23,7 @@ enum Field {
         let workload = try WorkloadParser(file: "replay.yaml").parse(imported.yaml)
         var simulator = Simulator(workload: workload)
         let result = simulator.run()
-        let exits = result.events.filter { $0.kind == .exit }.map { ($0.app!, $0.reason!, $0.atUs) }
+        let exits = result.events.filter { $0.kind == .exit }.map { ($0.app!, $0.fields.reason!, $0.atUs) }
         return (exits, imported, result)
     }
 }

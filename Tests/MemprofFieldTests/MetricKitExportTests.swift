@@ -46,7 +46,7 @@ import Testing
             #expect(memory["peakMemoryUsage"] as? String == "\((report.apps[app]!.peakFootprintBytes + 512) / 1024) kB")
             let suspended = try #require(memory["averageSuspendedMemory"] as? [String: Any])
             #expect(Set(suspended.keys) == ["averageValue", "standardDeviation", "sampleCount"])
-            let suspensions = report.events.count { $0.kind == .transition && $0.app == app && $0.to == .suspended }
+            let suspensions = report.events.count { $0.kind == .transition && $0.app == app && $0.fields.to == .suspended }
             #expect(suspended["sampleCount"] as? Int == suspensions)
         }
         #expect(counted == report.summary.terminations.values.reduce(0, +))

@@ -7,19 +7,13 @@ import Testing
 
 @Suite struct LaneTests {
     func transition(_ at: Int64, _ app: String, _ from: AppState, _ to: AppState) -> SimEvent {
-        var e = SimEvent(atUs: at, kind: .transition, app: app)
-        e.from = from
-        e.to = to
-        return e
+        SimEvent(atUs: at, app: app, .transition(from: from, to: to))
     }
 
     var events: [SimEvent] {
-        var launch = SimEvent(atUs: 0, kind: .launch, app: "a")
-        launch.detail = "cold"
-        var compression = SimEvent(atUs: 50, kind: .compression, app: "a")
-        compression.bytes = 10
-        var exit = SimEvent(atUs: 80, kind: .exit, app: "a")
-        exit.reason = .memoryPressure
+        let launch = SimEvent(atUs: 0, app: "a", .launch(.cold, bytes: 10, wake: nil))
+        let compression = SimEvent(atUs: 50, app: "a", .compression(bytes: 10, compressedBytes: 10, freezer: nil))
+        let exit = SimEvent(atUs: 80, app: "a", .exit(.memoryPressure, from: .compressed))
         return [
             transition(0, "a", .notRunning, .inactive), launch,
             transition(10, "a", .inactive, .active),
@@ -37,22 +31,16 @@ import Testing
         #expect(a.map(\.startUs) == [0, 10, 50, 80])
         #expect(a.map(\.endUs) == [10, 50, 80, 100])
         #expect(a.reduce(0) { $0 + $1.lengthUs } == 100)
-        // Causes come from events at the same instant, before or after the transition.
-        #expect(a[0].cause == "launch cold")
-        #expect(a[2].cause == "compressed")
-        #expect(a[3].cause == "exit memoryPressure")
+        // report.json records no causes: rebuilt from it, intervals have none (a run's come from the engine).
+        #expect(a.allSatisfy { $0.cause == nil })
         #expect(intervals["b"]!.map(\.state) == [.notRunning, .inactive])
         #expect(intervals["c"]! == [StateInterval(startUs: 0, endUs: 100, state: .notRunning)])
     }
 
     @Test func handlerRunsPairStartsWithEnds() {
-        var start = SimEvent(atUs: 5, kind: .handlerStart, app: "a")
-        start.handler = "fetch"
-        var end = SimEvent(atUs: 35, kind: .handlerEnd, app: "a")
-        end.handler = "fetch"
-        end.detail = "completed"
-        var open = SimEvent(atUs: 60, kind: .handlerStart, app: "a")
-        open.handler = "backgroundTask"
+        let start = SimEvent(atUs: 5, app: "a", .handlerStart(.fetch, bytes: 1, inForeground: false))
+        let end = SimEvent(atUs: 35, app: "a", .handlerEnd(.fetch, outcome: .completed))
+        let open = SimEvent(atUs: 60, app: "a", .handlerStart(.backgroundTask, bytes: 1, inForeground: false))
         let runs = StateIntervals.handlers(events: [start, end, open], durationUs: 100)["a"]!
         #expect(runs.count == 2)
         #expect(runs[0].startUs == 5 && runs[0].endUs == 35 && runs[0].outcome == "completed")
@@ -65,10 +53,10 @@ import Testing
         for i in 0..<1_000 {
             intervals.append(StateInterval(startUs: Int64(i), endUs: Int64(i + 1), state: i % 4 == 0 ? .active : .suspended))
         }
-        intervals.append(StateInterval(startUs: 1_000, endUs: 5_000, state: .background, cause: "x"))
+        intervals.append(StateInterval(startUs: 1_000, endUs: 5_000, state: .background, cause: .woken(for: .fetch)))
         let segments = Lanes.segments(intervals, minLengthUs: 100)
         #expect(segments.count == 11)
-        #expect(segments.last == LaneSegment(startUs: 1_000, endUs: 5_000, state: .background, cause: "x"))
+        #expect(segments.last == LaneSegment(startUs: 1_000, endUs: 5_000, state: .background, cause: "fetch started"))
         #expect(segments.dropLast().allSatisfy { $0.state == .suspended && $0.merged == 100 })
         // Still contiguous.
         #expect(zip(segments, segments.dropFirst()).allSatisfy { $0.endUs == $1.startUs })
@@ -108,39 +96,26 @@ import Testing
     }
 
     @Test func decisionsListKillsButNotQuits() {
-        var quit = SimEvent(atUs: 1, kind: .exit, app: "a")
-        quit.reason = .userQuit
-        var kill = SimEvent(atUs: 2, kind: .exit, app: "a")
-        kill.reason = .memoryLimit
-        var reclaim = SimEvent(atUs: 3, kind: .reclaim, app: "b")
-        reclaim.neededBytes = 10
-        reclaim.freedBytes = 20
-        let rows = Decisions.rows([quit, kill, reclaim, SimEvent(atUs: 4, kind: .eviction, app: "c")])
+        let quit = SimEvent(atUs: 1, app: "a", .exit(.userQuit, from: .active))
+        let kill = SimEvent(atUs: 2, app: "a", .exit(.memoryLimit, from: .active))
+        let reclaim = SimEvent(atUs: 3, app: "b", .reclaim(.init(neededBytes: 10, freedBytes: 20, usedBytes: 0, candidates: [])))
+        let rows = Decisions.rows([quit, kill, reclaim, SimEvent(atUs: 4, app: "c", .eviction(bytes: 0))])
         #expect(rows.map(\.kind) == [.kill, .reclaim, .eviction])
-        #expect(rows[0].detail == "memoryLimit")
+        #expect(rows[0].detail == "memoryLimit" && rows[0].exitReason == .memoryLimit)
         #expect(rows[1].neededBytes == 10 && rows[1].freedBytes == 20 && rows[1].taken.isEmpty)
     }
 
     /// An eviction is three events (eviction, exit, reclaim) and one decision; the warnings of one
     /// rise are one row, those that freed nothing folded together; kills link to their snapshot.
     @Test func oneRowPerDecision() throws {
-        var warnA = SimEvent(atUs: 5, kind: .memoryWarning, app: "a")
-        warnA.detail = "pressure"; warnA.freedBytes = 0
-        var warnB = SimEvent(atUs: 5, kind: .memoryWarning, app: "b")
-        warnB.detail = "pressure"; warnB.freedBytes = 40
-        var warnC = SimEvent(atUs: 5, kind: .memoryWarning, app: "c")
-        warnC.detail = "pressure"; warnC.freedBytes = 0
-        var eviction = SimEvent(atUs: 5, kind: .eviction, app: "m")
-        eviction.bytes = 100
-        var exit = SimEvent(atUs: 5, kind: .exit, app: "m")
-        exit.reason = .memoryPressure
-        var eviction2 = SimEvent(atUs: 5, kind: .eviction, app: "n")
-        eviction2.bytes = 50
-        var exit2 = SimEvent(atUs: 5, kind: .exit, app: "n")
-        exit2.reason = .memoryPressure
-        var reclaim = SimEvent(atUs: 5, kind: .reclaim, app: "g")
-        reclaim.neededBytes = 120
-        reclaim.freedBytes = 150
+        let warnA = SimEvent(atUs: 5, app: "a", .memoryWarning(.pressure, freedBytes: 0))
+        let warnB = SimEvent(atUs: 5, app: "b", .memoryWarning(.pressure, freedBytes: 40))
+        let warnC = SimEvent(atUs: 5, app: "c", .memoryWarning(.pressure, freedBytes: 0))
+        let eviction = SimEvent(atUs: 5, app: "m", .eviction(bytes: 100))
+        let exit = SimEvent(atUs: 5, app: "m", .exit(.memoryPressure, from: .suspended))
+        let eviction2 = SimEvent(atUs: 5, app: "n", .eviction(bytes: 50))
+        let exit2 = SimEvent(atUs: 5, app: "n", .exit(.memoryPressure, from: .suspended))
+        let reclaim = SimEvent(atUs: 5, app: "g", .reclaim(.init(neededBytes: 120, freedBytes: 150, usedBytes: 0, candidates: [])))
         let jetsam = try JSONDecoder().decode([JetsamEvent].self, from: Data("""
             [{"atUs": 5, "killed": "m", "exitReason": "memoryPressure", "largestProcess": "m", "pageSize": 16384, "processes": []},
              {"atUs": 5, "killed": "n", "exitReason": "memoryPressure", "largestProcess": "m", "pageSize": 16384, "processes": []}]

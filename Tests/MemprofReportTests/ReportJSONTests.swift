@@ -110,7 +110,46 @@ import Testing
 
     @Test func stringsAreEscapedAsJSONEncoderDoes() throws {
         var report = try ReportFixture.builtin("background-heavy")
-        report.events[0].detail = "quote \" backslash \\ slash / newline \n tab \t bell \u{07} é 漢"
+        let text = "quote \" backslash \\ slash / newline \n tab \t bell \u{07} é 漢"
+        report.events[0] = SimEvent(atUs: 0, app: text, .ignored(action: text, reason: .noObjectShown(text)))
         #expect(try ReportJSON.encode(report) == (try ReportJSON.referenceEncode(report)))
+    }
+}
+
+@Suite struct EventRoundTripTests {
+    /// Every event of every built-in run reads back from report.json as the same typed event.
+    @Test(arguments: BuiltinWorkloads.all.map(\.name))
+    func eventsReadBackFromReportJSON(name: String) throws {
+        let report = try ReportFixture.builtin(name)
+        let decoded = try ReportJSON.decode(try ReportJSON.encode(report))
+        #expect(decoded.events == report.events)
+    }
+
+    @Test func aWrongWordNamesTheEventAndKey() throws {
+        var text = String(decoding: try ReportJSON.encode(try ReportFixture.builtin("background-heavy")), as: UTF8.self)
+        let range = try #require(text.range(of: #""detail":"cold""#))
+        text.replaceSubrange(range, with: #""detail":"lukewarm""#)
+        let error = #expect(throws: ReportReadError.self) { try ReportJSON.decode(Data(text.utf8)) }
+        #expect("\(error!)".contains(".detail: 'lukewarm' is not a detail of a launch event"))
+    }
+}
+
+@Suite struct LifecycleTests {
+    /// The engine's intervals and those rebuilt from report.json's transitions have the same
+    /// states and bounds; only the engine's have causes.
+    @Test(arguments: BuiltinWorkloads.all.map(\.name))
+    func runsIntervalsMatchTheirTransitions(name: String) throws {
+        let report = try ReportFixture.builtin(name)
+        let apps = report.apps.keys.sorted()
+        let run = try #require(report.stateIntervals)
+        let decoded = try ReportJSON.decode(try ReportJSON.encode(report))
+        #expect(decoded.stateIntervals == nil)
+        let rebuilt = decoded.lifecycle(apps: apps)
+        for app in apps {
+            let withoutCauses = (run[app] ?? []).map { StateInterval(startUs: $0.startUs, endUs: $0.endUs, state: $0.state) }
+            #expect(withoutCauses == rebuilt[app], "\(app)")
+            #expect(report.lifecycle(apps: apps)[app] == run[app])
+        }
+        #expect(run.values.joined().contains { $0.cause != nil })
     }
 }

@@ -77,7 +77,7 @@ import Testing
         let fits = try RunPipeline.run(RunRequest(workload: try load(
             workload("[\(Self.example)]", fetch: "time: 4s, allocates: measured"))))
         let starts = fits.report.events.filter { $0.kind == .handlerStart }
-        #expect(!starts.isEmpty && starts.allSatisfy { ($0.bytes ?? 0) >= 40 << 20 && ($0.bytes ?? 0) < 41 << 20 })
+        #expect(!starts.isEmpty && starts.allSatisfy { ($0.fields.bytes ?? 0) >= 40 << 20 && ($0.fields.bytes ?? 0) < 41 << 20 })
         #expect(fits.report.summary.fetches.completed >= 1 && fits.report.summary.terminations["memoryLimit"] == 0)
 
         let small = "{preset: iphone-6-plus, appLimit: 60MB}"

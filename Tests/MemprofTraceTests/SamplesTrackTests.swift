@@ -12,10 +12,10 @@ import Testing
     /// are in the order the simulation started those handlers.
     @Test func everyRunOfWorkSitsOverItsHandlerOnTheSamplesTrack() throws {
         var report = try ReportFixture.builtin("background-heavy")
-        let starts = report.events.filter { $0.kind == .handlerStart && ["fetch", "backgroundTask"].contains($0.handler ?? "")
+        let starts = report.events.filter { $0.kind == .handlerStart && ["fetch", "backgroundTask"].contains($0.fields.handler ?? "")
             && ["news", "uploader"].contains($0.app ?? "") }
         let runs = starts.enumerated().map { index, event in
-            WorkRun(app: event.app!, handler: event.handler!, kernel: event.app == "news" ? "sort" : "compress",
+            WorkRun(app: event.app!, handler: event.fields.handler!, kernel: event.app == "news" ? "sort" : "compress",
                     samples: 10 + index, wallMicroseconds: 1000, cpuMicroseconds: 900)
         }
         #expect(runs.count >= 3)

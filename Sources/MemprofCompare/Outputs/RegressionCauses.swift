@@ -16,7 +16,7 @@ public enum RegressionCauses {
     struct Happening: Hashable {
         enum Kind: Hashable {
             case evicted
-            case killed(String)
+            case killed(ExitReason)
             case warned
         }
         var kind: Kind
@@ -32,7 +32,8 @@ public enum RegressionCauses {
             case .eviction:
                 for taken in row.taken { out.append((Happening(kind: .evicted, app: taken.app, forApp: row.app), row.atUs)) }
             case .kill:
-                out.append((Happening(kind: .killed(row.detail), app: row.app, forApp: ""), row.atUs))
+                guard let reason = row.exitReason else { continue }
+                out.append((Happening(kind: .killed(reason), app: row.app, forApp: ""), row.atUs))
             case .memoryWarning:
                 for app in row.warned.map(\.app) + row.freedNothing {
                     out.append((Happening(kind: .warned, app: app, forApp: ""), row.atUs))
@@ -51,8 +52,8 @@ public enum RegressionCauses {
             return (["evictions", "exits.memoryPressure", "coldRelaunchesAfterKill", "launches.cold"],
                     ["evictions", "terminations.memoryPressure", "coldRelaunchesAfterKill", "coldLaunches"])
         case .killed(let reason):
-            return (["exits.\(reason)", "coldRelaunchesAfterKill", "launches.cold"],
-                    ["terminations.\(reason)", "coldRelaunchesAfterKill", "coldLaunches"])
+            return (["exits.\(reason.rawValue)", "coldRelaunchesAfterKill", "launches.cold"],
+                    ["terminations.\(reason.rawValue)", "coldRelaunchesAfterKill", "coldLaunches"])
         case .warned:
             return (["memoryWarnings"], ["memoryWarnings"])
         }
@@ -91,7 +92,7 @@ public enum RegressionCauses {
             case .evicted:
                 title = "\(name(happening.app)) evicted at \(when) to make room for \(name(happening.forApp))"
             case .killed(let reason):
-                title = "\(name(happening.app)) killed (\(reason)) at \(when)"
+                title = "\(name(happening.app)) killed (\(reason.rawValue)) at \(when)"
             case .warned:
                 title = "\(name(happening.app)) sent a memory warning at \(when)"
             }

@@ -9,6 +9,10 @@ struct AppRuntime {
     let spec: AppSpec
     var state: AppState = .notRunning
     var stateSinceUs: Microseconds = 0
+    /// What made the app enter `state` (nil at the start of the run).
+    var stateCause: StateCause?
+    /// The states held so far, each closed when the next one is set.
+    var intervals: [StateInterval] = []
     var footprint: Bytes = 0
     var everLaunched = false
     var userQuit = false
@@ -74,6 +78,34 @@ struct AppRuntime {
     }
 
     var residentBytes: Bytes { state.isResident ? footprint : 0 }
+
+    /// The run of the handler of `kind` going on (the background task, a fetch, a push), if any.
+    subscript(run kind: HandlerKind) -> HandlerRun? {
+        get {
+            switch kind {
+            case .backgroundTask: task
+            case .fetch: fetchRun
+            case .push: pushRun
+            }
+        }
+        set {
+            switch kind {
+            case .backgroundTask: task = newValue
+            case .fetch: fetchRun = newValue
+            case .push: pushRun = newValue
+            }
+        }
+    }
+
+    /// Leaves the current state at `t`: its time and, if it lasted and the run keeps its history
+    /// (`keepsInterval`), its interval are recorded.
+    mutating func leaveState(at t: Microseconds, keepsInterval: Bool) {
+        timeInState[state.index] += t - stateSinceUs
+        if keepsInterval, t > stateSinceUs {
+            intervals.append(StateInterval(startUs: stateSinceUs, endUs: t, state: state, cause: stateCause))
+        }
+        stateSinceUs = t
+    }
 
     /// The tokens a new life (or the end of one) starts with: every occurrence scheduled with the
     /// old ones becomes stale.

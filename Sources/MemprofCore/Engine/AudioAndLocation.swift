@@ -3,35 +3,35 @@
 /// Triggers: `play`, `stop`, `track`, `untrack`; another app starting to play.
 extension Simulator {
     mutating func play(_ i: Int, _ action: ScriptAction) {
-        guard apps[i].state.runsCode else { return ignored(action, "the app runs no code while \(apps[i].state.rawValue)") }
-        guard !apps[i].playing else { return ignored(action, "already playing") }
+        guard apps[i].state.runsCode else { return ignored(action, .runsNoCode(apps[i].state)) }
+        guard !apps[i].playing else { return ignored(action, .alreadyPlaying) }
         for j in apps.indices where j != i && apps[j].playing {
             apps[j].playing = false
             recordEnd(.audio, j, .interrupted(by: apps[i].spec.id))
-            suspendIfIdle(j)
+            suspendIfIdle(j, after: .activityEnded(.audio, .interrupted(by: apps[i].spec.id)))
         }
         apps[i].playing = true
         recordStart(.audio, i)
     }
 
     mutating func stop(_ i: Int, _ action: ScriptAction) {
-        guard apps[i].playing else { return ignored(action, "not playing") }
+        guard apps[i].playing else { return ignored(action, .notPlaying) }
         apps[i].playing = false
         recordEnd(.audio, i, .completed)
-        suspendIfIdle(i)
+        suspendIfIdle(i, after: .activityEnded(.audio, .completed))
     }
 
     mutating func track(_ i: Int, _ action: ScriptAction) {
-        guard apps[i].state.runsCode else { return ignored(action, "the app runs no code while \(apps[i].state.rawValue)") }
-        guard !apps[i].tracking else { return ignored(action, "already tracking") }
+        guard apps[i].state.runsCode else { return ignored(action, .runsNoCode(apps[i].state)) }
+        guard !apps[i].tracking else { return ignored(action, .alreadyTracking) }
         apps[i].tracking = true
         recordStart(.location, i)
     }
 
     mutating func untrack(_ i: Int, _ action: ScriptAction) {
-        guard apps[i].tracking else { return ignored(action, "not tracking") }
+        guard apps[i].tracking else { return ignored(action, .notTracking) }
         apps[i].tracking = false
         recordEnd(.location, i, .completed)
-        suspendIfIdle(i)
+        suspendIfIdle(i, after: .activityEnded(.location, .completed))
     }
 }

@@ -6,15 +6,16 @@
 /// lock held (`suspendedWithLockedFile`) and the background CPU limit (`cpuResourceLimit`).
 extension Simulator {
     /// Ends app `i` with `reason`. No callback: callers that owe one deliver it first.
-    /// `requested` is the footprint a memory-limit kill asked for, for the jetsam snapshot.
-    mutating func kill(_ i: Int, _ reason: ExitReason, requested: Bytes?) {
+    /// `requested` is the footprint a memory-limit kill asked for, for the jetsam snapshot;
+    /// `evicted` says a reclaim took the app while suspended or compressed.
+    mutating func kill(_ i: Int, _ reason: ExitReason, requested: Bytes?, evicted: Bool = false) {
         // An app that posted to a dangling observer in this step has already crashed (spec §7).
         if reason != .badAccess, apps[i].objects.pendingCrash != nil { return kill(i, .badAccess, requested: nil) }
         if reason.jetsamReason != nil, options.keepsHistory {
             jetsamEvents.append(jetsamSnapshot(killing: i, reason, requested: requested))
         }
         let from = apps[i].state
-        setState(i, .notRunning)
+        setState(i, .notRunning, cause: evicted ? .evicted : .exit(reason))
         setFootprint(i, 0)
         endObjects(i)
         if foreground == i { foreground = nil }
@@ -31,10 +32,7 @@ extension Simulator {
         }
         apps[i].stats.exits[reason.rawValue, default: 0] += 1
         summary.terminations[reason.rawValue, default: 0] += 1
-        record(.exit, i) {
-            $0.reason = reason
-            $0.from = from
-        }
+        record(.exit(reason, from: from), i)
     }
 
     /// The report of a memory kill in iOS's shape (issue 16): every app in memory, frozen ones

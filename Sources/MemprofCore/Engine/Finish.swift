@@ -10,9 +10,10 @@ extension Simulator {
         var posted: [String: [String: Int]] = [:]
         var observers: [String: ObserverReport] = [:]
         if platform.pagesOut { summary.swap = finishSwap() }
+        var intervals: [String: [StateInterval]] = [:]
         for i in apps.indices {
-            apps[i].timeInState[apps[i].state.index] += now - apps[i].stateSinceUs
-            apps[i].stateSinceUs = now
+            apps[i].leaveState(at: now, keepsInterval: options.keepsHistory)
+            intervals[apps[i].spec.id] = apps[i].intervals
             var s = apps[i].stats
             for (k, state) in AppState.allCases.enumerated() {
                 s.timeInStateUs[state.rawValue] = apps[i].timeInState[k]
@@ -38,7 +39,7 @@ extension Simulator {
         timeline.compressedBytes = compressedSeries.pairs
         timeline.levels = levelChanges
         return SimulationResult(workload: workload, summary: summary, apps: stats, events: events,
-                                timeline: timeline, jetsamEvents: jetsamEvents, notificationsPosted: posted,
+                                stateIntervals: intervals, timeline: timeline, jetsamEvents: jetsamEvents, notificationsPosted: posted,
                                 observers: observers,
                                 processedOccurrences: processed, invariantViolations: violations)
     }

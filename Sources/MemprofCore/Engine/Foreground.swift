@@ -10,7 +10,7 @@ extension Simulator {
         if fromCompressed {
             guard decompress(i, into: .inactive) else { return }
         } else {
-            setState(i, .inactive)
+            setState(i, .inactive, cause: .callback(platform.returnCallback))
         }
         deliver(platform.returnCallback, to: i)
         enterForeground(i)
@@ -53,13 +53,10 @@ extension Simulator {
         apps[i].activationPending = false
         if apps[i].interruptedUntilUs <= now {
             deliver(.applicationDidBecomeActive, to: i)
-            setState(i, .active)
+            setState(i, .active, cause: .resume(fromCompressed ? .fromCompressed : .warm))
         }
         apps[i].resumeLatencies.append(latency)
-        record(.resume, i) {
-            $0.latencyUs = latency
-            $0.detail = fromCompressed ? "fromCompressed" : "warm"
-        }
+        record(.resume(fromCompressed ? .fromCompressed : .warm, latencyUs: latency), i)
     }
 
     /// `interrupt` (spec §2.1): the foreground app goes `inactive` for `length`, or with an
@@ -67,7 +64,7 @@ extension Simulator {
     /// interruption while the app is already `inactive` (another interruption, a launch or a
     /// resume) keeps it `inactive` until the later of the ends.
     mutating func interrupt(_ kind: InterruptionKind, _ length: Microseconds, answer: Bool, _ action: ScriptAction) {
-        guard let f = foreground else { return ignored(action, "no app in the foreground") }
+        guard let f = foreground else { return ignored(action, .noAppInForeground) }
         if kind == .call && answer {
             // The phone app takes the screen from the foreground app, active or inactive.
             leaveForeground(f, startsBackgroundWork: true)
@@ -76,7 +73,7 @@ extension Simulator {
         }
         if apps[f].state == .active {
             deliver(.applicationWillResignActive, to: f)
-            setState(f, .inactive)
+            setState(f, .inactive, cause: .callback(.applicationWillResignActive))
         }
         apps[f].interruptedUntilUs = max(apps[f].interruptedUntilUs, now + length)
         schedule(at: now + length, .interruptionEnd(app: f, foregroundToken: apps[f].foregroundToken))
@@ -86,16 +83,13 @@ extension Simulator {
         guard apps[i].foregroundToken == token, apps[i].state == .inactive, foreground == i,
               apps[i].interruptedUntilUs <= now, !apps[i].activationPending else { return }
         deliver(.applicationDidBecomeActive, to: i)
-        setState(i, .active)
+        setState(i, .active, cause: .callback(.applicationDidBecomeActive))
     }
 
     /// When an answered call ends, its app is opened again unless another app took the screen.
     mutating func answeredCallEnd(_ i: Int) {
         guard foreground == nil else {
-            var event = SimEvent(atUs: now, kind: .ignored, app: apps[i].spec.id)
-            event.action = "callEnded"
-            event.detail = "another app is in the foreground"
-            return record(event)
+            return record(.ignored(action: "callEnded", reason: .anotherAppInForeground), i)
         }
         open(i)
     }

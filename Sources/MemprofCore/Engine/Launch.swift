@@ -6,7 +6,7 @@
 extension Simulator {
     /// `open app` (spec §2.1).
     mutating func open(_ i: Int) {
-        if foreground == i { return ignored(.open(i), "already in the foreground") }
+        if foreground == i { return ignored(.open(i), .alreadyInForeground) }
         if let f = foreground { leaveForeground(f, startsBackgroundWork: true) }
         switch apps[i].state {
         case .notRunning: coldLaunch(i)
@@ -24,7 +24,7 @@ extension Simulator {
         guard demand(i, spec.launchFootprint) else { return }
         startLife(i)
         setFootprint(i, spec.launchFootprint)
-        setState(i, .inactive)
+        setState(i, .inactive, cause: .launch(.cold))
         enterForeground(i)
         apps[i].stats.launches.cold += 1
         summary.coldLaunches += 1
@@ -32,7 +32,7 @@ extension Simulator {
             apps[i].stats.coldRelaunchesAfterKill += 1
             summary.coldRelaunchesAfterKill += 1
         }
-        record(.launch, i) { $0.detail = "cold"; $0.bytes = spec.launchFootprint }
+        record(.launch(.cold, bytes: spec.launchFootprint, wake: nil), i)
         recordNotApplicable(i)
         apps[i].launchEndsUs = now + spec.launchTimeUs
         apps[i].activationPending = true
@@ -46,7 +46,8 @@ extension Simulator {
         apps[i].launchingInBackground = false
         apps[i].leftDuringLaunch = false
         apps[i].userQuit = false
-        setState(i, .inactive)
+        // No step names this: the user opened the app while its launch went on.
+        setState(i, .inactive, cause: nil)
         enterForeground(i)
         apps[i].activationPending = true
         schedule(at: max(now, apps[i].launchEndsUs ?? now), .launchDone(app: i, foregroundToken: apps[i].foregroundToken))
@@ -70,7 +71,7 @@ extension Simulator {
         guard apps[i].interruptedUntilUs <= now else { return }
         for callback in platform.callbacksBeforeActive { deliver(callback, to: i) }
         deliver(.applicationDidBecomeActive, to: i)
-        setState(i, .active)
+        setState(i, .active, cause: .callback(.applicationDidBecomeActive))
     }
 
     /// An app the system ended (not the user) is launched into the background for a wake.
@@ -85,15 +86,11 @@ extension Simulator {
         startLife(i)
         setFootprint(i, footprint)
         apps[i].launchingInBackground = true
-        setState(i, .background)
+        setState(i, .background, cause: .launch(.background))
         apps[i].launchEndsUs = now + apps[i].spec.launchTimeUs
         apps[i].stats.launches.background += 1
         summary.backgroundLaunches += 1
-        record(.launch, i) {
-            $0.detail = "background"
-            $0.bytes = footprint
-            $0.handler = wake?.rawValue
-        }
+        record(.launch(.background, bytes: footprint, wake: wake), i)
         schedule(at: now + apps[i].spec.launchTimeUs, .backgroundLaunchDone(app: i, lifeToken: apps[i].lifeToken, wake: wake))
     }
 
@@ -108,11 +105,8 @@ extension Simulator {
             deliver(.applicationDidEnterBackground, to: i)
             return startBackgroundWork(i)
         }
-        switch wake {
-        case .fetch where apps[i].fetchRun == nil: runHandler(i, .fetch)
-        case .push where apps[i].pushRun == nil: runHandler(i, .push)
-        default: break
-        }
-        suspendIfIdle(i)
+        // The handler the launch was for (a fetch or push), unless one is running already.
+        if let wake, wake != .backgroundTask, apps[i][run: wake] == nil { runHandler(i, wake) }
+        suspendIfIdle(i, after: .callback(.applicationDidFinishLaunching))
     }
 }

@@ -7,13 +7,17 @@
 extension Simulator {
     /// What leaving the front does on both platforms: resign (with `extra` delivered after the
     /// app is `inactive`, for the Mac's `applicationDidResignActive`), `background`, new tokens.
-    mutating func moveToBackground(_ i: Int, afterResign extra: LifecycleCallback?) {
+    /// `announced` is the callback that tells the app it is in the background, if one will
+    /// (iOS's `applicationDidEnterBackground`); otherwise the last resign callback is the cause.
+    mutating func moveToBackground(_ i: Int, afterResign extra: LifecycleCallback?, announced: LifecycleCallback?) {
+        var cause = announced.map(StateCause.callback)
         if apps[i].state == .active {
             deliver(.applicationWillResignActive, to: i)
-            setState(i, .inactive)
+            setState(i, .inactive, cause: .callback(.applicationWillResignActive))
             if let extra { deliver(extra, to: i) }
+            cause = cause ?? .callback(extra ?? .applicationWillResignActive)
         }
-        setState(i, .background)
+        setState(i, .background, cause: cause)
         foreground = nil
         apps[i].foregroundToken = makeToken()
         apps[i].backgroundToken = makeToken()
@@ -23,7 +27,9 @@ extension Simulator {
     /// Leaving the foreground (`home`, `open` of another app, an answered call, a quit). On a
     /// Mac the app resigns and goes on running behind the new front app (spec §3).
     mutating func leaveForeground(_ i: Int, startsBackgroundWork: Bool) {
-        moveToBackground(i, afterResign: platform.callbackAfterResign)
+        let entersBackground = platform.entersBackground && apps[i].launchEndsUs == nil
+        moveToBackground(i, afterResign: platform.callbackAfterResign,
+                         announced: entersBackground ? .applicationDidEnterBackground : nil)
         if let launchEnd = apps[i].launchEndsUs {
             // Left before its launch completed: it finishes launching in the background, gets
             // didFinishLaunching at the launch's end, and only then enters the background.
@@ -56,7 +62,7 @@ extension Simulator {
         }
         guard apps[i].state == .background else { return }
         scheduleFetchWake(i)
-        suspendIfIdle(i)
+        suspendIfIdle(i, after: .callback(.applicationDidEnterBackground))
     }
 
     mutating func startEnterBackgroundHandler(_ i: Int) {
@@ -74,7 +80,8 @@ extension Simulator {
     mutating func enterBackgroundHandlerDone(_ i: Int, _ token: UInt64) {
         guard apps[i].backgroundToken == token, apps[i].enterBackgroundHandlerRunning else { return }
         apps[i].enterBackgroundHandlerRunning = false
-        suspendIfIdle(i)
+        // No event marks the handler's return.
+        suspendIfIdle(i, after: nil)
     }
 
     mutating func enterBackgroundWatchdog(_ i: Int, _ token: UInt64) {
@@ -109,7 +116,7 @@ extension Simulator {
         apps[i].stats.backgroundTasks.completed += 1
         summary.backgroundTasks.completed += 1
         endTask(i, .completed)
-        suspendIfIdle(i)
+        suspendIfIdle(i, after: .activityEnded(.backgroundTask, .completed))
     }
 
     /// The background-task limit, counted from entering the background (spec §2.2).
@@ -120,7 +127,7 @@ extension Simulator {
             apps[i].stats.backgroundTasks.expiredEnded += 1
             summary.backgroundTasks.expiredEnded += 1
             endTask(i, .expiredEnded)
-            suspendIfIdle(i)
+            suspendIfIdle(i, after: .activityEnded(.backgroundTask, .expiredEnded))
         } else {
             apps[i].stats.backgroundTasks.expiredKilled += 1
             summary.backgroundTasks.expiredKilled += 1
@@ -133,7 +140,7 @@ extension Simulator {
     mutating func quit(_ i: Int, _ action: ScriptAction) {
         switch apps[i].state {
         case .notRunning:
-            return ignored(action, "the app is not running")
+            return ignored(action, .notRunning)
         case .inactive, .active:
             leaveForeground(i, startsBackgroundWork: false)
             deliver(.applicationWillTerminate, to: i)

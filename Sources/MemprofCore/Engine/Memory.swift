@@ -9,12 +9,13 @@ extension Simulator {
         bytes >= criticalBytes ? .critical : bytes >= warningBytes ? .warning : .normal
     }
 
-    /// Moves app `i` to `state`, keeping `used`, `compressedUsed`, the series and time in state right.
-    mutating func setState(_ i: Int, _ state: AppState) {
+    /// Moves app `i` to `state` because of `cause`, keeping `used`, `compressedUsed`, the series,
+    /// time in state and the state intervals right.
+    mutating func setState(_ i: Int, _ state: AppState, cause: StateCause?) {
         let old = apps[i].state
         guard old != state else { return }
-        apps[i].timeInState[old.index] += now - apps[i].stateSinceUs
-        apps[i].stateSinceUs = now
+        apps[i].leaveState(at: now, keepsInterval: options.keepsHistory)
+        apps[i].stateCause = cause
         let footprint = apps[i].footprint
         if old.isResident != state.isResident {
             used += state.isResident ? footprint : -footprint
@@ -22,10 +23,7 @@ extension Simulator {
         if old == .compressed { compressedUsed -= footprint }
         if state == .compressed { compressedUsed += footprint }
         apps[i].state = state
-        record(.transition, i) {
-            $0.from = old
-            $0.to = state
-        }
+        record(.transition(from: old, to: state), i)
         memoryChanged(i)
     }
 
@@ -63,10 +61,7 @@ extension Simulator {
             if levelChanges.last?.level != newLevel {
                 levelChanges.append(Timeline.LevelChange(atUs: now, level: newLevel))
             }
-            var event = SimEvent(atUs: now, kind: .pressure)
-            event.level = newLevel
-            event.usedBytes = used
-            record(event)
+            recordDevice(.pressure(newLevel, usedBytes: used))
         }
     }
 
@@ -84,7 +79,7 @@ extension Simulator {
         // or a failed demand kept it there) the next rise warns.
         if level == .normal, level(for: used + bytes) > .normal {
             summary.memoryWarnings += 1
-            sendMemoryWarnings(cause: "pressure")
+            sendMemoryWarnings(cause: .pressure)
         }
         if used + bytes > appMemory {
             reclaim(for: i, bytes)
@@ -104,16 +99,13 @@ extension Simulator {
     }
 
     /// A memory warning to every app that runs code; each releases its `onMemoryWarning.release`.
-    mutating func sendMemoryWarnings(cause: String) {
+    mutating func sendMemoryWarnings(cause: MemoryWarningCause) {
         for i in apps.indices where apps[i].state.runsCode {
             deliver(.applicationDidReceiveMemoryWarning, to: i)
             apps[i].stats.memoryWarnings += 1
             let freed = releasable(i, apps[i].spec.memoryWarningRelease)
             setFootprint(i, apps[i].footprint - freed)
-            record(.memoryWarning, i) {
-                $0.detail = cause
-                $0.freedBytes = freed
-            }
+            record(.memoryWarning(cause, freedBytes: freed), i)
         }
     }
 }

@@ -9,7 +9,7 @@ extension Simulator {
     /// `show: app, object: Name`.
     mutating func show(_ i: Int, _ o: Int, _ action: ScriptAction) {
         guard apps[i].state.runsCode else {
-            return ignored(action, "the app runs no code while \(apps[i].state.rawValue)")
+            return ignored(action, .runsNoCode(apps[i].state))
         }
         let spec = apps[i].spec.objects[o]
         guard demand(i, spec.size) else { return }
@@ -28,23 +28,20 @@ extension Simulator {
         }
         apps[i].objects.instances.append(instance)
         observersChanged(i)
-        record(.objectShown, i) {
-            $0.object = "\(spec.name)#\(number)"
-            $0.bytes = spec.size
-        }
+        record(.objectShown(object: "\(spec.name)#\(number)", bytes: spec.size), i)
     }
 
     /// `dismiss: app, object: Name`: the most recently shown instance that is still on screen.
     mutating func dismiss(_ i: Int, _ o: Int, _ action: ScriptAction) {
         guard apps[i].state.runsCode else {
-            return ignored(action, "the app runs no code while \(apps[i].state.rawValue)")
+            return ignored(action, .runsNoCode(apps[i].state))
         }
         let spec = apps[i].spec.objects[o]
         guard let k = apps[i].objects.instances.lastIndex(where: { $0.object == o && !$0.leaked }) else {
-            return ignored(action, "no \(spec.name) is shown")
+            return ignored(action, .noObjectShown(spec.name))
         }
         let instance = apps[i].objects.instances[k]
-        let outcome: ObserverStatus
+        let outcome: DismissalOutcome
         if spec.unregisters || spec.observes.isEmpty {
             outcome = .unregistered
             for r in instance.observers {
@@ -56,7 +53,7 @@ extension Simulator {
             outcome = spec.style == .block ? .leaked : .dangling
         }
         for r in instance.observers {
-            apps[i].objects.records[r].status = outcome
+            apps[i].objects.records[r].status = outcome.status
             apps[i].objects.records[r].dismissedAtUs = now
         }
         if outcome == .leaked {
@@ -67,11 +64,7 @@ extension Simulator {
             setFootprint(i, apps[i].footprint - min(spec.size, apps[i].footprint))
         }
         observersChanged(i)
-        record(.objectDismissed, i) {
-            $0.object = "\(spec.name)#\(instance.number)"
-            $0.detail = outcome.rawValue
-            $0.bytes = spec.size
-        }
+        record(.objectDismissed(object: "\(spec.name)#\(instance.number)", outcome: outcome, bytes: spec.size), i)
     }
 
     /// Posts `name` to app `i`'s registered observers, in the order they registered. A post to a
@@ -84,11 +77,9 @@ extension Simulator {
             apps[i].objects.records[r].deliveries += 1
             apps[i].objects.deliveries[name, default: 0] += 1
             let dangling = observer.status == .dangling
-            record(.notificationDelivery, i) {
-                $0.notification = name
-                $0.object = "\(observer.object)#\(observer.instance)"
-                $0.detail = dangling ? "sent to a deallocated observer" : observer.status.rawValue
-            }
+            let to: DeliveredObserver = dangling ? .dangling : observer.status == .leaked ? .leaked : .registered
+            record(.notificationDelivery(notification: name, object: "\(observer.object)#\(observer.instance)",
+                                         observer: to), i)
             if dangling {
                 apps[i].objects.records[r].crashedAtUs = now
                 apps[i].objects.pendingCrash = r

@@ -9,10 +9,7 @@ extension Simulator {
         guard apps[i].stats.launches.cold == 1 else { return }
         let spec = apps[i].spec
         for what in platform.notApplicableDeclarations(of: spec) {
-            var event = SimEvent(atUs: now, kind: .ignored, app: spec.id)
-            event.action = what
-            event.detail = "not applicable on macOS"
-            record(event)
+            record(.ignored(action: what, reason: .notApplicableOnMacOS), i)
         }
     }
 
@@ -22,19 +19,11 @@ extension Simulator {
         if swapped > swap.peakBytes { swap.peakBytes = swapped }
         if swapped > 0, swapSinceUs == nil {
             swapSinceUs = now
-            var event = SimEvent(atUs: now, kind: .swap)
-            event.detail = "pagingOut"
-            event.usedBytes = used
-            event.bytes = swapped
-            record(event)
+            recordDevice(.swap(.pagingOut, usedBytes: used, bytes: swapped))
         } else if swapped == 0, let since = swapSinceUs {
             swap.timeOverRamUs += now - since
             swapSinceUs = nil
-            var event = SimEvent(atUs: now, kind: .swap)
-            event.detail = "backInRam"
-            event.usedBytes = used
-            event.bytes = 0
-            record(event)
+            recordDevice(.swap(.backInRam, usedBytes: used, bytes: 0))
         }
     }
 

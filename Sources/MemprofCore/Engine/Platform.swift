@@ -22,7 +22,7 @@ protocol PlatformBehaviour: Sendable {
     /// The notification posted for `callback`.
     func notificationName(of callback: LifecycleCallback) -> String
     /// Why a script action does nothing on this platform, or nil when it applies.
-    func whyNotApplicable(_ action: ScriptAction) -> String?
+    func whyNotApplicable(_ action: ScriptAction) -> IgnoredReason?
     /// What an app declares that this platform never runs, recorded at its first launch.
     func notApplicableDeclarations(of spec: AppSpec) -> [String]
 }
@@ -38,7 +38,7 @@ struct PhoneBehaviour: PlatformBehaviour {
     var callbacksBeforeActive: [LifecycleCallback] { [] }
 
     func notificationName(of callback: LifecycleCallback) -> String { callback.notificationName }
-    func whyNotApplicable(_ action: ScriptAction) -> String? { nil }
+    func whyNotApplicable(_ action: ScriptAction) -> IgnoredReason? { nil }
     func notApplicableDeclarations(of spec: AppSpec) -> [String] { [] }
 }
 
@@ -58,9 +58,9 @@ struct MacBehaviour: PlatformBehaviour {
         callback.notificationName(on: .macos) ?? callback.notificationName
     }
 
-    func whyNotApplicable(_ action: ScriptAction) -> String? {
+    func whyNotApplicable(_ action: ScriptAction) -> IgnoredReason? {
         switch action {
-        case .push, .interrupt, .memoryWarning, .voipCall: "not applicable on macOS"
+        case .push, .interrupt, .memoryWarning, .voipCall: .notApplicableOnMacOS
         default: nil
         }
     }

@@ -28,20 +28,16 @@ extension Simulator {
             if apps[c.index].state == .compressed && !takesCompressed {
                 violations.append("t=\(now): compressed app \(apps[c.index].spec.id) chosen for eviction")
             }
-            if apps[c.index].state == .suspended || apps[c.index].state == .compressed {
+            let evicted = apps[c.index].state == .suspended || apps[c.index].state == .compressed
+            if evicted {
                 summary.evictions += 1
                 apps[c.index].stats.evictions += 1
-                record(.eviction, c.index) { $0.bytes = c.footprint }
+                record(.eviction(bytes: c.footprint), c.index)
             }
-            kill(c.index, .memoryPressure, requested: nil)
+            kill(c.index, .memoryPressure, requested: nil, evicted: evicted)
         }
-        let usedAfter = used
-        record(.reclaim, demander) {
-            $0.neededBytes = needed
-            $0.freedBytes = freed
-            $0.usedBytes = usedAfter
-            $0.candidates = considered
-        }
+        record(.reclaim(SimEvent.Reclaim(neededBytes: needed, freedBytes: freed, usedBytes: used, candidates: considered)),
+               demander)
     }
 
     /// What a policy sees of app `i` now, with its jetsam band if the policy has bands.

@@ -8,18 +8,18 @@ extension Simulator {
         switch action {
         case .open(let i): open(i)
         case .home:
-            guard let f = foreground else { return ignored(action, "the home screen is already showing") }
+            guard let f = foreground else { return ignored(action, .homeScreenShowing) }
             leaveForeground(f, startsBackgroundWork: true)
         case .interrupt(let kind, let length, let answer): interrupt(kind, length, answer: answer, action)
         case .quit(let i): quit(i, action)
         case .push(let i): push(i)
         case .allocate(let i, let bytes):
-            guard apps[i].state.runsCode else { return ignored(action, "the app runs no code while \(apps[i].state.rawValue)") }
+            guard apps[i].state.runsCode else { return ignored(action, .runsNoCode(apps[i].state)) }
             if demand(i, bytes) { setFootprint(i, apps[i].footprint + bytes) }
         case .free(let i, let bytes):
-            guard apps[i].state.runsCode else { return ignored(action, "the app runs no code while \(apps[i].state.rawValue)") }
+            guard apps[i].state.runsCode else { return ignored(action, .runsNoCode(apps[i].state)) }
             setFootprint(i, apps[i].footprint - releasable(i, bytes))
-        case .memoryWarning: sendMemoryWarnings(cause: "script")
+        case .memoryWarning: sendMemoryWarnings(cause: .script)
         case .play(let i): play(i, action)
         case .stop(let i): stop(i, action)
         case .track(let i): track(i, action)

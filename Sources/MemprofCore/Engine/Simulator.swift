@@ -195,23 +195,22 @@ public struct Simulator {
 
     // MARK: Recording
 
-    mutating func record(_ event: SimEvent) {
-        if options.keepsHistory { events.append(event) }
+    /// Records what happened to app `i` now, if the run keeps its history.
+    mutating func record(_ payload: SimEvent.Payload, _ i: Int) {
+        guard options.keepsHistory else { return }
+        events.append(SimEvent(atUs: now, app: apps[i].spec.id, payload))
     }
 
-    mutating func record(_ kind: SimEvent.Kind, _ i: Int, _ fill: (inout SimEvent) -> Void = { _ in }) {
+    /// Records what happened to the device now (no app), if the run keeps its history.
+    mutating func recordDevice(_ payload: SimEvent.Payload) {
         guard options.keepsHistory else { return }
-        var event = SimEvent(atUs: now, kind: kind, app: apps[i].spec.id)
-        fill(&event)
-        events.append(event)
+        events.append(SimEvent(atUs: now, app: nil, payload))
     }
 
-    mutating func ignored(_ action: ScriptAction, _ why: String) {
+    mutating func ignored(_ action: ScriptAction, _ why: IgnoredReason) {
         guard options.keepsHistory else { return }
-        var event = SimEvent(atUs: now, kind: .ignored, app: action.app.map { apps[$0].spec.id })
-        event.action = action.name
-        event.detail = why
-        events.append(event)
+        events.append(SimEvent(atUs: now, app: action.app.map { apps[$0].spec.id },
+                               .ignored(action: action.name, reason: why)))
     }
 
     /// Delivers a delegate callback to an app and posts its notification to the app's
@@ -219,10 +218,7 @@ public struct Simulator {
     mutating func deliver(_ callback: LifecycleCallback, to i: Int) {
         let name = platform.notificationName(of: callback)
         apps[i].posted[callback.index] += 1
-        record(.callback, i) {
-            $0.callback = callback
-            $0.notification = name
-        }
+        record(.callback(callback, notification: name), i)
         postToObservers(i, name)
     }
 }

@@ -6,34 +6,29 @@
 /// call or keep-alive); after every occurrence under a policy with a freezer (`runFreezer`); a
 /// resume or wake of a compressed app (`decompress`).
 extension Simulator {
-    /// Suspends a background app with nothing left to run, and compresses it if the policy says so.
-    mutating func suspendIfIdle(_ i: Int) {
+    /// Suspends a background app with nothing left to run, and compresses it if the policy says
+    /// so. `cause` is what just ended (the state's cause when the app is suspended).
+    mutating func suspendIfIdle(_ i: Int, after cause: StateCause?) {
         // Never on a Mac (spec §3); an app about to crash (spec §7) ends from `background`.
         guard apps[i].state == .background, !apps[i].keepsRunning, platform.suspendsIdleApps,
               apps[i].objects.pendingCrash == nil else { return }
         // A file lock still held at suspension: iOS kills the app then (0xdead10cc, issue 16).
         if apps[i].holdsFileLock { return kill(i, .suspendedWithLockedFile, requested: nil) }
-        setState(i, .suspended)
+        setState(i, .suspended, cause: cause)
         let footprint = apps[i].footprint
         if policy.shouldCompress(footprint: footprint, compressedUsed: compressedUsed,
                                  flash: workload.device.flash) {
-            compress(i, footprint: footprint, usedBefore: nil, detail: nil)
+            compress(i, footprint: footprint, freezer: nil)
         }
     }
 
-    /// Moves a suspended app to flash and records it; `usedBefore` and `detail` say why, for the
-    /// xnu freezer.
-    mutating func compress(_ i: Int, footprint: Bytes, usedBefore: Bytes?, detail: String?) {
-        setState(i, .compressed)
+    /// Moves a suspended app to flash and records it, with the `xnu` freezer's reasons if it chose.
+    mutating func compress(_ i: Int, footprint: Bytes, freezer: FreezerDecision?) {
+        setState(i, .compressed, cause: .compressed)
         summary.compressions += 1
         apps[i].stats.compressions += 1
         let compressedAfter = compressedUsed
-        record(.compression, i) {
-            $0.bytes = footprint
-            $0.compressedBytes = compressedAfter
-            $0.usedBytes = usedBefore
-            $0.detail = detail
-        }
+        record(.compression(bytes: footprint, compressedBytes: compressedAfter, freezer: freezer), i)
     }
 
     /// The `xnu` freezer (spec §5), run by the engine after every occurrence it handles (a script
@@ -48,10 +43,10 @@ extension Simulator {
                   apps[c.index].state == .suspended else { return }
             let i = c.index
             let footprint = apps[i].footprint
-            let usedBefore = used
-            let detail = "freezer: band \(c.band ?? 0), \(running.count { $0.state == .suspended }) suspended not frozen, "
-                + "\(running.count { $0.state == .compressed }) frozen, \(memory.availableBytes) bytes available"
-            compress(i, footprint: footprint, usedBefore: usedBefore, detail: detail)
+            let decision = FreezerDecision(band: c.band ?? 0, suspendedNotFrozen: running.count { $0.state == .suspended },
+                                           frozen: running.count { $0.state == .compressed },
+                                           availableBytes: memory.availableBytes, usedBytes: used)
+            compress(i, footprint: footprint, freezer: decision)
         }
     }
 
@@ -59,8 +54,8 @@ extension Simulator {
     mutating func decompress(_ i: Int, into state: AppState) -> Bool {
         guard demand(i, apps[i].footprint) else { return false }
         let footprint = apps[i].footprint
-        setState(i, state)
-        record(.decompression, i) { $0.bytes = footprint }
+        setState(i, state, cause: .readBackFromFlash)
+        record(.decompression(bytes: footprint), i)
         return true
     }
 }

@@ -4,12 +4,13 @@
 /// `push`, `voipCall` and its `voipCallEnd`, `voipKeepalive` every keep-alive interval while the app
 /// lives, the scheduled ends `handlerDone`, `handlerTimeout` and `voipHandlerDone`.
 extension Simulator {
-    /// Wakes a suspended or compressed app into `background`. Returns false when it could not be.
-    mutating func wakeIntoBackground(_ i: Int) -> Bool {
+    /// Wakes a suspended or compressed app into `background` for `activity`. Returns false when
+    /// it could not be.
+    mutating func wakeIntoBackground(_ i: Int, for activity: BackgroundActivity) -> Bool {
         switch apps[i].state {
         case .compressed: return decompress(i, into: .background)
         case .suspended:
-            setState(i, .background)
+            setState(i, .background, cause: .woken(for: activity))
             return true
         case .notRunning: return false
         default: return true
@@ -45,25 +46,24 @@ extension Simulator {
     /// `push app` (spec §2.2).
     mutating func push(_ i: Int) {
         guard apps[i].spec.modes.contains(.remoteNotification) else {
-            return record(.pushDelivered, i) { $0.detail = "no remote-notification mode" }
+            return record(.pushDelivered(.noRemoteNotificationMode), i)
         }
         switch apps[i].state {
         case .notRunning:
             if mayLaunchInBackground(i) {
                 backgroundLaunch(i, for: .push)
             } else {
-                let why = apps[i].userQuit ? "the user quit the app" : "the app was never launched"
-                record(.pushDelivered, i) { $0.detail = why }
+                record(.pushDelivered(apps[i].userQuit ? .userQuit : .neverLaunched), i)
             }
         default:
-            if apps[i].pushRun != nil { return ignored(.push(i), "a push handler is already running") }
+            if apps[i].pushRun != nil { return ignored(.push(i), .pushHandlerRunning) }
             runHandler(i, .push)
         }
     }
 
     /// Runs a fetch or push handler, waking the app into the background first if needed.
     mutating func runHandler(_ i: Int, _ kind: HandlerKind) {
-        guard wakeIntoBackground(i) else { return }
+        guard wakeIntoBackground(i, for: BackgroundActivity(kind)) else { return }
         let spec = (kind == .fetch ? apps[i].spec.fetch?.handler : apps[i].spec.push) ?? HandlerSpec()
         let inForeground = apps[i].state.isForeground
         let window = kind == .fetch ? workload.policy.fetchWindowUs : workload.policy.pushWindowUs
@@ -72,7 +72,7 @@ extension Simulator {
         setFootprint(i, apps[i].footprint + allocates)
         let token = makeToken()
         let run = HandlerRun(token: token, allocated: allocates)
-        if kind == .fetch { apps[i].fetchRun = run } else { apps[i].pushRun = run }
+        apps[i][run: kind] = run
         if !inForeground { holdLockAndWatchCPU(i, spec, time: time, token: token, kind: kind) }
         updateCounts(i, kind) { $0.started += 1 }
         recordStart(BackgroundActivity(kind), i, bytes: allocates, inForeground: inForeground)
@@ -114,19 +114,17 @@ extension Simulator {
     }
 
     mutating func handlerDone(_ i: Int, _ kind: HandlerKind, _ token: UInt64) {
-        let run = kind == .fetch ? apps[i].fetchRun : apps[i].pushRun
-        guard let run, run.token == token else { return }
-        if kind == .fetch { apps[i].fetchRun = nil } else { apps[i].pushRun = nil }
+        guard let run = apps[i][run: kind], run.token == token else { return }
+        apps[i][run: kind] = nil
         setFootprint(i, apps[i].footprint - min(run.allocated, apps[i].footprint))
         updateCounts(i, kind) { $0.completed += 1 }
         recordEnd(BackgroundActivity(kind), i, .completed)
-        suspendIfIdle(i)
+        suspendIfIdle(i, after: .activityEnded(BackgroundActivity(kind), .completed))
     }
 
     /// Past the fetch or push window the app is killed, unless the user has brought it forward.
     mutating func handlerTimeout(_ i: Int, _ kind: HandlerKind, _ token: UInt64) {
-        let run = kind == .fetch ? apps[i].fetchRun : apps[i].pushRun
-        guard let run, run.token == token, !apps[i].state.isForeground else { return }
+        guard let run = apps[i][run: kind], run.token == token, !apps[i].state.isForeground else { return }
         updateCounts(i, kind) { $0.timedOut += 1 }
         recordEnd(BackgroundActivity(kind), i, .timedOut)
         kill(i, kind == .fetch ? .fetchTimeout : .pushTimeout, requested: nil)
@@ -134,9 +132,9 @@ extension Simulator {
 
     /// A VoIP call: the app runs without suspension for its length.
     mutating func voipCall(_ i: Int, _ length: Microseconds, _ action: ScriptAction) {
-        guard apps[i].state != .notRunning else { return ignored(action, "the app is not running") }
-        guard apps[i].voipCallToken == nil else { return ignored(action, "a call is already going on") }
-        guard wakeIntoBackground(i) else { return }
+        guard apps[i].state != .notRunning else { return ignored(action, .notRunning) }
+        guard apps[i].voipCallToken == nil else { return ignored(action, .callGoingOn) }
+        guard wakeIntoBackground(i, for: .voipCall) else { return }
         let token = makeToken()
         apps[i].voipCallToken = token
         recordStart(.voipCall, i)
@@ -147,7 +145,7 @@ extension Simulator {
         guard apps[i].voipCallToken == token else { return }
         apps[i].voipCallToken = nil
         recordEnd(.voipCall, i, .completed)
-        suspendIfIdle(i)
+        suspendIfIdle(i, after: .activityEnded(.voipCall, .completed))
     }
 
     /// The keep-alive interval: the app's, but never shorter than the policy allows (spec §2.2:
@@ -160,7 +158,7 @@ extension Simulator {
     mutating func voipKeepalive(_ i: Int, _ token: UInt64) {
         guard apps[i].lifeToken == token, apps[i].state != .notRunning, let voip = apps[i].spec.voip else { return }
         schedule(at: now + keepaliveInterval(voip), .voipKeepalive(app: i, lifeToken: token))
-        guard apps[i].voipHandlerToken == nil, wakeIntoBackground(i) else { return }
+        guard apps[i].voipHandlerToken == nil, wakeIntoBackground(i, for: .voipKeepalive) else { return }
         let handlerToken = makeToken()
         apps[i].voipHandlerToken = handlerToken
         recordStart(.voipKeepalive, i)
@@ -171,7 +169,7 @@ extension Simulator {
         guard apps[i].voipHandlerToken == token else { return }
         apps[i].voipHandlerToken = nil
         recordEnd(.voipKeepalive, i, .completed)
-        suspendIfIdle(i)
+        suspendIfIdle(i, after: .activityEnded(.voipKeepalive, .completed))
     }
 
     /// Issue 16: a handler that locks a file leaves the app holding the lock until it is
@@ -186,12 +184,7 @@ extension Simulator {
 
     /// The CPU limit window of a handler ended while it still ran in the background.
     mutating func cpuLimit(_ i: Int, _ kind: HandlerKind, _ token: UInt64) {
-        let run: HandlerRun? = switch kind {
-        case .backgroundTask: apps[i].task
-        case .fetch: apps[i].fetchRun
-        case .push: apps[i].pushRun
-        }
-        guard run?.token == token, apps[i].state == .background else { return }
+        guard apps[i][run: kind]?.token == token, apps[i].state == .background else { return }
         kill(i, .cpuResourceLimit, requested: nil)
     }
 }
