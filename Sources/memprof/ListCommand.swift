@@ -30,10 +30,11 @@ struct ListCommand: ParsableCommand {
     func run() {
         switch kind {
         case .devices:
-            let rows = [["device", "platform", "RAM", "app memory", "app limit", "flash store", "page"]]
+            // The OS column: the version the preset's app limit was measured on.
+            let rows = [["device", "platform", "RAM", "app memory", "app limit", "flash store", "page", "os"]]
                 + Device.presets.map { d in
                     [d.name, d.platform.rawValue, Format.bytes(d.ram), Format.bytes(d.appMemory), Format.bytes(d.appLimit),
-                     Format.bytes(d.flash), Format.bytes(d.pageSize)]
+                     Format.bytes(d.flash), Format.bytes(d.pageSize), d.osVersion ?? "-"]
                 }
             TextTable.render(rows, rightAligned: [2, 3, 4, 5, 6]).forEach { print($0) }
         case .policies:
