@@ -30,11 +30,10 @@ struct ListCommand: ParsableCommand {
     func run() {
         switch kind {
         case .devices:
-            // The OS column: the version the preset's app limit was measured on.
-            let rows = [["device", "platform", "RAM", "app memory", "app limit", "flash store", "page", "os"]]
+            let rows = [["device", "platform", "RAM", "app memory", "app limit", "flash store", "page"]]
                 + Device.presets.map { d in
                     [d.name, d.platform.rawValue, Format.bytes(d.ram), Format.bytes(d.appMemory), Format.bytes(d.appLimit),
-                     Format.bytes(d.flash), Format.bytes(d.pageSize), d.osVersion ?? "-"]
+                     Format.bytes(d.flash), Format.bytes(d.pageSize)]
                 }
             TextTable.render(rows, rightAligned: [2, 3, 4, 5, 6]).forEach { print($0) }
         case .policies:
