@@ -26,7 +26,7 @@ public struct FlameGraphs {
 
     /// The most `[time, count]` pairs a page carries over all its graphs: past it, times are
     /// rounded to a coarser step (`timeStepUs`) until they fit, so the page stays bounded.
-    public static let maxTimePairs = 200_000
+    public static let maxTimePairs = 100_000
 
     public private(set) var graphs: [Graph] = []
     private var frameIndex: [String: Int] = [:]
