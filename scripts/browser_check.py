@@ -230,7 +230,9 @@ def check_flame_selection(path, name, outdir, evaluate, js, mouse, problems, cou
     def drag(t0, t1):
         box = js("JSON.stringify(document.getElementById('hit').getBoundingClientRect())")
         y = box["top"] + box["height"] * 0.45
-        a, b = client_x(t0), client_x(t1)
+        # Pressed at the later time and released at the earlier one: the press must land inside
+        # the chart, the release may fall on its edge or past it.
+        a, b = client_x(t1) - 0.5, client_x(t0)
         mouse("mousePressed", a, y, button="left", clickCount=1)
         for i in range(1, 6):
             mouse("mouseMoved", a + (b - a) * i / 5, y, button="left")
@@ -243,7 +245,19 @@ def check_flame_selection(path, name, outdir, evaluate, js, mouse, problems, cou
     js("JSON.stringify(document.getElementById('hit').scrollIntoView({block:'center'}))")
     whole = page_count()
     start, duration = run["startUs"], run["durationUs"]
-    drag(start - duration // 5, start + duration + duration // 5)        # zoom near the run
+    # Zoom in on the run, at most 40× a step (a drag of a few dozen pixels), until it is wide.
+    near = (start - duration // 5, start + duration + duration // 5)
+    for _ in range(12):
+        v0 = evaluate("+(document.getElementById('flame-range').getAttribute('data-t0')||0)")
+        v1 = evaluate("+(document.getElementById('flame-range').getAttribute('data-t1')||0)") or js(
+            "JSON.parse(document.getElementById('memprof-data').textContent).memory.durationUs")
+        if v1 - v0 <= 40 * (near[1] - near[0]):
+            break
+        # A window of 1/40 of the view around the run (the drag clamps at the chart's edges).
+        width = (v1 - v0) / 40
+        a = min(max(v0, (near[0] + near[1]) / 2 - width / 2), v1 - width)
+        drag(int(a), int(a + width))
+    drag(*near)
     drag(start + duration * 3 // 10, start + duration * 65 // 100)       # part of its samples
     t0 = evaluate("+document.getElementById('flame-range').getAttribute('data-t0')")
     t1 = evaluate("+document.getElementById('flame-range').getAttribute('data-t1')")
