@@ -47,7 +47,7 @@ import Testing
           device: [iphone-6-plus, ipad-air-2]
         """
 
-    static let MB = 1024.0 * 1024
+    static let megabyte = 1024.0 * 1024
 
     /// The sample standard deviation of `values`, in kB, rounded as the payload writes it.
     static func deviationKB(_ values: [Double]) -> Double {
@@ -98,7 +98,7 @@ import Testing
         #expect(suspended(0, "a")["sampleCount"] as? Int == 6)
         #expect(suspended(0, "a")["averageValue"] as? String == "\(40 * 1024) kB")
         #expect(suspended(0, "a")["standardDeviation"] as? Double
-            == Self.deviationKB([30, 50, 30, 50, 30, 50].map { $0 * Self.MB }))
+            == Self.deviationKB([30, 50, 30, 50, 30, 50].map { $0 * Self.megabyte }))
         // Cell 1, iPad Air 2: a survives with 760 MB and is suspended a third time, with 750 MB.
         #expect((cells[1]["a"]?["metaData"] as? [String: String])?["deviceType"] == "iPad5,3")
         #expect(exits(1, "a", "foregroundExitData").isEmpty && exits(1, "a", "backgroundExitData").isEmpty)
@@ -106,7 +106,7 @@ import Testing
         #expect(suspended(1, "a")["sampleCount"] as? Int == 9)
         #expect(suspended(1, "a")["averageValue"] as? String == "\(Int((830.0 / 3 * 1024).rounded())) kB")
         #expect(suspended(1, "a")["standardDeviation"] as? Double
-            == Self.deviationKB(Array(repeating: [30.0, 50, 750], count: 3).flatMap { $0 }.map { $0 * Self.MB }))
+            == Self.deviationKB(Array(repeating: [30.0, 50, 750], count: 3).flatMap { $0 }.map { $0 * Self.megabyte }))
         // b, the same on both: 3 quits (background normal exits), 6 suspensions at 30 MB.
         for cell in 0..<2 {
             #expect(exits(cell, "b", "backgroundExitData") == ["cumulativeNormalAppExitCount": 3])
