@@ -143,7 +143,7 @@ let package = Package(
         // fleet.json and runs.csv, shards and merge, paired compare of two fleets, fleet.html.
         .target(name: "MemprofFleet",
                 dependencies: ["MemprofCore", "MemprofWorkload", "MemprofRun", "MemprofReport", "MemprofCompare",
-                               "MemprofSampler", "MemprofOutput", "MemprofHTML", .product(name: "Yams", package: "Yams")]),
+                               "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport"]),
         // Fuzz targets over every parser of untrusted input, and a seeded mutation loop (issue 15);
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).

@@ -188,6 +188,114 @@ def effective_background(layers):
         base = tuple(c[i] * a + base[i] * (1 - a) for i in range(3)) + (1,)
     return base
 
+def sample_times(path):
+    """From the report.json beside a report.html: per flame graph id, the handler's runs (start,
+    duration, samples) and every sample time as (time, count) pairs, from `profile`."""
+    report = os.path.join(os.path.dirname(os.path.abspath(path)), "report.json")
+    if not os.path.exists(report):
+        return {}
+    with open(report) as fh:
+        profile = json.load(fh).get("profile") or {}
+    out = {}
+    for index, handler in enumerate(profile.get("handlers", [])):
+        pairs = [tuple(p) for stack in handler.get("stacks", []) for p in (stack.get("times") or [])]
+        if not pairs:
+            continue
+        runs = [r for r in profile.get("runs", []) if r["app"] == handler["app"] and r["handler"] == handler["handler"]
+                and r.get("startUs") is not None]
+        out[f"flame-{index}"] = {"runs": runs, "pairs": pairs, "total": sum(s["count"] for s in handler["stacks"])}
+    return out
+
+
+def check_flame_selection(path, name, outdir, evaluate, js, mouse, problems, counts, browser, session):
+    """Selects part of one handler run's samples on the memory chart (a drag to zoom near the run,
+    then a drag inside it), reads the flame graph's sample count from the page and checks that it
+    is exactly the number of samples report.json places in the selected range; reset restores
+    the whole count. Saves light and dark screenshots with the selection."""
+    graphs = sample_times(path)
+    if not graphs:
+        return
+    gid, g = max(graphs.items(), key=lambda kv: max((r["samples"] for r in kv[1]["runs"]), default=0))
+    run = max(g["runs"], key=lambda r: r["samples"])
+    if run["samples"] < 4 or not run.get("durationUs"):
+        counts["flameSelection"] = f"skipped: no run of {gid} with enough samples"
+        return
+
+    def client_x(t):
+        return js("""(function(t){var D=JSON.parse(document.getElementById('memprof-data').textContent),M=D.memory;
+          var fr=document.getElementById('flame-range'),v0=fr.hasAttribute('data-t0')?+fr.getAttribute('data-t0'):0,
+          v1=fr.hasAttribute('data-t1')?+fr.getAttribute('data-t1'):M.durationUs;var svg=document.getElementById('mem'),m=svg.getScreenCTM();
+          var x=M.x0+(t-v0)/(v1-v0)*(M.x1-M.x0);return m.a*x+m.e;})(%d)""" % t)
+
+    def drag(t0, t1):
+        box = js("JSON.stringify(document.getElementById('hit').getBoundingClientRect())")
+        y = box["top"] + box["height"] * 0.45
+        # Pressed at the later time and released at the earlier one: the press must land inside
+        # the chart, the release may fall on its edge or past it.
+        a, b = client_x(t1) - 0.5, client_x(t0)
+        mouse("mousePressed", a, y, button="left", clickCount=1)
+        for i in range(1, 6):
+            mouse("mouseMoved", a + (b - a) * i / 5, y, button="left")
+        mouse("mouseReleased", b, y, button="left", clickCount=1)
+
+    def page_count():
+        return evaluate(f"+document.getElementById({json.dumps(gid)}).getAttribute('data-samples')")
+
+    evaluate("window.scrollTo(0,0)")
+    js("JSON.stringify(document.getElementById('hit').scrollIntoView({block:'center'}))")
+    whole = page_count()
+    start, duration = run["startUs"], run["durationUs"]
+    # Zoom in on the run, at most 40× a step (a drag of a few dozen pixels), until it is wide.
+    near = (start - duration // 5, start + duration + duration // 5)
+    for _ in range(12):
+        v0 = evaluate("+(document.getElementById('flame-range').getAttribute('data-t0')||0)")
+        v1 = evaluate("+(document.getElementById('flame-range').getAttribute('data-t1')||0)") or js(
+            "JSON.parse(document.getElementById('memprof-data').textContent).memory.durationUs")
+        if v1 - v0 <= 40 * (near[1] - near[0]):
+            break
+        # A window of 1/40 of the view around the run (the drag clamps at the chart's edges).
+        width = (v1 - v0) / 40
+        a = min(max(v0, (near[0] + near[1]) / 2 - width / 2), v1 - width)
+        drag(int(a), int(a + width))
+    drag(*near)
+    drag(start + duration * 3 // 10, start + duration * 65 // 100)       # part of its samples
+    t0 = evaluate("+document.getElementById('flame-range').getAttribute('data-t0')")
+    t1 = evaluate("+document.getElementById('flame-range').getAttribute('data-t1')")
+    shown = page_count()
+    note = evaluate(f"(document.querySelector('#box-{gid} .flame-note')||{{}}).textContent||''")
+    expected = sum(c for t, c in g["pairs"] if t0 <= t <= t1)
+    in_run = sum(c for t, c in g["pairs"] if start <= t <= start + duration)
+    counts["flameSelection"] = (f"{gid}: run at {start} us ({run['samples']} samples); selected {t0:.0f}-{t1:.0f} us: "
+                                f"page {shown} samples, report.json {expected} in range; whole {whole} of {g['total']}; note {note!r}")
+    if shown != expected:
+        problems.append(f"the flame graph shows {shown} samples in the selected range, report.json places {expected} there")
+    if not 0 < expected < in_run:
+        problems.append(f"the selection did not cover part of a handler run's samples ({expected} of {in_run})")
+    if str(expected) not in note:
+        problems.append(f"the flame graph's note does not give the samples in range: {note!r}")
+    boxes = evaluate(f"document.getElementById({json.dumps(gid)}).querySelectorAll('g.fb').length")
+    if not boxes:
+        problems.append("the flame graph drew nothing for the selected range")
+    # Screenshots with the selection: the whole page, light and dark.
+    for scheme in ("light", "dark"):
+        browser.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}, session=session)
+        height = evaluate("Math.ceil(document.documentElement.scrollHeight)") or 1000
+        browser.call("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": min(int(height), 8000),
+                                                            "deviceScaleFactor": 1, "mobile": False}, session=session)
+        shot = browser.call("Page.captureScreenshot", {"format": "png"}, session=session)
+        file = os.path.join(outdir, f"{name}-selection-{scheme}.png")
+        with open(file, "wb") as fh:
+            fh.write(base64.b64decode(shot["data"]))
+        counts.setdefault("selectionShots", []).append(file)
+    browser.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]}, session=session)
+    browser.call("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": 1000, "deviceScaleFactor": 1,
+                                                        "mobile": False}, session=session)
+    evaluate("document.getElementById('reset').click()")
+    restored = page_count()
+    if restored != whole or whole != g["total"]:
+        problems.append(f"reset did not restore the flame graph's samples ({restored}, whole run {whole}, report.json {g['total']})")
+
+
 def check_page(browser, path, outdir):
     problems = []
     name = os.path.basename(os.path.dirname(os.path.abspath(path))) + "-" + os.path.splitext(os.path.basename(path))[0]
@@ -299,6 +407,8 @@ def check_page(browser, path, outdir):
         # Zoom within the zoom: still a transform, then reset clears it.
         evaluate("document.getElementById('reset').click()")
         if evaluate("document.getElementById('zoom').getAttribute('transform')||''"): problems.append("reset did not restore the whole run")
+        if kind == "report":
+            check_flame_selection(path, name, outdir, evaluate, js, mouse, problems, counts, browser, session)
 
     if kind == "report":
         counts.update(js("""JSON.stringify({

@@ -5,6 +5,7 @@ pressure all the time.
 
     scripts/gen-workload.py --apps 50 --hours 450 --switches 100000 > big.yaml
     scripts/gen-workload.py --apps 50 --days 7 --switches 37333 > week.yaml   # same pace, 7 days
+    scripts/gen-workload.py --work checksum:256KB > sampled.yaml   # real work in every handler, sampled
 
 Deterministic: the same arguments give the same file (a fixed seed of Python's `random`).
 """
@@ -20,7 +21,13 @@ def main():
     p.add_argument("--switches", type=int, default=100_000, help="scripted app switches over the run")
     p.add_argument("--name", default="big")
     p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--work", metavar="KERNEL:SIZE",
+                   help="real work for every fetch, push and background task (sampled when memprof runs it)")
     a = p.parse_args()
+    work = ""
+    if a.work:
+        kernel, _, size = a.work.partition(":")
+        work = f", work: {{kernel: {kernel}, size: {size or '1MB'}}}"
     hours = a.hours if a.hours is not None else (a.days * 24 if a.days is not None else 450)
     rng = random.Random(a.seed)
     duration_s = int(hours * 3600)
@@ -40,11 +47,11 @@ def main():
         if modes:
             out.append(f"    modes: [{', '.join(modes)}]")
         if i % 3 == 0:
-            out.append("    fetch: {interval: 15m, time: 4s, allocates: 4MB}")
-            out.append("    push: {time: 2s, allocates: 2MB}")
+            out.append(f"    fetch: {{interval: 15m, time: 4s, allocates: 4MB{work}}}")
+            out.append(f"    push: {{time: 2s, allocates: 2MB{work}}}")
         if i % 4 == 0:
             ends = "true" if i % 8 == 0 else "false"
-            out.append(f"    backgroundTask: {{time: {rng.randint(1, 15)}m, endsOnExpiration: {ends}, allocates: 10MB}}")
+            out.append(f"    backgroundTask: {{time: {rng.randint(1, 15)}m, endsOnExpiration: {ends}, allocates: 10MB{work}}}")
     out.append("script:")
     step = duration_s / (a.switches + 1)
     t = 0.0

@@ -98,10 +98,53 @@ public struct AppStats: Sendable, Hashable, Codable {
     public var coldRelaunchesAfterKill = 0
     /// How the app's declared handlers and its peak footprint sit against their limits.
     public var headroom: Headroom?
+    /// The exits of `exits` that ended the app in the foreground (`inactive` or `active`), by
+    /// reason; the rest ended it in the background. MetricKit counts the two sides apart
+    /// (`MXForegroundExitData`, `MXBackgroundExitData`). Absent in reports of older versions.
+    public var foregroundExits: ExitCounts?
+    /// MetricKit's `averageSuspendedMemory`: the app's footprint each time it was suspended.
+    /// Absent in reports of older versions.
+    public var suspendedMemory: SuspendedMemory?
 
     public init(name: String) {
         self.name = name
         timeInStateUs = Dictionary(uniqueKeysWithValues: AppState.allCases.map { ($0.rawValue, 0) })
+    }
+}
+
+/// The footprints an app had when it was suspended, as MetricKit's `MXAverage` gives them: how
+/// many, their mean and their sample standard deviation (n − 1), in bytes rounded to the byte.
+public struct SuspendedMemory: Sendable, Hashable, Codable {
+    public var sampleCount: Int
+    public var averageBytes: Bytes
+    public var standardDeviationBytes: Bytes
+
+    public init(sampleCount: Int, averageBytes: Bytes, standardDeviationBytes: Bytes) {
+        self.sampleCount = sampleCount
+        self.averageBytes = averageBytes
+        self.standardDeviationBytes = standardDeviationBytes
+    }
+
+    /// Welford's running mean and sum of squared deviations of footprints at suspension.
+    public struct Accumulator: Sendable, Hashable {
+        public private(set) var count = 0
+        public private(set) var mean = 0.0
+        public private(set) var squaredDeviations = 0.0
+
+        public init() {}
+
+        public mutating func add(_ bytes: Bytes) {
+            count += 1
+            let delta = Double(bytes) - mean
+            mean += delta / Double(count)
+            squaredDeviations += delta * (Double(bytes) - mean)
+        }
+
+        public var summary: SuspendedMemory {
+            let sd = count > 1 ? (max(squaredDeviations, 0) / Double(count - 1)).squareRoot() : 0
+            return SuspendedMemory(sampleCount: count, averageBytes: Bytes(mean.rounded()),
+                                   standardDeviationBytes: Bytes(sd.rounded()))
+        }
     }
 }
 

@@ -76,6 +76,11 @@ public protocol WorkPerformer {
     /// Runs `work`, stopping it once it has run `wallLimitUs` (nil: no limit), and says what it
     /// took. The default calls ``perform(_:app:handler:)`` and measures no memory.
     mutating func run(_ work: WorkSpec, app: String, handler: HandlerKind, wallLimitUs: Microseconds?) -> WorkOutcome
+    /// Says where the work that ``run(_:app:handler:wallLimitUs:)`` just ran lies in simulated
+    /// time: its handler started at `startUs` and ran it for `durationUs` (the declared or
+    /// measured duration, or the window when the work overran it). The default ignores it; the
+    /// sampler uses it to give every sample a simulated time.
+    mutating func placeLastRun(startUs: Microseconds, durationUs: Microseconds)
 }
 
 extension WorkPerformer {
@@ -83,4 +88,6 @@ extension WorkPerformer {
                              wallLimitUs: Microseconds?) -> WorkOutcome {
         WorkOutcome(wallMicroseconds: perform(work, app: app, handler: handler))
     }
+
+    public mutating func placeLastRun(startUs: Microseconds, durationUs: Microseconds) {}
 }

@@ -43,6 +43,11 @@ public struct FieldIdentity: Sendable, Equatable {
     /// `os_version` and `build`, for example `iPhone OS 8.4.1 (12H321)`.
     public var osVersion: String
 
+    public init(product: String, osVersion: String) {
+        self.product = product
+        self.osVersion = osVersion
+    }
+
     /// A preset's identity; a modified preset (`name (modified)`) keeps its base's; custom devices
     /// are `memprof-custom` on the OS of their era.
     public static func of(_ device: Device) -> FieldIdentity {

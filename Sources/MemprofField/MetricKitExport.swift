@@ -47,7 +47,8 @@ public enum MetricKitExits {
 
 /// `memprof export REPORT --format metrickit`: one `MXMetricPayload`-shaped JSON object per app
 /// (its `applicationExitMetrics` and `memoryMetrics`, as `jsonRepresentation()` writes them), in
-/// an array, as `didReceive(_:)` hands them to an app's subscriber.
+/// an array, as `didReceive(_:)` hands them to an app's subscriber. A fleet sweep's cells are
+/// written the same way, one array per cell (`FleetMetricKit` in MemprofFleet).
 public enum MetricKitExport {
     /// Per app: exits by MetricKit counter, and the memory figures.
     public struct AppMetrics: Sendable, Equatable {
@@ -55,64 +56,96 @@ public enum MetricKitExport {
         public var background: [String: Int]
         public var foreground: [String: Int]
         public var peakMemoryBytes: Bytes
-        /// The footprint each time the app was suspended.
-        public var suspendedSamples: [Bytes]
+        /// The footprint each time the app was suspended: how many, mean, standard deviation.
+        public var suspended: SuspendedMemory
 
-        public var averageSuspendedBytes: Double {
-            suspendedSamples.isEmpty ? 0 : Double(suspendedSamples.reduce(0, +)) / Double(suspendedSamples.count)
+        public init(app: String, background: [String: Int] = [:], foreground: [String: Int] = [:],
+                    peakMemoryBytes: Bytes = 0, suspended: SuspendedMemory = SuspendedMemory(sampleCount: 0, averageBytes: 0, standardDeviationBytes: 0)) {
+            self.app = app
+            self.background = Dictionary(uniqueKeysWithValues: MetricKitExits.backgroundCounters.map { ($0, background[$0] ?? 0) })
+            self.foreground = Dictionary(uniqueKeysWithValues: MetricKitExits.foregroundCounters.map { ($0, foreground[$0] ?? 0) })
+            self.peakMemoryBytes = peakMemoryBytes
+            self.suspended = suspended
         }
 
-        public var suspendedStandardDeviation: Double {
-            guard suspendedSamples.count > 1 else { return 0 }
-            let mean = averageSuspendedBytes
-            let squares = suspendedSamples.reduce(0.0) { $0 + (Double($1) - mean) * (Double($1) - mean) }
-            return (squares / Double(suspendedSamples.count - 1)).squareRoot()
+        /// Adds `count` exits for `reason` (report.json's name) on the side the app ended on.
+        public mutating func addExits(_ reason: String, foreground: Bool, count: Int) {
+            guard count != 0 else { return }
+            if foreground {
+                self.foreground[MetricKitExits.foregroundCounter(reason), default: 0] += count
+            } else {
+                self.background[MetricKitExits.backgroundCounter(reason), default: 0] += count
+            }
         }
     }
 
+    /// What a payload says about where it comes from: its span and its `metaData`.
+    public struct Context: Sendable, Equatable {
+        public var durationUs: Int64
+        /// `metaData.appBuildVersion`: the workload (and for a fleet cell, the cell).
+        public var build: String
+        public var identity: FieldIdentity
+
+        public init(durationUs: Int64, build: String, identity: FieldIdentity) {
+            self.durationUs = durationUs
+            self.build = build
+            self.identity = identity
+        }
+    }
+
+    /// The apps' metrics of one run: exits per side from `apps.<id>.exits` and `foregroundExits`,
+    /// the peak footprint, and the footprints at suspension (`suspendedMemory`). Reports of older
+    /// versions, without the last two, are read from `events` and `timeline.appBytes`.
     public static func metrics(_ report: Report) -> [AppMetrics] {
-        var byApp: [String: AppMetrics] = [:]
-        for id in report.apps.keys {
-            byApp[id] = AppMetrics(
-                app: id, background: Dictionary(uniqueKeysWithValues: MetricKitExits.backgroundCounters.map { ($0, 0) }),
-                foreground: Dictionary(uniqueKeysWithValues: MetricKitExits.foregroundCounters.map { ($0, 0) }),
-                peakMemoryBytes: report.apps[id]!.peakFootprintBytes, suspendedSamples: [])
-        }
-        for e in report.events {
-            guard let app = e.app, byApp[app] != nil else { continue }
-            switch e.payload {
-            case .exit(let reason, let from):
-                if from.isForeground {
-                    byApp[app]!.foreground[MetricKitExits.foregroundCounter(reason.rawValue), default: 0] += 1
-                } else {
-                    byApp[app]!.background[MetricKitExits.backgroundCounter(reason.rawValue), default: 0] += 1
+        report.apps.keys.sorted().map { id in
+            let stats = report.apps[id]!
+            var m = AppMetrics(app: id, peakMemoryBytes: stats.peakFootprintBytes)
+            if let foregroundExits = stats.foregroundExits, let suspended = stats.suspendedMemory {
+                for (reason, count) in stats.exits {
+                    let inForeground = min(max(foregroundExits[reason] ?? 0, 0), count)
+                    m.addExits(reason, foreground: true, count: inForeground)
+                    m.addExits(reason, foreground: false, count: count - inForeground)
                 }
-            case .transition(_, to: .suspended):
-                let bytes = JetsamExport.lastValue(report.timeline.appBytes[app] ?? [], upTo: e.atUs)
-                byApp[app]!.suspendedSamples.append(bytes)
-            default:
-                continue
+                m.suspended = suspended
+                return m
             }
+            var accumulator = SuspendedMemory.Accumulator()
+            for e in report.events where e.app == id {
+                switch e.payload {
+                case .exit(let reason, let from):
+                    m.addExits(reason.rawValue, foreground: from.isForeground, count: 1)
+                case .transition(_, to: .suspended):
+                    accumulator.add(JetsamExport.lastValue(report.timeline.appBytes[id] ?? [], upTo: e.atUs))
+                default:
+                    continue
+                }
+            }
+            m.suspended = accumulator.summary
+            return m
         }
-        return report.apps.keys.sorted().map { byApp[$0]! }
     }
 
     public static func json(_ report: Report) -> String {
-        let identity = FieldIdentity.of(report.device)
+        json(metrics(report), context: Context(durationUs: report.run.durationUs, build: report.run.workload,
+                                               identity: FieldIdentity.of(report.device)))
+    }
+
+    /// The payloads of `metrics`, one per app, in an array.
+    public static func json(_ metrics: [AppMetrics], context: Context) -> String {
         let begin = JetsamExport.dateStamp(0)
-        let end = JetsamExport.dateStamp(report.run.durationUs)
+        let end = JetsamExport.dateStamp(context.durationUs)
         var out = "["
-        for (i, m) in metrics(report).enumerated() {
+        for (i, m) in metrics.enumerated() {
             var layout = JSONLayout()
             layout.object(indent: 2) { p in
                 p.string("appVersion", "memprof \(MemprofVersion.current)")
                 p.string("timeStampBegin", begin)
                 p.string("timeStampEnd", end)
                 p.object("metaData") { d in
-                    d.string("appBuildVersion", report.run.workload)
+                    d.string("appBuildVersion", context.build)
                     d.string("bundleIdentifier", m.app)
-                    d.string("deviceType", identity.product)
-                    d.string("osVersion", identity.osVersion)
+                    d.string("deviceType", context.identity.product)
+                    d.string("osVersion", context.identity.osVersion)
                     d.string("platformArchitecture", "arm64")
                     d.string("regionFormat", "US")
                 }
@@ -127,9 +160,9 @@ public enum MetricKitExport {
                 p.object("memoryMetrics") { mm in
                     mm.string("peakMemoryUsage", kilobytes(Double(m.peakMemoryBytes)))
                     mm.object("averageSuspendedMemory") { s in
-                        s.string("averageValue", kilobytes(m.averageSuspendedBytes))
-                        s.double("standardDeviation", (m.suspendedStandardDeviation / 1024).rounded())
-                        s.int("sampleCount", m.suspendedSamples.count)
+                        s.string("averageValue", kilobytes(Double(m.suspended.averageBytes)))
+                        s.double("standardDeviation", (Double(m.suspended.standardDeviationBytes) / 1024).rounded())
+                        s.int("sampleCount", m.suspended.sampleCount)
                     }
                 }
             }

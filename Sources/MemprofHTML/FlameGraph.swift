@@ -8,7 +8,10 @@ import MemprofReport
 /// selected time range). One frame table for all graphs; each stack is written as
 /// `[count, workStart, frame, frame, ...]` (root first), where `workStart` is the index of the
 /// first frame after memprof's harness (see `FrameNames.isHarness`), so the page can hide
-/// everything above the work without knowing frame names.
+/// everything above the work without knowing frame names. A graph whose samples carry simulated
+/// times (``SampleTime``) also has `times`: per stack, `[Δt, count, Δt, count, ...]` (times
+/// delta-coded from 0, in µs) or 0, so the page recomputes the graph from the samples inside a
+/// selected range; other graphs (allocations) follow the range per handler run (`runs`).
 public struct FlameGraphs {
     public struct Graph {
         public var id: String
@@ -17,31 +20,83 @@ public struct FlameGraphs {
         public var base: [(frames: [String], count: Int)]?
         /// When the handler ran (simulated time), for following the selected range.
         public var runs: [Microseconds]
+        /// Per stack (parallel to `stacks`), when its samples were taken; nil: no times.
+        public var times: [[SampleTime]?]?
     }
+
+    /// The most `[time, count]` pairs a page carries over all its graphs: past it, times are
+    /// rounded to a coarser step (`timeStepUs`) until they fit, so the page stays bounded.
+    public static let maxTimePairs = 100_000
 
     public private(set) var graphs: [Graph] = []
     private var frameIndex: [String: Int] = [:]
     private var frames: [String] = []
+    /// The step the page's sample times are rounded to: 1 µs unless ``maxTimePairs`` was reached.
+    public private(set) var timeStepUs: Int64 = 1
 
     public init() {}
 
     public var isEmpty: Bool { graphs.isEmpty }
 
     public mutating func add(id: String, stacks: [(frames: [String], count: Int)],
-                             base: [(frames: [String], count: Int)]? = nil, runs: [Microseconds] = []) {
+                             base: [(frames: [String], count: Int)]? = nil, runs: [Microseconds] = [],
+                             times: [[SampleTime]?]? = nil) {
         for stack in stacks + (base ?? []) {
             for frame in stack.frames where frameIndex[frame] == nil {
                 frameIndex[frame] = frames.count
                 frames.append(frame)
             }
         }
-        graphs.append(Graph(id: id, stacks: stacks, base: base, runs: runs))
+        let timed = times.flatMap { $0.count == stacks.count && $0.contains { $0 != nil } ? $0 : nil }
+        graphs.append(Graph(id: id, stacks: stacks, base: base, runs: runs, times: timed))
+    }
+
+    /// Rounds every graph's sample times to the smallest step (1 µs × 4ⁿ) at which the page
+    /// carries at most `limit` pairs; a time is rounded down to a multiple of the step, plus half
+    /// of it.
+    public mutating func boundTimes(limit: Int = FlameGraphs.maxTimePairs) {
+        func pairs(_ step: Int64) -> Int {
+            graphs.reduce(0) { total, graph in
+                total + (graph.times ?? []).reduce(0) { sum, times in
+                    guard let times else { return sum }
+                    var count = 0, last = Int64.min
+                    for time in times {
+                        let rounded = time.atUs / step
+                        if rounded != last { count += 1; last = rounded }
+                    }
+                    return sum + count
+                }
+            }
+        }
+        var step: Int64 = 1
+        while pairs(step) > limit, step < Int64(1) << 40 { step *= 4 }
+        guard step > 1 else { return }
+        timeStepUs = step
+        for g in graphs.indices {
+            graphs[g].times = graphs[g].times?.map { times in
+                times.map { list in
+                    var merged: [SampleTime] = []
+                    for time in list {
+                        let at = time.atUs / step * step + step / 2
+                        if merged.last?.atUs == at { merged[merged.count - 1].count += time.count } else {
+                            merged.append(SampleTime(atUs: at, count: time.count))
+                        }
+                    }
+                    return merged
+                }
+            }
+        }
     }
 
     /// The index of the first frame of `frames` (root first) after the last harness frame; 0
     /// when the stack has none.
     public static func workStart(_ frames: [String]) -> Int {
         (frames.lastIndex(where: FrameNames.isHarness) ?? -1) + 1
+    }
+
+    /// A handler's sample times, parallel to ``stacks(_:in:)``.
+    public static func times(_ handler: HandlerProfile) -> [[SampleTime]?] {
+        handler.stacks.map(\.times)
     }
 
     /// A handler's stacks with frame names, from a profile.
@@ -80,9 +135,22 @@ public struct FlameGraphs {
             json.raw(","); json.key("stacks"); write(graph.stacks, into: &json)
             if let base = graph.base { json.raw(","); json.key("base"); write(base, into: &json) }
             json.raw(","); json.key("runs"); json.array(graph.runs) { $0.int($1) }
+            if let times = graph.times {
+                json.raw(","); json.key("times"); json.array(times) { json, list in
+                    guard let list else { return json.int(0) }
+                    var previous: Int64 = 0
+                    json.raw("[")
+                    for (index, time) in list.enumerated() {
+                        if index > 0 { json.raw(",") }
+                        json.int(time.atUs - previous); json.raw(","); json.int(Int64(time.count))
+                        previous = time.atUs
+                    }
+                    json.raw("]")
+                }
+            }
             json.raw("}")
         }
-        json.raw("]}")
+        json.raw("],"); json.key("timeStepUs"); json.int(timeStepUs); json.raw("}")
     }
 
     private func write(_ stacks: [(frames: [String], count: Int)], into json: inout JSONWriter) {

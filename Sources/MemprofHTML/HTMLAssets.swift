@@ -276,11 +276,20 @@ enum HTMLAssets {
     var node=root;root.n+=st[0];for(var k=0;k<fr.length;k++){var ch=node.c[fr[k]];if(!ch)ch=node.c[fr[k]]={c:{},n:0,self:0};ch.n+=st[0];node=ch;}node.self+=st[0];}return root;}
     function diffColor(d){var m=Math.min(1,Math.abs(d)/0.1);if(Math.abs(d)<0.005)return'hsl(0 0% 78%)';var l=Math.round(82-37*m);return d>0?'hsl(0 80% '+l+'%)':'hsl(220 80% '+l+'%)';}
     function warm(name){var h=2166136261;for(var i=0;i<name.length;i++){h=Math.imul(h^name.charCodeAt(i),16777619)>>>0;}return'hsl('+(8+h%40)+' '+(60+(h>>>8)%25)+'% '+(52+(h>>>16)%14)+'%)';}
+    // A graph with sample times is recomputed from the samples inside the range; others follow it per handler run.
+    if(F)for(var gi=0;gi<F.graphs.length;gi++){var G0=F.graphs[gi];if(!G0.times)continue;G0.T=G0.times.map(function(a){if(!a)return null;var o=[],t=0;for(var k=0;k<a.length;k+=2){t+=a[k];o.push(t,a[k+1]);}return o;});}
+    function timedStacks(g){var out=[],n=0,all=0,untimed=0;for(var i=0;i<g.stacks.length;i++){var st=g.stacks[i],tl=g.T[i],c=0,timed=0;all+=st[0];
+    if(tl)for(var k=0;k<tl.length;k+=2){timed+=tl[k+1];if(tl[k]>=range[0]&&tl[k]<=range[1])c+=tl[k+1];}untimed+=st[0]-timed;
+    if(c){var cp=st.slice();cp[0]=c;out.push(cp);n+=c;}}return{stacks:out,n:n,all:all,untimed:untimed};}
     function layoutGraph(g){var svg=document.getElementById(g.id);if(!svg)return;var box=document.getElementById('box-'+g.id),note=box?box.querySelector('.flame-note'):null;
-    var stacks=g.stacks,inRange=g.runs.length,total0=0;
-    if(range&&g.runs.length){inRange=0;for(var i=0;i<g.runs.length;i++)if(g.runs[i]>=range[0]&&g.runs[i]<=range[1])inRange++;}
+    var stacks=g.stacks,inRange=g.runs.length,total=0;for(var i=0;i<stacks.length;i++)total+=stacks[i][0];
+    if(range&&g.T){var ts=timedStacks(g);stacks=ts.stacks;total=ts.n;
+    if(note)note.textContent='· '+ts.n+' of '+ts.all+' samples in the selected range'+(ts.untimed?' ('+ts.untimed+' without a time left out)':'');
+    if(box)box.hidden=!ts.n;}
+    else{if(range&&g.runs.length){inRange=0;for(var i=0;i<g.runs.length;i++)if(g.runs[i]>=range[0]&&g.runs[i]<=range[1])inRange++;}
     if(note)note.textContent=range&&g.runs.length?(inRange?'· '+inRange+' of '+g.runs.length+' runs in the selected range':'· no run in the selected range'):'';
-    if(box)box.hidden=!!(range&&g.runs.length&&!inRange);
+    if(box)box.hidden=!!(range&&g.runs.length&&!inRange);}
+    svg.setAttribute('data-samples',total);
     var root=tree(stacks),base=g.base?tree(g.base):null,boxes=[],minN=Math.max(1,root.n/1500);
     function visit(node,bnode,depth,start){var names=Object.keys(node.c).sort(),off=start;for(var i=0;i<names.length;i++){var ch=node.c[names[i]],bch=bnode?bnode.c[names[i]]:null;
     if(ch.n>=minN){boxes.push({name:names[i],d:depth,s:off,n:ch.n,self:ch.self,bn:bch?bch.n:0});visit(ch,bch,depth+1,off);}off+=ch.n;}}
@@ -296,7 +305,9 @@ enum HTMLAssets {
     svg.innerHTML=h;}
     function drawFlames(){if(!F)return;var n=0;for(var i=0;i<F.graphs.length;i++)layoutGraph(F.graphs[i]);
     if(ffound&&fsearch)ffound.textContent=fsearch.value?document.querySelectorAll('svg.flame g.fb.hit').length+' boxes match':'';
-    var fr=document.getElementById('flame-range');if(fr)fr.textContent=range&&F.graphs.some(function(g){return g.runs.length;})?'following the selected range: handlers that did not run in it are hidden':'';
+    var fr=document.getElementById('flame-range');if(fr){var timed=F.graphs.some(function(g){return g.T;}),perRun=F.graphs.some(function(g){return !g.T&&g.runs.length;});
+    fr.textContent=range&&(timed||perRun)?'following the selected range: '+(timed?'CPU graphs count only the samples taken in it'+(F.timeStepUs>1?' (times rounded to '+fmtT(F.timeStepUs)+' on this page)':''):'')+(timed&&perRun?'; ':'')+(perRun?'graphs without sample times (allocations) show the handlers that ran in it':''):'';
+    if(range){fr.setAttribute('data-t0',range[0]);fr.setAttribute('data-t1',range[1]);}else{fr.removeAttribute('data-t0');fr.removeAttribute('data-t1');}}
     var fs=document.getElementById('flame-selected');if(fs)fs.textContent=(ffocus!==null?'focused on '+ffocus+'. ':'')+(fsel?'selected: '+fsel:'no function selected')+(Object.keys(fhidden).length?' · hidden: '+Object.keys(fhidden).join(', '):'');
     var b1=document.getElementById('flame-focus'),b2=document.getElementById('flame-hide'),b3=document.getElementById('flame-reset');
     if(b1)b1.disabled=!fsel;if(b2)b2.disabled=!fsel;if(b3)b3.disabled=ffocus===null&&!Object.keys(fhidden).length;}

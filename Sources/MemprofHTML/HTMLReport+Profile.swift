@@ -15,13 +15,15 @@ extension HTMLReport {
         for (index, handler) in profile.handlers.enumerated() {
             let handlerRuns = runs[handler.app + "\u{0}" + handler.handler] ?? []
             if !handler.stacks.isEmpty {
-                graphs.add(id: "flame-\(index)", stacks: FlameGraphs.stacks(handler, in: profile), runs: handlerRuns)
+                graphs.add(id: "flame-\(index)", stacks: FlameGraphs.stacks(handler, in: profile), runs: handlerRuns,
+                           times: FlameGraphs.times(handler))
             }
             for metric in allocationGraphMetrics {
                 let stacks = allocationStacks(handler, metric, in: profile)
                 if !stacks.isEmpty { graphs.add(id: "flame-\(index)-\(metric.rawValue)", stacks: stacks, runs: handlerRuns) }
             }
         }
+        graphs.boundTimes()
         return graphs
     }
 

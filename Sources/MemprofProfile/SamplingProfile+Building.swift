@@ -11,6 +11,9 @@ extension SamplingProfile {
         public var droppedSamples: Int
         /// Stacks, root first, with their counts. Equal stacks are merged.
         public var stacks: [(frames: [Frame], count: Int)]
+        /// When the samples of a stack (root first) were taken: simulated time → samples. Stacks
+        /// missing here carry no times.
+        public var sampleTimes: [[Frame]: [Int64: Int]] = [:]
         /// Allocations of a program's runs (spec §8.1).
         public var allocations: AllocationInput?
         public var program: ProgramSummary?
@@ -52,6 +55,7 @@ extension SamplingProfile {
                 existing.cpuMicroseconds += input.cpuMicroseconds
                 existing.droppedSamples += input.droppedSamples
                 existing.stacks += input.stacks
+                existing.sampleTimes = Self.adding(existing.sampleTimes, input.sampleTimes)
                 existing.allocations = Self.merge(existing.allocations, input.allocations)
                 existing.program = input.program ?? existing.program
                 merged[key] = existing
@@ -84,7 +88,14 @@ extension SamplingProfile {
                     return frameTable.count - 1
                 }
             }
-            let stacks = ordered.map { frames, count in Stack(frames: indices(frames), count: count) }
+            let stacks = ordered.map { frames, count in
+                let times = input.sampleTimes[frames].flatMap { byTime -> [SampleTime]? in
+                    let list = byTime.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+                        .map { SampleTime(atUs: $0.key, count: $0.value) }
+                    return list.isEmpty ? nil : list
+                }
+                return Stack(frames: indices(frames), count: count, times: times)
+            }
             let allocations = input.allocations.map { allocations in
                 var byStack: [[Frame]: AllocationStack] = [:]
                 for (frames, totals) in allocations.stacks {
@@ -140,6 +151,15 @@ extension SamplingProfile {
             stacks: keepingPeak(lhs, !rhsPeaks) + keepingPeak(rhs, rhsPeaks))
     }
 
+    /// Sample times of stacks added up, stack by stack and time by time.
+    static func adding(_ lhs: [[Frame]: [Int64: Int]], _ rhs: [[Frame]: [Int64: Int]]) -> [[Frame]: [Int64: Int]] {
+        var sum = lhs
+        for (frames, times) in rhs {
+            sum[frames, default: [:]].merge(times, uniquingKeysWith: +)
+        }
+        return sum
+    }
+
     static func adding(_ lhs: AllocationStack?, _ rhs: AllocationStack) -> AllocationStack {
         guard var sum = lhs else { return rhs }
         sum.allocatedBytes &+= rhs.allocatedBytes
@@ -159,6 +179,11 @@ extension SamplingProfile {
                 sizeBytes: handler.sizeBytes, wallMicroseconds: handler.wallMicroseconds,
                 cpuMicroseconds: handler.cpuMicroseconds, droppedSamples: handler.droppedSamples,
                 stacks: handler.stacks.map { (frames: transform(frames(of: $0)), count: $0.count) })
+            for stack in handler.stacks {
+                guard let times = stack.times else { continue }
+                input.sampleTimes[transform(frames(of: stack)), default: [:]]
+                    .merge(times.map { ($0.atUs, $0.count) }, uniquingKeysWith: +)
+            }
             input.allocations = handler.allocations.map { allocations in
                 AllocationInput(totals: allocations, stacks: allocations.stacks.map { (frames(of: $0), $0) })
             }

@@ -188,10 +188,94 @@ public struct Stack: Sendable, Hashable, Codable {
     /// Indices into ``SamplingProfile/frames``, root (outermost caller) first.
     public var frames: [Int]
     public var count: Int
+    /// When its samples were taken, in simulated time, by time (see ``SampleTime``); nil when
+    /// the samples carry no time (a profile of an older memprof, or work run outside a
+    /// simulation). Their counts add up to at most ``count``: samples of a run that was never
+    /// placed in simulated time have none.
+    public var times: [SampleTime]?
 
-    public init(frames: [Int], count: Int) {
+    public init(frames: [Int], count: Int, times: [SampleTime]? = nil) {
         self.frames = frames
         self.count = count
+        self.times = times
+    }
+
+    enum CodingKeys: String, CodingKey { case frames, count, times }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        frames = try container.decode([Int].self, forKey: .frames)
+        count = try container.decode(Int.self, forKey: .count)
+        times = try container.decodeIfPresent([SampleTime].self, forKey: .times)
+        guard count >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .count, in: container, debugDescription: "a stack's count is negative")
+        }
+        if let times {
+            var sum = 0, previous = Int64.min
+            for time in times {
+                guard time.atUs > previous else {
+                    throw DecodingError.dataCorruptedError(forKey: .times, in: container,
+                                                           debugDescription: "a stack's sample times are not in increasing order")
+                }
+                previous = time.atUs
+                let (next, overflow) = sum.addingReportingOverflow(time.count)
+                guard !overflow, next <= count else {
+                    throw DecodingError.dataCorruptedError(forKey: .times, in: container,
+                                                           debugDescription: "a stack's sample times count more samples than the stack has")
+                }
+                sum = next
+            }
+        }
+    }
+}
+
+/// Samples of one stack taken at one simulated time, written `[atUs, count]`.
+///
+/// The sampler records the wall-clock time of every sample while a handler's work runs; a
+/// sample taken at fraction `f` of the work's wall time lies at `start + f × duration` of the
+/// handler's simulated run, with `f` rounded down to a multiple of 1/``SampleTime/binsPerRun``
+/// and the time taken at the middle of that step (to the microsecond), so a run gives at most
+/// that many distinct times per stack.
+public struct SampleTime: Sendable, Hashable, Codable, Comparable {
+    /// Steps of a run's simulated interval that sample times are rounded to.
+    public static let binsPerRun = 1000
+
+    public var atUs: Int64
+    public var count: Int
+
+    public init(atUs: Int64, count: Int) {
+        self.atUs = atUs
+        self.count = count
+    }
+
+    /// The simulated time of step `bin` (0..<``binsPerRun``) of a run at `startUs` lasting `durationUs`.
+    public static func time(bin: Int, startUs: Int64, durationUs: Int64) -> Int64 {
+        let step = min(max(bin, 0), binsPerRun - 1)
+        let offset = Double(max(durationUs, 0)) * (Double(step) + 0.5) / Double(binsPerRun)
+        return startUs.addingReportingOverflow(Int64(offset.rounded(.down))).partialValue
+    }
+
+    /// The step of fraction `fraction` (clamped to 0...1) of a run.
+    public static func bin(fraction: Double) -> Int {
+        guard fraction.isFinite else { return 0 }
+        return min(binsPerRun - 1, max(0, Int(fraction * Double(binsPerRun))))
+    }
+
+    public static func < (lhs: SampleTime, rhs: SampleTime) -> Bool { (lhs.atUs, lhs.count) < (rhs.atUs, rhs.count) }
+
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        atUs = try container.decode(Int64.self)
+        count = try container.decode(Int.self)
+        guard container.isAtEnd, atUs >= 0, count > 0 else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a sample time is not [atUs ≥ 0, count > 0]")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(atUs)
+        try container.encode(count)
     }
 }
 
@@ -204,14 +288,20 @@ public struct WorkRun: Sendable, Hashable, Codable {
     public var samples: Int
     public var wallMicroseconds: Int64
     public var cpuMicroseconds: Int64
+    /// Where the run lies in simulated time: its handler's start and the simulated time the
+    /// work had (its duration, or the window when it overran); nil when it was not placed.
+    public var startUs: Int64?
+    public var durationUs: Int64?
 
     public init(app: String, handler: String, kernel: String, samples: Int, wallMicroseconds: Int64,
-                cpuMicroseconds: Int64) {
+                cpuMicroseconds: Int64, startUs: Int64? = nil, durationUs: Int64? = nil) {
         self.app = app
         self.handler = handler
         self.kernel = kernel
         self.samples = samples
         self.wallMicroseconds = wallMicroseconds
         self.cpuMicroseconds = cpuMicroseconds
+        self.startUs = startUs
+        self.durationUs = durationUs
     }
 }

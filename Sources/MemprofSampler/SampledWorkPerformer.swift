@@ -46,6 +46,12 @@ public struct SampledWorkPerformer: WorkPerformer {
             kernel: work.kernel, sizeBytes: work.sizeBytes, app: app, handler: handler.rawValue))
     }
 
+    /// Places the last work's samples in simulated time: a sample taken at fraction `f` of the
+    /// work's wall time lies at `startUs + f × durationUs` (see ``SampleTime``).
+    public mutating func placeLastRun(startUs: Microseconds, durationUs: Microseconds) {
+        session.placeLastRun(startUs: startUs, durationUs: durationUs)
+    }
+
     /// The same, for a handler named by a plain string.
     @discardableResult
     public func perform(kernel: String, sizeBytes: Int64, app: String, handler: String) -> Int64 {

@@ -26,6 +26,7 @@ final class SamplingSession: @unchecked Sendable {
     }
 
     private final class RunResult: @unchecked Sendable {
+        var startNanoseconds: UInt64 = 0
         var wallNanoseconds: UInt64 = 0
         var cpuNanoseconds: UInt64 = 0
         var sampleCost: Double?
@@ -38,6 +39,12 @@ final class SamplingSession: @unchecked Sendable {
     private var handlers: [Handler] = []  // tag = index + 1
     /// Every run of work, in order.
     private var runs: [WorkRun] = []
+    /// Per run of a kernel (by index into `runs`): its handler's tag and, per stack, samples by
+    /// step of the run's wall time (``SampleTime/binsPerRun`` steps), to be placed in simulated
+    /// time once the simulation says where the run lies.
+    private var runBins: [Int: (tag: UInt32, stacks: [[UInt]: [Int: Int]])] = [:]
+    /// The run the next ``placeLastRun(startUs:durationUs:)`` is about; nil when the last work did not run.
+    private var lastRun: Int?
     private var accumulated: [UInt32: Accumulated] = [:]
     private var ticks = 0, recorded = 0, dropped = 0, overruns = 0, truncated = 0
     private var handlerNanoseconds: UInt64 = 0
@@ -59,7 +66,18 @@ final class SamplingSession: @unchecked Sendable {
         lock.withLock { _ in performLocked(kernel: name, sizeBytes: sizeBytes, app: app, handler: handler) }
     }
 
+    /// Places the last run of work in simulated time (see ``WorkPerformer/placeLastRun(startUs:durationUs:)``).
+    func placeLastRun(startUs: Int64, durationUs: Int64) {
+        lock.withLock { _ in
+            guard let index = lastRun, runs.indices.contains(index) else { return }
+            runs[index].startUs = startUs
+            runs[index].durationUs = max(durationUs, 0)
+            lastRun = nil
+        }
+    }
+
     private func performLocked(kernel name: String, sizeBytes: Int64, app: String, handler: String) -> Int64 {
+        lastRun = nil
         guard let kernel = WorkRegistry.kernel(named: name) else {
             note("work kernel \"\(name)\" of \(app) \(handler) is not registered; it did not run")
             return 0
@@ -96,6 +114,7 @@ final class SamplingSession: @unchecked Sendable {
             kernel.run(sizeBytes)
             let end = csampler_monotonic_ns()
             if armed { sampler?.stop() }
+            result.startNanoseconds = start
             result.wallNanoseconds = end - start
             result.cpuNanoseconds = csampler_thread_cpu_ns() - cpuStart
             done.signal()
@@ -104,8 +123,11 @@ final class SamplingSession: @unchecked Sendable {
         var entry = accumulated[tag] ?? Accumulated()
         let recordedBefore = entry.stacks.values.reduce(0, +)
         let interval = DispatchTimeInterval.microseconds(Int(options.drainInterval * 1e6))
+        // This run's samples with their times, binned by fraction of its wall time once it ended.
+        var timed: [(addresses: [UInt], time: UInt64)] = []
         let collect: (StackSampler.RawSample) -> Void = { sample in
             entry.stacks[sample.addresses, default: 0] += 1
+            timed.append((sample.addresses, sample.timeNanoseconds))
             if sample.truncated { self.truncated += 1 }
         }
         while done.wait(timeout: .now() + interval) == .timedOut {
@@ -136,6 +158,17 @@ final class SamplingSession: @unchecked Sendable {
                             samples: entry.stacks.values.reduce(0, +) - recordedBefore,
                             wallMicroseconds: Int64(result.wallNanoseconds / 1000),
                             cpuMicroseconds: Int64(result.cpuNanoseconds / 1000)))
+        lastRun = runs.count - 1
+        if !timed.isEmpty {
+            var bins: [[UInt]: [Int: Int]] = [:]
+            let wall = Double(max(result.wallNanoseconds, 1))
+            for sample in timed {
+                // Samples a moment before the clock was read at the start count as its first step.
+                let offset = sample.time > result.startNanoseconds ? Double(sample.time - result.startNanoseconds) : 0
+                bins[sample.addresses, default: [:]][SampleTime.bin(fraction: offset / wall), default: 0] += 1
+            }
+            runBins[runs.count - 1] = (tag, bins)
+        }
         return Int64(result.wallNanoseconds / 1000)
     }
 
@@ -145,6 +178,7 @@ final class SamplingSession: @unchecked Sendable {
     }
 
     private func performLocked(program spec: ProgramSpec, app: String, handler: String, wallLimitUs: Int64?) -> WorkOutcome {
+        lastRun = nil
         let tag = tag(for: Handler(app: app, handler: handler))
         let run: ProgramRunner.Run
         do {
@@ -210,6 +244,7 @@ final class SamplingSession: @unchecked Sendable {
         accumulated[tag] = entry
         runs.append(WorkRun(app: app, handler: handler, kernel: name, samples: Int(clamping: result.samples),
                             wallMicroseconds: Int64(clamping: result.wall_ns / 1000), cpuMicroseconds: Int64(clamping: result.cpu_ns / 1000)))
+        lastRun = runs.count - 1
         return WorkOutcome(wallMicroseconds: Int64(clamping: result.wall_ns / 1000), peakBytes: Int64(clamping: result.peak_bytes),
                            overran: run.timedOut)
     }
@@ -219,13 +254,31 @@ final class SamplingSession: @unchecked Sendable {
     }
 
     private func makeProfileLocked() -> SamplingProfile {
+        var framesOf: [[UInt]: [Frame]] = [:]
+        func frames(_ addresses: [UInt]) -> [Frame] {
+            if let known = framesOf[addresses] { return known }
+            let frames = Array(addresses.enumerated().map { index, address in
+                symbolicator.frame(for: address, isReturnAddress: index > 0)
+            }.reversed())
+            framesOf[addresses] = frames
+            return frames
+        }
+        // Sample times: each placed run's steps over its simulated interval.
+        var sampleTimes: [UInt32: [[Frame]: [Int64: Int]]] = [:]
+        for (index, run) in runBins.sorted(by: { $0.key < $1.key }) {
+            guard let start = runs[index].startUs, let duration = runs[index].durationUs else { continue }
+            for (addresses, bins) in run.stacks {
+                let key = frames(addresses)
+                for (bin, count) in bins {
+                    sampleTimes[run.tag, default: [:]][key, default: [:]][
+                        SampleTime.time(bin: bin, startUs: start, durationUs: duration), default: 0] += count
+                }
+            }
+        }
         let inputs = accumulated.sorted { $0.key < $1.key }.map { tag, entry in
             let handler = handlers[Int(tag) - 1]
             let stacks = entry.stacks.map { addresses, count in
-                let frames = addresses.enumerated().map { index, address in
-                    symbolicator.frame(for: address, isReturnAddress: index > 0)
-                }
-                return (frames: Array(frames.reversed()), count: count)
+                (frames: frames(addresses), count: count)
             } + entry.programStacks.map { (frames: $0.key, count: $0.value) }
             var input = SamplingProfile.HandlerInput(
                 app: handler.app, handler: handler.handler,
@@ -235,6 +288,7 @@ final class SamplingSession: @unchecked Sendable {
                 stacks: stacks)
             input.allocations = entry.allocations
             input.program = entry.program
+            input.sampleTimes = sampleTimes[tag] ?? [:]
             return input
         }
         var notes = self.notes

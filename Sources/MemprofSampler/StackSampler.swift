@@ -18,6 +18,8 @@ public final class StackSampler: @unchecked Sendable {
         public var tag: UInt32
         public var addresses: [UInt]
         public var truncated: Bool
+        /// When the sample was taken: CLOCK_MONOTONIC, in nanoseconds.
+        public var timeNanoseconds: UInt64 = 0
     }
 
     /// The counters of the C handler.
@@ -137,6 +139,6 @@ public final class StackSampler: @unchecked Sendable {
         }
         return RawSample(
             tag: sample.tag, addresses: addresses,
-            truncated: sample.flags & UInt16(CSAMPLER_FLAG_TRUNCATED) != 0)
+            truncated: sample.flags & UInt16(CSAMPLER_FLAG_TRUNCATED) != 0, timeNanoseconds: sample.time_ns)
     }
 }

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import MemprofCompare
 import MemprofExport
+import MemprofFleet
 import MemprofReport
 import MemprofCore
 
@@ -14,9 +15,11 @@ struct ExportCommand: ParsableCommand {
         discussion: "trace opens in ui.perfetto.dev or chrome://tracing. speedscope, folded and pprof need "
             + "stack samples in the report. benchmark is the report's metrics for github-action-benchmark "
             + "(customSmallerIsBetter). jetsam writes one JetsamEvent .ips file per moment of memory kills into "
-            + "the folder -o names; metrickit writes MXMetricPayload-shaped JSON, one payload per app.")
+            + "the folder -o names; metrickit writes MXMetricPayload-shaped JSON, one payload per app; "
+            + "of a fleet result (its folder or fleet.json), metrickit writes one such file per cell, "
+            + "cell-<index>.json, into the folder -o names, its runs aggregated.")
 
-    @Argument(help: "The report (report.json or its folder).")
+    @Argument(help: "The report (report.json or its folder), or for metrickit a fleet result (its folder or fleet.json).")
     var report: String
 
     @Option(help: "The format to write.")
@@ -29,6 +32,18 @@ struct ExportCommand: ParsableCommand {
         if format.isBinary, out == nil || out == "-", isatty(STDOUT_FILENO) == 1 {
             throw BadInput("\(format.rawValue) is binary (gzip-compressed); refusing to write it to a terminal. "
                 + "Write it to a file with -o FILE, or redirect standard output")
+        }
+        if FleetCompare.isFleet(report) {
+            guard format == .metrickit else {
+                throw BadInput("\(report) is a fleet result: only --format metrickit exports one (a payload array per cell)")
+            }
+            guard let out, out != "-" else {
+                throw BadInput("metrickit of a fleet writes one file per cell: name a folder with -o DIR")
+            }
+            let files = try FleetMetricKit.files(report)
+            try AtomicFiles.write(files, into: URL(fileURLWithPath: out))
+            FileHandle.standardError.write(Data("\(out): \(Format.count(files.count, "cell")) written (cell-<index>.json)\n".utf8))
+            return
         }
         let loaded = try ReportLoader.load(report)
         if format.isFolder {

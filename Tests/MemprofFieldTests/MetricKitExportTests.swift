@@ -9,18 +9,8 @@ import Testing
 /// The MetricKit export, checked against the field names Apple documents for
 /// `MXBackgroundExitData`, `MXForegroundExitData` and `MXMemoryMetric`.
 @Suite struct MetricKitExportTests {
-    /// Apple's MetricKit documentation (developer.apple.com/documentation/metrickit/mxbackgroundexitdata
-    /// and …/mxforegroundexitdata): every counter of the two classes.
-    static let appleBackground: Set<String> = [
-        "cumulativeNormalAppExitCount", "cumulativeAbnormalExitCount", "cumulativeAppWatchdogExitCount",
-        "cumulativeCPUResourceLimitExitCount", "cumulativeMemoryResourceLimitExitCount", "cumulativeMemoryPressureExitCount",
-        "cumulativeBadAccessExitCount", "cumulativeIllegalInstructionExitCount",
-        "cumulativeBackgroundTaskAssertionTimeoutExitCount", "cumulativeSuspendedWithLockedFileExitCount",
-    ]
-    static let appleForeground: Set<String> = [
-        "cumulativeNormalAppExitCount", "cumulativeAbnormalExitCount", "cumulativeAppWatchdogExitCount",
-        "cumulativeMemoryResourceLimitExitCount", "cumulativeBadAccessExitCount", "cumulativeIllegalInstructionExitCount",
-    ]
+    static let appleBackground = MetricKitNames.background
+    static let appleForeground = MetricKitNames.foreground
 
     @Test(arguments: ["phone-day", "phone-day-xnu", "background-heavy"])
     func thePayloadsUseApplesNamesAndCountEveryExit(workload: String) throws {
@@ -30,12 +20,11 @@ import Testing
         #expect(payloads.count == report.apps.count)
         var counted = 0
         for payload in payloads {
-            #expect(Set(payload.keys) == ["appVersion", "timeStampBegin", "timeStampEnd", "metaData",
-                                          "applicationExitMetrics", "memoryMetrics"])
+            #expect(Set(payload.keys) == MetricKitNames.payload)
             let meta = try #require(payload["metaData"] as? [String: Any])
             let app = try #require(meta["bundleIdentifier"] as? String)
             let exits = try #require(payload["applicationExitMetrics"] as? [String: [String: Int]])
-            #expect(Set(exits.keys) == ["backgroundExitData", "foregroundExitData"])
+            #expect(Set(exits.keys) == MetricKitNames.exitSections)
             #expect(Set(exits["backgroundExitData"]!.keys) == Self.appleBackground)
             #expect(Set(exits["foregroundExitData"]!.keys) == Self.appleForeground)
             counted += exits.values.flatMap(\.values).reduce(0, +)
@@ -45,7 +34,7 @@ import Testing
             let memory = try #require(payload["memoryMetrics"] as? [String: Any])
             #expect(memory["peakMemoryUsage"] as? String == "\((report.apps[app]!.peakFootprintBytes + 512) / 1024) kB")
             let suspended = try #require(memory["averageSuspendedMemory"] as? [String: Any])
-            #expect(Set(suspended.keys) == ["averageValue", "standardDeviation", "sampleCount"])
+            #expect(Set(suspended.keys) == MetricKitNames.average)
             let suspensions = report.events.count { $0.kind == .transition && $0.app == app && $0.fields.to == .suspended }
             #expect(suspended["sampleCount"] as? Int == suspensions)
         }
@@ -68,11 +57,30 @@ import Testing
     }
 
     @Test func averageSuspendedMemoryIsTheMeanAndSampleDeviation() {
-        let m = MetricKitExport.AppMetrics(app: "a", background: [:], foreground: [:], peakMemoryBytes: 0,
-                                           suspendedSamples: [10 * 1024, 20 * 1024, 30 * 1024])
-        #expect(m.averageSuspendedBytes == 20 * 1024)
-        #expect(m.suspendedStandardDeviation == 10 * 1024)
-        #expect(MetricKitExport.kilobytes(m.averageSuspendedBytes) == "20 kB")
+        var accumulator = SuspendedMemory.Accumulator()
+        for kb: Int64 in [10, 20, 30] { accumulator.add(kb * 1024) }
+        let m = accumulator.summary
+        #expect(m.sampleCount == 3)
+        #expect(m.averageBytes == 20 * 1024)
+        #expect(m.standardDeviationBytes == 10 * 1024)
+        #expect(MetricKitExport.kilobytes(Double(m.averageBytes)) == "20 kB")
+    }
+
+    /// report.json's apps carry what the payloads say: exits per side and the footprints at
+    /// suspension, the same figures the export reads from the event log of older reports.
+    @Test(arguments: ["phone-day", "phone-day-xnu"])
+    func reportAppsAgreeWithTheEventLog(workload: String) throws {
+        let report = try ReportFixture.builtin(workload)
+        var old = report
+        for id in old.apps.keys {
+            old.apps[id]!.foregroundExits = nil
+            old.apps[id]!.suspendedMemory = nil
+        }
+        let fromStats = MetricKitExport.metrics(report), fromEvents = MetricKitExport.metrics(old)
+        #expect(fromStats.map(\.background) == fromEvents.map(\.background))
+        #expect(fromStats.map(\.foreground) == fromEvents.map(\.foreground))
+        #expect(fromStats.map(\.suspended.sampleCount) == fromEvents.map(\.suspended.sampleCount))
+        #expect(fromStats.contains { $0.suspended.sampleCount > 0 })
     }
 }
 

@@ -60,6 +60,8 @@ struct AppRuntime {
     var stats: AppStats
     var timeInState: [Microseconds] = Array(repeating: 0, count: AppState.allCases.count)
     var resumeLatencies: [Microseconds] = []
+    /// Footprints at each suspension (MetricKit's averageSuspendedMemory).
+    var suspendedFootprints = SuspendedMemory.Accumulator()
     /// Notifications posted, by `LifecycleCallback.index`.
     var posted: [Int] = Array(repeating: 0, count: LifecycleCallback.allCases.count)
     var bytes = Series()

@@ -31,6 +31,10 @@ extension Simulator {
             scheduleFetchWake(i)
         }
         apps[i].stats.exits[reason.rawValue, default: 0] += 1
+        if from.isForeground {
+            apps[i].stats.foregroundExits = apps[i].stats.foregroundExits ?? zeroExitCounts()
+            apps[i].stats.foregroundExits![reason.rawValue, default: 0] += 1
+        }
         summary.terminations[reason.rawValue, default: 0] += 1
         record(.exit(reason, from: from), i)
     }

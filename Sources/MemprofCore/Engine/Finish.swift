@@ -19,6 +19,8 @@ extension Simulator {
                 s.timeInStateUs[state.rawValue] = apps[i].timeInState[k]
             }
             s.resumeLatencyUs = LatencySummary(samples: apps[i].resumeLatencies)
+            s.suspendedMemory = apps[i].suspendedFootprints.summary
+            if s.foregroundExits == nil { s.foregroundExits = zeroExitCounts() }
             if options.checksInvariants {
                 let total = apps[i].timeInState.reduce(0, +)
                 if total != workload.durationUs {

@@ -16,6 +16,7 @@ extension Simulator {
         if apps[i].holdsFileLock { return kill(i, .suspendedWithLockedFile, requested: nil) }
         setState(i, .suspended, cause: cause)
         let footprint = apps[i].footprint
+        apps[i].suspendedFootprints.add(footprint)
         if policy.shouldCompress(footprint: footprint, compressedUsed: compressedUsed,
                                  flash: workload.device.flash) {
             compress(i, footprint: footprint, freezer: nil)

@@ -95,12 +95,20 @@ extension Simulator {
         let scale = workload.device.cpuScale
         let limit = window.map { Microseconds((Double($0) / max(scale, 1e-9)).rounded(.up)) }
         let outcome = performer.run(work, app: apps[i].spec.id, handler: kind, wallLimitUs: limit)
-        options.performer = performer
         // A measured peak is bounded (1 PiB) so no arithmetic on footprints can overflow.
         let allocates = handler.allocatesMeasured ? min(max(outcome.peakBytes, 0), 1 << 50) : handler.allocates
-        if let window, outcome.overran { return (max(handler.timeUs, window + 1), allocates) }
-        guard handler.timing == .measured else { return (handler.timeUs, allocates) }
-        return (Microseconds((Double(outcome.wallMicroseconds) * scale).rounded()), allocates)
+        let time: Microseconds
+        if let window, outcome.overran {
+            time = max(handler.timeUs, window + 1)
+        } else if handler.timing == .measured {
+            time = Microseconds((Double(outcome.wallMicroseconds) * scale).rounded())
+        } else {
+            time = handler.timeUs
+        }
+        // The work's samples lie over the simulated time it had: the window when it overran.
+        performer.placeLastRun(startUs: now, durationUs: outcome.overran ? min(time, window ?? time) : time)
+        options.performer = performer
+        return (time, allocates)
     }
 
     mutating func updateCounts(_ i: Int, _ kind: HandlerKind, _ change: (inout HandlerCounts) -> Void) {

@@ -1,0 +1,24 @@
+/// The field names Apple documents for MetricKit payloads, typed from its documentation
+/// (developer.apple.com/documentation/metrickit/mxbackgroundexitdata, …/mxforegroundexitdata,
+/// …/mxmemorymetric, …/mxmetricpayload), for tests of memprof's MetricKit exports to check against
+/// rather than against memprof's own lists.
+public enum MetricKitNames {
+    /// Every counter of `MXBackgroundExitData`.
+    public static let background: Set<String> = [
+        "cumulativeNormalAppExitCount", "cumulativeAbnormalExitCount", "cumulativeAppWatchdogExitCount",
+        "cumulativeCPUResourceLimitExitCount", "cumulativeMemoryResourceLimitExitCount", "cumulativeMemoryPressureExitCount",
+        "cumulativeBadAccessExitCount", "cumulativeIllegalInstructionExitCount",
+        "cumulativeBackgroundTaskAssertionTimeoutExitCount", "cumulativeSuspendedWithLockedFileExitCount",
+    ]
+    /// Every counter of `MXForegroundExitData`.
+    public static let foreground: Set<String> = [
+        "cumulativeNormalAppExitCount", "cumulativeAbnormalExitCount", "cumulativeAppWatchdogExitCount",
+        "cumulativeMemoryResourceLimitExitCount", "cumulativeBadAccessExitCount", "cumulativeIllegalInstructionExitCount",
+    ]
+    /// The keys of a payload as `jsonRepresentation()` writes the sections memprof fills.
+    public static let payload: Set<String> = ["appVersion", "timeStampBegin", "timeStampEnd", "metaData",
+                                              "applicationExitMetrics", "memoryMetrics"]
+    public static let exitSections: Set<String> = ["backgroundExitData", "foregroundExitData"]
+    /// `MXMemoryMetric`'s `averageSuspendedMemory`, an `MXAverage`.
+    public static let average: Set<String> = ["averageValue", "standardDeviation", "sampleCount"]
+}
