@@ -124,10 +124,10 @@ public enum FleetCompare {
             rose: diffs.filter { $0 > 0 }.count, fell: diffs.filter { $0 < 0 }.count, verdict: .same,
             threshold: relative, minDelta: floor, message: nil)
         let change = test.meanChange
-        guard change != 0, direction != .neutral, !ignore else { return row }
-        let beyond = abs(change) >= floor && (baseMean == 0 || abs(change) / abs(baseMean) > relative)
-        guard beyond, test.pValue < alpha else { return row }
-        row.verdict = (direction == .higherIsWorse) == (change > 0) ? .worse : .better
+        guard let verdict = Comparer.judge(change: change, base: baseMean, direction: direction, relative: relative,
+                                           floor: floor, ignore: ignore),
+              test.pValue < alpha else { return row }
+        row.verdict = verdict
         row.message = "\(cell): \(metric) \(change > 0 ? "rose" : "fell") by \(signed(change, kind)) on average "
             + "(95% CI \(signed(test.ciLow, kind)) to \(signed(test.ciHigh, kind))), p = \(pText(test.pValue)) over \(diffs.count) seeds"
         return row

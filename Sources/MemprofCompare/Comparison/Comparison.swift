@@ -138,14 +138,21 @@ public enum Comparer {
         let change = new - base
         row.change = change
         row.changePercent = base != 0 ? change / abs(base) * 100 : nil
-        guard change != 0, direction != .neutral, !ignore else { return row }
-        let beyond = abs(change) >= floor && (base == 0 || abs(change) / abs(base) > relative)
-        guard beyond else { return row }
-        let rose = change > 0
-        let worse = (direction == .higherIsWorse) == rose
-        row.verdict = worse ? .worse : .better
+        guard let verdict = judge(change: change, base: base, direction: direction, relative: relative, floor: floor,
+                                  ignore: ignore) else { return row }
+        row.verdict = verdict
         row.message = sentence(row)
         return row
+    }
+
+    /// Whether a change from `base` passes its thresholds, and which way: nil when it is within
+    /// them, the metric is neutral or ignored. The one rule of `compare` for reports and, with a
+    /// paired test on top, for fleets.
+    public static func judge(change: Double, base: Double, direction: MetricDirection, relative: Double,
+                             floor: Double, ignore: Bool) -> Verdict? {
+        guard change != 0, direction != .neutral, !ignore else { return nil }
+        guard abs(change) >= floor && (base == 0 || abs(change) / abs(base) > relative) else { return nil }
+        return (direction == .higherIsWorse) == (change > 0) ? .worse : .better
     }
 
     /// "mail: evictions rose from 2 to 5 (+150%), threshold 0".
