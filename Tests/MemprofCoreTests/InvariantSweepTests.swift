@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MemprofCore
 import Testing
 
@@ -15,8 +16,8 @@ struct InvariantSweepTests {
     func tenThousandWorkloads() {
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let chunk = (Self.count + cores - 1) / cores
-        let failures = Locked<[String]>([])
-        let totals = Locked<(runs: Int, evictions: Int, kills: Int)>((0, 0, 0))
+        let failures = Mutex<[String]>([])
+        let totals = Mutex<(runs: Int, evictions: Int, kills: Int)>((0, 0, 0))
         DispatchQueue.concurrentPerform(iterations: cores) { part in
             var local: [String] = []
             var runs = 0, evictions = 0, kills = 0
@@ -38,17 +39,5 @@ struct InvariantSweepTests {
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0.prefix(5) })")
         // The workloads reach the paths the invariants guard.
         #expect(evictions > Self.count / 10 && kills > Self.count / 10, "evictions \(evictions), kills \(kills)")
-    }
-}
-
-/// A value shared between threads, behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }

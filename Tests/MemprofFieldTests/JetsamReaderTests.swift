@@ -1,4 +1,5 @@
 import Foundation
+import MemprofCore
 @testable import MemprofField
 import Testing
 
@@ -77,7 +78,7 @@ import Testing
                      "ios13-ipad-apple-documentation.ips", "ios14-iphone11-highwater-daemon.ips",
                      "ios18-iphone14-excerpt.ips"]
         let inputs = try names.map { Array(try Field.fixture($0).utf8) }
-        var rng = SplitMix(seed: 16)
+        var rng = SeededGenerator(seed: 16)
         let alphabet = Array("{}[]:,\"-0123456789eE.\\ntu \n".utf8)
         var accepted = 0
         for round in 0..<4000 {
@@ -104,18 +105,5 @@ import Testing
             }
         }
         #expect(accepted > 0, "some mutations keep a valid report")
-    }
-}
-
-/// A small seeded generator for the fuzz test (the same mutations on every run).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

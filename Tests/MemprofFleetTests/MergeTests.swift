@@ -1,4 +1,5 @@
 import Foundation
+import MemprofCore
 import MemprofTestSupport
 import Testing
 @testable import MemprofFleet
@@ -20,7 +21,7 @@ import Testing
             _ = try FleetSweep.run(try FleetFixtures.plan(dir, shard: .init(index: k, count: n)), threads: 1 + k % 2, into: out)
             shards.append(out.path)
         }
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 23)  // seeded: a failure replays
         var merged = 0
         func merge(_ parts: [String], partial: Bool = false) throws -> String {
             merged += 1
@@ -74,7 +75,7 @@ import Testing
     }
 
     @Test func accumulatorsAddUpTheSameInAnyOrder() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 77)
         let values: [Int64] = (0..<500).map { _ in
             [Int64.random(in: 0...5, using: &generator), Int64.random(in: 0...100_000_000, using: &generator)].randomElement(using: &generator)!
         }

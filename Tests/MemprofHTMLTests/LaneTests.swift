@@ -71,7 +71,7 @@ import Testing
 
     /// Every interval of a busy lane shows in the segment that covers it.
     @Test func everyStateHeldShowsInItsColumn() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 74)  // seeded: a failure replays
         var intervals: [StateInterval] = []
         var t: Int64 = 0
         let states: [AppState] = [.inactive, .active, .background, .suspended, .compressed]
