@@ -2,6 +2,16 @@ import Foundation
 
 /// Snapshot comparison of JSON documents, for reports held against their committed baselines.
 public enum Snapshot {
+    /// fleet.json's text in folder `dir` with its `host` object cut out (the wall-clock facts,
+    /// which differ between sweeps of the same result); keys are sorted, so `host` comes just
+    /// before `runsFile`.
+    public static func fleetJSONWithoutHost(in dir: URL) throws -> String {
+        let text = try String(contentsOf: dir.appendingPathComponent("fleet.json"), encoding: .utf8)
+        guard let start = text.range(of: ",\"host\":{"),
+              let end = text.range(of: "},\"runsFile\":", range: start.upperBound..<text.endIndex) else { return text }
+        return String(text[..<start.lowerBound]) + String(text[end.lowerBound...].dropFirst())
+    }
+
     /// The first difference between two JSON documents, ignoring the top-level keys in
     /// `ignoring` (by default the parts of a report that are measured, not simulated: `host`
     /// and `profile`, spec §10); nil when they are the same.

@@ -80,12 +80,7 @@ import Testing
         }
     }
 
-    func withoutHost(_ dir: URL) throws -> String {
-        let text = try String(contentsOf: dir.appendingPathComponent("fleet.json"), encoding: .utf8)
-        let start = try #require(text.range(of: ",\"host\":{"))
-        let end = try #require(text.range(of: "},\"runsFile\":", range: start.upperBound..<text.endIndex))
-        return String(text[..<start.lowerBound]) + String(text[end.lowerBound...].dropFirst())
-    }
+    func withoutHost(_ dir: URL) throws -> String { try Snapshot.fleetJSONWithoutHost(in: dir) }
 
     @Test func badSweepFilesAndShardsExit2AndWriteNothing() throws {
         let dir = try Scratch.makeDirectory("cli")

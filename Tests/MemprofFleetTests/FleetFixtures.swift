@@ -57,11 +57,6 @@ enum FleetFixtures {
         return (object, try Data(contentsOf: dir.appendingPathComponent("runs.csv")))
     }
 
-    /// fleet.json's bytes with the `host` object cut out (it is last but one: keys are sorted).
-    static func bytesWithoutHost(_ dir: URL) throws -> String {
-        let text = try String(contentsOf: dir.appendingPathComponent("fleet.json"), encoding: .utf8)
-        guard let start = text.range(of: ",\"host\":{"), let end = text.range(of: "},\"runsFile\":", range: start.upperBound..<text.endIndex)
-        else { return text }
-        return String(text[..<start.lowerBound]) + String(text[end.lowerBound...].dropFirst())
-    }
+    /// fleet.json's bytes with the `host` object cut out.
+    static func bytesWithoutHost(_ dir: URL) throws -> String { try Snapshot.fleetJSONWithoutHost(in: dir) }
 }
