@@ -147,15 +147,11 @@ public struct XNUPolicy: MemoryPolicy {
     public var hasFreezer: Bool { true }
 
     public func band(of app: PolicyCandidate, nowUs: Microseconds) -> (band: Int, sinceUs: Microseconds)? {
-        switch app.state {
-        case .notRunning: return nil
-        case .inactive, .active: return (xnu.foregroundBand, app.stateSinceUs)
-        case .background: return (app.isPlayingAudio ? xnu.audioBand : xnu.backgroundBand, app.stateSinceUs)
-        case .compressed: return (xnu.frozenBand, app.stateSinceUs)
-        case .suspended:
-            let agedAt = app.stateSinceUs + xnu.agingUs
-            return nowUs < agedAt ? (xnu.agingBand, app.stateSinceUs) : (xnu.idleBand, agedAt)
-        }
+        guard let band = xnu.band(app.state, playingAudio: app.isPlayingAudio) else { return nil }
+        guard app.state == .suspended else { return (band, app.stateSinceUs) }
+        // A suspended app sits in the aging band first and reaches the idle band `agingUs` later.
+        let agedAt = app.stateSinceUs + xnu.agingUs
+        return nowUs < agedAt ? (xnu.agingBand, app.stateSinceUs) : (band, agedAt)
     }
 
     public func reclaimOrder(_ candidates: [PolicyCandidate]) -> [PolicyCandidate] {
