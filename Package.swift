@@ -128,7 +128,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile", "MemprofTestSupport"]),
         // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index scan).
-        .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofOutput"]),
+        .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"]),
         // trace.json in the Trace Event Format (Perfetto, chrome://tracing), and lifecycle intervals.
         .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"]),
         // `memprof serve`: a read-only HTTP server over a reports folder (FlyingFox).

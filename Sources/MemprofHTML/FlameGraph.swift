@@ -7,7 +7,7 @@ import MemprofReport
 /// to zoom, search, focus on or hide a function, show or hide memprof's own frames, follow the
 /// selected time range). One frame table for all graphs; each stack is written as
 /// `[count, workStart, frame, frame, ...]` (root first), where `workStart` is the index of the
-/// first frame after memprof's harness (see `FrameNames.isHarness`), so the page can hide
+/// first frame after memprof's harness (see `HarnessFrames`), so the page can hide
 /// everything above the work without knowing frame names. A graph whose samples carry simulated
 /// times (``SampleTime``) also has `times`: per stack, `[Δt, count, Δt, count, ...]` (times
 /// delta-coded from 0, in µs) or 0, so the page recomputes the graph from the samples inside a
@@ -88,12 +88,6 @@ public struct FlameGraphs {
         }
     }
 
-    /// The index of the first frame of `frames` (root first) after the last harness frame; 0
-    /// when the stack has none.
-    public static func workStart(_ frames: [String]) -> Int {
-        (frames.lastIndex(where: FrameNames.isHarness) ?? -1) + 1
-    }
-
     /// A handler's sample times, parallel to ``stacks(_:in:)``.
     public static func times(_ handler: HandlerProfile) -> [[SampleTime]?] {
         handler.stacks.map(\.times)
@@ -157,7 +151,7 @@ public struct FlameGraphs {
         json.raw("[")
         for (index, stack) in stacks.enumerated() {
             if index > 0 { json.raw(",") }
-            json.raw("["); json.int(Int64(stack.count)); json.raw(","); json.int(Int64(Self.workStart(stack.frames)))
+            json.raw("["); json.int(Int64(stack.count)); json.raw(","); json.int(Int64(HarnessFrames.workStart(stack.frames)))
             for frame in stack.frames { json.raw(","); json.int(Int64(frameIndex[frame] ?? 0)) }
             json.raw("]")
         }

@@ -47,15 +47,6 @@ public enum FrameNames {
 
     static func isNameCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
 
-    /// memprof's own frames between a thread's start and the work: the thread entry, the worker
-    /// loop, the sampling session's locking closures and the registry's kernel closures. Every
-    /// frame up to the last of these is hidden by default.
-    public static func isHarness(_ name: String) -> Bool {
-        let markers = ["MemprofSampler.WorkerThread", "MemprofSampler.SamplingSession", "MemprofSampler.WorkRegistry",
-                       "NSThreadStart", "Foundation.Thread.main", "start_thread", "__clone"]
-        return markers.contains { name.contains($0) }
-    }
-
     /// Compiler thunks that carry no meaning of their own: partial-apply forwarders, protocol
     /// witnesses, reabstraction thunks, merged functions; hidden by default (their samples go to
     /// their caller).

@@ -49,7 +49,7 @@ public enum RunPipeline {
             OutputFile(name: "trace.json", data: try request.timed("trace.json") { try TraceJSON.encode(report) }),
         ]
         // Stack files start at the work: memprof's own frames above a kernel are left out.
-        if let profile { files += try stackFiles(for: profile.mappingStacks(SampledWorkPerformer.workFrames), workload: workload.name) }
+        if let profile { files += try stackFiles(for: profile.mappingStacks(HarnessFrames.work), workload: workload.name) }
         return RunArtifacts(report: logged, files: files, profile: profile, orderedApps: orderedApps,
                             sampling: request.sampling)
     }

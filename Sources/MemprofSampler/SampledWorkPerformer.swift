@@ -58,17 +58,6 @@ public struct SampledWorkPerformer: WorkPerformer {
         session.perform(kernel: kernel, sizeBytes: sizeBytes, app: app, handler: handler)
     }
 
-    /// The frames of a kernel's stack from the kernel down (root first): memprof's thread start,
-    /// worker loop and the closures that call the kernel, up to the last of them, removed. The
-    /// profile keeps them (report.html hides them behind a toggle); stack files leave them out.
-    public static func workFrames(_ frames: [Frame]) -> [Frame] {
-        guard let last = frames.lastIndex(where: { frame in
-            frame.name.contains("SamplingSession.performLocked(kernel:")
-                || frame.name.contains("variable initialization expression of static MemprofSampler.WorkRegistry.builtIn")
-        }), last + 1 < frames.count else { return frames }
-        return Array(frames[(last + 1)...])
-    }
-
     /// Symbolicates what was sampled so far and returns it as a profile.
     public func makeProfile() -> SamplingProfile {
         session.makeProfile()

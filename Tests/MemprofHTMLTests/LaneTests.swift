@@ -1,6 +1,7 @@
 import Foundation
 import MemprofCore
 import MemprofOutput
+import MemprofProfile
 import MemprofReport
 import Testing
 @testable import MemprofHTML
@@ -160,8 +161,8 @@ import Testing
                      "closure #2 in variable initialization expression of static MemprofSampler.WorkRegistry.builtIn : Swift.Array<MemprofSampler.WorkKernel>",
                      "static MemprofSampler.CompressKernel.run(bytes:)", "partial apply forwarder for closure #1 in static MemprofSampler.CompressKernel.run(bytes:)",
                      "static MemprofSampler.CompressKernel.compressBlock(_:table:into:)"]
-        #expect(FlameGraphs.workStart(stack) == 5)
-        #expect(FlameGraphs.workStart(["main", "work"]) == 0)
+        #expect(HarnessFrames.workStart(stack) == 5)
+        #expect(HarnessFrames.workStart(["main", "work"]) == 0)
         #expect(FrameNames.isThunk(stack[6]))
         #expect(FrameNames.isThunk("lazy protocol witness table accessor for type Swift.UInt64 and conformance Swift.UInt64 : Swift.BinaryInteger in Swift"))
         #expect(!FrameNames.isThunk(stack[7]))
