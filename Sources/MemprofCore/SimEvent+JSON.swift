@@ -10,6 +10,8 @@ extension SimEvent {
         public var bytes: Bytes?
         public var callback: LifecycleCallback?
         public var candidates: [Candidate]?
+        /// A transition's cause in ``StateCause/text``'s words.
+        public var cause: String?
         public var compressedBytes: Bytes?
         public var detail: String?
         public var freedBytes: Bytes?
@@ -36,9 +38,10 @@ extension SimEvent {
     public var fields: Fields {
         var f = Fields(atUs: atUs, kind: kind, app: app)
         switch payload {
-        case .transition(let from, let to):
+        case .transition(let from, let to, let cause):
             f.from = from
             f.to = to
+            f.cause = cause?.text
         case .callback(let callback, let notification):
             f.callback = callback
             f.notification = notification
@@ -118,7 +121,12 @@ extension SimEvent {
             return value
         }
         func word<T>(_ parse: (String) -> T?, _ key: String = "detail") throws -> T {
-            let text = try need(key == "detail" ? f.detail : f.handler, key)
+            let words: String? = switch key {
+            case "handler": f.handler
+            case "cause": f.cause
+            default: f.detail
+            }
+            let text = try need(words, key)
             guard let value = parse(text) else {
                 throw FieldsError(key: key, description: "'\(text)' is not a \(key) of a \(f.kind.rawValue) event")
             }
@@ -127,7 +135,9 @@ extension SimEvent {
         let payload: Payload
         switch f.kind {
         case .transition:
-            payload = .transition(from: try need(f.from, "from"), to: try need(f.to, "to"))
+            // A report of a memprof that did not record causes has none: the cause is absent.
+            let cause = try f.cause.map { _ in try word(StateCause.init(text:), "cause") }
+            payload = .transition(from: try need(f.from, "from"), to: try need(f.to, "to"), cause: cause)
         case .callback:
             payload = .callback(try need(f.callback, "callback"), notification: try need(f.notification, "notification"))
         case .launch:
@@ -187,7 +197,7 @@ extension SimEvent {
 
 extension SimEvent: Codable {
     enum CodingKeys: String, CodingKey {
-        case action, app, atUs, bytes, callback, candidates, compressedBytes, detail, freedBytes, from, handler, kind,
+        case action, app, atUs, bytes, callback, candidates, cause, compressedBytes, detail, freedBytes, from, handler, kind,
              latencyUs, level, neededBytes, notification, object, reason, to, usedBytes
     }
 
@@ -199,6 +209,7 @@ extension SimEvent: Codable {
         f.bytes = try c.decodeIfPresent(Bytes.self, forKey: .bytes)
         f.callback = try c.decodeIfPresent(LifecycleCallback.self, forKey: .callback)
         f.candidates = try c.decodeIfPresent([Candidate].self, forKey: .candidates)
+        f.cause = try c.decodeIfPresent(String.self, forKey: .cause)
         f.compressedBytes = try c.decodeIfPresent(Bytes.self, forKey: .compressedBytes)
         f.detail = try c.decodeIfPresent(String.self, forKey: .detail)
         f.freedBytes = try c.decodeIfPresent(Bytes.self, forKey: .freedBytes)
@@ -229,6 +240,7 @@ extension SimEvent: Codable {
         try c.encodeIfPresent(f.bytes, forKey: .bytes)
         try c.encodeIfPresent(f.callback, forKey: .callback)
         try c.encodeIfPresent(f.candidates, forKey: .candidates)
+        try c.encodeIfPresent(f.cause, forKey: .cause)
         try c.encodeIfPresent(f.compressedBytes, forKey: .compressedBytes)
         try c.encodeIfPresent(f.detail, forKey: .detail)
         try c.encodeIfPresent(f.freedBytes, forKey: .freedBytes)

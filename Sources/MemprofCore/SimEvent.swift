@@ -14,8 +14,9 @@ public struct SimEvent: Sendable, Hashable {
 
     /// What happened, with what the report says of it.
     public enum Payload: Sendable, Hashable {
-        /// An app changed state.
-        case transition(from: AppState, to: AppState)
+        /// An app changed state, because of `cause` (nil when no step of the engine names one, or
+        /// when read from a report.json of a memprof that did not record causes).
+        case transition(from: AppState, to: AppState, cause: StateCause?)
         /// A delegate callback, with the notification posted for it.
         case callback(LifecycleCallback, notification: String)
         /// A launch holding `bytes`; a launch into the background names the wake it was for.

@@ -37,6 +37,41 @@ public enum StateCause: Sendable, Hashable {
         case .callback(let callback): callback.rawValue
         }
     }
+
+    /// The cause ``text`` names (report.json's `cause` of a `transition`), or nil.
+    public init?(text: String) {
+        if let kind = Self.word(text, after: "launch ", LaunchKind.init(rawValue:)) {
+            self = .launch(kind)
+        } else if let kind = Self.word(text, after: "resume ", ResumeKind.init(rawValue:)) {
+            self = .resume(kind)
+        } else if let reason = Self.word(text, after: "exit ", ExitReason.init(rawValue:)) {
+            self = .exit(reason)
+        } else if text == "evicted" {
+            self = .evicted
+        } else if text == "compressed" {
+            self = .compressed
+        } else if text == "read back from flash" {
+            self = .readBackFromFlash
+        } else if let callback = LifecycleCallback(rawValue: text) {
+            self = .callback(callback)
+        } else if let space = text.firstIndex(of: " "),
+                  let activity = BackgroundActivity(rawValue: String(text[..<space])) {
+            let rest = String(text[text.index(after: space)...])
+            if rest == "started" {
+                self = .woken(for: activity)
+            } else if let outcome = HandlerOutcome(detail: rest) {
+                self = .activityEnded(activity, outcome)
+            } else {
+                return nil
+            }
+        } else {
+            return nil
+        }
+    }
+
+    private static func word<T>(_ text: String, after prefix: String, _ parse: (String) -> T?) -> T? {
+        text.hasPrefix(prefix) ? parse(String(text.dropFirst(prefix.count))) : nil
+    }
 }
 
 /// One stretch of time an app spent in one state, and what made it enter that state.
@@ -49,7 +84,8 @@ public struct StateInterval: Sendable, Hashable {
     public var endUs: Microseconds
     public var state: AppState
     /// What made the app enter this state; nil when no step of the engine names one (the start
-    /// of the run, the end of an enter-background handler, a report read back from report.json).
+    /// of the run, the end of an enter-background handler), or when a report read back from
+    /// report.json was written by a memprof that did not record causes.
     public var cause: StateCause?
 
     public init(startUs: Microseconds, endUs: Microseconds, state: AppState, cause: StateCause? = nil) {

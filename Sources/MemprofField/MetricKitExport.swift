@@ -114,7 +114,7 @@ public enum MetricKitExport {
                 switch e.payload {
                 case .exit(let reason, let from):
                     m.addExits(reason.rawValue, foreground: from.isForeground, count: 1)
-                case .transition(_, to: .suspended):
+                case .transition(_, to: .suspended, _):
                     accumulator.add(JetsamExport.lastValue(report.timeline.appBytes[id] ?? [], upTo: e.atUs))
                 default:
                     continue

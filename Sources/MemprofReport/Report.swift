@@ -105,7 +105,7 @@ public struct Report: Codable, Sendable {
     public var host: Host
     /// Each app's states with their causes, as the run's engine set them (`SimulationResult`).
     /// Not part of report.json: a report read back from it has none, and ``lifecycle(apps:)``
-    /// rebuilds the states from its transitions, without causes.
+    /// rebuilds the same intervals from its transitions, which carry their causes.
     public var stateIntervals: [String: [StateInterval]]?
 
     enum CodingKeys: String, CodingKey {

@@ -16,6 +16,7 @@ extension JSONWriter {
                 o.key("candidates")
                 o.buffer.array(candidates) { b, c in b.write(c) }
             }
+            o.string("cause", e.cause)
             o.int("compressedBytes", e.compressedBytes)
             o.string("detail", e.detail)
             o.int("freedBytes", e.freedBytes)

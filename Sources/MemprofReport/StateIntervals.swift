@@ -9,15 +9,17 @@ public struct HandlerInterval: Sendable, Hashable {
     public var outcome: String
 }
 
-/// Lifecycle intervals per app (spec §10): the run's own, with their causes, or for a report
-/// read back from report.json (which does not record causes) its transitions, without causes.
+/// Lifecycle intervals per app (spec §10): the run's own, or for a report read back from
+/// report.json the ones its transitions describe, with the causes they carry.
 ///
-/// Every app starts `notRunning` at 0; each `transition` event closes the current interval and
-/// opens one in its `to` state. Intervals of zero length (several transitions at one instant) are
-/// dropped, so the intervals of an app tile `0..<durationUs` without gaps or overlaps, as the
-/// engine's do.
+/// Every app starts `notRunning` at 0, without a cause; each `transition` event closes the
+/// current interval and opens one in its `to` state with the transition's `cause`. Intervals of
+/// zero length (several transitions at one instant) are dropped, so the intervals of an app tile
+/// `0..<durationUs` without gaps or overlaps and the one reached last at an instant has the cause
+/// of the last transition, as the engine's do: rebuilt from a report's full event log they are
+/// the run's own. A report.json written before transitions carried a `cause` gives none.
 public enum StateIntervals {
-    /// Intervals, without causes, of every app that appears in `apps` or in a transition, keyed by app.
+    /// Intervals of every app that appears in `apps` or in a transition, keyed by app.
     public static func make(events: [SimEvent], apps: [String], durationUs: Microseconds) -> [String: [StateInterval]] {
         var open: [String: StateInterval] = [:]
         var result: [String: [StateInterval]] = [:]
@@ -26,12 +28,12 @@ public enum StateIntervals {
             result[app] = []
         }
         for event in events {
-            guard case .transition(let from, let to) = event.payload, let app = event.app else { continue }
+            guard case .transition(let from, let to, let cause) = event.payload, let app = event.app else { continue }
             var current = open[app] ?? StateInterval(startUs: 0, endUs: 0, state: from)
             let at = min(max(event.atUs, current.startUs), durationUs)
             current.endUs = at
             if current.lengthUs > 0 { result[app, default: []].append(current) }
-            open[app] = StateInterval(startUs: at, endUs: at, state: to)
+            open[app] = StateInterval(startUs: at, endUs: at, state: to, cause: cause)
         }
         for (app, var current) in open {
             current.endUs = max(durationUs, current.startUs)
@@ -83,9 +85,9 @@ public enum StateIntervals {
 }
 
 extension Report {
-    /// The lifecycle intervals of `apps` that trace.json and the swimlanes draw: the run's, with
-    /// the causes the engine gave, when the report was built from a run; rebuilt from the
-    /// transitions, without causes, when it was read back from report.json.
+    /// The lifecycle intervals of `apps` that trace.json and the swimlanes draw: the run's when
+    /// the report was built from a run; rebuilt from the transitions and their causes when it was
+    /// read back from report.json.
     public func lifecycle(apps: [String]) -> [String: [StateInterval]] {
         stateIntervals ?? StateIntervals.make(events: events, apps: apps, durationUs: run.durationUs)
     }

@@ -143,8 +143,8 @@ let issueBudget = """
 @Suite struct ExportTests {
     @Test func traceIsTheSameWriterAsTheRunsTraceJSON() throws {
         var report = budgetReport()
-        let t1 = SimEvent(atUs: 0, app: "mail", .transition(from: .notRunning, to: .active))
-        let t2 = SimEvent(atUs: 60_000_000, app: "mail", .transition(from: .active, to: .suspended))
+        let t1 = SimEvent(atUs: 0, app: "mail", .transition(from: .notRunning, to: .active, cause: .launch(.cold)))
+        let t2 = SimEvent(atUs: 60_000_000, app: "mail", .transition(from: .active, to: .suspended, cause: nil))
         report.events.insert(contentsOf: [t1, t2], at: 0)
         report.timeline.usedBytes = [[0, 0], [60_000_000, 160 << 20]]
         let data = try Exporter.export(report, format: .trace)

@@ -39,6 +39,44 @@ import Testing
         #expect(IgnoredReason(detail: "because") == nil)
     }
 
+    @Test func stateCausesReadBackFromTheirWords() {
+        let causes: [StateCause] = LaunchKind.allCases.map(StateCause.launch) + ResumeKind.allCases.map(StateCause.resume)
+            + ExitReason.allCases.map(StateCause.exit) + [.evicted, .compressed, .readBackFromFlash]
+            + BackgroundActivity.allCases.map { StateCause.woken(for: $0) }
+            + BackgroundActivity.allCases.flatMap { activity in
+                [HandlerOutcome.completed, .expiredEnded, .expiredKilled, .timedOut, .interrupted(by: "music player")]
+                    .map { StateCause.activityEnded(activity, $0) }
+            }
+            + LifecycleCallback.allCases.map(StateCause.callback)
+        #expect(Set(causes.map(\.text)).count == causes.count)
+        #expect(causes.map { StateCause(text: $0.text) } == causes)
+        #expect(StateCause.launch(.cold).text == "launch cold")
+        #expect(StateCause.activityEnded(.fetch, .completed).text == "fetch completed")
+        #expect(StateCause.woken(for: .push).text == "push started")
+        for wrong in ["", "launch", "launch warm", "exit", "exit bored", "fetch", "fetch ", "fetch finished", "siesta started",
+                      "audio interrupted by ", "Evicted", "applicationDidSleep"] {
+            #expect(StateCause(text: wrong) == nil, "\(wrong)")
+        }
+    }
+
+    /// Words near the real ones (cut, grown, a character changed) never crash the reader, and a
+    /// word it accepts is exactly the words of the cause it gives.
+    @Test func mangledCausesAreRefusedOrExact() {
+        var rng = SeededGenerator(seed: 9)
+        let words = ["launch cold", "exit memoryPressure", "read back from flash", "fetch started",
+                     "audio interrupted by music", "backgroundTask expiredEnded", "applicationDidBecomeActive"]
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ\u{0}é\"")
+        for _ in 0..<20_000 {
+            var text = Array(words.randomElement(using: &rng)!)
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: text.removeLast(Int.random(in: 0...text.count, using: &rng))
+            case 1: text.insert(alphabet.randomElement(using: &rng)!, at: Int.random(in: 0...text.count, using: &rng))
+            default: text[Int.random(in: 0..<text.count, using: &rng)] = alphabet.randomElement(using: &rng)!
+            }
+            if let cause = StateCause(text: String(text)) { #expect(cause.text == String(text)) }
+        }
+    }
+
     @Test func freezerDecisionsReadBackFromTheirWords() {
         let decision = FreezerDecision(band: 0, suspendedNotFrozen: 3, frozen: 1, availableBytes: -5, usedBytes: 99)
         #expect(decision.detail == "freezer: band 0, 3 suspended not frozen, 1 frozen, -5 bytes available")
@@ -53,7 +91,11 @@ import Testing
         let freezer = FreezerDecision(band: 3, suspendedNotFrozen: 2, frozen: 0, availableBytes: 10, usedBytes: 20)
         func e(_ payload: SimEvent.Payload, app: String? = "a") -> SimEvent { SimEvent(atUs: 5, app: app, payload) }
         return [
-            (e(.transition(from: .active, to: .inactive)), ["from": "active", "to": "inactive"]),
+            (e(.transition(from: .active, to: .inactive, cause: .callback(.applicationWillResignActive))),
+             ["from": "active", "to": "inactive", "cause": "applicationWillResignActive"]),
+            (e(.transition(from: .background, to: .suspended, cause: .activityEnded(.audio, .interrupted(by: "b")))),
+             ["from": "background", "to": "suspended", "cause": "audio interrupted by b"]),
+            (e(.transition(from: .background, to: .suspended, cause: nil)), ["from": "background", "to": "suspended"]),
             (e(.callback(.applicationDidEnterBackground, notification: "N")),
              ["callback": "applicationDidEnterBackground", "notification": "N"]),
             (e(.launch(.cold, bytes: 9, wake: nil)), ["detail": "cold", "bytes": "9"]),
@@ -119,6 +161,18 @@ import Testing
         #expect(missing.codingPath.map(\.stringValue) == ["latencyUs"])
         #expect(missing.debugDescription == "a resume event needs 'latencyUs'")
         _ = decode(#"{"atUs":1,"kind":"handlerEnd","handler":"siesta","detail":"completed"}"#)
+        guard case .dataCorrupted(let cause)? = decode(#"{"atUs":1,"kind":"transition","from":"active","to":"inactive","cause":"boredom"}"#)
+        else { Issue.record("no error"); return }
+        #expect(cause.codingPath.map(\.stringValue) == ["cause"])
+        #expect(cause.debugDescription == "'boredom' is not a cause of a transition event")
+        _ = decode(#"{"atUs":1,"kind":"transition","from":"active","to":"inactive","cause":7}"#)
+    }
+
+    /// A report.json written before transitions carried a `cause` still reads: the cause is absent.
+    @Test func transitionsWithoutACauseStillRead() throws {
+        let old = #"{"app":"a","atUs":1,"from":"background","kind":"transition","to":"suspended"}"#
+        let event = try JSONDecoder().decode(SimEvent.self, from: Data(old.utf8))
+        #expect(event == SimEvent(atUs: 1, app: "a", .transition(from: .background, to: .suspended, cause: nil)))
     }
 
     /// Issue 9 wants small events: a payload enum instead of 20 optionals (240 bytes before).

@@ -72,7 +72,7 @@ extension SimulationResult {
     /// Transitions of an app as `"atUs from>to"`.
     func transitions(_ app: String) -> [String] {
         events.compactMap {
-            guard $0.app == app, case .transition(let from, let to) = $0.payload else { return nil }
+            guard $0.app == app, case .transition(let from, let to, _) = $0.payload else { return nil }
             return "\($0.atUs) \(from.rawValue)>\(to.rawValue)"
         }
     }
@@ -108,7 +108,7 @@ extension SimulationResult {
     /// The state an app is in at `t`, after everything at `t` has happened.
     func state(_ app: String, at t: Microseconds) -> AppState {
         for event in events(app, .transition).reversed() where event.atUs <= t {
-            if case .transition(_, let to) = event.payload { return to }
+            if case .transition(_, let to, _) = event.payload { return to }
         }
         return .notRunning
     }

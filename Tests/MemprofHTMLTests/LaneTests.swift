@@ -8,7 +8,7 @@ import Testing
 
 @Suite struct LaneTests {
     func transition(_ at: Int64, _ app: String, _ from: AppState, _ to: AppState) -> SimEvent {
-        SimEvent(atUs: at, app: app, .transition(from: from, to: to))
+        SimEvent(atUs: at, app: app, .transition(from: from, to: to, cause: nil))
     }
 
     var events: [SimEvent] {

@@ -135,8 +135,8 @@ import Testing
 }
 
 @Suite struct LifecycleTests {
-    /// The engine's intervals and those rebuilt from report.json's transitions have the same
-    /// states and bounds; only the engine's have causes.
+    /// The engine's intervals and those rebuilt from report.json's transitions and their `cause`s
+    /// are the same: states, bounds and causes.
     @Test(arguments: BuiltinWorkloads.all.map(\.name))
     func runsIntervalsMatchTheirTransitions(name: String) throws {
         let report = try ReportFixture.builtin(name)
@@ -146,10 +146,26 @@ import Testing
         #expect(decoded.stateIntervals == nil)
         let rebuilt = decoded.lifecycle(apps: apps)
         for app in apps {
-            let withoutCauses = (run[app] ?? []).map { StateInterval(startUs: $0.startUs, endUs: $0.endUs, state: $0.state) }
-            #expect(withoutCauses == rebuilt[app], "\(app)")
+            #expect(rebuilt[app] == run[app], "\(app)")
             #expect(report.lifecycle(apps: apps)[app] == run[app])
         }
         #expect(run.values.joined().contains { $0.cause != nil })
+    }
+
+    /// A report.json written before transitions carried a `cause` still reads: the same intervals,
+    /// without causes.
+    @Test func reportsWithoutCausesStillRead() throws {
+        let report = try ReportFixture.builtin("phone-day")
+        let apps = report.apps.keys.sorted()
+        let text = String(decoding: try ReportJSON.encode(report), as: UTF8.self)
+        let old = text.replacing(/"cause":"[^"]*",/, with: "")
+        #expect(old.count < text.count && !old.contains(#""cause""#))
+        let decoded = try ReportJSON.decode(Data(old.utf8))
+        let rebuilt = decoded.lifecycle(apps: apps)
+        let run = try #require(report.stateIntervals)
+        for app in apps {
+            let withoutCauses = (run[app] ?? []).map { StateInterval(startUs: $0.startUs, endUs: $0.endUs, state: $0.state) }
+            #expect(rebuilt[app] == withoutCauses, "\(app)")
+        }
     }
 }

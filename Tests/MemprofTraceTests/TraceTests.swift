@@ -80,6 +80,24 @@ import Testing
         #expect(reasons.contains("memoryPressure"))
     }
 
+    /// `memprof export --format trace report.json` against the trace.json `memprof run` wrote: the
+    /// run draws the engine's intervals, the export rebuilds them from report.json's transitions
+    /// and their `cause`s; for every built-in workload the two files are the same bytes.
+    @Test(arguments: BuiltinWorkloads.all.map(\.name))
+    func exportFromReportJSONIsTheRunsTraceJSON(workload: String) throws {
+        let report = try ReportFixture.builtin(workload)
+        #expect(report.stateIntervals != nil)
+        let readBack = try ReportJSON.decode(ReportJSON.encode(report))
+        #expect(readBack.stateIntervals == nil)
+        let runTrace = try TraceJSON.encode(report)
+        let exported = try TraceJSON.encode(readBack)
+        #expect(exported == runTrace, "\(workload)")
+        let object = try #require(try JSONSerialization.jsonObject(with: exported) as? [String: Any])
+        let slices = try #require(object["traceEvents"] as? [[String: Any]])
+            .filter { $0["ph"] as? String == "X" && $0["tid"] as? Int == Int(TraceJSON.lifecycleTid) }
+        #expect(slices.contains { ($0["args"] as? [String: Any])?["cause"] is String }, "\(workload)")
+    }
+
     @Test func isDeterministic() throws {
         let report = try ReportFixture.builtin("ipad-afternoon")
         #expect(try TraceJSON.encode(report) == TraceJSON.encode(report))

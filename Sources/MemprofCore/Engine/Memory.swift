@@ -23,7 +23,7 @@ extension Simulator {
         if old == .compressed { compressedUsed -= footprint }
         if state == .compressed { compressedUsed += footprint }
         apps[i].state = state
-        record(.transition(from: old, to: state), i)
+        record(.transition(from: old, to: state, cause: cause), i)
         memoryChanged(i)
     }
 
