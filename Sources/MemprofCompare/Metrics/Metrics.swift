@@ -117,16 +117,25 @@ public enum MetricDirections {
 
     /// The direction of a full metric path (`summary.evictions`, `apps.mail.exits.memoryLimit`).
     public static func direction(of path: String) -> MetricDirection {
-        let relative = MetricPath(path).relative
-        return table.first { MetricPattern.matches($0.pattern, relative) }?.direction ?? .neutral
+        let segments = MetricPath(path).relative.split(separator: ".", omittingEmptySubsequences: false)
+        return splitTable.first { MetricPattern.matches($0.segments, segments) }?.direction ?? .neutral
     }
+
+    /// The table with its patterns split into segments once.
+    static let splitTable = table.map { (segments: MetricPattern.segments($0.pattern), direction: $0.direction) }
 }
 
 /// `*` matches one segment; otherwise segments must be equal.
 enum MetricPattern {
     static func matches(_ pattern: String, _ path: String) -> Bool {
-        let p = pattern.split(separator: ".", omittingEmptySubsequences: false)
-        let s = path.split(separator: ".", omittingEmptySubsequences: false)
+        matches(segments(pattern), segments(path))
+    }
+
+    static func segments(_ text: String) -> [Substring] {
+        text.split(separator: ".", omittingEmptySubsequences: false)
+    }
+
+    static func matches(_ p: [Substring], _ s: [Substring]) -> Bool {
         guard p.count == s.count else { return false }
         return zip(p, s).allSatisfy { $0 == "*" || $0 == $1 }
     }
