@@ -171,6 +171,32 @@ public struct JSONScanner {
         return key
     }
 
+    /// Reads the next member's key and ':' when that key is `quoted` (a name without escapes,
+    /// followed by its closing quote) and returns true; otherwise reads nothing and returns false.
+    @inline(__always) public mutating func nextMember(named quoted: UnsafeBufferPointer<UInt8>, first: inout Bool) -> Bool {
+        var i = index
+        while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
+        if !first {
+            guard i < count, base[i] == 0x2C else { return false }
+            i += 1
+            while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
+        }
+        let n = quoted.count
+        guard i + n + 1 < count, base[i] == 0x22 else { return false }
+        let name = quoted.baseAddress!
+        var k = 0
+        while k < n {
+            guard base[i + 1 + k] == name[k] else { return false }
+            k += 1
+        }
+        i += n + 1
+        while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
+        guard i < count, base[i] == 0x3A else { return false }
+        index = i + 1
+        first = false
+        return true
+    }
+
     /// Whether the array opened last has another element (its ',' read), or is done (its ']' read).
     public mutating func nextElement(first: inout Bool) throws(JSONScanError) -> Bool {
         skipSpace()
@@ -249,9 +275,11 @@ public struct JSONScanner {
         var i = index + 1
         var escaped = false
         var high = false
+        let stops = Self.stringStops
         while true {
             guard i < count else { throw fail("a string that never ends", at: quote) }
             let b = base[i]
+            if stops[Int(b)] == 0 { i += 1; continue }
             if b == 0x22 { break }
             if b == 0x5C {
                 escaped = true
@@ -283,6 +311,14 @@ public struct JSONScanner {
         }
         return key
     }
+
+    /// The bytes that end the plain run of a string: the quote, the backslash, control
+    /// characters, and the first bytes of multi-byte UTF-8 (checked separately).
+    private nonisolated(unsafe) static let stringStops: UnsafeMutablePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for b in 0..<256 { (table + b).initialize(to: b == 0x22 || b == 0x5C || b < 0x20 || b >= 0x80 ? 1 : 0) }
+        return table
+    }()
 
     /// Reads a string and makes it a `String`.
     public mutating func readString() throws(JSONScanError) -> String {
@@ -353,20 +389,11 @@ public struct JSONScanner {
         return v
     }
 
-    /// Which of `names` (ASCII, no escapes) the string at the scanner is; nil when it is none
-    /// (the string is read either way).
-    @inline(__always) public mutating func readChoice(_ names: [[UInt8]]) throws(JSONScanError) -> Int? {
+    /// Which of `names` the string at the scanner is; nil when it is none (the string is read
+    /// either way).
+    @inline(__always) public mutating func readChoice(_ names: JSONNames) throws(JSONScanError) -> Int? {
         guard peek() == 0x22 else { throw fail("expected a string, found \(what(index))", at: index) }
-        let key = try scanString()
-        if key.escaped {
-            let bytes = decodedBytes(key)
-            return names.firstIndex(of: bytes)
-        }
-        let n = key.end - key.start
-        for (i, name) in names.enumerated() where name.count == n {
-            if name.withUnsafeBufferPointer({ memcmp(base + key.start, $0.baseAddress!, n) }) == 0 { return i }
-        }
-        return nil
+        return names.index(of: try scanString(), in: self)
     }
 
     // MARK: scalars
@@ -523,4 +550,72 @@ public struct JSONScanner {
 
 private extension String {
     var trimmingQuotes: String { hasPrefix("'") && hasSuffix("'") && count > 2 ? String(dropFirst().dropLast()) : self }
+}
+
+/// A fixed set of names (keys of an object, values of an enum: ASCII without escapes), found
+/// by their bytes: an index by length and first byte points at the one name to compare.
+/// Tables are made once (static) and live as long as the program.
+public struct JSONNames: @unchecked Sendable {
+    public let names: [String]
+    public let count: Int
+    /// Each name followed by a quote, in one buffer.
+    private let bytes: UnsafeMutablePointer<UInt8>
+    private let starts: UnsafeMutablePointer<Int>
+    private let lengths: UnsafeMutablePointer<Int>
+    /// By `length % 32 * 128 + first byte % 128`: 1 + the index of the only name there, 0 for
+    /// none, -1 for several (then every name is compared).
+    private let lookup: UnsafeMutablePointer<Int8>
+
+    public init(_ names: [String]) {
+        precondition(names.count < 64)
+        self.names = names
+        count = names.count
+        let total = names.reduce(0) { $0 + $1.utf8.count + 1 }
+        bytes = .allocate(capacity: max(1, total))
+        starts = .allocate(capacity: max(1, names.count))
+        lengths = .allocate(capacity: max(1, names.count))
+        lookup = .allocate(capacity: 32 * 128)
+        lookup.initialize(repeating: 0, count: 32 * 128)
+        var at = 0
+        for (k, name) in names.enumerated() {
+            let utf8 = Array(name.utf8) + [0x22]
+            (bytes + at).initialize(from: utf8, count: utf8.count)
+            starts[k] = at
+            lengths[k] = utf8.count - 1
+            let slot = Self.slot(utf8.count - 1, utf8[0])
+            lookup[slot] = lookup[slot] == 0 ? Int8(k + 1) : -1
+            at += utf8.count
+        }
+    }
+
+    @inline(__always) static func slot(_ length: Int, _ first: UInt8) -> Int {
+        (length & 31) << 7 | Int(first & 127)
+    }
+
+    /// Name `k` followed by its closing quote.
+    @inline(__always) public func quoted(_ k: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytes + starts[k], count: lengths[k] + 1)
+    }
+
+    /// The index of the string or key `key` (read by `scanner`) among the names.
+    @inline(__always) public func index(of key: JSONScanner.Key, in scanner: JSONScanner) -> Int? {
+        if key.escaped { return names.firstIndex(of: scanner.string(key)) }
+        let n = key.end - key.start
+        guard n > 0 else { return names.firstIndex(of: "") }
+        let entry = lookup[Self.slot(n, scanner.base[key.start])]
+        if entry > 0 {
+            let k = Int(entry) - 1
+            return same(k, scanner.base + key.start, n) ? k : nil
+        }
+        guard entry < 0 else { return nil }
+        for k in 0..<count where same(k, scanner.base + key.start, n) { return k }
+        return nil
+    }
+
+    @inline(__always) private func same(_ k: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        guard lengths[k] == n else { return false }
+        let name = bytes + starts[k]
+        for i in 0..<n where p[i] != name[i] { return false }
+        return true
+    }
 }

@@ -66,40 +66,13 @@ struct SchemaProblem: Error {
     var message: String
 }
 
-/// The keys of one kind of object, in sorted order (as memprof writes them), found by bytes.
-struct KeyTable {
-    let names: [[UInt8]]
+/// The keys of one kind of object, in sorted order (as memprof writes them).
+typealias KeyTable = JSONNames
 
-    init(_ names: [String]) { self.names = names.map { Array($0.utf8) } }
-
-    /// The index of `key` in the table; `hint` is where the last key was found, so keys in the
-    /// table's order are found at the first try.
-    func find(_ key: JSONScanner.Key, in s: JSONScanner, hint: inout Int) -> Int? {
-        if key.escaped {
-            let bytes = s.decodedBytes(key)
-            return names.firstIndex(of: bytes)
-        }
-        let n = key.end - key.start
-        var k = hint
-        for _ in 0..<names.count {
-            k += 1
-            if k >= names.count { k = 0 }
-            let name = names[k]
-            if name.count == n, name.withUnsafeBufferPointer({ memcmp(s.base + key.start, $0.baseAddress!, n) }) == 0 {
-                hint = k
-                return k
-            }
-        }
-        return nil
-    }
-
-    func name(_ k: Int) -> String { String(decoding: names[k], as: UTF8.self) }
-}
-
-/// The raw values of a string enum, as bytes.
+/// The raw values of a string enum, found by bytes.
 struct Choices<E: RawRepresentable & CaseIterable & Sendable>: Sendable where E.RawValue == String {
     let cases = Array(E.allCases)
-    let names = E.allCases.map { Array($0.rawValue.utf8) }
+    let names = JSONNames(E.allCases.map(\.rawValue))
     let words: String
 
     init(_ what: String) { words = what }
@@ -126,7 +99,6 @@ struct Reader {
         try s.beginObject()
         var first = true
         var seen = JSONScanner.KeySet()
-        var hint = -1
         var small: [(key: JSONScanner.Key, value: Range<Int>)] = []
         var events: [SimEvent]?
         var jetsam: [JetsamEvent]?
@@ -146,7 +118,7 @@ struct Reader {
                     return nil
                 }
             }
-            switch Self.topKeys.find(key, in: s, hint: &hint) {
+            switch Self.topKeys.index(of: key, in: s) {
             case 0: events = try section { try $0.events() } ?? []
             case 1: jetsam = try section { try $0.jetsamEvents() } ?? []
             case 3: timeline = try section { try $0.timeline() } ?? Timeline()
@@ -199,8 +171,17 @@ struct Reader {
     /// checking) others; nil once the object ends. A key given twice throws.
     mutating func nextKnown(_ table: KeyTable, first: inout Bool, seen: inout UInt64, hint: inout Int,
                             level: Int) throws -> Int? {
+        if first { hint = -1 }
+        // Most often the next key is the table's next, written plainly: one comparison.
+        let next = hint + 1 < table.count ? hint + 1 : 0
+        if seen & (1 << UInt64(next)) == 0, s.nextMember(named: table.quoted(next), first: &first) {
+            seen |= 1 << UInt64(next)
+            hint = next
+            return next
+        }
         while let key = try s.nextMember(first: &first) {
-            if let k = table.find(key, in: s, hint: &hint) {
+            if let k = table.index(of: key, in: s) {
+                hint = k
                 guard seen & (1 << UInt64(k)) == 0 else { throw s.fail("duplicate key '\(s.string(key))'", at: key.quote) }
                 seen |= 1 << UInt64(k)
                 return k
@@ -225,8 +206,8 @@ struct Reader {
 
     func requireAll(_ seen: UInt64, _ required: UInt64, _ table: KeyTable, _ path: @autoclosure () -> String, at offset: Int) throws {
         guard seen & required != required else { return }
-        let missing = (0..<table.names.count).first { required & (1 << UInt64($0)) != 0 && seen & (1 << UInt64($0)) == 0 }!
-        throw problem("\(path()): missing key '\(table.name(missing))'", at: offset)
+        let missing = (0..<table.count).first { required & (1 << UInt64($0)) != 0 && seen & (1 << UInt64($0)) == 0 }!
+        throw problem("\(path()): missing key '\(table.names[missing])'", at: offset)
     }
 
     mutating func int(_ path: @autoclosure () -> String) throws -> Int64 {
@@ -306,7 +287,7 @@ struct Reader {
             var from: AppState?, to: AppState?, callback: LifecycleCallback?, reason: ExitReason?, level: PressureLevel?
             var candidatesAt: Int?
             while let k = try nextKnown(Self.eventKeys, first: &object, seen: &seen, hint: &hint, level: 0) {
-                func path() -> String { "events[\(n)].\(Self.eventKeys.name(k))" }
+                func path() -> String { "events[\(n)].\(Self.eventKeys.names[k])" }
                 switch k {
                 case 0: action = try optionalStringAt(path())
                 case 1: app = try optionalStringAt(path())
@@ -380,7 +361,7 @@ struct Reader {
             var object = true
             var app = 0, band: Int64?, footprint: Int64 = 0, last: Int64 = 0, state = AppState.notRunning, taken = false
             while let k = try nextKnown(Self.candidateKeys, first: &object, seen: &seen, hint: &hint, level: 1) {
-                func at() -> String { "\(path)[\(n)].\(Self.candidateKeys.name(k))" }
+                func at() -> String { "\(path)[\(n)].\(Self.candidateKeys.names[k])" }
                 switch k {
                 case 0: app = try optionalStringAt(at()) ?? -1
                 case 1: band = try optionalInt(at())
@@ -507,7 +488,7 @@ struct Reader {
             var object = true
             var event = JetsamEvent(atUs: 0, killed: "", exitReason: .memoryPressure, largestProcess: "", pageSize: 0, processes: [])
             while let k = try nextKnown(Self.jetsamKeys, first: &object, seen: &seen, hint: &hint, level: 0) {
-                func path() -> String { "jetsamEvents[\(n)].\(Self.jetsamKeys.name(k))" }
+                func path() -> String { "jetsamEvents[\(n)].\(Self.jetsamKeys.names[k])" }
                 switch k {
                 case 0: event.atUs = try int(path())
                 case 1: event.exitReason = try choice(Self.reasons, path())
@@ -525,7 +506,7 @@ struct Reader {
                         var inner = true
                         var process = JetsamEvent.Process(name: "", rpages: 0, states: [])
                         while let j = try nextKnown(Self.processKeys, first: &inner, seen: &seenProcess, hint: &processHint, level: 1) {
-                            func field() -> String { "\(path())[\(p)].\(Self.processKeys.name(j))" }
+                            func field() -> String { "\(path())[\(p)].\(Self.processKeys.names[j])" }
                             switch j {
                             case 0: process.name = try keepString(field())
                             case 1: process.pid = try optionalInt(field()).map { try smallInt($0, field(), at: at) }
@@ -554,6 +535,7 @@ struct Reader {
             try requireAll(seen, 63, Self.jetsamKeys, "jetsamEvents[\(n)]", at: start)
             out.append(event)
             n += 1
+            if n & 255 == 0 { releaseBehind() }
         }
         return out
     }

@@ -114,12 +114,33 @@ import Testing
             while let key = try s.nextMember(first: &first) {
                 try s.insert(key, into: &seen)
                 if s.key(key, is: "kind") {
-                    #expect(try s.readChoice([Array("exit".utf8), Array("eviction".utf8)]) == 1)
+                    #expect(try s.readChoice(JSONNames(["exit", "eviction"])) == 1)
                 } else {
                     found.append(try s.readString())
                 }
             }
             #expect(found == ["caf\u{e9} \"x\""])
+        }
+    }
+
+    @Test func namesAreFoundByTheirBytes() throws {
+        // "exit" and "evict" share a first byte and "kind"/"killed" too; lengths tell most apart.
+        let names = JSONNames(["exit", "evict", "kind", "kill", "killed", "a", ""])
+        for (k, name) in names.names.enumerated() {
+            let text = Array("\"\(name)\"".utf8)
+            let found = try text.withUnsafeBytes { raw in
+                var s = JSONScanner(raw)
+                return try s.readChoice(names)
+            }
+            #expect(found == k, "\(name)")
+        }
+        for other in ["exiT", "kin", "b", "killer", "\\u0065xit"] {
+            let text = Array("\"\(other)\"".utf8)
+            let found = try text.withUnsafeBytes { raw in
+                var s = JSONScanner(raw)
+                return try s.readChoice(names)
+            }
+            #expect(found == (other == "\\u0065xit" ? 0 : nil), "\(other)")
         }
     }
 
