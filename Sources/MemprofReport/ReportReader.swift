@@ -10,6 +10,8 @@ public struct ReportReadOptions: Sendable, Equatable {
     public var eventKinds: Set<SimEvent.Kind>?
     /// Whether reclaim events keep the candidates the policy considered.
     public var candidates = true
+    /// With `candidates`, keep only the candidates taken (evicted or killed), not every one considered.
+    public var takenCandidatesOnly = false
     /// Whether jetsam snapshots keep their process lists.
     public var jetsamProcesses = true
     /// Reduce each memory series of the timeline, while reading, to about `2 × seriesBuckets`
@@ -329,18 +331,19 @@ struct Reader {
                     let end = s.index
                     s.index = candidatesAt
                     e.candidates = try candidates(keep: true, "events[\(n)].candidates")
+                    if options.takenCandidatesOnly { e.candidates?.removeAll { !$0.taken } }
                     s.index = end
                 }
                 out.append(e)
             }
             n += 1
-            if n & 4095 == 0 { releaseBehind() }
+            if n & 1023 == 0 { releaseBehind() }
         }
         return out
     }
 
     mutating func releaseBehind() {
-        guard let release, s.index - released > 8 << 20 else { return }
+        guard let release, s.index - released > 4 << 20 else { return }
         released = s.index
         release(released)
     }
@@ -465,7 +468,7 @@ struct Reader {
                 out.append(pair)
             }
             n += 1
-            if n & 65535 == 0 { releaseBehind() }
+            if n & 16383 == 0 { releaseBehind() }
         }
         return reducer?.finish() ?? out
     }

@@ -43,7 +43,8 @@ struct CheckCommand: ParsableCommand {
         // the budgets' metrics and the chart's decisions, and memory series reduced for the chart.
         // A broken report is named before a broken budget file, as the arguments are ordered.
         var options = ReportLoader.compareOptions
-        options.candidates = true
+        options.candidates = true  // the taken ones say what an eviction made room for
+        options.takenCandidatesOnly = true
         let budgetFile: Budget
         do {
             budgetFile = try Budget.parse(yaml: try InputText.read(budget), file: budget)

@@ -35,7 +35,7 @@ final class MappedFile {
     }
 
     /// The window mapped ahead of the reader in one call (instead of a page fault per few pages).
-    private static let window = 8 << 20
+    private static let window = 4 << 20
     private var populated = 0
 
     /// Maps the pages of the window after `offset` (Linux 5.14's MADV_POPULATE_READ; elsewhere,
