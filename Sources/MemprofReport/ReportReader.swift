@@ -320,21 +320,27 @@ struct Reader {
             }
             try requireAll(seen, Self.eventRequired, Self.eventKeys, "events[\(n)]", at: start)
             if keep?.contains(kind) ?? true {
-                var e = SimEvent(atUs: atUs, kind: kind)
                 func text(_ at: Int?) -> String? { at.map { s.string(at: $0) } }
-                e.action = text(action); e.app = text(app); e.detail = text(detail)
-                e.handler = text(handler); e.notification = text(notification); e.object = text(objectName)
-                e.bytes = bytes; e.compressedBytes = compressed; e.freedBytes = freed
-                e.latencyUs = latency; e.neededBytes = needed; e.usedBytes = used
-                e.from = from; e.to = to; e.callback = callback; e.reason = reason; e.level = level
-                if let candidatesAt, options.candidates {
-                    let end = s.index
-                    s.index = candidatesAt
-                    e.candidates = try candidates(keep: true, "events[\(n)].candidates")
-                    if options.takenCandidatesOnly { e.candidates?.removeAll { !$0.taken } }
-                    s.index = end
+                var f = SimEvent.Fields(atUs: atUs, kind: kind, app: text(app))
+                f.action = text(action); f.detail = text(detail)
+                f.handler = text(handler); f.notification = text(notification); f.object = text(objectName)
+                f.bytes = bytes; f.compressedBytes = compressed; f.freedBytes = freed
+                f.latencyUs = latency; f.neededBytes = needed; f.usedBytes = used
+                f.from = from; f.to = to; f.callback = callback; f.reason = reason; f.level = level
+                if let candidatesAt {
+                    if options.candidates {
+                        let end = s.index
+                        s.index = candidatesAt
+                        f.candidates = try candidates(keep: true, "events[\(n)].candidates")
+                        if options.takenCandidatesOnly { f.candidates?.removeAll { !$0.taken } }
+                        s.index = end
+                    } else {
+                        f.candidates = []
+                    }
                 }
-                out.append(e)
+                do { out.append(try SimEvent(f)) } catch let error as SimEvent.FieldsError {
+                    throw problem("events[\(n)].\(error.key): \(error.description)", at: start)
+                }
             }
             n += 1
             if n & 1023 == 0 { releaseBehind() }
