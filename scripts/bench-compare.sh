@@ -1,26 +1,52 @@
 #!/usr/bin/env bash
-# Benchmarks how fast `memprof compare` reads reports (issue 15.7), in release mode: two reports
-# of a generated 24 h, 50-app workload, compared as compare does it from the command line.
-# Prints the report size, the wall time, the read speed (both reports' bytes per second) and the
-# peak memory (max RSS) of the compare.
+# Benchmarks how fast `memprof compare` and `memprof check` read reports (issue 15.7), in release
+# mode, and in how much memory:
+#   1. two reports of a generated 24 h, 50-app workload, compared as compare does it from the
+#      command line: the report size, the wall time, the read speed (both reports' bytes per
+#      second) and the peak memory (max RSS) of the compare;
+#   2. (unless --small) one large report (50 apps over 450 hours, 100,000 switches: hundreds of
+#      MB), read by `check` against a budget and by `compare` against itself: speed, and peak
+#      memory beside the report's size.
+# Each figure is the best of 3 runs.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+large=1
+[ "${1:-}" = "--small" ] && large=0
 swift build -c release --product memprof >&2
-bin="$root/.build/release/memprof"
+bin="${MEMPROF_BIN:-$root/.build/release/memprof}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+
+# best_of COMMAND...: runs it 3 times (exit 0 or 1 accepted), sets best (s) and best_rss (KB).
+best_of() {
+    best=""
+    for _ in 1 2 3; do
+        /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null || [ $? -eq 1 ]
+        read -r seconds rss <"$work/time"
+        if [ -z "$best" ] || awk "BEGIN{exit !($seconds < $best)}"; then best=$seconds; best_rss=$rss; fi
+    done
+}
+speed() { awk "BEGIN{printf \"%.0f\", $1 / 1048576 / ($2 > 0 ? $2 : 0.001)}"; }
+
 python3 scripts/gen-workload.py --apps 50 --hours 24 --switches 5000 --name day50 >"$work/day50.yaml"
-"$bin" run "$work/day50.yaml" --out "$work/base" --no-sampling >/dev/null
-"$bin" run "$work/day50.yaml" --out "$work/new" --no-sampling --seed 2 >/dev/null
+"$bin" run "$work/day50.yaml" --out "$work/base" --no-sampling >/dev/null 2>&1
+"$bin" run "$work/day50.yaml" --out "$work/new" --no-sampling --seed 2 >/dev/null 2>&1
 bytes=$(( $(stat -c %s "$work/base/report.json") + $(stat -c %s "$work/new/report.json") ))
-best=""
-for _ in 1 2 3; do
-    /usr/bin/time -f "%e %M" -o "$work/time" "$bin" compare "$work/base" "$work/new" >/dev/null || [ $? -eq 1 ]
-    read -r seconds rss <"$work/time"
-    if [ -z "$best" ] || awk "BEGIN{exit !($seconds < $best)}"; then best=$seconds; best_rss=$rss; fi
-done
+best_of "$bin" compare "$work/base" "$work/new"
 echo "machine        $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores), $(swift --version 2>&1 | head -1)"
 echo "reports        2 × $(( bytes / 2 / 1024 / 1024 )) MB (report.json of a 24 h, 50-app run)"
-echo "compare        ${best} s (best of 3), $(awk "BEGIN{printf \"%.0f\", $bytes / 1048576 / ($best > 0 ? $best : 0.001)}") MB/s of report read"
-echo "peak memory    $(( best_rss / 1024 )) MB (max RSS)"
+echo "compare        ${best} s (best of 3), $(speed "$bytes" "$best") MB/s of report read"
+echo "peak memory    $(( best_rss / 1024 )) MB (max RSS), the reports $(( bytes / 1024 / 1024 )) MB"
+
+[ "$large" = 1 ] || exit 0
+python3 scripts/gen-workload.py --apps 50 --hours 450 --switches 100000 --name long50 >"$work/long50.yaml"
+"$bin" run "$work/long50.yaml" --out "$work/long" --no-sampling >/dev/null 2>&1
+rm -f "$work/long/report.html" "$work/long/trace.json"
+size=$(stat -c %s "$work/long/report.json")
+printf 'apps:\n  "*": {evictions: {max: 0}, peakFootprintBytes: {max: 1GB}}\nsummary:\n  timeAtPressureUs.critical: {max: 0}\n' >"$work/budget.yaml"
+echo "large report   $(( size / 1024 / 1024 )) MB (report.json of a 450 h, 50-app run, 100,000 switches)"
+best_of "$bin" check "$work/long" --budget "$work/budget.yaml"
+echo "check          ${best} s, $(speed "$size" "$best") MB/s; peak memory $(( best_rss / 1024 )) MB for the $(( size / 1024 / 1024 )) MB report"
+best_of "$bin" compare "$work/long" "$work/long"
+echo "compare        ${best} s, $(speed "$(( 2 * size ))" "$best") MB/s (the report with itself); peak memory $(( best_rss / 1024 )) MB"

@@ -6,6 +6,26 @@ import MemprofReport
 
 /// The events behind a metric, in words: "at 58m57s: evicted while suspended (106 MB) to make room for safari".
 public enum Evidence {
+    /// The kinds of events `causes(of:report:limit:)` reads for these metric paths: what a
+    /// reader of the report must keep for them.
+    public static func eventKinds(for paths: [MetricPath]) -> Set<SimEvent.Kind> {
+        var kinds: Set<SimEvent.Kind> = []
+        for path in paths {
+            switch path.relative.split(separator: ".").first ?? "" {
+            case "evictions", "exits", "terminations": kinds.formUnion([.eviction, .exit, .reclaim])
+            case "compressions": kinds.insert(.compression)
+            case "memoryWarnings": kinds.formUnion([.pressure, .memoryWarning])
+            case "coldLaunches", "launches", "backgroundLaunches", "coldRelaunchesAfterKill": kinds.formUnion([.exit, .launch, .resume])
+            case "warmResumes", "compressedResumes", "resumeLatencyUs": kinds.insert(.resume)
+            case "backgroundTasks", "fetches", "pushes": kinds.formUnion([.handlerStart, .handlerEnd])
+            case "peakFootprintBytes", "peakUsedBytes", "peakCompressedBytes": kinds.formUnion([.reclaim, .memoryWarning, .pressure])
+            case "timeAtPressureUs": kinds.insert(.pressure)
+            default: continue  // no events behind it
+            }
+        }
+        return kinds
+    }
+
     public static func causes(of path: MetricPath, report: Report, limit: Int) -> [String] {
         let app = path.app
         let events = report.events.filter { app == nil || $0.app == app }

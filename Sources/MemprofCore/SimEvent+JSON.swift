@@ -27,7 +27,7 @@ extension SimEvent {
         public var to: AppState?
         public var usedBytes: Bytes?
 
-        init(atUs: Microseconds, kind: Kind, app: String?) {
+        public init(atUs: Microseconds, kind: Kind, app: String?) {
             self.atUs = atUs
             self.kind = kind
             self.app = app

@@ -163,4 +163,14 @@ public struct JetsamEvent: Sendable, Hashable, Codable {
     public var largestProcess: String
     public var pageSize: Bytes
     public var processes: [Process]
+
+    public init(atUs: Microseconds, killed: String, exitReason: ExitReason, largestProcess: String, pageSize: Bytes,
+                processes: [Process]) {
+        self.atUs = atUs
+        self.killed = killed
+        self.exitReason = exitReason
+        self.largestProcess = largestProcess
+        self.pageSize = pageSize
+        self.processes = processes
+    }
 }

@@ -179,6 +179,11 @@ public struct Timeline: Sendable, Hashable, Codable {
     public struct LevelChange: Sendable, Hashable, Codable {
         public var atUs: Microseconds
         public var level: PressureLevel
+
+        public init(atUs: Microseconds, level: PressureLevel) {
+            self.atUs = atUs
+            self.level = level
+        }
     }
 
     public var usedBytes: [[Int64]] = []

@@ -81,6 +81,9 @@ public enum FuzzTargets {
     /// and with a real report (every number formatted on the way).
     public static let report = FuzzTarget(name: "report", run: { data in
         guard let report = try? ReportLoader.decode(data, path: "fuzz.json") else { return false }
+        // The bounded reading compare and check do (decisions only, series reduced) must agree.
+        let bounded = try? ReportLoader.decode(data, path: "fuzz.json", options: ReportLoader.compareOptions)
+        if bounded?.summary != report.summary { fatalError("the bounded reading of a report differs from the full one") }
         for base in [report] + (Seeds.smallReport.map { [$0] } ?? []) {
             if let c = try? Comparer.compare(base: base, new: report, allowDifferent: true) {
                 _ = CompareOutput.terminal(c, all: true)

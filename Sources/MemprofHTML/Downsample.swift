@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofReport
 
 /// A change point of a step series: `value` holds from `atUs` until the next point.
 public struct StepPoint: Sendable, Hashable {
@@ -27,34 +28,7 @@ public enum Downsample {
     public static func minMax(_ points: [StepPoint], start: Microseconds, end: Microseconds, buckets: Int) -> [StepPoint] {
         guard buckets > 0, points.count > 2 * buckets, end > start else { return points }
         let width = Double(end - start) / Double(buckets)
-        var out: [StepPoint] = []
-        out.reserveCapacity(2 * buckets)
-        var current = -1
-        var low = 0
-        var high = 0
-        func flush() {
-            guard current >= 0 else { return }
-            if low == high {
-                out.append(points[low])
-            } else {
-                out.append(points[min(low, high)])
-                out.append(points[max(low, high)])
-            }
-        }
-        for (index, point) in points.enumerated() {
-            let bucket = min(buckets - 1, max(0, Int(Double(point.atUs - start) / width)))
-            if bucket != current {
-                flush()
-                current = bucket
-                low = index
-                high = index
-            } else {
-                if point.value < points[low].value { low = index }
-                if point.value > points[high].value { high = index }
-            }
-        }
-        flush()
-        return out
+        return MinMaxBuckets.reduce(points, start: start, width: width, buckets: buckets, time: \.atUs, value: \.value)
     }
 
     /// The value of a step series at each of `times` (both sorted); 0 before its first point.

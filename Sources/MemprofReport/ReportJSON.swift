@@ -58,23 +58,13 @@ public enum ReportJSON {
         return encoder
     }
 
-    /// Decodes a report, refusing files that are not reports or are of a schema this version does not know.
+    /// Decodes a report, refusing files that are not reports or are of a schema this version does
+    /// not know (`ReportReader`, keeping everything).
     public static func decode(_ data: Data) throws -> Report {
-        struct Header: Decodable { var schema: String? }
-        let header: Header
         do {
-            header = try JSONDecoder().decode(Header.self, from: data)
-        } catch {
-            throw ReportReadError.notAReport("not a JSON object")
-        }
-        guard let schema = header.schema else { throw ReportReadError.notAReport("no 'schema' key") }
-        guard schema == Report.schemaName else { throw ReportReadError.unknownSchema(schema) }
-        do {
-            return try JSONDecoder().decode(Report.self, from: data)
-        } catch let error as DecodingError {
-            throw ReportReadError.notAReport("does not match \(Report.schemaName): \(describe(error))")
-        } catch {
-            throw ReportReadError.notAReport("does not match \(Report.schemaName): \(error)")
+            return try data.withUnsafeBytes { try ReportReader.read($0) }
+        } catch let failure as ReportReadFailure {
+            throw failure.error
         }
     }
 }

@@ -39,9 +39,22 @@ struct CheckCommand: ParsableCommand {
     var json: String?
 
     func run() throws {
-        let loaded = try ReportLoader.load(report)
-        let text = try InputText.read(budget)
-        let check = try BudgetChecker.check(loaded, against: try Budget.parse(yaml: text, file: budget))
+        // The report is read keeping only what the check and its page show: the events behind
+        // the budgets' metrics and the chart's decisions, and memory series reduced for the chart.
+        // A broken report is named before a broken budget file, as the arguments are ordered.
+        var options = ReportLoader.compareOptions
+        options.candidates = true  // the taken ones say what an eviction made room for
+        options.takenCandidatesOnly = true
+        let budgetFile: Budget
+        do {
+            budgetFile = try Budget.parse(yaml: try InputText.read(budget), file: budget)
+        } catch {
+            _ = try ReportLoader.load(report, options: options)
+            throw error
+        }
+        options.eventKinds = ReportLoader.decisionKinds.union(Evidence.eventKinds(for: budgetFile.limits.map { MetricPath($0.metric) }))
+        let loaded = try ReportLoader.load(report, options: options)
+        let check = try BudgetChecker.check(loaded, against: budgetFile)
         let markdownText = CheckOutput.markdown(check)
         if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }
         try Terminal.appendToStepSummary(markdownText)

@@ -66,8 +66,8 @@ struct CompareCommand: ParsableCommand {
         if let countThreshold { limits.countRelative = try Quantities.percent(countThreshold, option: "--count-threshold") }
         if let minDelta { limits.minDelta = try Quantities.number(minDelta, kind: nil, option: "--min-delta") }
         if FleetCompare.isFleet(base) || FleetCompare.isFleet(new) { return try runFleet(thresholds: limits) }
-        let baseReport = try ReportLoader.load(base)
-        let newReport = try ReportLoader.load(new)
+        let baseReport = try ReportLoader.load(base, options: ReportLoader.compareOptions)
+        let newReport = try ReportLoader.load(new, options: ReportLoader.compareOptions)
 
         let comparison = try Comparer.compare(base: baseReport, new: newReport, thresholds: limits,
                                               allowDifferent: allowDifferent)

@@ -1,4 +1,5 @@
 import Foundation
+import MemprofOutput
 import MemprofCore
 import MemprofReport
 
@@ -117,16 +118,25 @@ public enum MetricDirections {
 
     /// The direction of a full metric path (`summary.evictions`, `apps.mail.exits.memoryLimit`).
     public static func direction(of path: String) -> MetricDirection {
-        let relative = MetricPath(path).relative
-        return table.first { MetricPattern.matches($0.pattern, relative) }?.direction ?? .neutral
+        let segments = MetricPath(path).relative.split(separator: ".", omittingEmptySubsequences: false)
+        return splitTable.first { MetricPattern.matches($0.segments, segments) }?.direction ?? .neutral
     }
+
+    /// The table with its patterns split into segments once.
+    static let splitTable = table.map { (segments: MetricPattern.segments($0.pattern), direction: $0.direction) }
 }
 
 /// `*` matches one segment; otherwise segments must be equal.
 enum MetricPattern {
     static func matches(_ pattern: String, _ path: String) -> Bool {
-        let p = pattern.split(separator: ".", omittingEmptySubsequences: false)
-        let s = path.split(separator: ".", omittingEmptySubsequences: false)
+        matches(segments(pattern), segments(path))
+    }
+
+    static func segments(_ text: String) -> [Substring] {
+        text.split(separator: ".", omittingEmptySubsequences: false)
+    }
+
+    static func matches(_ p: [Substring], _ s: [Substring]) -> Bool {
         guard p.count == s.count else { return false }
         return zip(p, s).allSatisfy { $0 == "*" || $0 == $1 }
     }
@@ -166,10 +176,8 @@ public enum MetricExtractor {
     /// App keys containing a dot would make paths ambiguous; workload keys cannot contain one.
     public static func metrics(of report: Report) -> [String: Double] {
         var out: [String: Double] = [:]
-        if let summary = jsonObject(report.summary) { flatten(summary, prefix: "summary", into: &out) }
-        for (key, stats) in report.apps {
-            if let object = jsonObject(stats) { flatten(object, prefix: "apps.\(key)", into: &out) }
-        }
+        flatten(encoded: report.summary, prefix: "summary", into: &out)
+        flatten(encoded: report.apps, prefix: "apps", into: &out)
         // A program's measured memory per handler (spec §8.1): its peak in use and what it leaked.
         for handler in report.profile?.handlers ?? [] {
             guard let allocations = handler.allocations else { continue }
@@ -180,19 +188,27 @@ public enum MetricExtractor {
         return out
     }
 
-    static func jsonObject<T: Encodable>(_ value: T) -> Any? {
-        guard let data = try? JSONEncoder().encode(value) else { return nil }
-        return try? JSONSerialization.jsonObject(with: data)
+    /// Every number of `value`'s JSON form under `prefix` (strings and lists are not metrics;
+    /// the report model has no booleans, but one would count as 0 or 1).
+    static func flatten<T: Encodable>(encoded value: T, prefix: String, into out: inout [String: Double]) {
+        guard let data = try? JSONEncoder().encode(value) else { return }
+        data.withUnsafeBytes { raw in
+            var s = JSONScanner(raw)
+            try? flatten(&s, prefix: prefix, into: &out)
+        }
     }
 
-    static func flatten(_ value: Any, prefix: String, into out: inout [String: Double]) {
-        if let dict = value as? [String: Any] {
-            for (key, child) in dict { flatten(child, prefix: "\(prefix).\(key)", into: &out) }
-        } else if value is String || value is [Any] {
-            return
-        } else if let number = value as? NSNumber {
-            // The report model has no booleans; every number is a metric.
-            out[prefix] = number.doubleValue
+    static func flatten(_ s: inout JSONScanner, prefix: String, into out: inout [String: Double]) throws {
+        switch s.peek() {
+        case 0x7B:
+            try s.beginObject()
+            var first = true
+            while let key = try s.nextMember(first: &first) {
+                try flatten(&s, prefix: prefix + "." + s.string(key), into: &out)
+            }
+        case 0x5B, 0x22, 0x6E: try s.skipValue()
+        case 0x74, 0x66: out[prefix] = try s.readBool() ? 1 : 0
+        default: out[prefix] = try s.readDouble()
         }
     }
 }

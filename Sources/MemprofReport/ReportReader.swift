@@ -1,0 +1,624 @@
+import Foundation
+import MemprofCore
+import MemprofOutput
+
+/// What a reader of a report keeps of it. Everything is read and checked either way; what is not
+/// kept is not held in memory, so a reader that needs only part of a large report reads it in
+/// memory that does not grow with its events.
+public struct ReportReadOptions: Sendable, Equatable {
+    /// The kinds of events to keep (nil: every event).
+    public var eventKinds: Set<SimEvent.Kind>?
+    /// Whether reclaim events keep the candidates the policy considered.
+    public var candidates = true
+    /// With `candidates`, keep only the candidates taken (evicted or killed), not every one considered.
+    public var takenCandidatesOnly = false
+    /// Whether jetsam snapshots keep their process lists.
+    public var jetsamProcesses = true
+    /// Reduce each memory series of the timeline, while reading, to about `2 × seriesBuckets`
+    /// points at most, keeping the smallest and largest point of each slice of time, so no peak
+    /// is lost (nil: keep every point).
+    public var seriesBuckets: Int?
+
+    public init(eventKinds: Set<SimEvent.Kind>? = nil, candidates: Bool = true, jetsamProcesses: Bool = true,
+                seriesBuckets: Int? = nil) {
+        self.eventKinds = eventKinds
+        self.candidates = candidates
+        self.jetsamProcesses = jetsamProcesses
+        self.seriesBuckets = seriesBuckets
+    }
+
+    /// The whole report.
+    public static let everything = ReportReadOptions()
+}
+
+/// Why a report could not be read: the problem, and the byte offset where it is when it has one.
+public struct ReportReadFailure: Error, Equatable {
+    public var offset: Int?
+    public var error: ReportReadError
+}
+
+/// The reader of `report.json`: one pass over the bytes with `JSONScanner`, checking all of it
+/// and keeping what `ReportReadOptions` asks for. Events, the timeline and jetsam snapshots (the
+/// bulk of a report) are read field by field from the bytes; the small sections (summary, apps,
+/// device, policy...) are decoded by `JSONDecoder` from their own bytes.
+public enum ReportReader {
+    /// Reads a report from `bytes`; `release(offset)` is called now and then with an offset
+    /// before which the reader will not look again, so a caller that mapped the file can drop
+    /// those pages.
+    public static func read(_ bytes: UnsafeRawBufferPointer, options: ReportReadOptions = .everything,
+                            release: ((Int) -> Void)? = nil) throws(ReportReadFailure) -> Report {
+        var reader = Reader(JSONScanner(bytes), options: options, release: release)
+        do {
+            return try reader.report()
+        } catch let error as JSONScanError {
+            throw ReportReadFailure(offset: error.offset, error: .notAReport(error.message))
+        } catch let problem as SchemaProblem {
+            throw ReportReadFailure(offset: problem.offset, error: .notAReport("does not match \(Report.schemaName): \(problem.message)"))
+        } catch let failure as ReportReadFailure {
+            throw failure
+        } catch {
+            throw ReportReadFailure(offset: nil, error: .notAReport("\(error)"))
+        }
+    }
+}
+
+/// A value of the wrong shape for the schema, where it is.
+struct SchemaProblem: Error {
+    var offset: Int
+    var message: String
+}
+
+/// The keys of one kind of object, in sorted order (as memprof writes them).
+typealias KeyTable = JSONNames
+
+/// The raw values of a string enum, found by bytes.
+struct Choices<E: RawRepresentable & CaseIterable & Sendable>: Sendable where E.RawValue == String {
+    let cases = Array(E.allCases)
+    let names = JSONNames(E.allCases.map(\.rawValue))
+    let words: String
+
+    init(_ what: String) { words = what }
+}
+
+struct Reader {
+    var s: JSONScanner
+    let options: ReportReadOptions
+    let release: ((Int) -> Void)?
+    var unknown = [JSONScanner.KeySet](repeating: JSONScanner.KeySet(), count: 4)
+    var released = 0
+
+    init(_ s: JSONScanner, options: ReportReadOptions, release: ((Int) -> Void)?) {
+        self.s = s
+        self.options = options
+        self.release = release
+    }
+
+    static let topKeys = KeyTable(["events", "jetsamEvents", "schema", "timeline"])
+
+    mutating func report() throws -> Report {
+        guard s.peek() != nil else { throw s.fail("the file is empty", at: 0) }
+        guard s.peek() == 0x7B else { throw ReportReadFailure(offset: nil, error: .notAReport("not a JSON object")) }
+        try s.beginObject()
+        var first = true
+        var seen = JSONScanner.KeySet()
+        var small: [(key: JSONScanner.Key, value: Range<Int>)] = []
+        var events: [SimEvent]?
+        var jetsam: [JetsamEvent]?
+        var timeline: Timeline?
+        var schema: String?
+        // A value of the wrong shape in a large section waits until the schema is known: a
+        // report of another schema is named as such, not by its first unexpected field.
+        var problem: SchemaProblem?
+        while let key = try s.nextMember(first: &first) {
+            try s.insert(key, into: &seen)
+            let start = s.index
+            func section<T>(_ read: (inout Reader) throws -> T) throws -> T? {
+                do { return try read(&self) } catch let p as SchemaProblem {
+                    if problem == nil { problem = p }
+                    s.index = start
+                    try s.skipValue()
+                    return nil
+                }
+            }
+            switch Self.topKeys.index(of: key, in: s) {
+            case 0: events = try section { try $0.events() } ?? []
+            case 1: jetsam = try section { try $0.jetsamEvents() } ?? []
+            case 3: timeline = try section { try $0.timeline() } ?? Timeline()
+            case 2:
+                if s.peek() == 0x22 { schema = try s.readString() } else { try s.skipValue() }
+                small.append((key, start..<s.index))
+            default:
+                try s.skipValue()
+                small.append((key, start..<s.index))
+            }
+        }
+        try s.expectEnd("the end of the report")
+        guard let schema else { throw ReportReadFailure(offset: nil, error: .notAReport("no 'schema' key")) }
+        guard schema == Report.schemaName else { throw ReportReadFailure(offset: nil, error: .unknownSchema(schema)) }
+        if let problem { throw problem }
+
+        // The small sections through JSONDecoder, with the large ones as empty stand-ins.
+        var json = Data("{".utf8)
+        for (index, member) in small.enumerated() {
+            if index > 0 { json.append(0x2C) }
+            json.append(s.base + member.key.quote, count: member.key.end + 1 - member.key.quote)
+            json.append(0x3A)
+            json.append(s.base + member.value.lowerBound, count: member.value.count)
+        }
+        for (name, present, empty) in [("events", events != nil, "[]"), ("jetsamEvents", jetsam != nil, "[]"),
+                                       ("timeline", timeline != nil, #"{"appBytes":{},"compressedBytes":[],"levels":[],"usedBytes":[]}"#)]
+        where present {
+            json.append(contentsOf: Array("\(json.count > 1 ? "," : "")\"\(name)\":\(empty)".utf8))
+        }
+        json.append(0x7D)
+        var report: Report
+        do {
+            report = try JSONDecoder().decode(Report.self, from: json)
+        } catch let error as DecodingError {
+            throw ReportReadFailure(offset: nil, error: .notAReport("does not match \(Report.schemaName): \(describe(error))"))
+        }
+        report.events = events ?? []
+        report.jetsamEvents = jetsam ?? []
+        report.timeline = timeline ?? Timeline()
+        return report
+    }
+
+    // MARK: helpers
+
+    func problem(_ message: String, at offset: Int) -> SchemaProblem {
+        SchemaProblem(offset: offset, message: message)
+    }
+
+    /// The next member of the object being read that is in `table` (its index), skipping (and
+    /// checking) others; nil once the object ends. A key given twice throws.
+    mutating func nextKnown(_ table: KeyTable, first: inout Bool, seen: inout UInt64, hint: inout Int,
+                            level: Int) throws -> Int? {
+        if first { hint = -1 }
+        // Most often the next key is the table's next, written plainly: one comparison.
+        let next = hint + 1 < table.count ? hint + 1 : 0
+        if seen & (1 << UInt64(next)) == 0, s.nextMember(named: table.quoted(next), first: &first) {
+            seen |= 1 << UInt64(next)
+            hint = next
+            return next
+        }
+        while let key = try s.nextMember(first: &first) {
+            if let k = table.index(of: key, in: s) {
+                hint = k
+                guard seen & (1 << UInt64(k)) == 0 else { throw s.fail("duplicate key '\(s.string(key))'", at: key.quote) }
+                seen |= 1 << UInt64(k)
+                return k
+            }
+            try s.insert(key, into: &unknown[level])
+            try s.skipValue()
+        }
+        return nil
+    }
+
+    /// Starts an object at `level` of nesting of the typed sections.
+    mutating func beginObject(level: Int, _ path: @autoclosure () -> String) throws {
+        guard s.peek() == 0x7B else { throw problem("\(path()): expected an object, found \(s.what(s.index))", at: s.index) }
+        try s.beginObject()
+        unknown[level].removeAll()
+    }
+
+    mutating func beginArray(_ path: @autoclosure () -> String) throws {
+        guard s.peek() == 0x5B else { throw problem("\(path()): expected a list, found \(s.what(s.index))", at: s.index) }
+        try s.beginArray()
+    }
+
+    func requireAll(_ seen: UInt64, _ required: UInt64, _ table: KeyTable, _ path: @autoclosure () -> String, at offset: Int) throws {
+        guard seen & required != required else { return }
+        let missing = (0..<table.count).first { required & (1 << UInt64($0)) != 0 && seen & (1 << UInt64($0)) == 0 }!
+        throw problem("\(path()): missing key '\(table.names[missing])'", at: offset)
+    }
+
+    mutating func int(_ path: @autoclosure () -> String) throws -> Int64 {
+        guard let first = s.peek(), first == 0x2D || (first >= 0x30 && first <= 0x39) else {
+            throw problem("\(path()): expected a whole number, found \(s.what(s.index))", at: s.index)
+        }
+        return try s.readInt64()
+    }
+
+    mutating func optionalInt(_ path: @autoclosure () -> String) throws -> Int64? {
+        s.readNull() ? nil : try int(path())
+    }
+
+    /// The offset of a string's opening quote (nil for null), the string checked.
+    mutating func optionalStringAt(_ path: @autoclosure () -> String) throws -> Int? {
+        if s.readNull() { return nil }
+        guard s.peek() == 0x22 else { throw problem("\(path()): expected a string, found \(s.what(s.index))", at: s.index) }
+        let at = s.index
+        _ = try s.scanString()
+        return at
+    }
+
+    mutating func string(_ path: @autoclosure () -> String) throws -> String {
+        guard s.peek() == 0x22 else { throw problem("\(path()): expected a string, found \(s.what(s.index))", at: s.index) }
+        return try s.readString()
+    }
+
+    /// A string, made a `String` only when jetsam process lists are kept.
+    mutating func keepString(_ path: @autoclosure () -> String) throws -> String {
+        if options.jetsamProcesses { return try string(path()) }
+        guard s.peek() == 0x22 else { throw problem("\(path()): expected a string, found \(s.what(s.index))", at: s.index) }
+        _ = try s.scanString()
+        return ""
+    }
+
+    mutating func choice<E>(_ choices: Choices<E>, _ path: @autoclosure () -> String) throws -> E {
+        let at = s.index
+        guard s.peek() == 0x22 else { throw problem("\(path()): expected a string, found \(s.what(s.index))", at: s.index) }
+        guard let k = try s.readChoice(choices.names) else {
+            throw problem("\(path()): '\(s.string(at: at))' is not \(choices.words) (\(choices.cases.map(\.rawValue).joined(separator: ", ")))", at: at)
+        }
+        return choices.cases[k]
+    }
+
+    mutating func optionalChoice<E>(_ choices: Choices<E>, _ path: @autoclosure () -> String) throws -> E? {
+        s.readNull() ? nil : try choice(choices, path())
+    }
+
+    // MARK: events
+
+    static let eventKeys = KeyTable(["action", "app", "atUs", "bytes", "callback", "candidates", "compressedBytes", "detail",
+                                     "freedBytes", "from", "handler", "kind", "latencyUs", "level", "neededBytes",
+                                     "notification", "object", "reason", "to", "usedBytes"])
+    static let eventRequired: UInt64 = 1 << 2 | 1 << 11
+    static let kinds = Choices<SimEvent.Kind>("an event kind")
+    static let states = Choices<AppState>("an app state")
+    static let callbacks = Choices<LifecycleCallback>("a lifecycle callback")
+    static let reasons = Choices<ExitReason>("an exit reason")
+    static let levels = Choices<PressureLevel>("a pressure level")
+
+    mutating func events() throws -> [SimEvent] {
+        try beginArray("events")
+        var out: [SimEvent] = []
+        var first = true
+        var n = 0
+        var hint = -1
+        let keep = options.eventKinds
+        while try s.nextElement(first: &first) {
+            let start = s.index
+            try beginObject(level: 0, "events[\(n)]")
+            var seen: UInt64 = 0
+            var object = true
+            var atUs: Int64 = 0
+            var kind = SimEvent.Kind.transition
+            var action: Int?, app: Int?, detail: Int?, handler: Int?, notification: Int?, objectName: Int?
+            var bytes: Int64?, compressed: Int64?, freed: Int64?, latency: Int64?, needed: Int64?, used: Int64?
+            var from: AppState?, to: AppState?, callback: LifecycleCallback?, reason: ExitReason?, level: PressureLevel?
+            var candidatesAt: Int?
+            while let k = try nextKnown(Self.eventKeys, first: &object, seen: &seen, hint: &hint, level: 0) {
+                func path() -> String { "events[\(n)].\(Self.eventKeys.names[k])" }
+                switch k {
+                case 0: action = try optionalStringAt(path())
+                case 1: app = try optionalStringAt(path())
+                case 7: detail = try optionalStringAt(path())
+                case 10: handler = try optionalStringAt(path())
+                case 15: notification = try optionalStringAt(path())
+                case 16: objectName = try optionalStringAt(path())
+                case 2: atUs = try int(path())
+                case 3: bytes = try optionalInt(path())
+                case 6: compressed = try optionalInt(path())
+                case 8: freed = try optionalInt(path())
+                case 12: latency = try optionalInt(path())
+                case 14: needed = try optionalInt(path())
+                case 19: used = try optionalInt(path())
+                case 4: callback = try optionalChoice(Self.callbacks, path())
+                case 9: from = try optionalChoice(Self.states, path())
+                case 18: to = try optionalChoice(Self.states, path())
+                case 11: kind = try choice(Self.kinds, path())
+                case 13: level = try optionalChoice(Self.levels, path())
+                case 17: reason = try optionalChoice(Self.reasons, path())
+                case 5:
+                    if !s.readNull() {
+                        candidatesAt = s.skipSpaceIndex()
+                        _ = try candidates(keep: false, "events[\(n)].candidates")
+                    }
+                default: try s.skipValue()
+                }
+            }
+            try requireAll(seen, Self.eventRequired, Self.eventKeys, "events[\(n)]", at: start)
+            if keep?.contains(kind) ?? true {
+                func text(_ at: Int?) -> String? { at.map { s.string(at: $0) } }
+                var f = SimEvent.Fields(atUs: atUs, kind: kind, app: text(app))
+                f.action = text(action); f.detail = text(detail)
+                f.handler = text(handler); f.notification = text(notification); f.object = text(objectName)
+                f.bytes = bytes; f.compressedBytes = compressed; f.freedBytes = freed
+                f.latencyUs = latency; f.neededBytes = needed; f.usedBytes = used
+                f.from = from; f.to = to; f.callback = callback; f.reason = reason; f.level = level
+                if let candidatesAt {
+                    if options.candidates {
+                        let end = s.index
+                        s.index = candidatesAt
+                        f.candidates = try candidates(keep: true, "events[\(n)].candidates")
+                        if options.takenCandidatesOnly { f.candidates?.removeAll { !$0.taken } }
+                        s.index = end
+                    } else {
+                        f.candidates = []
+                    }
+                }
+                do { out.append(try SimEvent(f)) } catch let error as SimEvent.FieldsError {
+                    throw problem("events[\(n)].\(error.key): \(error.description)", at: start)
+                }
+            }
+            n += 1
+            if n & 1023 == 0 { releaseBehind() }
+        }
+        return out
+    }
+
+    mutating func releaseBehind() {
+        guard let release, s.index - released > 4 << 20 else { return }
+        released = s.index
+        release(released)
+    }
+
+    static let candidateKeys = KeyTable(["app", "band", "footprintBytes", "lastForegroundUs", "state", "taken"])
+    static let candidateRequired: UInt64 = 1 << 0 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 5
+
+    mutating func candidates(keep: Bool, _ path: String) throws -> [SimEvent.Candidate] {
+        try beginArray(path)
+        var out: [SimEvent.Candidate] = []
+        var first = true
+        var n = 0
+        var hint = -1
+        while try s.nextElement(first: &first) {
+            let start = s.index
+            try beginObject(level: 1, "\(path)[\(n)]")
+            var seen: UInt64 = 0
+            var object = true
+            var app = 0, band: Int64?, footprint: Int64 = 0, last: Int64 = 0, state = AppState.notRunning, taken = false
+            while let k = try nextKnown(Self.candidateKeys, first: &object, seen: &seen, hint: &hint, level: 1) {
+                func at() -> String { "\(path)[\(n)].\(Self.candidateKeys.names[k])" }
+                switch k {
+                case 0: app = try optionalStringAt(at()) ?? -1
+                case 1: band = try optionalInt(at())
+                case 2: footprint = try int(at())
+                case 3: last = try int(at())
+                case 4: state = try choice(Self.states, at())
+                default:
+                    guard s.peek() == 0x74 || s.peek() == 0x66 else { throw problem("\(at()): expected true or false, found \(s.what(s.index))", at: s.index) }
+                    taken = try s.readBool()
+                }
+            }
+            try requireAll(seen, Self.candidateRequired, Self.candidateKeys, "\(path)[\(n)]", at: start)
+            guard app >= 0 else { throw problem("\(path)[\(n)].app: expected a string, found null", at: start) }
+            if keep {
+                var c = SimEvent.Candidate(app: s.string(at: app), state: state, footprintBytes: footprint,
+                                           lastForegroundUs: last, taken: taken)
+                if let band { c.band = try smallInt(band, "\(path)[\(n)].band", at: start) }
+                out.append(c)
+            }
+            n += 1
+        }
+        return out
+    }
+
+    func smallInt(_ value: Int64, _ path: @autoclosure () -> String, at offset: Int) throws -> Int {
+        guard let v = Int(exactly: value) else { throw problem("\(path()): \(value) is out of range", at: offset) }
+        return v
+    }
+
+    // MARK: timeline
+
+    static let timelineKeys = KeyTable(["appBytes", "compressedBytes", "levels", "usedBytes"])
+    static let levelKeys = KeyTable(["atUs", "level"])
+
+    mutating func timeline() throws -> Timeline {
+        let start = s.index
+        try beginObject(level: 0, "timeline")
+        var t = Timeline()
+        var seen: UInt64 = 0
+        var first = true
+        var hint = -1
+        while let k = try nextKnown(Self.timelineKeys, first: &first, seen: &seen, hint: &hint, level: 0) {
+            switch k {
+            case 0:
+                try beginObject(level: 1, "timeline.appBytes")
+                var apps = JSONScanner.KeySet()
+                var firstApp = true
+                while let key = try s.nextMember(first: &firstApp) {
+                    try s.insert(key, into: &apps)
+                    let name = s.string(key)
+                    t.appBytes[name] = try pairs("timeline.appBytes.\(name)")
+                }
+            case 1: t.compressedBytes = try pairs("timeline.compressedBytes")
+            case 3: t.usedBytes = try pairs("timeline.usedBytes")
+            default:
+                try beginArray("timeline.levels")
+                var firstLevel = true
+                var n = 0
+                var levelHint = -1
+                while try s.nextElement(first: &firstLevel) {
+                    let at = s.index
+                    try beginObject(level: 1, "timeline.levels[\(n)]")
+                    var seenLevel: UInt64 = 0
+                    var object = true
+                    var change = Timeline.LevelChange(atUs: 0, level: .normal)
+                    while let j = try nextKnown(Self.levelKeys, first: &object, seen: &seenLevel, hint: &levelHint, level: 1) {
+                        if j == 0 { change.atUs = try int("timeline.levels[\(n)].atUs") } else {
+                            change.level = try choice(Self.levels, "timeline.levels[\(n)].level")
+                        }
+                    }
+                    try requireAll(seenLevel, 3, Self.levelKeys, "timeline.levels[\(n)]", at: at)
+                    t.levels.append(change)
+                    n += 1
+                }
+            }
+        }
+        try requireAll(seen, 15, Self.timelineKeys, "timeline", at: start)
+        return t
+    }
+
+    /// A series of `[atUs, value]` pairs, reduced as the options ask.
+    mutating func pairs(_ path: String) throws -> [[Int64]] {
+        try beginArray(path)
+        var first = true
+        var n = 0
+        var out: [[Int64]] = []
+        var reducer = options.seriesBuckets.map { SeriesReducer(buckets: max(1, $0)) }
+        while try s.nextElement(first: &first) {
+            try beginArray("\(path)[\(n)]")
+            var inner = true
+            var pair: [Int64] = []
+            var a: Int64 = 0, b: Int64 = 0, count = 0
+            while try s.nextElement(first: &inner) {
+                let v = try int("\(path)[\(n)][\(count)]")
+                if reducer == nil { pair.append(v) } else if count == 0 { a = v } else if count == 1 { b = v }
+                count += 1
+            }
+            if reducer != nil {
+                if count >= 2 { reducer!.add(a, b) }
+            } else {
+                out.append(pair)
+            }
+            n += 1
+            if n & 16383 == 0 { releaseBehind() }
+        }
+        return reducer?.finish() ?? out
+    }
+
+    // MARK: jetsam snapshots
+
+    static let jetsamKeys = KeyTable(["atUs", "exitReason", "killed", "largestProcess", "pageSize", "processes"])
+    static let processKeys = KeyTable(["name", "pid", "priority", "reason", "rpages", "states"])
+
+    mutating func jetsamEvents() throws -> [JetsamEvent] {
+        try beginArray("jetsamEvents")
+        var out: [JetsamEvent] = []
+        var first = true
+        var n = 0
+        var hint = -1, processHint = -1
+        while try s.nextElement(first: &first) {
+            let start = s.index
+            try beginObject(level: 0, "jetsamEvents[\(n)]")
+            var seen: UInt64 = 0
+            var object = true
+            var event = JetsamEvent(atUs: 0, killed: "", exitReason: .memoryPressure, largestProcess: "", pageSize: 0, processes: [])
+            while let k = try nextKnown(Self.jetsamKeys, first: &object, seen: &seen, hint: &hint, level: 0) {
+                func path() -> String { "jetsamEvents[\(n)].\(Self.jetsamKeys.names[k])" }
+                switch k {
+                case 0: event.atUs = try int(path())
+                case 1: event.exitReason = try choice(Self.reasons, path())
+                case 2: event.killed = try string(path())
+                case 3: event.largestProcess = try string(path())
+                case 4: event.pageSize = try int(path())
+                default:
+                    try beginArray(path())
+                    var firstProcess = true
+                    var p = 0
+                    while try s.nextElement(first: &firstProcess) {
+                        let at = s.index
+                        try beginObject(level: 1, "\(path())[\(p)]")
+                        var seenProcess: UInt64 = 0
+                        var inner = true
+                        var process = JetsamEvent.Process(name: "", rpages: 0, states: [])
+                        while let j = try nextKnown(Self.processKeys, first: &inner, seen: &seenProcess, hint: &processHint, level: 1) {
+                            func field() -> String { "\(path())[\(p)].\(Self.processKeys.names[j])" }
+                            switch j {
+                            case 0: process.name = try keepString(field())
+                            case 1: process.pid = try optionalInt(field()).map { try smallInt($0, field(), at: at) }
+                            case 2: process.priority = try optionalInt(field()).map { try smallInt($0, field(), at: at) }
+                            case 3:
+                                let reason = try optionalStringAt(field())
+                                if options.jetsamProcesses { process.reason = reason.map { s.string(at: $0) } }
+                            case 4: process.rpages = try int(field())
+                            default:
+                                try beginArray(field())
+                                var firstState = true
+                                var k = 0
+                                while try s.nextElement(first: &firstState) {
+                                    let state = try keepString("\(field())[\(k)]")
+                                    if options.jetsamProcesses { process.states.append(state) }
+                                    k += 1
+                                }
+                            }
+                        }
+                        try requireAll(seenProcess, 1 << 0 | 1 << 4 | 1 << 5, Self.processKeys, "\(path())[\(p)]", at: at)
+                        if options.jetsamProcesses { event.processes.append(process) }
+                        p += 1
+                    }
+                }
+            }
+            try requireAll(seen, 63, Self.jetsamKeys, "jetsamEvents[\(n)]", at: start)
+            out.append(event)
+            n += 1
+            if n & 255 == 0 { releaseBehind() }
+        }
+        return out
+    }
+}
+
+extension JSONScanner {
+    /// The offset of the next token.
+    mutating func skipSpaceIndex() -> Int {
+        skipSpace()
+        return index
+    }
+}
+
+/// Reduces a step series while it is read, keeping at most about `2 × buckets` points: when
+/// twice that many are held, each of `buckets` equal slices of the time seen so far keeps only
+/// its smallest and largest point (in time order). Every maximum and minimum of the series
+/// survives, however long it is.
+struct SeriesReducer {
+    let buckets: Int
+    var points: [(Int64, Int64)] = []
+
+    init(buckets: Int) {
+        self.buckets = buckets
+        points.reserveCapacity(4 * buckets + 1)
+    }
+
+    mutating func add(_ t: Int64, _ v: Int64) {
+        points.append((t, v))
+        if points.count > 4 * buckets { reduce() }
+    }
+
+    mutating func reduce() {
+        guard points.count > 2 * buckets, let start = points.first?.0, let end = points.last?.0 else { return }
+        let width = max(1e-9, (Double(end) - Double(start)) / Double(buckets))
+        points = MinMaxBuckets.reduce(points, start: start, width: width, buckets: buckets, time: \.0, value: \.1)
+    }
+
+    mutating func finish() -> [[Int64]] {
+        reduce()
+        return points.map { [$0.0, $0.1] }
+    }
+}
+
+/// The smallest and the largest point of each of `buckets` slices of time (`width` wide from
+/// `start`) of a series sorted by time, in time order (one point where they are the same): the
+/// series' every maximum and minimum, and each slice's, survive. Points before `start` count in
+/// the first slice, points past the last slice in the last.
+public enum MinMaxBuckets {
+    public static func reduce<P>(_ points: [P], start: Int64, width: Double, buckets: Int,
+                                 time: (P) -> Int64, value: (P) -> Int64) -> [P] {
+        var out: [P] = []
+        out.reserveCapacity(2 * buckets)
+        var current = -1
+        var low = 0
+        var high = 0
+        func flush() {
+            guard current >= 0 else { return }
+            out.append(points[min(low, high)])
+            if low != high { out.append(points[max(low, high)]) }
+        }
+        for (index, point) in points.enumerated() {
+            let slice = (Double(time(point)) - Double(start)) / width
+            let bucket = min(buckets - 1, max(0, slice.isFinite ? Int(min(max(slice, -1), Double(buckets))) : 0))
+            if bucket != current {
+                flush()
+                current = bucket
+                low = index
+                high = index
+            } else {
+                if value(point) < value(points[low]) { low = index }
+                if value(point) > value(points[high]) { high = index }
+            }
+        }
+        flush()
+        return out
+    }
+}
