@@ -163,7 +163,10 @@ let package = Package(
         ),
         .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
         .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport"]),
-        .testTarget(name: "MemprofServeTests", dependencies: ["MemprofServe", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofServeTests", dependencies: [
+            "MemprofServe", "MemprofTestSupport", "MemprofCore",
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]),
         // Fleet sweeps (spec §12): the sweep file, runs on every core, per-metric distributions,
         // fleet.json and runs.csv, shards and merge, paired compare of two fleets, fleet.html.
         .target(name: "MemprofFleet",

@@ -109,6 +109,13 @@ final class RequestGuard: ChannelInboundHandler, RemovableChannelHandler {
         if let start = forwardFrom { forward(buffer, from: start, upTo: buffer.writerIndex, context: context) }
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // Once refused, the guard drains what the client still sends by itself: the handlers after
+        // it no longer ask for reads, and a client blocked in sending would not read the answer.
+        if case .refused = state { context.read() }
+        context.fireChannelReadComplete()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
