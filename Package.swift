@@ -1,4 +1,5 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
+// 6.1: package traits, to build Hummingbird without its optional swift-configuration support.
 import PackageDescription
 
 let package = Package(
@@ -6,6 +7,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "memprof", targets: ["memprof"]),
+        // `memprof serve` runs this sibling binary, so Hummingbird and SwiftNIO stay out of `memprof`.
+        .executable(name: "memprof-serve", targets: ["memprof-serve"]),
         .library(name: "MemprofCore", targets: ["MemprofCore"]),
         .library(name: "MemprofWorkload", targets: ["MemprofWorkload"]),
         .library(name: "MemprofReport", targets: ["MemprofReport"]),
@@ -20,7 +23,13 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // `memprof-serve` only: Hummingbird on SwiftNIO (and the NIO modules its request guard uses).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     // Layers: a target depends only on layers above its own, or on one listed before it in its
     // layer (no back-edges):
@@ -28,7 +37,7 @@ let package = Package(
     //   2. MemprofWorkload (files in), MemprofReport (the report model), MemprofSampler
     //   3. renderers: MemprofTrace, MemprofHTML (neither depends on the other)
     //   4. MemprofRun (one run), MemprofCompare, MemprofBudgets, MemprofField, MemprofExport, MemprofServe
-    //   5. the executables: memprof, memprof-bench, memprof-bench-sampler
+    //   5. the executables: memprof, memprof-serve, memprof-bench, memprof-bench-sampler
     targets: [
         // How output leaves memprof: the one JSON writer, escapers, JUnit XML, files written whole.
         .target(name: "MemprofOutput"),
@@ -65,7 +74,7 @@ let package = Package(
                 "MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare", "MemprofBudgets", "MemprofExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "MemprofSampler", "MemprofProfile",
-                "MemprofHTML", "MemprofTrace", "MemprofServe", "MemprofOutput", "MemprofRun", "MemprofFleet", "MemprofField",
+                "MemprofHTML", "MemprofTrace", "MemprofOutput", "MemprofRun", "MemprofFleet", "MemprofField",
             ]
         ),
         // Sampling profiles as plain data, and their folded-stack and speedscope forms.
@@ -131,14 +140,33 @@ let package = Package(
         .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"]),
         // trace.json in the Trace Event Format (Perfetto, chrome://tracing), and lifecycle intervals.
         .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"]),
-        // `memprof serve`: a read-only HTTP server over a reports folder (FlyingFox).
+        // `memprof serve`: a read-only HTTP server over a reports folder (Hummingbird), with a guard
+        // in front of NIO's HTTP parser that bounds each request (414, 431, 505, 408).
         .target(
             name: "MemprofServe",
-            dependencies: ["MemprofHTML", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: [
+                "MemprofHTML", "MemprofOutput",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The `memprof-serve` executable that `memprof serve` runs.
+        .executableTarget(
+            name: "memprof-serve",
+            dependencies: ["MemprofServe", "MemprofOutput", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
         .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport"]),
-        .testTarget(name: "MemprofServeTests", dependencies: ["MemprofServe"]),
+        .testTarget(name: "MemprofServeTests", dependencies: [
+            "MemprofServe", "MemprofTestSupport", "MemprofCore",
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]),
         // Fleet sweeps (spec §12): the sweep file, runs on every core, per-metric distributions,
         // fleet.json and runs.csv, shards and merge, paired compare of two fleets, fleet.html.
         .target(name: "MemprofFleet",

@@ -10,6 +10,12 @@ public enum ExitStatus {
     /// Output could not be written: a full disk, a read-only or forbidden folder. Nothing of the
     /// failed run remains (``OutputError``).
     public static let outputFailure: Int32 = 3
+    /// A part of memprof that a command runs is there but cannot be run (`memprof-serve`),
+    /// as a shell says of a command it cannot execute.
+    public static let partNotExecutable: Int32 = 126
+    /// A part of memprof that a command runs was not built (`memprof-serve` beside `memprof`),
+    /// as a shell says of a command it cannot find.
+    public static let partNotBuilt: Int32 = 127
 }
 
 /// An error that knows how memprof ends when it reaches the user: its message and its exit

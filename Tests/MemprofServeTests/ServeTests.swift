@@ -34,6 +34,23 @@ struct Fixture {
 /// One HTTP/1.1 request over a plain socket, sent byte for byte as given (no client-side path
 /// clean-up, unlike URLSession), to 127.0.0.1 only.
 func rawRequest(port: UInt16, target: String, method: String = "GET") async throws -> (status: Int, body: String) {
+    let request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    let answer = try await exchange(port: port, Array(request.utf8))
+    return (answer.status, answer.body)
+}
+
+/// What a server answered to bytes sent on one connection: the status (0 when there was no
+/// answer), the body, and the seconds from the first byte sent to the end of the answer.
+struct Answer {
+    var status: Int
+    var headers: String
+    var body: String
+    var seconds: Double
+}
+
+/// Sends `bytes` on a new connection to 127.0.0.1:`port` (all of them, unless the server stops
+/// reading), then reads until the server closes the connection.
+func exchange(port: UInt16, _ bytes: [UInt8]) async throws -> Answer {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -42,6 +59,7 @@ func rawRequest(port: UInt16, target: String, method: String = "GET") async thro
             // Generous: other suites run in parallel and may hold the cooperative pool for seconds.
             var timeout = timeval(tv_sec: 60, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
@@ -52,8 +70,13 @@ func rawRequest(port: UInt16, target: String, method: String = "GET") async thro
                 }
             }
             guard connected == 0 else { return continuation.resume(throwing: POSIXError(.ECONNREFUSED)) }
-            let request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-            _ = request.withCString { send(fd, $0, strlen($0), 0) }
+            let start = DispatchTime.now()
+            var sent = 0
+            while sent < bytes.count {
+                let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { break }
+                sent += n
+            }
             var response = [UInt8]()
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
@@ -61,12 +84,14 @@ func rawRequest(port: UInt16, target: String, method: String = "GET") async thro
                 if n <= 0 { break }
                 response.append(contentsOf: buffer[0..<n])
             }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
             let text = String(decoding: response, as: UTF8.self)
-            let statusLine = text.split(separator: "\r\n", maxSplits: 1).first ?? ""
+            let head = text.range(of: "\r\n\r\n").map { String(text[..<$0.lowerBound]) } ?? text
+            let statusLine = head.split(separator: "\r\n", maxSplits: 1).first ?? ""
             let parts = statusLine.split(separator: " ")
             let status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
-            continuation.resume(returning: (status, body))
+            continuation.resume(returning: Answer(status: status, headers: head, body: body, seconds: seconds))
         }
     }
 }
