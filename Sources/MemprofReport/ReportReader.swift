@@ -260,10 +260,10 @@ struct Reader {
 
     // MARK: events
 
-    static let eventKeys = KeyTable(["action", "app", "atUs", "bytes", "callback", "candidates", "compressedBytes", "detail",
-                                     "freedBytes", "from", "handler", "kind", "latencyUs", "level", "neededBytes",
+    static let eventKeys = KeyTable(["action", "app", "atUs", "bytes", "callback", "candidates", "cause", "compressedBytes",
+                                     "detail", "freedBytes", "from", "handler", "kind", "latencyUs", "level", "neededBytes",
                                      "notification", "object", "reason", "to", "usedBytes"])
-    static let eventRequired: UInt64 = 1 << 2 | 1 << 11
+    static let eventRequired: UInt64 = 1 << 2 | 1 << 12
     static let kinds = Choices<SimEvent.Kind>("an event kind")
     static let states = Choices<AppState>("an app state")
     static let callbacks = Choices<LifecycleCallback>("a lifecycle callback")
@@ -284,7 +284,7 @@ struct Reader {
             var object = true
             var atUs: Int64 = 0
             var kind = SimEvent.Kind.transition
-            var action: Int?, app: Int?, detail: Int?, handler: Int?, notification: Int?, objectName: Int?
+            var action: Int?, app: Int?, cause: Int?, detail: Int?, handler: Int?, notification: Int?, objectName: Int?
             var bytes: Int64?, compressed: Int64?, freed: Int64?, latency: Int64?, needed: Int64?, used: Int64?
             var from: AppState?, to: AppState?, callback: LifecycleCallback?, reason: ExitReason?, level: PressureLevel?
             var candidatesAt: Int?
@@ -293,23 +293,24 @@ struct Reader {
                 switch k {
                 case 0: action = try optionalStringAt(path())
                 case 1: app = try optionalStringAt(path())
-                case 7: detail = try optionalStringAt(path())
-                case 10: handler = try optionalStringAt(path())
-                case 15: notification = try optionalStringAt(path())
-                case 16: objectName = try optionalStringAt(path())
+                case 6: cause = try optionalStringAt(path())
+                case 8: detail = try optionalStringAt(path())
+                case 11: handler = try optionalStringAt(path())
+                case 16: notification = try optionalStringAt(path())
+                case 17: objectName = try optionalStringAt(path())
                 case 2: atUs = try int(path())
                 case 3: bytes = try optionalInt(path())
-                case 6: compressed = try optionalInt(path())
-                case 8: freed = try optionalInt(path())
-                case 12: latency = try optionalInt(path())
-                case 14: needed = try optionalInt(path())
-                case 19: used = try optionalInt(path())
+                case 7: compressed = try optionalInt(path())
+                case 9: freed = try optionalInt(path())
+                case 13: latency = try optionalInt(path())
+                case 15: needed = try optionalInt(path())
+                case 20: used = try optionalInt(path())
                 case 4: callback = try optionalChoice(Self.callbacks, path())
-                case 9: from = try optionalChoice(Self.states, path())
-                case 18: to = try optionalChoice(Self.states, path())
-                case 11: kind = try choice(Self.kinds, path())
-                case 13: level = try optionalChoice(Self.levels, path())
-                case 17: reason = try optionalChoice(Self.reasons, path())
+                case 10: from = try optionalChoice(Self.states, path())
+                case 19: to = try optionalChoice(Self.states, path())
+                case 12: kind = try choice(Self.kinds, path())
+                case 14: level = try optionalChoice(Self.levels, path())
+                case 18: reason = try optionalChoice(Self.reasons, path())
                 case 5:
                     if !s.readNull() {
                         candidatesAt = s.skipSpaceIndex()
@@ -322,7 +323,7 @@ struct Reader {
             if keep?.contains(kind) ?? true {
                 func text(_ at: Int?) -> String? { at.map { s.string(at: $0) } }
                 var f = SimEvent.Fields(atUs: atUs, kind: kind, app: text(app))
-                f.action = text(action); f.detail = text(detail)
+                f.action = text(action); f.cause = text(cause); f.detail = text(detail)
                 f.handler = text(handler); f.notification = text(notification); f.object = text(objectName)
                 f.bytes = bytes; f.compressedBytes = compressed; f.freedBytes = freed
                 f.latencyUs = latency; f.neededBytes = needed; f.usedBytes = used
