@@ -131,6 +131,11 @@ import Testing
         text.replaceSubrange(range, with: #""detail":"lukewarm""#)
         let error = #expect(throws: ReportReadError.self) { try ReportJSON.decode(Data(text.utf8)) }
         #expect("\(error!)".contains(".detail: 'lukewarm' is not a detail of a launch event"))
+        text = text.replacing(#""detail":"lukewarm""#, with: #""detail":"cold""#)
+        let cause = try #require(text.range(of: #""cause":"launch cold""#))
+        text.replaceSubrange(cause, with: #""cause":"launch lukewarm""#)
+        let causeError = #expect(throws: ReportReadError.self) { try ReportJSON.decode(Data(text.utf8)) }
+        #expect("\(causeError!)".contains(".cause: 'launch lukewarm' is not a cause of a transition event"))
     }
 }
 
