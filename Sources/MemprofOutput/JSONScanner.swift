@@ -548,8 +548,8 @@ public struct JSONScanner {
     }
 }
 
-private extension String {
-    var trimmingQuotes: String { hasPrefix("'") && hasSuffix("'") && count > 2 ? String(dropFirst().dropLast()) : self }
+extension String {
+    fileprivate var trimmingQuotes: String { hasPrefix("'") && hasSuffix("'") && count > 2 ? String(dropFirst().dropLast()) : self }
 }
 
 /// A fixed set of names (keys of an object, values of an enum: ASCII without escapes), found

@@ -44,7 +44,8 @@ final class MappedFile {
         guard let address, populated < bytes.count, offset + Self.window > populated else { return }
         let end = min(bytes.count, (offset + 2 * Self.window) / Self.page * Self.page + Self.page)
         #if os(Linux)
-        _ = madvise(address + populated, min(end, bytes.count) - populated, 22 /* MADV_POPULATE_READ */)
+        let populateRead: Int32 = 22  // MADV_POPULATE_READ
+        _ = madvise(address + populated, min(end, bytes.count) - populated, populateRead)
         #endif
         populated = min(end, bytes.count)
     }
