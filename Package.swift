@@ -1,6 +1,11 @@
 // swift-tools-version: 6.1
-// 6.1: package traits, to build Hummingbird without its optional swift-configuration support.
+// 6.1: package traits. Hummingbird is built without its optional swift-configuration support, and
+// memprof's own `Serve` trait (on by default) guards every dependency of `memprof-serve`, so a
+// build with `--disable-default-traits` (./scripts/memprof) neither resolves nor builds them.
 import PackageDescription
+
+/// A dependency of `memprof-serve` only: resolved and built with the `Serve` trait.
+let serve: TargetDependencyCondition? = .when(traits: ["Serve"])
 
 let package = Package(
     name: "memprof",
@@ -18,6 +23,10 @@ let package = Package(
         .executable(name: "memprof-bench-sampler", targets: ["memprof-bench-sampler"]),
         // Preloaded into a program a workload runs as work (spec §8.1): libmemprof-preload.so.
         .library(name: "memprof-preload", type: .dynamic, targets: ["CMemprofPreload"]),
+    ],
+    traits: [
+        .trait(name: "Serve", description: "memprof-serve and its tests: Hummingbird on SwiftNIO"),
+        .default(enabledTraits: ["Serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -146,14 +155,14 @@ let package = Package(
             name: "MemprofServe",
             dependencies: [
                 "MemprofHTML", "MemprofOutput",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: serve),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: serve),
+                .product(name: "NIOCore", package: "swift-nio", condition: serve),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: serve),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: serve),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: serve),
+                .product(name: "Logging", package: "swift-log", condition: serve),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: serve),
             ]
         ),
         // The `memprof-serve` executable that `memprof serve` runs.
@@ -165,7 +174,7 @@ let package = Package(
         .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport"]),
         .testTarget(name: "MemprofServeTests", dependencies: [
             "MemprofServe", "MemprofTestSupport", "MemprofCore",
-            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOCore", package: "swift-nio", condition: serve), .product(name: "NIOEmbedded", package: "swift-nio", condition: serve),
         ]),
         // Fleet sweeps (spec §12): the sweep file, runs on every core, per-metric distributions,
         // fleet.json and runs.csv, shards and merge, paired compare of two fleets, fleet.html.

@@ -13,7 +13,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 large=1
 [ "${1:-}" = "--small" ] && large=0
-swift build -c release --product memprof >&2
+swift build -c release --disable-default-traits --product memprof >&2
 bin="${MEMPROF_BIN:-$root/.build/release/memprof}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -30,7 +30,7 @@ echo "heaptrack: $(dpkg-query -W -f '${Version}' heaptrack 2>/dev/null || echo u
 
 echo "== build (release)"
 for product in memprof memprof-preload memprof-example-c; do
-  swift build -c release --product "$product" >/dev/null
+  swift build -c release --disable-default-traits --product "$product" >/dev/null
 done
 bin="$PWD/.build/release/memprof"
 program="$PWD/.build/release/memprof-example-c"

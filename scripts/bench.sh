@@ -12,8 +12,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 ./scripts/setup.sh >/dev/null
-swift build -c release --product memprof >&2
-swift build -c release --product memprof-bench >&2
+swift build -c release --disable-default-traits --product memprof >&2
+swift build -c release --disable-default-traits --product memprof-bench >&2
 bin="$root/.build/release/memprof"
 repeat="${BENCH_REPEAT:-1}"
 work="$(mktemp -d)"

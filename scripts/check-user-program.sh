@@ -8,7 +8,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 bin="${MEMPROF_BIN:-$root/.build/debug/memprof}"
-swift build -c release --product memprof-example-c >/dev/null
+swift build -c release --disable-default-traits --product memprof-example-c >/dev/null
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 "$bin" run scripts/examples/user-program.yaml --out "$tmp/run" >/dev/null

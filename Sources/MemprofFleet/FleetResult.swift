@@ -153,9 +153,10 @@ public struct FleetResult: Codable, Sendable, Equatable {
                 let a = tally.cells[index][c]
                 guard a.count > 0 else { continue }
                 let kind = columns.kinds[c]
+                let p = a.percentiles([5, 50, 95, 99])
                 metrics[name] = MetricStats(
                     kind: kind, direction: columns.directions[c], count: a.count, mean: a.mean, sd: a.standardDeviation,
-                    min: a.min, p5: a.percentile(5), p50: a.percentile(50), p95: a.percentile(95), p99: a.percentile(99),
+                    min: a.min, p5: p[0], p50: p[1], p95: p[2], p99: p[3],
                     max: a.max, shareAboveZero: kind == .count ? Double(a.aboveZero) / Double(a.count) : nil,
                     worst: a.worstRuns.filter { $0.value != (columns.directions[c] == .lowerIsWorse ? a.max : a.min) }.map {
                         WorstRun(seed: $0.seed, value: $0.value,

@@ -1,5 +1,6 @@
 import Foundation
 import MemprofReport
+import Synchronization
 
 /// `memprof sweep FILE [--shard K/N]` as a library: runs a validated plan and writes its folder.
 ///
@@ -22,7 +23,19 @@ public enum FleetSweep {
                 cells: plan.cells.map { ($0.label, (plan.fixed + $0.overrides).map { .init(keyPath: $0.keyPath, value: $0.value) }) },
                 columns: columns, tally: outcome.tally,
                 host: FleetResult.currentHost(threads: threads, wallMs: wallMs, measured: measured))
-            try folder.finish(json: try result.encoded(), html: result.isComplete ? FleetHTML.data(result, tally: outcome.tally, columns: columns) : nil)
+            // fleet.json and fleet.html are encoded side by side: on one thread they are most of
+            // what a sweep does after its runs (the part more cores do not shorten).
+            let json = Mutex<Result<Data, Error>?>(nil), html = Mutex<Data?>(nil)
+            DispatchQueue.concurrentPerform(iterations: 2) { part in
+                if part == 0 {
+                    let encoded = Result { try result.encoded() }
+                    json.withLock { $0 = encoded }
+                } else if result.isComplete {
+                    let page = FleetHTML.data(result, tally: outcome.tally, columns: columns)
+                    html.withLock { $0 = page }
+                }
+            }
+            try folder.finish(json: try json.withLock { $0 }!.get(), html: html.withLock { $0 })
             return result
         } catch {
             folder.abort()

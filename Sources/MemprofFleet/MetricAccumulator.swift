@@ -100,15 +100,21 @@ public struct MetricAccumulator: Sendable, Equatable {
 
     /// The nearest-rank percentile `p` (0...100): the smallest value with at least p% of runs at
     /// or below it (its bucket's lower bound above 512, and never outside min...max).
-    public func percentile(_ p: Double) -> Int64 {
-        guard count > 0 else { return 0 }
-        let rank = Swift.max(1, Int((p / 100 * Double(count)).rounded(.up)))
-        var seen = 0
-        for b in buckets.keys.sorted() {
-            seen += Int(buckets[b]!)
-            if seen >= rank { return Swift.min(Swift.max(Self.lowerBound(b), min), max) }
+    public func percentile(_ p: Double) -> Int64 { percentiles([p])[0] }
+
+    /// The percentiles `ps` (each as `percentile` gives it), from one pass over the sorted buckets.
+    public func percentiles(_ ps: [Double]) -> [Int64] {
+        guard count > 0 else { return ps.map { _ in 0 } }
+        let sorted = buckets.sorted { $0.key < $1.key }
+        return ps.map { p in
+            let rank = Swift.max(1, Int((p / 100 * Double(count)).rounded(.up)))
+            var seen = 0
+            for (b, n) in sorted {
+                seen += Int(n)
+                if seen >= rank { return Swift.min(Swift.max(Self.lowerBound(b), min), max) }
+            }
+            return max
         }
-        return max
     }
 
     public var worstRuns: [WorstRun] { worst }

@@ -2,6 +2,7 @@ import Foundation
 import MemprofCompare
 import MemprofCore
 import MemprofReport
+import Synchronization
 
 /// The metrics of a sweep, as columns: every metric `compare` knows (summary and per app), by
 /// the names `compare` uses, in its order (summary first, then apps, each by path).
@@ -106,9 +107,10 @@ public struct FleetTally: Sendable, Equatable {
     }
 }
 
-/// Runs the (cell, seed) pairs of a plan on every core, in batches: each thread takes every
-/// T-th run of a batch and adds it to its own tally; rows are written in run order once a batch
-/// is done. Tallies add up exactly in any order, so the thread count never changes a result.
+/// Runs the (cell, seed) pairs of a plan on every core, in batches: each thread claims the next
+/// run of a batch (an atomic counter, so a thread that drew short runs takes more) and adds it to
+/// its own tally; rows are written in run order once a batch is done. Tallies add up exactly in
+/// any order, so neither the thread count nor which thread ran what changes a result.
 public enum SweepRunner {
     public struct Outcome: Sendable {
         public var tally: FleetTally
@@ -124,6 +126,10 @@ public enum SweepRunner {
         return MetricColumns(Array(names))
     }
 
+    /// Runs per batch: the rows of a batch are held until it is done (about 2 KB a run), and each
+    /// batch ends with a wait for its last run, so batches are large enough for that wait to be rare.
+    static func batchSize(threads: Int) -> Int { max(256, threads * 128) }
+
     /// Runs the plan's runs (this shard's), calling `rows` with each batch's CSV rows in run order.
     public static func run(_ plan: SweepPlan, columns: MetricColumns, measured: MeasuredWork, threads: Int,
                            rows: (ArraySlice<UInt8>) throws -> Void,
@@ -131,16 +137,18 @@ public enum SweepRunner {
         let runs = (0..<plan.runCount).filter(plan.includes)
         let threads = max(1, threads)
         let states = (0..<threads).map { _ in ThreadState(FleetTally(cells: plan.cells.count, columns: columns.names.count)) }
-        let batchSize = max(64, threads * 32)
+        let batchSize = batchSize(threads: threads)
         let seeds = plan.sweep.seeds
         var done = 0
         for start in stride(from: 0, to: runs.count, by: batchSize) {
             let batch = Array(runs[start..<min(start + batchSize, runs.count)])
             let slots = RowSlots(count: batch.count)
+            let next = Atomic<Int>(0)
             DispatchQueue.concurrentPerform(iterations: threads) { t in
                 let state = states[t]
-                var k = t
-                while k < batch.count {
+                while true {
+                    let k = next.add(1, ordering: .relaxed).oldValue
+                    guard k < batch.count else { break }
                     let run = batch[k]
                     let cell = run / seeds.count, seedIndex = run % seeds.count
                     let values = FleetRun.values(plan.cells[cell].workload.workload, seed: seeds[seedIndex],
@@ -148,7 +156,6 @@ public enum SweepRunner {
                     state.tally.add(cell: cell, values: values, run: run, seed: seeds[seedIndex],
                                     columns: columns, keep: plan.sweep.worst)
                     slots.set(k, RunsCSV.row(run: run, cell: cell, seed: seeds[seedIndex], values: values))
-                    k += threads
                 }
             }
             var bytes: [UInt8] = []
