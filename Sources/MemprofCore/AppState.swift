@@ -27,12 +27,13 @@ public enum AppState: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The state in the words iOS writes in a jetsam report's `states` (issue 16): `inactive` and
     /// `background` never appear there; a running background app is `active`.
+    /// (The arrays are built once: a snapshot at every memory kill lists every app in memory.)
     public func jetsamStates(playingAudio: Bool) -> [String] {
         switch self {
-        case .inactive, .active: ["frontmost", "resume"]
-        case .background: playingAudio ? ["active", "audio"] : ["active"]
-        case .suspended: ["suspended"]
-        case .compressed: ["suspended", "frozen"]
+        case .inactive, .active: JetsamStates.frontmost
+        case .background: playingAudio ? JetsamStates.activeAudio : JetsamStates.active
+        case .suspended: JetsamStates.suspended
+        case .compressed: JetsamStates.frozen
         case .notRunning: []
         }
     }
@@ -50,6 +51,15 @@ public enum AppState: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
+/// The `states` lists of jetsam reports, built once.
+private enum JetsamStates {
+    static let frontmost = ["frontmost", "resume"]
+    static let active = ["active"]
+    static let activeAudio = ["active", "audio"]
+    static let suspended = ["suspended"]
+    static let frozen = ["suspended", "frozen"]
+}
+
 /// Why an app ended (spec §6).
 public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
     case userQuit
@@ -65,6 +75,27 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
     case suspendedWithLockedFile
     /// Over the background CPU limit (MetricKit's `cumulativeCPUResourceLimitExitCount`). Issue 16.
     case cpuResourceLimit
+
+    /// Position in `allCases`, for per-reason counts.
+    var index: Int {
+        switch self {
+        case .userQuit: 0
+        case .memoryPressure: 1
+        case .memoryLimit: 2
+        case .backgroundTaskTimeout: 3
+        case .fetchTimeout: 4
+        case .pushTimeout: 5
+        case .watchdog: 6
+        case .badAccess: 7
+        case .suspendedWithLockedFile: 8
+        case .cpuResourceLimit: 9
+        }
+    }
+
+    /// Counts by `index` as an ``ExitCounts`` (every reason present).
+    static func counts(_ byIndex: [Int]) -> ExitCounts {
+        Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, byIndex[$0.index]) })
+    }
 
     /// The reason as an iOS jetsam event report names it, for memory kills.
     public var jetsamReason: String? {

@@ -89,21 +89,22 @@ public struct Seed2015Policy: MemoryPolicy {
     /// Suspended apps first, then background apps with audio last; within each group least
     /// recently in the foreground first, or largest first (ties by recency) with `largest`.
     public func reclaimOrder(_ candidates: [PolicyCandidate]) -> [PolicyCandidate] {
-        func group(_ c: PolicyCandidate) -> Int {
+        // Sorted as small keys (group, size or 0, recency, index; footprints negated so the
+        // largest come first), then gathered: a reclaim among many apps sorts every time.
+        let largest = settings.evictionOrder == .largest
+        var keys: [(group: Int, size: Bytes, recency: Microseconds, index: Int, at: Int)] = []
+        keys.reserveCapacity(candidates.count)
+        for (at, c) in candidates.enumerated() {
+            let group: Int
             switch c.state {
-            case .suspended: 0
-            case .background: c.isPlayingAudio ? 2 : 1
-            default: 3
+            case .suspended: group = 0
+            case .background: group = c.isPlayingAudio ? 2 : 1
+            default: continue
             }
+            keys.append((group, largest ? -c.footprint : 0, c.lastForegroundUs, c.index, at))
         }
-        let order = settings.evictionOrder
-        return candidates.filter { $0.state == .suspended || $0.state == .background }.sorted { a, b in
-            let (ga, gb) = (group(a), group(b))
-            if ga != gb { return ga < gb }
-            if order == .largest, a.footprint != b.footprint { return a.footprint > b.footprint }
-            if a.lastForegroundUs != b.lastForegroundUs { return a.lastForegroundUs < b.lastForegroundUs }
-            return a.index < b.index
-        }
+        keys.sort { ($0.group, $0.size, $0.recency, $0.index) < ($1.group, $1.size, $1.recency, $1.index) }
+        return keys.map { candidates[$0.at] }
     }
 }
 

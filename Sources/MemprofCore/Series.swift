@@ -3,25 +3,29 @@
 /// Two changes at the same instant keep the last; a change back to the previous value at the
 /// same instant removes the point, so the series lists only real changes.
 struct Series: Sendable {
-    private(set) var times: [Microseconds] = []
-    private(set) var values: [Int64] = []
+    /// One change: `value` from `time` on.
+    struct Point: Sendable {
+        var time: Microseconds
+        var value: Int64
+    }
+
+    /// Times and values side by side: one append per change on the engine's hot path.
+    private(set) var points: [Point] = []
 
     mutating func record(_ time: Microseconds, _ value: Int64) {
-        let n = times.count
-        if n > 0, times[n - 1] == time {
-            if n > 1, values[n - 2] == value {
-                times.removeLast()
-                values.removeLast()
+        let n = points.count
+        if n > 0, points[n - 1].time == time {
+            if n > 1, points[n - 2].value == value {
+                points.removeLast()
             } else {
-                values[n - 1] = value
+                points[n - 1].value = value
             }
-        } else if n == 0 || values[n - 1] != value {
-            times.append(time)
-            values.append(value)
+        } else if n == 0 || points[n - 1].value != value {
+            points.append(Point(time: time, value: value))
         }
     }
 
     var pairs: [[Int64]] {
-        zip(times, values).map { [$0, $1] }
+        points.map { [$0.time, $0.value] }
     }
 }

@@ -7,6 +7,8 @@ struct HandlerRun {
 /// The simulator's view of one app while a run goes on.
 struct AppRuntime {
     let spec: AppSpec
+    /// `spec.modes` asked once (a set lookup hashes): fetch, remote-notification, voip.
+    let fetchMode: Bool, remoteNotificationMode: Bool, voipMode: Bool
     var state: AppState = .notRunning
     var stateSinceUs: Microseconds = 0
     /// What made the app enter `state` (nil at the start of the run).
@@ -59,6 +61,9 @@ struct AppRuntime {
 
     var stats: AppStats
     var timeInState: [Microseconds] = Array(repeating: 0, count: AppState.allCases.count)
+    /// Exits by `ExitReason.index`: all of them, and those that ended the app in the foreground.
+    var exits = Array(repeating: 0, count: ExitReason.allCases.count)
+    var foregroundExits = Array(repeating: 0, count: ExitReason.allCases.count)
     var resumeLatencies: [Microseconds] = []
     /// Footprints at each suspension (MetricKit's averageSuspendedMemory).
     var suspendedFootprints = SuspendedMemory.Accumulator()
@@ -70,6 +75,9 @@ struct AppRuntime {
 
     init(spec: AppSpec) {
         self.spec = spec
+        fetchMode = spec.modes.contains(.fetch)
+        remoteNotificationMode = spec.modes.contains(.remoteNotification)
+        voipMode = spec.modes.contains(.voip)
         stats = AppStats(name: spec.displayName)
     }
 

@@ -24,18 +24,16 @@ extension Simulator {
         if reason == .userQuit {
             apps[i].userQuit = true
             apps[i].fetchWakeToken = makeToken()
-        } else if from.isForeground && platform.entersBackground {
+        } else if from.isForeground && entersBackground {
             // A system kill in the foreground counts as leaving it (spec §2.2): the app stays
             // eligible for its fetch wake, as it would be had it been killed in the background.
             apps[i].lastForegroundUs = now
             scheduleFetchWake(i)
         }
-        apps[i].stats.exits[reason.rawValue, default: 0] += 1
-        if from.isForeground {
-            apps[i].stats.foregroundExits = apps[i].stats.foregroundExits ?? zeroExitCounts()
-            apps[i].stats.foregroundExits![reason.rawValue, default: 0] += 1
-        }
-        summary.terminations[reason.rawValue, default: 0] += 1
+        // Counted by index; `finish` turns the counts into the reports' dictionaries.
+        apps[i].exits[reason.index] += 1
+        if from.isForeground { apps[i].foregroundExits[reason.index] += 1 }
+        terminations[reason.index] += 1
         record(.exit(reason, from: from), i)
     }
 
@@ -44,23 +42,29 @@ extension Simulator {
     /// resident pages are its limit, as real reports show them.
     func jetsamSnapshot(killing killed: Int, _ reason: ExitReason, requested: Bytes?) -> JetsamEvent {
         let pageSize = workload.device.pageSize
-        var processes: [(bytes: Bytes, process: JetsamEvent.Process)] = []
+        // Sorted as small keys first (largest first, ties by name: `nameRank`), so the processes
+        // are built once, in order.
+        var order: [(negatedBytes: Bytes, rank: Int, app: Int)] = []
+        order.reserveCapacity(apps.count)
         for j in apps.indices where apps[j].state.isResident || apps[j].state == .compressed || j == killed {
             // A memoryLimit victim shows what it asked for, capped at the per-app limit: exactly the
             // limit when it passed it (as real reports show), its demand when memory ran out first.
             let bytes = j == killed && reason == .memoryLimit
                 ? min(requested ?? workload.device.appLimit, workload.device.appLimit) : apps[j].footprint
+            order.append((-bytes, nameRank[j], j))
+        }
+        order.sort { ($0.negatedBytes, $0.rank) < ($1.negatedBytes, $1.rank) }
+        let processes = order.map { negatedBytes, _, j in
+            let bytes = -negatedBytes
             let state = apps[j].state
-            let process = JetsamEvent.Process(
+            return JetsamEvent.Process(
                 pid: 300 + 7 * j, priority: policyCandidate(j).band ?? jetsamBands.band(state, playingAudio: apps[j].playing),
                 name: apps[j].spec.id, rpages: (bytes + pageSize - 1) / pageSize,
                 states: state.jetsamStates(playingAudio: apps[j].playing),
                 reason: j == killed ? reason.jetsamReason : nil)
-            processes.append((bytes, process))
         }
-        processes.sort { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.process.name < $1.process.name }
         return JetsamEvent(atUs: now, killed: apps[killed].spec.id, exitReason: reason,
-                           largestProcess: processes.first?.process.name ?? apps[killed].spec.id,
-                           pageSize: pageSize, processes: processes.map(\.process))
+                           largestProcess: processes.first?.name ?? apps[killed].spec.id,
+                           pageSize: pageSize, processes: processes)
     }
 }

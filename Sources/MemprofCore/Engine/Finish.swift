@@ -4,12 +4,13 @@
 extension Simulator {
     mutating func finish() -> SimulationResult {
         summary.timeAtPressureUs[level] += now - levelSinceUs
+        summary.terminations = ExitReason.counts(terminations)
         levelSinceUs = now
         var stats: [AppStats] = []
         var timeline = Timeline()
         var posted: [String: [String: Int]] = [:]
         var observers: [String: ObserverReport] = [:]
-        if platform.pagesOut { summary.swap = finishSwap() }
+        if pagesOut { summary.swap = finishSwap() }
         var intervals: [String: [StateInterval]] = [:]
         for i in apps.indices {
             apps[i].leaveState(at: now, keepsInterval: options.keepsHistory)
@@ -20,7 +21,8 @@ extension Simulator {
             }
             s.resumeLatencyUs = LatencySummary(samples: apps[i].resumeLatencies)
             s.suspendedMemory = apps[i].suspendedFootprints.summary
-            if s.foregroundExits == nil { s.foregroundExits = zeroExitCounts() }
+            s.exits = ExitReason.counts(apps[i].exits)
+            s.foregroundExits = ExitReason.counts(apps[i].foregroundExits)
             if options.checksInvariants {
                 let total = apps[i].timeInState.reduce(0, +)
                 if total != workload.durationUs {

@@ -44,7 +44,7 @@ extension Simulator {
         if apps[i].spec.growth != nil {
             apps[i].growthCarry = 0
             apps[i].lastGrowthUs = now
-            schedule(at: now + Self.growthTickUs, .growthTick(app: i, foregroundToken: apps[i].foregroundToken))
+            scheduleGrowthTick(i, foregroundToken: apps[i].foregroundToken)
         }
     }
 
@@ -114,6 +114,6 @@ extension Simulator {
             guard demand(i, delta) else { return }
             setFootprint(i, apps[i].footprint + delta)
         }
-        schedule(at: now + Self.growthTickUs, .growthTick(app: i, foregroundToken: token))
+        scheduleGrowthTick(i, foregroundToken: token)
     }
 }

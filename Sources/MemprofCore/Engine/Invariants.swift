@@ -17,7 +17,7 @@ extension Simulator {
             }
         }
         if resident != used { violations.append("t=\(now): used is \(used) but resident footprints add up to \(resident)") }
-        if used > appMemory && platform.limitsMemory { violations.append("t=\(now): used \(used) exceeds app memory \(appMemory)") }
+        if used > appMemory && limitsMemory { violations.append("t=\(now): used \(used) exceeds app memory \(appMemory)") }
         if compressed != compressedUsed {
             violations.append("t=\(now): compressedUsed is \(compressedUsed) but compressed footprints add up to \(compressed)")
         }

@@ -18,12 +18,13 @@ extension Simulator {
     }
 
     mutating func coldLaunch(_ i: Int) {
-        let spec = apps[i].spec
+        // Only the numbers it needs: a copy of the whole spec retains each of its strings and arrays.
+        let launchFootprint = apps[i].spec.launchFootprint, launchTimeUs = apps[i].spec.launchTimeUs
         let killedBefore = apps[i].lastExit.map { $0 != .userQuit } ?? false
         apps[i].userQuit = false
-        guard demand(i, spec.launchFootprint) else { return }
+        guard demand(i, launchFootprint) else { return }
         startLife(i)
-        setFootprint(i, spec.launchFootprint)
+        setFootprint(i, launchFootprint)
         setState(i, .inactive, cause: .launch(.cold))
         enterForeground(i)
         apps[i].stats.launches.cold += 1
@@ -32,11 +33,11 @@ extension Simulator {
             apps[i].stats.coldRelaunchesAfterKill += 1
             summary.coldRelaunchesAfterKill += 1
         }
-        record(.launch(.cold, bytes: spec.launchFootprint, wake: nil), i)
+        record(.launch(.cold, bytes: launchFootprint, wake: nil), i)
         recordNotApplicable(i)
-        apps[i].launchEndsUs = now + spec.launchTimeUs
+        apps[i].launchEndsUs = now + launchTimeUs
         apps[i].activationPending = true
-        schedule(at: now + spec.launchTimeUs, .launchDone(app: i, foregroundToken: apps[i].foregroundToken))
+        schedule(at: now + launchTimeUs, .launchDone(app: i, foregroundToken: apps[i].foregroundToken))
     }
 
     /// Opened while a launch is still under way in the background (a background launch, or a
@@ -57,7 +58,7 @@ extension Simulator {
     mutating func startLife(_ i: Int) {
         apps[i].everLaunched = true
         apps[i].lifeToken = makeToken()
-        if platform.entersBackground, apps[i].spec.modes.contains(.voip), let voip = apps[i].spec.voip {
+        if entersBackground, apps[i].voipMode, let voip = apps[i].spec.voip {
             schedule(at: now + keepaliveInterval(voip), .voipKeepalive(app: i, lifeToken: apps[i].lifeToken))
         }
     }

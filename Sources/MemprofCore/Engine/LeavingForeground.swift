@@ -27,18 +27,18 @@ extension Simulator {
     /// Leaving the foreground (`home`, `open` of another app, an answered call, a quit). On a
     /// Mac the app resigns and goes on running behind the new front app (spec §3).
     mutating func leaveForeground(_ i: Int, startsBackgroundWork: Bool) {
-        let entersBackground = platform.entersBackground && apps[i].launchEndsUs == nil
+        let announces = entersBackground && apps[i].launchEndsUs == nil
         moveToBackground(i, afterResign: platform.callbackAfterResign,
-                         announced: entersBackground ? .applicationDidEnterBackground : nil)
+                         announced: announces ? .applicationDidEnterBackground : nil)
         if let launchEnd = apps[i].launchEndsUs {
             // Left before its launch completed: it finishes launching in the background, gets
             // didFinishLaunching at the launch's end, and only then enters the background.
             apps[i].launchingInBackground = true
-            apps[i].leftDuringLaunch = startsBackgroundWork && platform.entersBackground
+            apps[i].leftDuringLaunch = startsBackgroundWork && entersBackground
             schedule(at: launchEnd, .backgroundLaunchDone(app: i, lifeToken: apps[i].lifeToken, wake: nil))
             return
         }
-        guard platform.entersBackground else { return }
+        guard entersBackground else { return }
         deliver(.applicationDidEnterBackground, to: i)
         guard startsBackgroundWork else { return }
         startBackgroundWork(i)
@@ -47,13 +47,12 @@ extension Simulator {
     /// What an app does on entering the background (spec §2.1): release, the enter-background
     /// handler, its background task and the next fetch wake; then it suspends if idle.
     mutating func startBackgroundWork(_ i: Int) {
-        let spec = apps[i].spec
-        let released = releasable(i, spec.backgroundRelease)
+        let released = releasable(i, apps[i].spec.backgroundRelease)
         apps[i].releasedOnBackground += released
         setFootprint(i, apps[i].footprint - released)
         startEnterBackgroundHandler(i)
         guard apps[i].state == .background else { return }
-        if let task = spec.backgroundTask {
+        if let task = apps[i].spec.backgroundTask {
             if apps[i].task == nil { startBackgroundTask(i, task) }
             if apps[i].task != nil {
                 schedule(at: now + workload.policy.backgroundTaskLimitUs,

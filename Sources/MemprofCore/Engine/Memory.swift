@@ -49,7 +49,7 @@ extension Simulator {
         }
         if used > summary.peakUsedBytes { summary.peakUsedBytes = used }
         if compressedUsed > summary.peakCompressedBytes { summary.peakCompressedBytes = compressedUsed }
-        if platform.pagesOut { trackSwap() }
+        if pagesOut { trackSwap() }
         let newLevel = level(for: used)
         if newLevel != level {
             summary.timeAtPressureUs[level] += now - levelSinceUs
@@ -68,7 +68,7 @@ extension Simulator {
     /// App `i` needs `bytes` more (spec §4 "Demand"). Returns false when the app was killed instead.
     mutating func demand(_ i: Int, _ bytes: Bytes) -> Bool {
         // A Mac pages out instead (spec §3): no limit, no warning, no reclaiming.
-        guard bytes > 0, platform.limitsMemory else { return true }
+        guard bytes > 0, limitsMemory else { return true }
         let own = apps[i].residentBytes
         if own + bytes > workload.device.appLimit {
             kill(i, .memoryLimit, requested: own + bytes)

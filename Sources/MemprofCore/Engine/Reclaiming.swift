@@ -7,20 +7,26 @@ extension Simulator {
     mutating func reclaim(for demander: Int, _ bytes: Bytes) {
         let needed = used + bytes - appMemory
         let takesCompressed = policy.reclaimsCompressed
-        let candidates = apps.indices.compactMap { j -> PolicyCandidate? in
+        var candidates: [PolicyCandidate] = []
+        candidates.reserveCapacity(apps.count)
+        for j in apps.indices where j != demander {
             let state = apps[j].state
-            guard j != demander, state == .suspended || state == .background || (takesCompressed && state == .compressed)
-            else { return nil }
-            return policyCandidate(j)
+            if state == .suspended || state == .background || (takesCompressed && state == .compressed) {
+                candidates.append(policyCandidate(j))
+            }
         }
         let ordered = policy.reclaimOrder(candidates)
         var freed: Bytes = 0
+        // The decision's candidate list is history: a run without it counts the same without it.
         var considered: [SimEvent.Candidate] = []
+        if options.keepsHistory { considered.reserveCapacity(ordered.count) }
         for c in ordered {
             let take = used + bytes > appMemory
-            considered.append(SimEvent.Candidate(app: apps[c.index].spec.id, state: c.state,
-                                                 footprintBytes: c.footprint,
-                                                 lastForegroundUs: c.lastForegroundUs, taken: take, band: c.band))
+            if options.keepsHistory {
+                considered.append(SimEvent.Candidate(app: apps[c.index].spec.id, state: c.state,
+                                                     footprintBytes: c.footprint,
+                                                     lastForegroundUs: c.lastForegroundUs, taken: take, band: c.band))
+            }
             guard take else { continue }
             // RAM given back: a frozen app under `xnu` frees flash, not RAM (jetsam picks by band,
             // not by what a kill returns). Equal to the footprint for every app `seed-2015` takes.

@@ -55,6 +55,10 @@ public struct Simulator {
     let workload: Workload
     let policy: any MemoryPolicy
     let platform: any PlatformBehaviour
+    /// The platform's and the policy's answers the hot path asks, asked once (each is a call
+    /// through an existential otherwise): `platform.entersBackground`, `.suspendsIdleApps`,
+    /// `.limitsMemory`, `.pagesOut`, `policy.hasFreezer`.
+    let entersBackground: Bool, suspendsIdleApps: Bool, limitsMemory: Bool, pagesOut: Bool, hasFreezer: Bool
     /// The jetsam bands of the device's kernel era, for the priorities in jetsam reports (the
     /// policy's own under `xnu`); chosen once per run.
     let jetsamBands: XNUSettings
@@ -64,10 +68,21 @@ public struct Simulator {
     let criticalBytes: Bytes
 
     var now: Microseconds = 0
+    /// Occurrences wait in three places, each in (time, sequence) order, and the loop takes the
+    /// earliest of their fronts (`nextOccurrence`): the script (`scriptQueue`), sorted before the run and read
+    /// with a cursor; growth ticks, always scheduled one `growthTickUs` after now and so already in
+    /// order when appended (most of what a run schedules: a queue with no sifting); and a heap
+    /// for every other timer.
+    var scriptQueue: [Pending] = []
+    var scriptCursor = 0
+    var growthTicks: [Pending] = []
+    var growthHead = 0
     var queue = Heap<Pending>()
     var nextSequence: UInt64 = 0
     var nextToken: UInt64 = 0
     var apps: [AppRuntime]
+    /// Each app's place in the order of app ids (`<`), so sorting by name compares integers.
+    let nameRank: [Int]
     var foreground: Int?
     var used: Bytes = 0
     var compressedUsed: Bytes = 0
@@ -75,6 +90,8 @@ public struct Simulator {
     var levelSinceUs: Microseconds = 0
 
     var summary = Summary()
+    /// The run's exits by `ExitReason.index` (`summary.terminations` at the end).
+    var terminations = Array(repeating: 0, count: ExitReason.allCases.count)
     var events: [SimEvent] = []
     var jetsamEvents: [JetsamEvent] = []
     var usedSeries = Series()
@@ -92,10 +109,28 @@ public struct Simulator {
         policy = PolicyFactory.makePolicy(workload.policy)
         jetsamBands = workload.policy.xnu ?? .forDevice(workload.device)
         platform = workload.device.platform.behaviour
+        entersBackground = platform.entersBackground
+        suspendsIdleApps = platform.suspendsIdleApps
+        limitsMemory = platform.limitsMemory
+        pagesOut = platform.pagesOut
+        hasFreezer = policy.hasFreezer
         appMemory = workload.device.appMemory
         warningBytes = Self.threshold(workload.policy.warningLevel, of: appMemory)
         criticalBytes = Self.threshold(workload.policy.criticalLevel, of: appMemory)
         apps = workload.apps.map { AppRuntime(spec: $0) }
+        nameRank = Self.ranks(of: workload.apps.map(\.id))
+    }
+
+    /// The rank of each string in `<` order; strings equal under `<` share a rank.
+    static func ranks(of names: [String]) -> [Int] {
+        let sorted = names.indices.sorted { names[$0] < names[$1] }
+        var ranks = Array(repeating: 0, count: names.count)
+        var rank = 0
+        for (k, i) in sorted.enumerated() {
+            if k > 0, names[sorted[k - 1]] < names[i] { rank += 1 }
+            ranks[i] = rank
+        }
+        return ranks
     }
 
     static func threshold(_ fraction: Double, of memory: Bytes) -> Bytes {
@@ -108,19 +143,18 @@ public struct Simulator {
         // with a cursor beside the queue (which then holds only the few timers the engine sets),
         // numbered as if scheduled first, so the order of everything is the queue's (time, then
         // sequence) either way.
-        var entries: [Pending] = []
-        for entry in workload.script { entries.append(scripted(entry)) }
+        for entry in workload.script { scriptQueue.append(scripted(entry)) }
         if let generate = workload.generate {
             var generator = SeededGenerator(seed: workload.seed)
             for entry in ScriptGenerator.entries(for: generate, durationUs: workload.durationUs,
                                                  generator: &generator) {
-                entries.append(scripted(entry))
+                scriptQueue.append(scripted(entry))
             }
         }
-        entries.sort()
+        scriptQueue.sort()
         // Each scripted action leads to about a dozen recorded events; reserving avoids copying
         // the growing array (a measured 15% of a large run).
-        if options.keepsHistory { events.reserveCapacity(min(1 << 22, entries.count * 12)) }
+        if options.keepsHistory { events.reserveCapacity(min(1 << 22, scriptQueue.count * 12)) }
         for i in apps.indices {
             apps[i].bytes.record(0, 0)
         }
@@ -128,21 +162,10 @@ public struct Simulator {
         compressedSeries.record(0, 0)
 
         let progressEvery = 1 << 10  // the callback paces itself by wall time
-        var cursor = 0
-        while true {
-            let next: Pending
-            if cursor < entries.count, queue.min.map({ entries[cursor] < $0 }) ?? true {
-                next = entries[cursor]
-                guard next.atUs <= workload.durationUs else { break }
-                cursor += 1
-            } else if let min = queue.min, min.atUs <= workload.durationUs {
-                next = queue.popMin()!
-            } else {
-                break
-            }
+        while let next = nextOccurrence() {
             now = next.atUs
             handle(next.what)
-            if policy.hasFreezer { runFreezer() }
+            if hasFreezer { runFreezer() }
             processed += 1
             if options.checksInvariants { checkInvariants() }
             if processed & (progressEvery - 1) == 0 { options.progress?(now) }
@@ -162,6 +185,39 @@ public struct Simulator {
     mutating func schedule(at time: Microseconds, _ what: Occurrence) {
         queue.insert(Pending(atUs: time, sequence: nextSequence, what: what))
         nextSequence += 1
+    }
+
+    /// Schedules app `i`'s next growth tick, one `growthTickUs` from now (see `scriptQueue`).
+    mutating func scheduleGrowthTick(_ i: Int, foregroundToken: UInt64) {
+        if growthHead >= 4096, growthHead * 2 >= growthTicks.count {
+            growthTicks.removeFirst(growthHead)
+            growthHead = 0
+        }
+        growthTicks.append(Pending(atUs: now + Self.growthTickUs, sequence: nextSequence,
+                                   what: .growthTick(app: i, foregroundToken: foregroundToken)))
+        nextSequence += 1
+    }
+
+    /// Takes the earliest occurrence of the script, the growth ticks and the heap; nil once the
+    /// earliest is past the run's duration.
+    mutating func nextOccurrence() -> Pending? {
+        var next = scriptCursor < scriptQueue.count ? scriptQueue[scriptCursor] : nil
+        var from = 0
+        if growthHead < growthTicks.count, next.map({ growthTicks[growthHead] < $0 }) ?? true {
+            next = growthTicks[growthHead]
+            from = 1
+        }
+        if let min = queue.min, next.map({ min < $0 }) ?? true {
+            next = min
+            from = 2
+        }
+        guard let next, next.atUs <= workload.durationUs else { return nil }
+        switch from {
+        case 0: scriptCursor += 1
+        case 1: growthHead += 1
+        default: _ = queue.popMin()
+        }
+        return next
     }
 
     mutating func makeToken() -> UInt64 {

@@ -10,7 +10,7 @@ extension Simulator {
     /// so. `cause` is what just ended (the state's cause when the app is suspended).
     mutating func suspendIfIdle(_ i: Int, after cause: StateCause?) {
         // Never on a Mac (spec §3); an app about to crash (spec §7) ends from `background`.
-        guard apps[i].state == .background, !apps[i].keepsRunning, platform.suspendsIdleApps,
+        guard apps[i].state == .background, !apps[i].keepsRunning, suspendsIdleApps,
               apps[i].objects.pendingCrash == nil else { return }
         // A file lock still held at suspension: iOS kills the app then (0xdead10cc, issue 16).
         if apps[i].holdsFileLock { return kill(i, .suspendedWithLockedFile, requested: nil) }

@@ -20,7 +20,7 @@ extension Simulator {
     /// Schedules the next fetch wake: `interval` after the later of leaving the foreground and
     /// the start of the last fetch.
     mutating func scheduleFetchWake(_ i: Int) {
-        guard apps[i].spec.modes.contains(.fetch), let interval = apps[i].spec.fetch?.intervalUs else { return }
+        guard apps[i].fetchMode, let interval = apps[i].spec.fetch?.intervalUs else { return }
         let token = makeToken()
         apps[i].fetchWakeToken = token
         let base = max(apps[i].lastForegroundUs, apps[i].lastFetchStartUs)
@@ -45,7 +45,7 @@ extension Simulator {
 
     /// `push app` (spec §2.2).
     mutating func push(_ i: Int) {
-        guard apps[i].spec.modes.contains(.remoteNotification) else {
+        guard apps[i].remoteNotificationMode else {
             return record(.pushDelivered(.noRemoteNotificationMode), i)
         }
         switch apps[i].state {
