@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes every parser of untrusted input (issue 15): the workload parser (and the engine behind
-# it), the sweep file, the thresholds and budget parsers and the report reader of compare/check/export. Each
+# it), its YAML composer against Yams' (yaml), the sweep file, the thresholds and budget parsers and the report reader of compare/check/export. Each
 # target starts from its seeds (built-in workloads, baseline reports, example files) and prints
 # executions, corpus size and crashes; a crashing or hanging input is saved under
 # .build/fuzz/crashes and the script exits 1.
@@ -14,7 +14,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 seconds=300
-targets="workload sweep thresholds budget report"
+targets="workload yaml sweep thresholds budget report"
 mode=libfuzzer
 seed=1
 while [ $# -gt 0 ]; do

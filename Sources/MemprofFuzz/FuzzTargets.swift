@@ -20,7 +20,7 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [workload, sweep, thresholds, budget, report]
+    public static let all: [FuzzTarget] = [workload, yaml, sweep, thresholds, budget, report]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 
@@ -40,6 +40,17 @@ public enum FuzzTargets {
         return true
     }, seeds: {
         BuiltinWorkloads.all.map { Data($0.yaml.utf8) } + Seeds.files(under: "Tests", named: { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") })
+    })
+
+    /// The workload reader's composer (`YAMLTree`, from libyaml's events) against Yams' composer
+    /// on the same text: any difference in nodes, marks or located errors is a crash.
+    public static let yaml = FuzzTarget(name: "yaml", run: { data in
+        guard let text = try? YAMLText.decode(data, file: "y.yaml") else { return false }
+        if let difference = YAMLCrossCheck.difference(text) { fatalError("YAMLTree differs from Yams: \(difference)") }
+        return true
+    }, seeds: {
+        workload.seeds() + Seeds.sweepExamples.map { Data($0.utf8) } + Seeds.thresholdExamples.map { Data($0.utf8) }
+            + Seeds.budgetExamples.map { Data($0.utf8) }
     })
 
     /// The sweep file (spec §12), and the plan of its cells (each cell's workload loaded and

@@ -29,6 +29,11 @@ public enum Quantity {
 
     /// `250ms`, `30s`, `2m`, `1h`, `1m30s`, `1.2s`, `500us` → microseconds, at most ``maxDuration``.
     public static func duration(_ text: String) -> Result<Microseconds, QuantityError> {
+        if let value = plainDuration(text) { return .success(value) }
+        return generalDuration(text)
+    }
+
+    static func generalDuration(_ text: String) -> Result<Microseconds, QuantityError> {
         let s = text.trimmingSpaces
         guard !s.isEmpty else { return .failure(.init("an empty duration")) }
         if s.hasPrefix("-") { return .failure(.init("'\(s)' is negative; durations are 0 or more")) }
@@ -55,6 +60,47 @@ public enum Quantity {
             return .failure(.init("'\(s)' is too long; the largest duration accepted is 87600h (ten years)"))
         }
         return .success(Microseconds(total.rounded()))
+    }
+
+    /// ``duration(_:)`` of ASCII text such as `1619919s` or `1m30.5s`, read from its bytes (a
+    /// script has one per entry); nil for anything else, including every text that is refused, so
+    /// that the general reading above says why in its own words. It accepts a subset of what that
+    /// reading accepts and gives the same value: the text has no spaces to trim, cannot be a bare
+    /// number (it ends in a unit's last letter), and its numbers and units split where that
+    /// reading splits them.
+    static func plainDuration(_ text: String) -> Microseconds? {
+        var text = text
+        return text.withUTF8 { u -> Microseconds? in
+            guard let last = u.last, last == UInt8(ascii: "s") || last == UInt8(ascii: "m") || last == UInt8(ascii: "h"),
+                  u.allSatisfy({ $0 < 0x80 }), u[0] != UInt8(ascii: " "), u[0] != UInt8(ascii: "-") else { return nil }
+            func isNumeric(_ b: UInt8) -> Bool { (0x30...0x39).contains(b) || b == UInt8(ascii: ".") }
+            var total = 0.0
+            var i = 0
+            while i < u.count {
+                let numberStart = i
+                var whole = 0
+                var digitsOnly = true
+                while i < u.count, isNumeric(u[i]) {
+                    if u[i] == UInt8(ascii: ".") { digitsOnly = false } else { whole = whole &* 10 &+ Int(u[i] - 0x30) }
+                    i += 1
+                }
+                guard i > numberStart else { return nil }
+                let value: Double
+                if digitsOnly && i - numberStart <= 15 {
+                    value = Double(whole)  // exact: under 2^53, as strtod reads it
+                } else {
+                    guard let v = Double(String(decoding: UnsafeBufferPointer(rebasing: u[numberStart..<i]), as: UTF8.self)) else { return nil }
+                    value = v
+                }
+                let unitStart = i
+                while i < u.count, !isNumeric(u[i]) { i += 1 }
+                let unit = String(decoding: UnsafeBufferPointer(rebasing: u[unitStart..<i]), as: UTF8.self)
+                guard let (_, scale) = durationUnits.first(where: { $0.0 == unit }) else { return nil }
+                total += value * scale
+            }
+            guard total.isFinite, total.rounded() <= Double(maxDuration) else { return nil }
+            return Microseconds(total.rounded())
+        }
     }
 
     /// `45MB`, `1.5GB`, `512KiB`, `100B` → bytes (powers of 1024), at most ``maxBytes``.

@@ -108,7 +108,7 @@ extension WorkloadParser {
         var handler = HandlerSpec()
         if let v = m["time"] { handler.timeUs = try v.duration() }
         if let v = m["allocates"] {
-            if case .scalar(let scalar) = v.node, scalar.string == "measured" {
+            if v.scalarText == "measured" {
                 handler.allocatesMeasured = true
             } else {
                 handler.allocates = try v.size()

@@ -1,14 +1,31 @@
 import MemprofCore
+import Yams
 
 extension WorkloadParser {
     static let actionKeys = ["open", "home", "interrupt", "quit", "push", "allocate", "free", "memoryWarning",
                              "play", "stop", "track", "untrack", "voipCall", "show", "dismiss"]
     static let scriptKeys = ["at"] + actionKeys + ["answer", "length", "size", "object"]
+    static let actionKeySet = Set(actionKeys)
+    /// Keys that may go with an action besides `at`.
+    static let allowedExtras: [String: [String]] = [
+        "interrupt": ["answer", "length"], "allocate": ["size"], "free": ["size"], "voipCall": ["length"],
+        "show": ["object"], "dismiss": ["object"],
+    ]
 
     func parseScript(_ node: NodeReader, apps: [AppSpec], ids: [String], duration: Microseconds) throws -> [ScriptEntry] {
         var entries: [ScriptEntry] = []
         var previous: Microseconds = 0
-        for item in try node.sequence() {
+        // App keys are unique (a mapping's keys), so the first index of a name is its only one.
+        let appIndex = Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let count = try node.sequenceCount()
+        entries.reserveCapacity(count)
+        for n in 0..<count {
+            if let (at, action) = plainEntry(node, n, appIndex: appIndex), at >= previous, at <= duration {
+                previous = at
+                entries.append(ScriptEntry(atUs: at, action: action))
+                continue
+            }
+            let item = node.item(n)
             let m = try item.mapping(allowed: Self.scriptKeys)
             let atNode = try m.required("at")
             let at = try atNode.duration()
@@ -17,27 +34,63 @@ extension WorkloadParser {
             }
             guard at <= duration else { throw atNode.error("this is past the workload's duration") }
             previous = at
-            entries.append(ScriptEntry(atUs: at, action: try parseAction(m, item, apps: apps, ids: ids)))
+            entries.append(ScriptEntry(atUs: at, action: try parseAction(m, item, apps: apps, ids: ids, appIndex: appIndex)))
         }
         return entries
     }
 
-    func parseAction(_ m: Mapping, _ item: NodeReader, apps: [AppSpec], ids: [String]) throws -> ScriptAction {
-        let present = m.keys.filter { Self.actionKeys.contains($0) }
-        guard present.count == 1, let key = present.first, let value = m[key] else {
+    /// The common script entry, `{at: TIME, open: APP}` (or `quit`, `push`, `home: true`), read
+    /// straight from a composed tree: nil for any other entry, and for one the general reading
+    /// below would refuse, which then reads it and says why. What it returns is what that reading
+    /// returns (`YAMLTreeTests` checks both on every built-in workload).
+    func plainEntry(_ script: NodeReader, _ n: Int, appIndex: [String: Int]) -> (Microseconds, ScriptAction)? {
+        guard case .tree(let tree, let list) = script.storage else { return nil }
+        let item = tree.child(list, n)
+        guard tree.entry(item).kind == .mapping, tree.entry(item).count == 4 else { return nil }
+        var at: Int32 = -1
+        var key: Int32 = -1
+        var value: Int32 = -1
+        for pair in [0, 2] {
+            let (k, v) = (tree.child(item, pair), tree.child(item, pair + 1))
+            guard tree.entry(k).kind == .scalar, tree.entry(v).kind == .scalar else { return nil }
+            if tree.scalar(k, is: "at") { at = v } else { (key, value) = (k, v) }
+        }
+        guard at >= 0, key >= 0, case .success(let time) = Quantity.duration(tree.string(at)) else { return nil }
+        if tree.scalar(key, is: "home") {
+            let style = Node.Scalar.Style(rawValue: UInt32(tree.entry(value).style))
+            guard style == .plain || style == .any, NodeReader.booleans[tree.string(value).lowercased()] == true else {
+                return nil
+            }
+            return (time, .home)
+        }
+        guard let app = appIndex[tree.string(value)] else { return nil }
+        if tree.scalar(key, is: "open") { return (time, .open(app)) }
+        if tree.scalar(key, is: "quit") { return (time, .quit(app)) }
+        if tree.scalar(key, is: "push") { return (time, .push(app)) }
+        return nil
+    }
+
+    func parseAction(_ m: Mapping, _ item: NodeReader, apps: [AppSpec], ids: [String],
+                     appIndex: [String: Int]) throws -> ScriptAction {
+        var actions = 0
+        var action: (key: String, value: NodeReader)?
+        for (key, value) in m.entries where Self.actionKeySet.contains(key) {
+            actions += 1
+            action = (key, value)
+        }
+        guard actions == 1, let (key, value) = action else {
+            let present = m.keys.filter { Self.actionKeys.contains($0) }
             let found = present.isEmpty ? "none" : present.joined(separator: ", ")
             throw item.error("a script entry needs exactly one action (\(Self.actionKeys.joined(separator: ", "))); found \(found)")
         }
-        let allowedExtras: [String: [String]] = [
-            "interrupt": ["answer", "length"], "allocate": ["size"], "free": ["size"], "voipCall": ["length"],
-            "show": ["object"], "dismiss": ["object"],
-        ]
-        for extra in m.keys where extra != "at" && extra != key && !(allowedExtras[key] ?? []).contains(extra) {
-            throw m[extra]!.error("'\(extra)' does not go with '\(key)'")
+        if m.entries.count > 2 {
+            for extra in m.keys where extra != "at" && extra != key && !(Self.allowedExtras[key] ?? []).contains(extra) {
+                throw m[extra]!.error("'\(extra)' does not go with '\(key)'")
+            }
         }
         func app() throws -> Int {
             let name = try value.string()
-            guard let index = ids.firstIndex(of: name) else {
+            guard let index = appIndex[name] else {
                 var message = "no app named '\(name)' in apps"
                 if let near = suggestion(for: name, among: ids) { message += " (did you mean '\(near)'?)" }
                 throw value.error(message)

@@ -1,0 +1,371 @@
+// libyaml's event parser, the copy Yams compiles in (its C module `CYaml`: libyaml 0.2.5 with
+// Yams' nesting limit of 1000), so scanner and parser errors, their marks and the nesting limit
+// are exactly Yams' own. Yams keeps that parser's events internal, hence the C module directly.
+internal import CYaml
+import Yams
+
+/// A YAML document composed from libyaml's events into three flat arrays: one entry per node
+/// (kind, style, tag, mark), the scalars' UTF-8 bytes one after another, and each collection's
+/// children as entry numbers. It holds what `Yams.compose(yaml:, .basic)` holds, node for node
+/// (marks, strings, styles, tags, duplicate keys refused, aliases shared as Yams shares them),
+/// without a `String`, a `Tag` object and an array per node: reading a large workload through
+/// Yams' node tree cost about 0.8 s for 3 MB, almost all of it building and walking the tree.
+/// `YAMLTreeTests` and the `yaml` fuzz target compare it with Yams on every input they see.
+final class YAMLTree {
+    enum Kind: UInt8 { case scalar, sequence, mapping }
+
+    struct Entry {
+        var kind: Kind
+        /// libyaml's style number (`Node.Scalar.Style`, `Node.Sequence.Style`, `Node.Mapping.Style` raw values).
+        var style: UInt8
+        /// Where the node starts, 1-based, as Yams' `Mark`.
+        var line: Int32
+        var column: Int32
+        /// A scalar's first byte in `bytes`; a collection's first child in `children`.
+        var start: Int32
+        /// A scalar's byte count; a sequence's items; a mapping's keys and values (twice its pairs).
+        var count: Int32
+        /// An explicit tag's number in `tags`, or -1 (Yams' `Tag.implicit`).
+        var tag: Int32
+    }
+
+    let entries: [Entry]
+    let bytes: [UInt8]
+    let children: [Int32]
+    let tags: [String]
+    /// Entries an alias points at (converted once in ``yamsNode(_:)``).
+    let isShared: [Bool]
+    /// The document's root: the first entry.
+    let root: Int32 = 0
+
+    fileprivate init(entries: [Entry], bytes: [UInt8], children: [Int32], tags: [String], isShared: [Bool]) {
+        self.entries = entries
+        self.bytes = bytes
+        self.children = children
+        self.tags = tags
+        self.isShared = isShared
+    }
+
+    static let strTag = Tag.Name.str.rawValue
+
+    func entry(_ index: Int32) -> Entry { entries[Int(index)] }
+
+    /// A scalar's text.
+    func string(_ index: Int32) -> String {
+        let e = entries[Int(index)]
+        return bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(e.start)..<Int(e.start + e.count)]), as: UTF8.self)
+        }
+    }
+
+    /// Whether a scalar's text is `text`, without making a `String`.
+    func scalar(_ index: Int32, is text: String) -> Bool {
+        let e = entries[Int(index)]
+        let utf8 = text.utf8
+        guard utf8.count == Int(e.count) else { return false }
+        return bytes.withUnsafeBufferPointer { b in
+            utf8.withContiguousStorageIfAvailable { t in
+                (0..<t.count).allSatisfy { b[Int(e.start) + $0] == t[$0] }
+            } ?? utf8.elementsEqual(b[Int(e.start)..<Int(e.start + e.count)])
+        }
+    }
+
+    func isASCII(_ index: Int32) -> Bool {
+        let e = entries[Int(index)]
+        return bytes[Int(e.start)..<Int(e.start + e.count)].allSatisfy { $0 < 0x80 }
+    }
+
+    func child(_ index: Int32, _ n: Int) -> Int32 { children[Int(entries[Int(index)].start) + n] }
+
+    /// The node at `index` as a Yams node, without marks (Yams' `Mark` has no public initialiser).
+    /// Nodes an alias shares are converted once and shared, as Yams shares them.
+    func yamsNode(_ index: Int32) -> Node {
+        var shared: [Int32: Node] = [:]
+        return yamsNode(index, shared: &shared)
+    }
+
+    private func yamsNode(_ index: Int32, shared: inout [Int32: Node]) -> Node {
+        if let node = shared[index] { return node }
+        let e = entries[Int(index)]
+        let tag = Tag(e.tag < 0 ? .implicit : Tag.Name(rawValue: tags[Int(e.tag)]), .basic, .default)
+        let node: Node
+        switch e.kind {
+        case .scalar:
+            node = .scalar(.init(string(index), tag, Node.Scalar.Style(rawValue: UInt32(e.style)) ?? .any))
+        case .sequence:
+            let items = (0..<Int(e.count)).map { yamsNode(child(index, $0), shared: &shared) }
+            node = .sequence(.init(items, tag, Node.Sequence.Style(rawValue: UInt32(e.style)) ?? .any))
+        case .mapping:
+            let pairs = stride(from: 0, to: Int(e.count), by: 2).map {
+                (yamsNode(child(index, $0), shared: &shared), yamsNode(child(index, $0 + 1), shared: &shared))
+            }
+            node = .mapping(.init(pairs, tag, Node.Mapping.Style(rawValue: UInt32(e.style)) ?? .any))
+        }
+        if isShared[Int(index)] { shared[index] = node }
+        return node
+    }
+
+    // MARK: Composing
+
+    /// Composes `text` as `Yams.compose(yaml: text, .basic)` does: nil for a stream without a
+    /// document, and for text it refuses the problem Yams' `YamlError` describes (same words, same
+    /// place: ``YAMLProblem`` is what ``YAMLText`` makes of either).
+    static func compose(_ text: String) throws(YAMLProblem) -> YAMLTree? {
+        var text = text
+        let original = text
+        return try text.withUTF8 { (utf8: UnsafeBufferPointer<UInt8>) -> Result<YAMLTree?, YAMLProblem> in
+            var composer = Composer(text: original)
+            return Result { () throws(YAMLProblem) -> YAMLTree? in try composer.run(utf8) }
+        }.get()
+    }
+
+    private struct Frame {
+        var entry: Int32
+        var firstChild: Int
+        var anchor: String?
+    }
+
+    private struct Composer {
+        let text: String
+        // The tree's arrays, built here (a struct's own storage: no exclusivity checks per access).
+        var entries: [Entry] = []
+        var bytes: [UInt8] = []
+        var children: [Int32] = []
+        var tags: [String] = []
+        var isShared: [Bool] = []
+        /// Per tag number: whether a key with it compares as an untagged one (`str`, `!`).
+        var tagIsStr: [Bool] = []
+        var parser = yaml_parser_t()
+        var event = yaml_event_t()
+        var holdsEvent = false
+        /// Children of the collections still open, innermost last.
+        var pending: [Int32] = []
+        var frames: [Frame] = []
+        var anchors: [String: Int32] = [:]
+        var tagNumbers: [String: Int32] = [:]
+
+        init(text: String) { self.text = text }
+
+        var tree: YAMLTree {
+            YAMLTree(entries: entries, bytes: bytes, children: children, tags: tags, isShared: isShared)
+        }
+
+        mutating func run(_ utf8: UnsafeBufferPointer<UInt8>) throws(YAMLProblem) -> YAMLTree? {
+            guard yaml_parser_initialize(&parser) == 1 else { throw .memory() }
+            defer {
+                release()
+                yaml_parser_delete(&parser)
+            }
+            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+            // libyaml asserts a non-null input; empty text is a stream without a document, as in Yams.
+            guard let input = utf8.baseAddress, !utf8.isEmpty else { return nil }
+            yaml_parser_set_input_string(&parser, input, utf8.count)
+            // About one node per 6 bytes of a workload, and fewer scalar bytes than text.
+            entries.reserveCapacity(utf8.count / 6)
+            isShared.reserveCapacity(utf8.count / 6)
+            children.reserveCapacity(utf8.count / 6)
+            bytes.reserveCapacity(utf8.count)
+            return try compose()
+        }
+
+        /// The event sequence of Yams' `Parser.init` and `singleRoot()`.
+        mutating func compose() throws(YAMLProblem) -> YAMLTree? {
+            _ = try next()  // the stream start
+            guard parser.stream_end_produced == 0, try next() != YAML_STREAM_END_EVENT else { return nil }
+            _ = try next()  // the root's first event
+            try composeNode()
+            _ = try next()  // the document end
+            if try next() != YAML_STREAM_END_EVENT {
+                throw .syntax(problem: "but found another document",
+                              context: ("expected a single document in the stream", 1), at: startMark)
+            }
+            return tree
+        }
+
+        mutating func release() {
+            if holdsEvent { yaml_event_delete(&event) }
+            holdsEvent = false
+        }
+
+        mutating func next() throws(YAMLProblem) -> yaml_event_type_t {
+            release()
+            guard yaml_parser_parse(&parser, &event) == 1 else { throw parserError() }
+            holdsEvent = true
+            return event.type
+        }
+
+        /// Composes the node whose first event is the current one, without recursion (nesting is
+        /// bounded by libyaml's limit of 1000, but a stack of frames costs nothing).
+        mutating func composeNode() throws(YAMLProblem) {
+            while true {
+                switch event.type {
+                case YAML_SCALAR_EVENT:
+                    let scalar = event.data.scalar
+                    let index = append(kind: .scalar, style: UInt8(truncatingIfNeeded: scalar.style.rawValue),
+                                       tag: scalar.quoted_implicit == 1 ? number(of: YAMLTree.strTag) : tagNumber(scalar.tag))
+                    entries[Int(index)].start = Int32(bytes.count)
+                    entries[Int(index)].count = Int32(scalar.length)
+                    if scalar.length > 0 {
+                        bytes.append(contentsOf: UnsafeBufferPointer(start: scalar.value, count: scalar.length))
+                    }
+                    register(anchor: Self.string(scalar.anchor), index)
+                    if done(index) { return }
+                case YAML_ALIAS_EVENT:
+                    guard let name = Self.string(event.data.alias.anchor), let target = anchors[name] else {
+                        throw .syntax(problem: "found undefined alias", context: nil, at: startMark)
+                    }
+                    if done(target) { return }
+                case YAML_SEQUENCE_START_EVENT:
+                    let start = event.data.sequence_start
+                    open(kind: .sequence, style: UInt8(truncatingIfNeeded: start.style.rawValue),
+                         tag: start.implicit != 0 ? -1 : tagNumber(start.tag), anchor: Self.string(start.anchor))
+                case YAML_MAPPING_START_EVENT:
+                    let start = event.data.mapping_start
+                    open(kind: .mapping, style: UInt8(truncatingIfNeeded: start.style.rawValue),
+                         tag: start.implicit != 0 ? -1 : tagNumber(start.tag), anchor: Self.string(start.anchor))
+                case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                    let frame = frames.removeLast()
+                    let first = Int32(children.count)
+                    children.append(contentsOf: pending[frame.firstChild...])
+                    pending.removeSubrange(frame.firstChild...)
+                    entries[Int(frame.entry)].start = first
+                    entries[Int(frame.entry)].count = Int32(children.count) - first
+                    if entries[Int(frame.entry)].kind == .mapping { try checkDuplicates(frame.entry) }
+                    register(anchor: frame.anchor, frame.entry)
+                    if done(frame.entry) { return }
+                default:
+                    fatalError("libyaml gave event \(event.type) inside a document")
+                }
+                _ = try next()
+            }
+        }
+
+        /// Adds a finished node to the collection it is in; true when it is the document's root.
+        mutating func done(_ index: Int32) -> Bool {
+            guard !frames.isEmpty else { return true }
+            pending.append(index)
+            return false
+        }
+
+        mutating func append(kind: Kind, style: UInt8, tag: Int32) -> Int32 {
+            let mark = event.start_mark
+            entries.append(Entry(kind: kind, style: style, line: Int32(truncatingIfNeeded: mark.line + 1),
+                                      column: Int32(truncatingIfNeeded: mark.column + 1), start: 0, count: 0, tag: tag))
+            isShared.append(false)
+            return Int32(entries.count - 1)
+        }
+
+        mutating func open(kind: Kind, style: UInt8, tag: Int32, anchor: String?) {
+            let index = append(kind: kind, style: style, tag: tag)
+            frames.append(Frame(entry: index, firstChild: pending.count, anchor: anchor))
+        }
+
+        /// Anchors name a node once it is complete, the latest definition winning (as in Yams).
+        mutating func register(anchor: String?, _ index: Int32) {
+            guard let anchor else { return }
+            anchors[anchor] = index
+            isShared[Int(index)] = true
+        }
+
+        mutating func tagNumber(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> Int32 {
+            guard let name = Self.string(pointer) else { return -1 }
+            return number(of: name)
+        }
+
+        mutating func number(of name: String) -> Int32 {
+            if let n = tagNumbers[name] { return n }
+            tags.append(name)
+            tagIsStr.append(name.isEmpty || name == Tag.Name.nonSpecific.rawValue || name == YAMLTree.strTag)
+            tagNumbers[name] = Int32(tags.count - 1)
+            return Int32(tags.count - 1)
+        }
+
+        /// Yams reads anchors and tags as C strings, repairing bad UTF-8.
+        static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+            guard let pointer else { return nil }
+            return String.decodeCString(pointer, as: UTF8.self, repairingInvalidCodeUnits: true)?.result
+        }
+
+        var startMark: (line: Int, column: Int) { (Int(event.start_mark.line) + 1, Int(event.start_mark.column) + 1) }
+
+        /// Duplicate keys, refused with Yams' error: the same text and resolved tag (plain and
+        /// quoted keys without a tag are both `str` under the basic resolver). Scalars are compared
+        /// here; when two keys match, or two keys are collections, Yams' own comparison decides.
+        mutating func checkDuplicates(_ mapping: Int32) throws(YAMLProblem) {
+            let e = entries[Int(mapping)]
+            let pairs = Int(e.count) / 2
+            guard pairs > 1 else { return }
+            let first = Int(e.start)
+            func key(_ n: Int) -> Entry { entries[Int(children[first + 2 * n])] }
+            var clash = false
+            var collections = 0
+            if pairs <= 16 {
+                // A mapping of a script entry or an app: compared pair by pair, nothing allocated.
+                search: for i in 0..<pairs {
+                    let a = key(i)
+                    guard a.kind == .scalar else { collections += 1; continue }
+                    for j in 0..<i where key(j).kind == .scalar && sameScalar(a, key(j)) {
+                        clash = true
+                        break search
+                    }
+                }
+            } else {
+                var seen = Set<ScalarKey>()
+                for i in 0..<pairs {
+                    let k = key(i)
+                    guard k.kind == .scalar else { collections += 1; continue }
+                    let text = Array(bytes[Int(k.start)..<Int(k.start + k.count)])
+                    if !seen.insert(ScalarKey(tag: keyTag(k.tag), text: text)).inserted { clash = true }
+                }
+            }
+            guard clash || collections > 1 else { return }
+            try yamsDuplicateCheck((0..<pairs).map { children[first + 2 * $0] })
+        }
+
+        /// The tag a key compares by: Yams resolves none, `!` and `str` alike (basic resolver).
+        func keyTag(_ tag: Int32) -> Int32 { tag < 0 || tagIsStr[Int(tag)] ? -1 : tag }
+
+        func sameScalar(_ a: Entry, _ b: Entry) -> Bool {
+            guard a.count == b.count, keyTag(a.tag) == keyTag(b.tag) else { return false }
+            return bytes.withUnsafeBufferPointer { p in
+                (0..<Int(a.count)).allSatisfy { p[Int(a.start) + $0] == p[Int(b.start) + $0] }
+            }
+        }
+
+        /// Yams' `checkDuplicates(mappingKeys:)` on the keys as Yams nodes; the mark is the first
+        /// occurrence of the first duplicate in Yams' order, which is the key its grouping keeps.
+        func yamsDuplicateCheck(_ keys: [Int32]) throws(YAMLProblem) {
+            let nodes = keys.map { tree.yamsNode($0) }
+            let duplicates: [Node: [Node]] = Dictionary(grouping: nodes) { $0 }.filter { $1.count > 1 }
+            guard !duplicates.isEmpty else { return }
+            let sortedKeys = duplicates.keys.sorted()
+            let firstKey = sortedKeys.first!
+            let at = entries[Int(keys[nodes.firstIndex(of: firstKey)!])]
+            throw .duplicates(sortedKeys.map { $0.string ?? "<uncovertable>" }, at: (Int(at.line), Int(at.column)))
+        }
+
+        /// What Yams' `YamlError(from: parser, with: yaml)` says.
+        func parserError() -> YAMLProblem {
+            let problem = parser.problem.map { String(cString: $0) } ?? ""
+            switch parser.error {
+            case YAML_READER_ERROR:
+                // Yams counts the offset in characters.
+                let index = text.utf8.index(text.utf8.startIndex, offsetBy: parser.problem_offset,
+                                            limitedBy: text.utf8.endIndex)?.samePosition(in: text)
+                return .reader(problem: problem, offset: index.map { text.distance(from: text.startIndex, to: $0) })
+            case YAML_SCANNER_ERROR, YAML_PARSER_ERROR, YAML_COMPOSER_ERROR:
+                let context = parser.context.map { (String(cString: $0), Int(parser.context_mark.line) + 1) }
+                return .syntax(problem: problem, context: context,
+                               at: (Int(parser.problem_mark.line) + 1, Int(parser.problem_mark.column) + 1))
+            default:
+                return .memory()
+            }
+        }
+    }
+
+    private struct ScalarKey: Hashable {
+        var tag: Int32
+        var text: [UInt8]
+    }
+}
+
