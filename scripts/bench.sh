@@ -29,13 +29,14 @@ python3 scripts/gen-workload.py --apps 50 --hours 450 --switches 100000 --name b
 python3 scripts/gen-workload.py --apps 50 --days 7 --switches 37333 --name week > "$work/week.yaml"
 python3 scripts/gen-workload.py --apps 50 --days 1 --switches 5333 --name day > "$work/day.yaml"
 
-# best_of CMD...: runs CMD `repeat` times under /usr/bin/time, keeps the fastest; prints "seconds kB".
+# best_of CMD...: runs CMD `repeat` times under /usr/bin/time, keeps the fastest; prints
+# "seconds kB user-seconds system-seconds".
 best_of() {
     local best="" line
     for _ in $(seq "$repeat"); do
-        /usr/bin/time -f '%e %M' "$@" >/dev/null 2>"$work/err"
+        /usr/bin/time -f '%e %M %U %S' "$@" >/dev/null 2>"$work/err"
         line="$(tail -1 "$work/err")"
-        if [ -z "$best" ] || awk -v a="${line% *}" -v b="${best% *}" 'BEGIN { exit !(a < b) }'; then best="$line"; fi
+        if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then best="$line"; fi
     done
     echo "$best"
 }
@@ -45,8 +46,11 @@ bench_workload() {
     local bytes; bytes="$(stat -c %s "$file")"
     echo
     echo "== $name: $(sed -n 's/^duration: //p' "$file"), 50 apps, $(grep -c '^  - ' "$file") script entries, $(awk -v b="$bytes" 'BEGIN { printf "%.2f MB", b / 1048576 }') of YAML"
-    read -r secs _ <<<"$(best_of "$bin" validate "$file")"
-    awk -v s="$secs" -v b="$bytes" 'BEGIN { printf "reading (validate)  %.2f s, %.1f MB/s\n", s, b / 1048576 / s }'
+    # Wall time includes starting the process; CPU time (user + system) is what a loaded machine
+    # does not inflate.
+    read -r secs _ user sys <<<"$(best_of "$bin" validate "$file")"
+    awk -v s="$secs" -v c="$(awk -v u="$user" -v y="$sys" 'BEGIN { print u + y }')" -v b="$bytes" \
+        'BEGIN { printf "reading (validate)  %.2f s, %.1f MB/s (CPU %.2f s, %.1f MB/s)\n", s, b / 1048576 / s, c, b / 1048576 / (c > 0 ? c : 0.01) }'
     local secs kb best=""
     for _ in $(seq "$repeat"); do
         MEMPROF_TIMINGS=1 /usr/bin/time -f '%e %M' "$bin" run "$file" --no-sampling --out "$work/out-$name" \

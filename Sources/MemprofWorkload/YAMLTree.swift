@@ -203,11 +203,13 @@ final class YAMLTree {
                     let scalar = event.data.scalar
                     let index = append(kind: .scalar, style: UInt8(truncatingIfNeeded: scalar.style.rawValue),
                                        tag: scalar.quoted_implicit == 1 ? number(of: YAMLTree.strTag) : tagNumber(scalar.tag))
+                    var value = UnsafeBufferPointer(start: scalar.value, count: scalar.length)
+                    // Yams makes the string with Foundation's `String(bytes:encoding:)`, which drops
+                    // a leading byte order mark.
+                    if value.starts(with: [0xEF, 0xBB, 0xBF]) { value = UnsafeBufferPointer(rebasing: value.dropFirst(3)) }
                     entries[Int(index)].start = Int32(bytes.count)
-                    entries[Int(index)].count = Int32(scalar.length)
-                    if scalar.length > 0 {
-                        bytes.append(contentsOf: UnsafeBufferPointer(start: scalar.value, count: scalar.length))
-                    }
+                    entries[Int(index)].count = Int32(value.count)
+                    if !value.isEmpty { bytes.append(contentsOf: value) }
                     register(anchor: Self.string(scalar.anchor), index)
                     if done(index) { return }
                 case YAML_ALIAS_EVENT:

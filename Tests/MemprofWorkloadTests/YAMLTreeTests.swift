@@ -43,6 +43,7 @@ import Testing
         "a: \"\\uD800\"\n",
         "a: \u{FFFE}\n",
         "\u{FEFF}a: 1\n",
+        "{a: 1, \u{FEFF}a: 2}", "{'\u{FEFF}\u{FEFF}b': 1, '\u{FEFF}b': 2}", "x: [\u{FEFF}9 e, s\u{FEFF}]\n",
         "{\"memprof\": 1, \"name\": \"json\", \"duration\": \"1h\", \"apps\": {\"a\": {\"launch\": {\"footprint\": \"10MB\"}}}}",
         String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000),
         String(repeating: "{a: ", count: 999) + "1" + String(repeating: "}", count: 999),
