@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(name: "MemprofFieldTests", dependencies: ["MemprofField", "MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport", "MemprofTestSupport"]),
-        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput", "MemprofWorkload"]),
+        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput", "MemprofWorkload", "MemprofHTML", "MemprofTestSupport"]),
         .testTarget(
             name: "MemprofProfileTests", dependencies: ["MemprofProfile", "MemprofTestSupport"],
             resources: [.copy("Fixtures")]),

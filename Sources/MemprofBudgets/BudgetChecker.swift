@@ -9,7 +9,11 @@ public enum BudgetChecker {
     /// At most this many causing events per broken budget; the rest are counted.
     public static let maxCauses = 12
 
-    public static func check(_ report: Report, against budget: Budget) throws -> BudgetCheck {
+    /// - Parameters:
+    ///   - evidence: the causes gathered while reading the report (`Evidence.Digest` of the
+    ///     budget's metrics), with `reread` reading its events again; nil: drawn from its events.
+    public static func check(_ report: Report, against budget: Budget, evidence: Evidence.Digest? = nil,
+                             reread: ((Set<SimEvent.Kind>, (SimEvent) -> Void) throws -> Void)? = nil) throws -> BudgetCheck {
         let metrics = MetricExtractor.metrics(of: report)
         var results: [BudgetResult] = []
         for limit in budget.limits {
@@ -37,13 +41,20 @@ public enum BudgetChecker {
                         + "; metrics are: \(known.joined(separator: ", "))"
                     throw limit.place.map { $0.error(message) } ?? CompareInputError.badBudget(message)
                 }
-                results.append(result(full, limit: limit, actual: actual, report: report))
+                results.append(result(full, limit: limit, actual: actual))
             }
         }
+        // The events behind each broken budget, in one pass over the events for them all.
+        let broken = results.filter { !$0.met }.map { MetricPath($0.metric) }
+        guard !broken.isEmpty else { return BudgetCheck(workload: report.run.workload, results: results) }
+        let digest = evidence ?? Evidence.Digest(paths: broken, limit: maxCauses)
+        if evidence == nil { report.events.forEach(digest.add) }
+        let causes = try digest.causes(of: broken, report: report, reread: reread ?? { _, visit in report.events.forEach(visit) })
+        for index in results.indices where !results[index].met { results[index].causes = causes[results[index].metric] ?? [] }
         return BudgetCheck(workload: report.run.workload, results: results)
     }
 
-    static func result(_ full: String, limit: Budget.Limit, actual: Double, report: Report) -> BudgetResult {
+    static func result(_ full: String, limit: Budget.Limit, actual: Double) -> BudgetResult {
         let p = MetricPath(full)
         let kind = MetricKind.of(full)
         var met = true
@@ -59,8 +70,7 @@ public enum BudgetChecker {
                 .compactMap { $0 }.joined(separator: " and ")
             message += " (allowed \(bounds))"
         }
-        let causes = met ? [] : Evidence.causes(of: p, report: report, limit: maxCauses)
         return BudgetResult(metric: full, scope: p.scopeName, name: p.relative, kind: kind, max: limit.max, min: limit.min,
-                            actual: actual, met: met, message: message, causes: causes)
+                            actual: actual, met: met, message: message, causes: [])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MemprofCompare
 import MemprofCore
+import MemprofHTML
 import MemprofOutput
 import MemprofReport
 
@@ -52,12 +53,13 @@ public enum CheckOutput {
         return data
     }
 
-    public static func html(_ c: BudgetCheck, report: Report) -> String {
+    /// - Parameter marks: the report's decision marks when gathered while reading it; nil: drawn from its events.
+    public static func html(_ c: BudgetCheck, report: Report, marks: DecisionMarks? = nil) -> String {
         let esc = HTMLEscape.text
         let broken = c.broken
         var body = "<h1>memprof check: \(esc(c.workload))</h1>\n"
         body += "<p class=\"verdict \(broken.isEmpty ? "good" : "bad")\">\(c.results.count) budgets, \(broken.count) broken.</p>\n"
-        let memory = CompareHTML.memorySection(report)
+        let memory = CompareHTML.memorySection(report, marks: marks)
         body += memory.html
         body += "<h2>Budgets</h2>\n<table>\n<thead><tr><th>metric</th><th>allowed</th><th>actual</th><th>verdict</th></tr></thead>\n<tbody>\n"
         for r in c.results {

@@ -26,140 +26,270 @@ public enum Evidence {
         return kinds
     }
 
-    public static func causes(of path: MetricPath, report: Report, limit: Int) -> [String] {
-        let app = path.app
-        let events = report.events.filter { app == nil || $0.app == app }
-        let segments = path.relative.split(separator: ".").map(String.init)
-        let first = segments.first ?? "", second = segments.count > 1 ? segments[1] : ""
-        var lines: [String] = []
+    /// Gathers the causes of many metrics in one pass over a report's events, as they are read
+    /// (`ReportEventSink`), keeping per metric only the lines it shows and a count of the rest:
+    /// its memory does not grow with the events, and its time grows with the events times the
+    /// metrics of one app, not times every metric. Only the events near a peak, whose time is
+    /// known once the report's timeline is read, take a second reading of the events.
+    public final class Digest: ReportEventSink {
+        let limit: Int
+        var collectors: [Collector] = []
+        /// Collectors by full path.
+        var byPath: [String: Int] = [:]
+        /// Collectors of every event (the whole run's metrics), and of one app's events.
+        var everyEvent: [Int] = []
+        var byApp: [String: [Int]] = [:]
+        /// Metrics (relative paths) of every app (`apps.*.…`), made per app at its first event.
+        var everyApp: [String] = []
+        /// The reclaims of the latest instant, by the app they took (the first one), and the lines
+        /// of that instant still waiting to say what their eviction made room for.
+        var instant: Microseconds?
+        var roomFor: [String: String] = [:]
+        var waiting: [(collector: Int, line: Int, app: String)] = []
 
-        func at(_ e: SimEvent) -> String {
-            "at \(Format.duration(e.atUs))" + (app == nil ? ", \(e.app ?? "device")" : "")
-        }
-        /// A line for each resume of `kind`.
-        func resumes(_ kind: ResumeKind, _ events: [SimEvent]) -> [String] {
-            events.compactMap { e in
-                guard case .resume(kind, let latency) = e.payload else { return nil }
-                return "\(at(e)): \(kind.rawValue) resume in \(Format.duration(latency))"
+        public init(paths: [MetricPath], limit: Int) {
+            self.limit = limit
+            for path in paths where byPath[path.full] == nil && !Self.isPeak(path) {
+                if path.app == "*" {
+                    if !everyApp.contains(path.relative) { everyApp.append(path.relative) }
+                } else {
+                    make(path)
+                }
             }
         }
 
-        switch first {
-        case "evictions":
-            for e in events {
-                guard case .eviction(let bytes) = e.payload else { continue }
-                lines.append("\(at(e)): evicted (\(Format.bytes(bytes)))" + reclaimText(e, report))
+        @discardableResult func make(_ path: MetricPath) -> Int {
+            if let k = byPath[path.full] { return k }
+            let k = collectors.count
+            let collector = Collector(path, limit: limit)
+            collectors.append(collector)
+            byPath[path.full] = k
+            // The time at a pressure level is the whole run's, whatever the scope.
+            if path.app == nil || collector.first == "timeAtPressureUs" { everyEvent.append(k) } else { byApp[path.app!, default: []].append(k) }
+            return k
+        }
+
+        public func add(_ event: SimEvent) {
+            if event.atUs != instant {
+                instant = event.atUs
+                roomFor.removeAll(keepingCapacity: true)
+                waiting.removeAll(keepingCapacity: true)
             }
-        case "exits", "terminations":
-            for e in events {
-                guard case .exit(let reason, let from) = e.payload, reason.rawValue == second else { continue }
-                lines.append("\(at(e)): exit \(second) while \(from.rawValue)" + reclaimText(e, report))
+            if case .reclaim(let r) = event.payload { reclaimed(r, by: event.app) }
+            for k in everyEvent { collect(event, k) }
+            guard let app = event.app else { return }
+            if !everyApp.isEmpty, byApp[app] == nil {
+                byApp[app] = []
+                for relative in everyApp { make(MetricPath("apps.\(app).\(relative)")) }
             }
-        case "compressions":
-            for e in events {
-                guard case .compression(let bytes, _, _) = e.payload else { continue }
-                lines.append("\(at(e)): compressed \(Format.bytes(bytes)) to flash")
+            for k in byApp[app] ?? [] { collect(event, k) }
+        }
+
+        func collect(_ event: SimEvent, _ k: Int) {
+            guard let line = collectors[k].add(event), let app = event.app else { return }
+            if let text = roomFor[app] { collectors[k].lines[line] += text } else { waiting.append((k, line, app)) }
+        }
+
+        /// ", to make room for safari (needed 51 KB, freed 106 MB)" for each app a reclaim took
+        /// (the first reclaim of the instant that took it).
+        func reclaimed(_ r: SimEvent.Reclaim, by app: String?) {
+            guard !waiting.isEmpty || !collectors.isEmpty else { return }
+            var text: String?
+            for candidate in r.candidates where candidate.taken && roomFor[candidate.app] == nil {
+                let line = text ?? ", to make room for \(app ?? "the system") (needed \(Format.bytes(r.neededBytes)), "
+                    + "freed \(Format.bytes(r.freedBytes)))"
+                text = line
+                roomFor[candidate.app] = line
             }
-        case "memoryWarnings":
-            if app == nil {
-                for e in report.events {
-                    guard case .pressure(let level, let used) = e.payload, level != .normal else { continue }
-                    lines.append("at \(Format.duration(e.atUs)): pressure \(level.rawValue) with \(Format.bytes(used)) in use")
+            guard text != nil else { return }
+            waiting.removeAll { w in
+                guard let line = roomFor[w.app] else { return false }
+                collectors[w.collector].lines[w.line] += line
+                return true
+            }
+        }
+
+        /// The causes of each of `paths` (by full path), once the events are read. `reread` reads
+        /// the report's events again (of the kinds given), for the events near a peak.
+        public func causes(of paths: [MetricPath], report: Report,
+                           reread: (Set<SimEvent.Kind>, (SimEvent) -> Void) throws -> Void) throws -> [String: [String]] {
+            var out: [String: [String]] = [:]
+            var near: [(path: MetricPath, peak: [Int64], lines: [String])] = []
+            for path in paths where out[path.full] == nil {
+                if Self.isPeak(path) {
+                    near.append(peakLine(path, report))
+                } else if let k = byPath[path.full] {
+                    out[path.full] = collectors[k].finish()
+                } else {
+                    var none = Collector(path, limit: limit)  // an app without events
+                    out[path.full] = none.finish()
                 }
-            } else {
-                for e in events {
-                    guard case .memoryWarning(let cause, let freed) = e.payload else { continue }
-                    lines.append("\(at(e)): memory warning (\(cause.rawValue)), freed \(Format.bytes(freed))")
-                }
             }
-        case "coldLaunches", "launches", "backgroundLaunches", "coldRelaunchesAfterKill":
-            let launch: LaunchKind? = first == "coldLaunches" || first == "coldRelaunchesAfterKill" ? .cold
-                : first == "backgroundLaunches" ? .background : LaunchKind(rawValue: second)
-            if let launch {
-                var lastExit: [String: ExitReason] = [:]
-                for e in events {
-                    if case .exit(let reason, _) = e.payload, let a = e.app { lastExit[a] = reason }
-                    guard case .launch(launch, _, _) = e.payload else { continue }
-                    let after = e.app.flatMap { lastExit[$0] }
-                    if first == "coldRelaunchesAfterKill" && (after == nil || after == .userQuit) { continue }
-                    lines.append("\(at(e)): \(launch.rawValue) launch" + (after.map { " after exit \($0.rawValue)" } ?? ""))
-                }
-            } else if let resume = ResumeKind(rawValue: second) {
-                lines += resumes(resume, events)
-            }
-        case "warmResumes", "compressedResumes":
-            lines += resumes(first == "warmResumes" ? .warm : .fromCompressed, events)
-        case "backgroundTasks", "fetches", "pushes":
-            let handler: BackgroundActivity = first == "backgroundTasks" ? .backgroundTask : first == "fetches" ? .fetch : .push
-            if second == "started" {
-                for e in events {
-                    guard case .handlerStart(handler, _, let inForeground) = e.payload else { continue }
-                    lines.append("\(at(e)): \(handler.rawValue) started" + (inForeground ? " (in the foreground)" : ""))
-                }
-            } else {
-                // The metric `completed` counts every end; the others, the ends with their outcome.
-                let wanted = HandlerOutcome(detail: second)
-                for e in events {
-                    guard case .handlerEnd(handler, let outcome) = e.payload, wanted == .completed || outcome == wanted
-                    else { continue }
-                    lines.append("\(at(e)): \(handler.rawValue) \(outcome.detail)")
-                }
-            }
-        case "resumeLatencyUs":
-            let resumes = events.compactMap { e -> (SimEvent, ResumeKind, Microseconds)? in
-                guard case .resume(let kind, let latency) = e.payload else { return nil }
-                return (e, kind, latency)
-            }.sorted { $0.2 > $1.2 }
-            for (e, kind, latency) in resumes { lines.append("\(at(e)): \(kind.rawValue) resume took \(Format.duration(latency))") }
-        case "peakFootprintBytes", "peakUsedBytes", "peakCompressedBytes":
-            let series: [[Int64]] = first == "peakUsedBytes" ? report.timeline.usedBytes
-                : first == "peakCompressedBytes" ? report.timeline.compressedBytes
-                : report.timeline.appBytes[app ?? ""] ?? []
-            if let peak = series.filter({ $0.count >= 2 }).max(by: { $0[1] < $1[1] }) {
-                lines.append("at \(Format.duration(peak[0])): peak of \(Format.bytes(peak[1]))")
-                // What happened around the peak: for an app, its warnings and the reclaims it caused;
-                // for the device, pressure changes and reclaims.
-                let nearby = report.events.filter { e in
-                    guard abs(e.atUs - peak[0]) <= 60_000_000 else { return false }
-                    switch e.payload {
-                    case .reclaim: return app == nil || e.app == app
-                    case .memoryWarning: return app != nil && e.app == app
-                    case .pressure: return app == nil
-                    default: return false
+            if near.contains(where: { !$0.peak.isEmpty }) {
+                try reread([.reclaim, .memoryWarning, .pressure]) { e in
+                    for i in near.indices where near[i].peak.count >= 2 && near[i].lines.count < limit
+                        && Self.isNear(e, near[i].path.app, peakAt: near[i].peak[0]) {
+                        near[i].lines.append("at \(Format.duration(e.atUs)): " + describe(e))
                     }
                 }
-                for e in nearby.prefix(limit - 1) { lines.append("at \(Format.duration(e.atUs)): " + describe(e)) }
             }
-        case "timeAtPressureUs":
-            var enteredAt: Int64?
-            for e in report.events {
-                guard case .pressure(let level, _) = e.payload else { continue }
-                if level.rawValue == second { enteredAt = e.atUs } else if let start = enteredAt {
-                    lines.append("from \(Format.duration(start)) to \(Format.duration(e.atUs)): \(second) (\(Format.duration(e.atUs - start)))")
-                    enteredAt = nil
-                }
+            for entry in near { out[entry.path.full] = entry.lines }
+            return out
+        }
+
+        /// Peak metrics: their nearby events are read once the peak is known.
+        static func isPeak(_ path: MetricPath) -> Bool {
+            ["peakFootprintBytes", "peakUsedBytes", "peakCompressedBytes"].contains(path.relative.split(separator: ".").first ?? "")
+        }
+
+        /// "at 2h: peak of 1.2 GB", and the peak point (empty when the series has none).
+        func peakLine(_ path: MetricPath, _ report: Report) -> (path: MetricPath, peak: [Int64], lines: [String]) {
+            let first = path.relative.split(separator: ".").first ?? ""
+            let series: [[Int64]] = first == "peakUsedBytes" ? report.timeline.usedBytes
+                : first == "peakCompressedBytes" ? report.timeline.compressedBytes
+                : report.timeline.appBytes[path.app ?? ""] ?? []
+            guard let peak = series.filter({ $0.count >= 2 }).max(by: { $0[1] < $1[1] }) else { return (path, [], []) }
+            return (path, peak, ["at \(Format.duration(peak[0])): peak of \(Format.bytes(peak[1]))"])
+        }
+
+        /// What happened around a peak: for an app, its warnings and the reclaims it caused; for
+        /// the device, pressure changes and reclaims.
+        static func isNear(_ e: SimEvent, _ app: String?, peakAt: Int64) -> Bool {
+            guard abs(e.atUs - peakAt) <= 60_000_000 else { return false }
+            switch e.payload {
+            case .reclaim: return app == nil || e.app == app
+            case .memoryWarning: return app != nil && e.app == app
+            case .pressure: return app == nil
+            default: return false
             }
-            if let start = enteredAt { lines.append("from \(Format.duration(start)) to the end: \(second)") }
-        default:
-            break
         }
-        if lines.count > limit {
-            let more = lines.count - limit
-            lines = Array(lines.prefix(limit)) + ["… and \(more) more"]
-        }
-        return lines
     }
 
-    /// ", to make room for safari (needed 51 KB, freed 106 MB)" from the reclaim decision at the same instant.
-    static func reclaimText(_ e: SimEvent, _ report: Report) -> String {
-        guard let app = e.app else { return "" }
-        for event in report.events where event.atUs == e.atUs {
-            guard case .reclaim(let r) = event.payload, r.candidates.contains(where: { $0.app == app && $0.taken })
-            else { continue }
-            return ", to make room for \(event.app ?? "the system") (needed \(Format.bytes(r.neededBytes)), "
-                + "freed \(Format.bytes(r.freedBytes)))"
+    /// The lines of one metric's causes, one event at a time: the first `limit` lines and how many more.
+    struct Collector {
+        let app: String?
+        let first: String
+        let second: String
+        let limit: Int
+        var lines: [String] = []
+        var total = 0
+        /// Launches: each app's last exit.
+        var lastExit: [String: ExitReason] = [:]
+        /// Time at a pressure level: when the level was entered.
+        var enteredAt: Int64?
+        /// Resume latency: the slowest resumes (ties in event order).
+        var slowest: [(latency: Microseconds, event: SimEvent, kind: ResumeKind)] = []
+
+        init(_ path: MetricPath, limit: Int) {
+            app = path.app
+            let segments = path.relative.split(separator: ".").map(String.init)
+            first = segments.first ?? ""
+            second = segments.count > 1 ? segments[1] : ""
+            self.limit = max(0, limit)
         }
-        return ""
+
+        /// "at 1h2m, mail" (the app named for whole-run metrics).
+        static func at(_ e: SimEvent, _ app: String?) -> String {
+            "at \(Format.duration(e.atUs))" + (app == nil ? ", \(e.app ?? "device")" : "")
+        }
+
+        /// Counts a line, keeping it while fewer than `limit` are kept; returns its index when it is kept.
+        @discardableResult mutating func line(_ text: @autoclosure () -> String) -> Int? {
+            total += 1
+            guard lines.count < limit else { return nil }
+            lines.append(text())
+            return lines.count - 1
+        }
+
+        /// Takes the next event (of the metric's app, or of any app for whole-run metrics);
+        /// returns the index of a kept line that a reclaim at the same instant may complete.
+        mutating func add(_ e: SimEvent) -> Int? {
+            // The lines are made only when kept, from copies (not `self`, which `line` changes).
+            let (app, second) = (self.app, self.second)
+            func at(_ e: SimEvent) -> String { Self.at(e, app) }
+            switch first {
+            case "evictions":
+                guard case .eviction(let bytes) = e.payload else { return nil }
+                return line("\(at(e)): evicted (\(Format.bytes(bytes)))")
+            case "exits", "terminations":
+                guard case .exit(let reason, let from) = e.payload, reason.rawValue == second else { return nil }
+                return line("\(at(e)): exit \(second) while \(from.rawValue)")
+            case "compressions":
+                guard case .compression(let bytes, _, _) = e.payload else { return nil }
+                line("\(at(e)): compressed \(Format.bytes(bytes)) to flash")
+            case "memoryWarnings":
+                if app == nil {
+                    guard case .pressure(let level, let used) = e.payload, level != .normal else { return nil }
+                    line("at \(Format.duration(e.atUs)): pressure \(level.rawValue) with \(Format.bytes(used)) in use")
+                } else {
+                    guard case .memoryWarning(let cause, let freed) = e.payload else { return nil }
+                    line("\(at(e)): memory warning (\(cause.rawValue)), freed \(Format.bytes(freed))")
+                }
+            case "coldLaunches", "launches", "backgroundLaunches", "coldRelaunchesAfterKill":
+                let launch: LaunchKind? = first == "coldLaunches" || first == "coldRelaunchesAfterKill" ? .cold
+                    : first == "backgroundLaunches" ? .background : LaunchKind(rawValue: second)
+                if let launch {
+                    if case .exit(let reason, _) = e.payload, let a = e.app { lastExit[a] = reason }
+                    guard case .launch(launch, _, _) = e.payload else { return nil }
+                    let after = e.app.flatMap { lastExit[$0] }
+                    if first == "coldRelaunchesAfterKill" && (after == nil || after == .userQuit) { return nil }
+                    line("\(at(e)): \(launch.rawValue) launch" + (after.map { " after exit \($0.rawValue)" } ?? ""))
+                } else if let resume = ResumeKind(rawValue: second) {
+                    self.resume(resume, e)
+                }
+            case "warmResumes", "compressedResumes":
+                resume(first == "warmResumes" ? .warm : .fromCompressed, e)
+            case "backgroundTasks", "fetches", "pushes":
+                let handler: BackgroundActivity = first == "backgroundTasks" ? .backgroundTask : first == "fetches" ? .fetch : .push
+                if second == "started" {
+                    guard case .handlerStart(handler, _, let inForeground) = e.payload else { return nil }
+                    line("\(at(e)): \(handler.rawValue) started" + (inForeground ? " (in the foreground)" : ""))
+                } else {
+                    // The metric `completed` counts every end; the others, the ends with their outcome.
+                    let wanted = HandlerOutcome(detail: second)
+                    guard case .handlerEnd(handler, let outcome) = e.payload, wanted == .completed || outcome == wanted
+                    else { return nil }
+                    line("\(at(e)): \(handler.rawValue) \(outcome.detail)")
+                }
+            case "resumeLatencyUs":
+                guard case .resume(let kind, let latency) = e.payload else { return nil }
+                total += 1
+                // Slowest first; among equal latencies, the earlier first.
+                let at = slowest.firstIndex { $0.latency < latency } ?? slowest.count
+                if at < limit {
+                    slowest.insert((latency, e, kind), at: at)
+                    if slowest.count > limit { slowest.removeLast() }
+                }
+            case "timeAtPressureUs":
+                guard case .pressure(let level, _) = e.payload else { return nil }
+                if level.rawValue == second { enteredAt = e.atUs } else if let start = enteredAt {
+                    line("from \(Format.duration(start)) to \(Format.duration(e.atUs)): \(second) (\(Format.duration(e.atUs - start)))")
+                    enteredAt = nil
+                }
+            default:
+                break
+            }
+            return nil
+        }
+
+        mutating func resume(_ kind: ResumeKind, _ e: SimEvent) {
+            guard case .resume(kind, let latency) = e.payload else { return }
+            let app = self.app
+            line("\(Self.at(e, app)): \(kind.rawValue) resume in \(Format.duration(latency))")
+        }
+
+        /// The lines, the last one saying how many more there were.
+        mutating func finish() -> [String] {
+            let (app, second) = (self.app, self.second)
+            if first == "timeAtPressureUs", let start = enteredAt {
+                line("from \(Format.duration(start)) to the end: \(second)")
+                enteredAt = nil
+            }
+            for (latency, e, kind) in slowest { lines.append("\(Self.at(e, app)): \(kind.rawValue) resume took \(Format.duration(latency))") }
+            slowest.removeAll()
+            guard total > limit else { return lines }
+            return lines + ["… and \(total - limit) more"]
+        }
     }
 
     static func describe(_ e: SimEvent) -> String {

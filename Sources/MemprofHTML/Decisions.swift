@@ -62,74 +62,103 @@ public enum Decisions {
     public static func rows(_ events: [SimEvent], jetsam: [JetsamEvent] = []) -> [DecisionRow] {
         var snapshots: [String: Int] = [:]
         for (index, event) in jetsam.enumerated() { snapshots["\(event.atUs)|\(event.killed)"] = index }
-        func snapshot(_ at: Microseconds, _ app: String) -> [Int] { snapshots["\(at)|\(app)"].map { [$0] } ?? [] }
-
+        var builder = DecisionRowBuilder { at, app in snapshots["\(at)|\(app)"].map { [$0] } ?? [] }
         var rows: [DecisionRow] = []
-        // Evictions (with their exits) waiting for the reclaim at the same instant that explains them.
-        var pending: [DecisionRow.Taken] = []
-        var pendingAt: Microseconds = 0
-        func flushPending() {
-            for taken in pending {
-                var row = DecisionRow(atUs: pendingAt, kind: .eviction, app: taken.app, detail: "memoryPressure")
-                row.taken = [taken]
-                row.freedBytes = taken.bytes
-                row.jetsam = snapshot(pendingAt, taken.app)
-                rows.append(row)
-            }
-            pending.removeAll()
-        }
-        for event in events {
-            if !pending.isEmpty, event.atUs != pendingAt { flushPending() }
-            switch event.payload {
-            case .compression(let bytes, _, let freezer):
-                var row = DecisionRow(atUs: event.atUs, kind: .compression, app: event.app ?? "",
-                                      detail: freezer?.detail ?? "")
-                row.bytes = bytes
-                rows.append(row)
-            case .eviction(let bytes):
-                if pending.isEmpty { pendingAt = event.atUs }
-                pending.append(.init(app: event.app ?? "", bytes: bytes))
-            case .exit(let reason, _):
-                guard reason != .userQuit else { continue }
-                // The exit of an app just evicted is part of its eviction.
-                if pending.contains(where: { $0.app == event.app }), pendingAt == event.atUs { continue }
-                var row = DecisionRow(atUs: event.atUs, kind: .kill, app: event.app ?? "", detail: reason.rawValue)
-                row.exitReason = reason
-                row.jetsam = snapshot(event.atUs, event.app ?? "")
-                rows.append(row)
-            case .reclaim(let r):
-                var row = DecisionRow(atUs: event.atUs, kind: pending.isEmpty ? .reclaim : .eviction,
-                                      app: event.app ?? "", detail: "")
-                row.neededBytes = r.neededBytes
-                row.freedBytes = r.freedBytes
-                row.candidates = r.candidates
-                row.taken = pending
-                row.jetsam = pending.flatMap { snapshot(event.atUs, $0.app) }
-                pending.removeAll()
-                rows.append(row)
-            case .memoryWarning(let cause, let freed):
-                let app = event.app ?? ""
-                if var last = rows.last, last.kind == .memoryWarning, last.atUs == event.atUs, last.warning == cause {
-                    if freed > 0 { last.warned.append(.init(app: app, bytes: freed)) } else { last.freedNothing.append(app) }
-                    last.freedBytes = (last.freedBytes ?? 0) + freed
-                    rows[rows.count - 1] = last
-                } else {
-                    var row = DecisionRow(atUs: event.atUs, kind: .memoryWarning, app: app, detail: cause.rawValue)
-                    row.warning = cause
-                    if freed > 0 { row.warned = [.init(app: app, bytes: freed)] } else { row.freedNothing = [app] }
-                    row.freedBytes = freed
-                    rows.append(row)
-                }
-            default:
-                continue
-            }
-        }
-        flushPending()
+        for event in events { builder.add(event) { rows.append($0) } }
+        builder.finish { rows.append($0) }
         return rows
     }
 
     /// Where the charts put a mark: each decision's time and kind (reclaims that took nothing have none).
     public static func marks(_ events: [SimEvent]) -> [(atUs: Microseconds, kind: DecisionKind)] {
         rows(events).compactMap { $0.kind == .reclaim ? nil : ($0.atUs, $0.kind) }
+    }
+}
+
+/// Builds the rows of `Decisions.rows` one event at a time, handing each row on once it is
+/// complete, so a reader can turn a report's events into decisions without keeping them: it
+/// holds at most the evictions of one instant and the last row (warnings of one rise merge into it).
+public struct DecisionRowBuilder {
+    /// The jetsam snapshots (indices into the report's `jetsamEvents`) of a kill of an app at an instant.
+    let snapshot: (Microseconds, String) -> [Int]
+    /// Evictions (with their exits) waiting for the reclaim at the same instant that explains them.
+    var pending: [DecisionRow.Taken] = []
+    var pendingAt: Microseconds = 0
+    /// The last row, held until no later warning can merge into it.
+    var held: DecisionRow?
+
+    public init(snapshot: @escaping (Microseconds, String) -> [Int] = { _, _ in [] }) {
+        self.snapshot = snapshot
+    }
+
+    mutating func append(_ row: DecisionRow, _ emit: (DecisionRow) -> Void) {
+        if let held { emit(held) }
+        held = row
+    }
+
+    mutating func flushPending(_ emit: (DecisionRow) -> Void) {
+        for taken in pending {
+            var row = DecisionRow(atUs: pendingAt, kind: .eviction, app: taken.app, detail: "memoryPressure")
+            row.taken = [taken]
+            row.freedBytes = taken.bytes
+            row.jetsam = snapshot(pendingAt, taken.app)
+            append(row, emit)
+        }
+        pending.removeAll()
+    }
+
+    /// Adds the next event of the report; `emit` receives the rows it completes, in order.
+    public mutating func add(_ event: SimEvent, _ emit: (DecisionRow) -> Void) {
+        if !pending.isEmpty, event.atUs != pendingAt { flushPending(emit) }
+        switch event.payload {
+        case .compression(let bytes, _, let freezer):
+            var row = DecisionRow(atUs: event.atUs, kind: .compression, app: event.app ?? "",
+                                  detail: freezer?.detail ?? "")
+            row.bytes = bytes
+            append(row, emit)
+        case .eviction(let bytes):
+            if pending.isEmpty { pendingAt = event.atUs }
+            pending.append(.init(app: event.app ?? "", bytes: bytes))
+        case .exit(let reason, _):
+            guard reason != .userQuit else { return }
+            // The exit of an app just evicted is part of its eviction.
+            if pending.contains(where: { $0.app == event.app }), pendingAt == event.atUs { return }
+            var row = DecisionRow(atUs: event.atUs, kind: .kill, app: event.app ?? "", detail: reason.rawValue)
+            row.exitReason = reason
+            row.jetsam = snapshot(event.atUs, event.app ?? "")
+            append(row, emit)
+        case .reclaim(let r):
+            var row = DecisionRow(atUs: event.atUs, kind: pending.isEmpty ? .reclaim : .eviction,
+                                  app: event.app ?? "", detail: "")
+            row.neededBytes = r.neededBytes
+            row.freedBytes = r.freedBytes
+            row.candidates = r.candidates
+            row.taken = pending
+            row.jetsam = pending.flatMap { snapshot(event.atUs, $0.app) }
+            pending.removeAll()
+            append(row, emit)
+        case .memoryWarning(let cause, let freed):
+            let app = event.app ?? ""
+            if var last = held, last.kind == .memoryWarning, last.atUs == event.atUs, last.warning == cause {
+                if freed > 0 { last.warned.append(.init(app: app, bytes: freed)) } else { last.freedNothing.append(app) }
+                last.freedBytes = (last.freedBytes ?? 0) + freed
+                held = last
+            } else {
+                var row = DecisionRow(atUs: event.atUs, kind: .memoryWarning, app: app, detail: cause.rawValue)
+                row.warning = cause
+                if freed > 0 { row.warned = [.init(app: app, bytes: freed)] } else { row.freedNothing = [app] }
+                row.freedBytes = freed
+                append(row, emit)
+            }
+        default:
+            return
+        }
+    }
+
+    /// Hands on the rows still held, once the events are over.
+    public mutating func finish(_ emit: (DecisionRow) -> Void) {
+        flushPending(emit)
+        if let held { emit(held) }
+        held = nil
     }
 }

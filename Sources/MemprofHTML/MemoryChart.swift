@@ -47,6 +47,9 @@ public struct MemoryChart {
     let appLines: [(base: [StepPoint], new: [StepPoint])]
     /// Where a kill marker links to: a jetsam event's index to an href, per run (nil: no link).
     public var jetsamLink: ((_ isBase: Bool, _ index: Int) -> String?)?
+    /// The decision marks of the run and of the base, when gathered while reading them
+    /// (`DecisionMarks`); nil: drawn from the runs' events.
+    public var marks: (report: DecisionMarks?, base: DecisionMarks?) = (nil, nil)
 
     var isMac: Bool { report.device.platform == .macos }
 
@@ -286,7 +289,7 @@ public struct MemoryChart {
     func markers(_ run: Report, row: Int, isBase: Bool) -> String {
         var paths = Array(repeating: RelativePath(), count: Self.markKinds.count)
         var seen = Set<Int>()
-        for mark in Decisions.marks(run.events) {
+        for mark in (isBase ? marks.base : marks.report)?.marks ?? Decisions.marks(run.events) {
             guard let kind = Self.markKinds.firstIndex(where: { $0.kind == mark.kind }) else { continue }
             let px = x(mark.atUs).rounded()
             guard seen.insert(kind * 10_000 + Int(px)).inserted else { continue }

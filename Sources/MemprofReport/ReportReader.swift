@@ -37,6 +37,19 @@ public struct ReportReadFailure: Error, Equatable {
     public var error: ReportReadError
 }
 
+/// Receives the events a reader keeps, one at a time in report order, instead of a list in the
+/// report: a command that needs only figures drawn from the events (counts, marks, the first few
+/// examples) gathers them here in memory that does not grow with the report.
+public protocol ReportEventSink: AnyObject {
+    func add(_ event: SimEvent)
+    /// Where the report's `events` list is (its bytes, from '[' to ']'), once it has been read.
+    func eventsRead(at range: Range<Int>)
+}
+
+extension ReportEventSink {
+    public func eventsRead(at range: Range<Int>) {}
+}
+
 /// The reader of `report.json`: one pass over the bytes with `JSONScanner`, checking all of it
 /// and keeping what `ReportReadOptions` asks for. Events, the timeline and jetsam snapshots (the
 /// bulk of a report) are read field by field from the bytes; the small sections (summary, apps,
@@ -45,11 +58,32 @@ public enum ReportReader {
     /// Reads a report from `bytes`; `release(offset)` is called now and then with an offset
     /// before which the reader will not look again, so a caller that mapped the file can drop
     /// those pages.
+    /// With a `sink`, the events kept are handed to it and the report's `events` stays empty.
     public static func read(_ bytes: UnsafeRawBufferPointer, options: ReportReadOptions = .everything,
-                            release: ((Int) -> Void)? = nil) throws(ReportReadFailure) -> Report {
+                            release: ((Int) -> Void)? = nil, sink: ReportEventSink? = nil) throws(ReportReadFailure) -> Report {
         var reader = Reader(JSONScanner(bytes), options: options, release: release)
+        reader.sink = sink
+        return try located { try reader.report() }
+    }
+
+    /// Reads again the `events` list at `range` of a report read before (`ReportEventSink.eventsRead`),
+    /// handing the events of `kinds` to `sink`.
+    public static func readEvents(_ bytes: UnsafeRawBufferPointer, at range: Range<Int>, kinds: Set<SimEvent.Kind>,
+                                  sink: ReportEventSink) throws(ReportReadFailure) {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else {
+            throw ReportReadFailure(offset: nil, error: .notAReport("the report changed while it was read"))
+        }
+        var options = ReportReadOptions(eventKinds: kinds)
+        options.takenCandidatesOnly = true
+        var reader = Reader(JSONScanner(UnsafeRawBufferPointer(rebasing: bytes[..<range.upperBound])), options: options, release: nil)
+        reader.sink = sink
+        reader.s.index = range.lowerBound
+        try located { _ = try reader.events() }
+    }
+
+    static func located<T>(_ read: () throws -> T) throws(ReportReadFailure) -> T {
         do {
-            return try reader.report()
+            return try read()
         } catch let error as JSONScanError {
             throw ReportReadFailure(offset: error.offset, error: .notAReport(error.message))
         } catch let problem as SchemaProblem {
@@ -86,6 +120,7 @@ struct Reader {
     let release: ((Int) -> Void)?
     var unknown = [JSONScanner.KeySet](repeating: JSONScanner.KeySet(), count: 4)
     var released = 0
+    var sink: ReportEventSink?
 
     init(_ s: JSONScanner, options: ReportReadOptions, release: ((Int) -> Void)?) {
         self.s = s
@@ -121,7 +156,9 @@ struct Reader {
                 }
             }
             switch Self.topKeys.index(of: key, in: s) {
-            case 0: events = try section { try $0.events() } ?? []
+            case 0:
+                events = try section { try $0.events() } ?? []
+                if problem == nil { sink?.eventsRead(at: start..<s.index) }
             case 1: jetsam = try section { try $0.jetsamEvents() } ?? []
             case 3: timeline = try section { try $0.timeline() } ?? Timeline()
             case 2:
@@ -339,7 +376,10 @@ struct Reader {
                         f.candidates = []
                     }
                 }
-                do { out.append(try SimEvent(f)) } catch let error as SimEvent.FieldsError {
+                do {
+                    let event = try SimEvent(f)
+                    if let sink { sink.add(event) } else { out.append(event) }
+                } catch let error as SimEvent.FieldsError {
                     throw problem("events[\(n)].\(error.key): \(error.description)", at: start)
                 }
             }

@@ -52,13 +52,23 @@ struct CheckCommand: ParsableCommand {
             _ = try ReportLoader.load(report, options: options)
             throw error
         }
-        options.eventKinds = ReportLoader.decisionKinds.union(Evidence.eventKinds(for: budgetFile.limits.map { MetricPath($0.metric) }))
-        let loaded = try ReportLoader.load(report, options: options)
-        let check = try BudgetChecker.check(loaded, against: budgetFile)
+        let paths = budgetFile.limits.map { MetricPath($0.metric) }
+        options.eventKinds = ReportLoader.decisionKinds.union(Evidence.eventKinds(for: paths))
+        // The events are not kept: the chart's marks and each budget's causes are gathered while reading.
+        let decisions = DecisionDigest()
+        let evidence = Evidence.Digest(paths: paths, limit: BudgetChecker.maxCauses)
+        decisions.send(to: evidence)
+        let loaded = try ReportLoader.load(report, options: options, sink: decisions)
+        let check = try BudgetChecker.check(loaded, against: budgetFile, evidence: evidence) { kinds, visit in
+            guard let range = decisions.eventsRange else { return }
+            try withoutActuallyEscaping(visit) { visit in
+                try ReportLoader.rereadEvents(report, at: range, kinds: kinds, sink: EventVisitor(visit))
+            }
+        }
         let markdownText = CheckOutput.markdown(check)
         if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }
         try Terminal.appendToStepSummary(markdownText)
-        if let html { try AtomicFiles.write(Data(CheckOutput.html(check, report: loaded).utf8), to: html) }
+        if let html { try AtomicFiles.write(Data(CheckOutput.html(check, report: loaded, marks: decisions.finish().marks).utf8), to: html) }
         if let junit { try AtomicFiles.write(Data(CheckOutput.junit(check).utf8), to: junit) }
         if let json { try AtomicFiles.write(try CheckOutput.json(check), to: json) }
         print(CheckOutput.terminal(check, color: Terminal.stdoutWantsColor), terminator: "")

@@ -66,8 +66,11 @@ struct CompareCommand: ParsableCommand {
         if let countThreshold { limits.countRelative = try Quantities.percent(countThreshold, option: "--count-threshold") }
         if let minDelta { limits.minDelta = try Quantities.number(minDelta, kind: nil, option: "--min-delta") }
         if FleetCompare.isFleet(base) || FleetCompare.isFleet(new) { return try runFleet(thresholds: limits) }
-        let baseReport = try ReportLoader.load(base, options: ReportLoader.compareOptions)
-        let newReport = try ReportLoader.load(new, options: ReportLoader.compareOptions)
+        // The decisions are gathered while reading (marks, counts), not kept: memory stays bounded.
+        let baseDigest = DecisionDigest()
+        let baseReport = try ReportLoader.load(base, options: ReportLoader.compareOptions, sink: baseDigest)
+        let newDigest = DecisionDigest(base: baseDigest)
+        let newReport = try ReportLoader.load(new, options: ReportLoader.compareOptions, sink: newDigest)
 
         let comparison = try Comparer.compare(base: baseReport, new: newReport, thresholds: limits,
                                               allowDifferent: allowDifferent)
@@ -76,7 +79,8 @@ struct CompareCommand: ParsableCommand {
         try Terminal.appendToStepSummary(markdownText)
         if let html {
             let page = CompareHTML.comparison(comparison, base: baseReport, new: newReport, all: all,
-                                              links: .beside(base: base, new: new, page: html))
+                                              links: .beside(base: base, new: new, page: html),
+                                              digests: (baseDigest, newDigest))
             try AtomicFiles.write(Data(page.utf8), to: html)
         }
         if let junit { try AtomicFiles.write(Data(CompareOutput.junit(comparison).utf8), to: junit) }

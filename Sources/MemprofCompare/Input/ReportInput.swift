@@ -47,7 +47,27 @@ public enum ReportLoader {
     public static let decisionKinds: Set<SimEvent.Kind> = [.compression, .eviction, .exit, .reclaim, .memoryWarning]
 
     /// A `report.json`, or a folder holding one (as `memprof run --out` writes).
-    public static func load(_ path: String, options: ReportReadOptions = .everything) throws -> Report {
+    /// With a `sink`, the events kept are handed to it one by one instead of kept in the report.
+    public static func load(_ path: String, options: ReportReadOptions = .everything, sink: ReportEventSink? = nil) throws -> Report {
+        let url = try file(path)
+        let file = try MappedFile(path: url.path, shownAs: path)
+        defer { file.close() }
+        return try read(file.bytes, path: path, options: options, release: file.release, sink: sink)
+    }
+
+    /// Reads again the `events` list at `range` of the report at `path`, read before with a sink
+    /// (`ReportEventSink.eventsRead`), handing the events of `kinds` to `sink`.
+    public static func rereadEvents(_ path: String, at range: Range<Int>, kinds: Set<SimEvent.Kind>,
+                                    sink: ReportEventSink) throws {
+        let file = try MappedFile(path: try file(path).path, shownAs: path)
+        defer { file.close() }
+        do { try ReportReader.readEvents(file.bytes, at: range, kinds: kinds, sink: sink) } catch {
+            throw CompareInputError.notAReport(path, error.error)
+        }
+    }
+
+    /// The `report.json` that `path` names: the file, or the one in the folder.
+    static func file(_ path: String) throws -> URL {
         var url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -63,21 +83,20 @@ public enum ReportLoader {
         guard attributes?[.type] as? FileAttributeType == .typeRegular else {
             throw CompareInputError.unreadable(url.path, "it is not a regular file")
         }
-        let file = try MappedFile(path: url.path, shownAs: path)
-        defer { file.close() }
-        return try read(file.bytes, path: path, options: options, release: file.release)
+        return url
     }
 
     /// A report from the bytes of a `report.json` read from `path` (named in errors), with every
     /// metric range-checked.
-    public static func decode(_ data: Data, path: String, options: ReportReadOptions = .everything) throws -> Report {
-        try data.withUnsafeBytes { try read($0, path: path, options: options, release: nil) }
+    public static func decode(_ data: Data, path: String, options: ReportReadOptions = .everything,
+                              sink: ReportEventSink? = nil) throws -> Report {
+        try data.withUnsafeBytes { try read($0, path: path, options: options, release: nil, sink: sink) }
     }
 
     static func read(_ bytes: UnsafeRawBufferPointer, path: String, options: ReportReadOptions,
-                     release: ((Int) -> Void)?) throws -> Report {
+                     release: ((Int) -> Void)?, sink: ReportEventSink? = nil) throws -> Report {
         let report: Report
-        do { report = try ReportReader.read(bytes, options: options, release: release) } catch {
+        do { report = try ReportReader.read(bytes, options: options, release: release, sink: sink) } catch {
             guard let offset = error.offset else { throw CompareInputError.notAReport(path, error.error) }
             let place = JSONScanError.location(of: offset, in: bytes)
             throw CompareInputError.notAReport("\(path):\(place.line):\(place.column)", error.error)

@@ -41,8 +41,10 @@ public enum CompareHTML {
         }
     }
 
+    /// - Parameter digests: what was gathered of the runs' decisions while reading them
+    ///   (`DecisionDigest`, the new run's read against the base's); nil: drawn from their events.
     public static func comparison(_ c: Comparison, base: Report, new: Report, all: Bool = false,
-                                  links: Links = Links()) -> String {
+                                  links: Links = Links(), digests: (base: DecisionDigest, new: DecisionDigest)? = nil) -> String {
         var body = "<header><h1>memprof compare <span>\(esc(c.base.workload))"
         if c.base.workload != c.new.workload { body += " vs \(esc(c.new.workload))" }
         body += "</span></h1>\n<dl class=\"run\">"
@@ -57,7 +59,7 @@ public enum CompareHTML {
         for note in c.notes { body += "<p class=\"hint\">\(esc(note))</p>\n" }
         if c.hasRegression {
             body += "<section id=\"causes\"><h2>What changed</h2>\n<ol class=\"causes\">\n"
-            for cause in RegressionCauses.group(c, base: base, new: new) {
+            for cause in RegressionCauses.group(c, base: base, new: new, happenings: digests?.new.finish().happenings) {
                 body += "<li class=\"cause\"><b>\(esc(cause.title))</b><ul>"
                 for row in cause.metrics { body += "<li>\(esc(row.message ?? row.metric))</li>" }
                 body += "</ul></li>\n"
@@ -68,6 +70,7 @@ public enum CompareHTML {
         var apps: [String] = []
         for app in new.apps.keys.sorted() + base.apps.keys.sorted() where !apps.contains(app) { apps.append(app) }
         var chart = MemoryChart(report: new, apps: apps, base: base)
+        if let digests { chart.marks = (digests.new.finish().marks, digests.base.finish().marks) }
         chart.jetsamLink = { isBase, index in
             (isBase ? links.base : links.new).map { "\($0)#jetsam-\(index)" }
         }
@@ -132,9 +135,11 @@ public enum CompareHTML {
     }
 
     /// A page with the memory chart of one run (memprof check).
-    public static func memorySection(_ report: Report) -> (html: String, data: String) {
+    /// - Parameter marks: the run's decision marks when gathered while reading it; nil: drawn from its events.
+    public static func memorySection(_ report: Report, marks: DecisionMarks? = nil) -> (html: String, data: String) {
         let apps = report.apps.keys.sorted()
-        let chart = MemoryChart(report: report, apps: apps)
+        var chart = MemoryChart(report: report, apps: apps)
+        chart.marks = (marks, nil)
         var json = JSONWriter(capacity: 16 * 1024)
         json.raw("{"); json.key("durationUs"); json.int(report.run.durationUs)
         json.raw(","); json.key("memory"); chart.writeData(into: &json); json.raw("}")

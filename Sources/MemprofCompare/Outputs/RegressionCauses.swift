@@ -25,24 +25,59 @@ public enum RegressionCauses {
         var forApp: String
     }
 
-    static func happenings(_ report: Report) -> [(Happening, Microseconds)] {
-        var out: [(Happening, Microseconds)] = []
-        for row in Decisions.rows(report.events) {
+    /// What grouping needs of each run's decisions, gathered a row at a time: how often each
+    /// happening happened and, for the new run, when it happened beyond the base's count of it
+    /// (the first few times only), in the order such happenings first went beyond it.
+    public struct Happenings: Sendable {
+        /// Shown per cause: the times of its first extra happenings.
+        static let shownTimes = 5
+
+        struct Extra: Sendable {
+            var count = 0
+            var times: [Microseconds] = []
+        }
+
+        /// The base's counts (nil: this is the base).
+        let base: [Happening: Int]?
+        var counts: [Happening: Int] = [:]
+        var extra: [Happening: Extra] = [:]
+        var order: [Happening] = []
+
+        /// For the base run.
+        public init() { base = nil }
+
+        /// For the new run, against the base's.
+        public init(base: Happenings) { self.base = base.counts }
+
+        public mutating func add(_ row: DecisionRow) {
             switch row.kind {
             case .eviction:
-                for taken in row.taken { out.append((Happening(kind: .evicted, app: taken.app, forApp: row.app), row.atUs)) }
+                for taken in row.taken { add(Happening(kind: .evicted, app: taken.app, forApp: row.app), row.atUs) }
             case .kill:
-                guard let reason = row.exitReason else { continue }
-                out.append((Happening(kind: .killed(reason), app: row.app, forApp: ""), row.atUs))
+                guard let reason = row.exitReason else { return }
+                add(Happening(kind: .killed(reason), app: row.app, forApp: ""), row.atUs)
             case .memoryWarning:
                 for app in row.warned.map(\.app) + row.freedNothing {
-                    out.append((Happening(kind: .warned, app: app, forApp: ""), row.atUs))
+                    add(Happening(kind: .warned, app: app, forApp: ""), row.atUs)
                 }
             case .compression, .reclaim:
-                continue
+                return
             }
         }
-        return out
+
+        mutating func add(_ happening: Happening, _ at: Microseconds) {
+            counts[happening, default: 0] += 1
+            guard let base, counts[happening]! > base[happening, default: 0] else { return }
+            if extra[happening] == nil { order.append(happening) }
+            extra[happening, default: Extra()].count += 1
+            if extra[happening]!.times.count < Self.shownTimes { extra[happening]!.times.append(at) }
+        }
+
+        /// Those of a whole run's events.
+        init(_ report: Report, base: Happenings? = nil) {
+            self.base = base?.counts
+            for row in Decisions.rows(report.events) { add(row) }
+        }
     }
 
     /// Metric paths (relative to `apps.<app>.` or `summary.`) a happening moves.
@@ -59,34 +94,28 @@ public enum RegressionCauses {
         }
     }
 
-    public static func group(_ c: Comparison, base: Report, new: Report) -> [Cause] {
+    /// - Parameter happenings: the new run's (`Happenings(base:)`) when gathered while reading
+    ///   the runs; nil: drawn from their events.
+    public static func group(_ c: Comparison, base: Report, new: Report, happenings: Happenings? = nil) -> [Cause] {
         var remaining = c.regressions
         guard !remaining.isEmpty else { return [] }
         func name(_ app: String) -> String { new.apps[app]?.name ?? base.apps[app]?.name ?? app }
-
-        var baseCounts: [Happening: Int] = [:]
-        for (happening, _) in happenings(base) { baseCounts[happening, default: 0] += 1 }
-        // The new run's happenings beyond the base's count of the same one, in time order.
-        var extra: [Happening: [Microseconds]] = [:]
-        var order: [Happening] = []
-        var seen: [Happening: Int] = [:]
-        for (happening, at) in happenings(new) {
-            seen[happening, default: 0] += 1
-            guard seen[happening]! > baseCounts[happening, default: 0] else { continue }
-            if extra[happening] == nil { order.append(happening) }
-            extra[happening, default: []].append(at)
-        }
+        let newRun = happenings ?? Happenings(new, base: Happenings(base))
+        let baseCounts = newRun.base ?? [:]
+        let order = newRun.order
+        let extra = newRun.extra
 
         var causes: [Cause] = []
         for happening in order {
-            let times = extra[happening] ?? []
+            let times = extra[happening]?.times ?? []
+            let count = extra[happening]?.count ?? 0
             let paths = moved(happening.kind)
             let wanted = Set(paths.app.map { "apps.\(happening.app).\($0)" } + paths.summary.map { "summary.\($0)" })
             let metrics = remaining.filter { wanted.contains($0.metric) }
             guard !metrics.isEmpty else { continue }
             remaining.removeAll { wanted.contains($0.metric) }
             let inBase = baseCounts[happening, default: 0]
-            let when = times.prefix(5).map(Format.duration).joined(separator: ", ") + (times.count > 5 ? ", …" : "")
+            let when = times.map(Format.duration).joined(separator: ", ") + (count > Happenings.shownTimes ? ", …" : "")
             var title: String
             switch happening.kind {
             case .evicted:
@@ -97,7 +126,7 @@ public enum RegressionCauses {
                 title = "\(name(happening.app)) sent a memory warning at \(when)"
             }
             title += inBase == 0 ? ", which did not happen in base"
-                : ": \(times.count + inBase) times in new, \(inBase) in base"
+                : ": \(count + inBase) times in new, \(inBase) in base"
             causes.append(Cause(title: title, metrics: metrics))
         }
         // What no single change explains, by app and then the whole run.
