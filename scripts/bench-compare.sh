@@ -4,7 +4,10 @@
 #   1. two reports of a generated 24 h, 50-app workload, compared as compare does it from the
 #      command line: the report size, the wall time, the read speed (both reports' bytes per
 #      second) and the peak memory (max RSS) of the compare;
-#   2. (unless --small) one large report (50 apps over 450 hours, 100,000 switches: hundreds of
+#   2. (unless --small) memory against the length of the run: one report of a generated 1-day
+#      and one of a 7-day run of the same 50 apps at the same pace, each read by `check` and by
+#      `compare` against itself, with the peak memory of each and the ratio 7-day / 1-day;
+#   3. (unless --small) one large report (50 apps over 450 hours, 100,000 switches: hundreds of
 #      MB), read by `check` against a budget and by `compare` against itself: speed, and peak
 #      memory beside the report's size.
 # Each figure is the best of 3 runs.
@@ -40,11 +43,29 @@ echo "compare        ${best} s (best of 3), $(speed "$bytes" "$best") MB/s of re
 echo "peak memory    $(( best_rss / 1024 )) MB (max RSS), the reports $(( bytes / 1024 / 1024 )) MB"
 
 [ "$large" = 1 ] || exit 0
+printf 'apps:\n  "*": {evictions: {max: 0}, peakFootprintBytes: {max: 1GB}}\nsummary:\n  timeAtPressureUs.critical: {max: 0}\n' >"$work/budget.yaml"
+python3 scripts/gen-workload.py --apps 50 --days 1 --switches 5333 --name week >"$work/day1.yaml"
+python3 scripts/gen-workload.py --apps 50 --days 7 --switches 37333 --name week >"$work/week.yaml"
+for run in day1 week; do
+    "$bin" run "$work/$run.yaml" --out "$work/$run" --no-sampling >/dev/null 2>&1
+    rm -f "$work/$run/report.html" "$work/$run/trace.json"
+done
+for command in check compare; do
+    for run in day1 week; do
+        if [ "$command" = check ]; then best_of "$bin" check "$work/$run" --budget "$work/budget.yaml"
+        else best_of "$bin" compare "$work/$run" "$work/$run"; fi
+        eval "${command}_${run}_rss=$best_rss"
+        size=$(stat -c %s "$work/$run/report.json")
+        reads=$([ "$command" = check ] && echo "$size" || echo $(( 2 * size )))
+        printf '%-14s %s s, %s MB/s; peak memory %s MB for the %s MB report\n' "$command $run" "$best" \
+            "$(speed "$reads" "$best")" "$(( best_rss / 1024 ))" "$(( size / 1024 / 1024 ))"
+    done
+done
+awk "BEGIN{printf \"7-day / 1-day  peak memory %.2fx (check), %.2fx (compare)\\n\", $check_week_rss / $check_day1_rss, $compare_week_rss / $compare_day1_rss}"
 python3 scripts/gen-workload.py --apps 50 --hours 450 --switches 100000 --name long50 >"$work/long50.yaml"
 "$bin" run "$work/long50.yaml" --out "$work/long" --no-sampling >/dev/null 2>&1
 rm -f "$work/long/report.html" "$work/long/trace.json"
 size=$(stat -c %s "$work/long/report.json")
-printf 'apps:\n  "*": {evictions: {max: 0}, peakFootprintBytes: {max: 1GB}}\nsummary:\n  timeAtPressureUs.critical: {max: 0}\n' >"$work/budget.yaml"
 echo "large report   $(( size / 1024 / 1024 )) MB (report.json of a 450 h, 50-app run, 100,000 switches)"
 best_of "$bin" check "$work/long" --budget "$work/budget.yaml"
 echo "check          ${best} s, $(speed "$size" "$best") MB/s; peak memory $(( best_rss / 1024 )) MB for the $(( size / 1024 / 1024 )) MB report"

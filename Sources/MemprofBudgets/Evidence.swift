@@ -44,7 +44,7 @@ public enum Evidence {
         /// The reclaims of the latest instant, by the app they took (the first one), and the lines
         /// of that instant still waiting to say what their eviction made room for.
         var instant: Microseconds?
-        var roomFor: [String: String] = [:]
+        var roomFor: [String: Room] = [:]
         var waiting: [(collector: Int, line: Int, app: String)] = []
 
         public init(paths: [MetricPath], limit: Int) {
@@ -87,24 +87,31 @@ public enum Evidence {
 
         func collect(_ event: SimEvent, _ k: Int) {
             guard let line = collectors[k].add(event), let app = event.app else { return }
-            if let text = roomFor[app] { collectors[k].lines[line] += text } else { waiting.append((k, line, app)) }
+            if let room = roomFor[app] { collectors[k].lines[line] += room.text } else { waiting.append((k, line, app)) }
+        }
+
+        /// A reclaim that took an app: what its eviction made room for.
+        struct Room {
+            var app: String?
+            var needed: Bytes
+            var freed: Bytes
+
+            /// ", to make room for safari (needed 51 KB, freed 106 MB)".
+            var text: String {
+                ", to make room for \(app ?? "the system") (needed \(Format.bytes(needed)), freed \(Format.bytes(freed)))"
+            }
         }
 
         /// ", to make room for safari (needed 51 KB, freed 106 MB)" for each app a reclaim took
         /// (the first reclaim of the instant that took it).
         func reclaimed(_ r: SimEvent.Reclaim, by app: String?) {
-            guard !waiting.isEmpty || !collectors.isEmpty else { return }
-            var text: String?
             for candidate in r.candidates where candidate.taken && roomFor[candidate.app] == nil {
-                let line = text ?? ", to make room for \(app ?? "the system") (needed \(Format.bytes(r.neededBytes)), "
-                    + "freed \(Format.bytes(r.freedBytes)))"
-                text = line
-                roomFor[candidate.app] = line
+                roomFor[candidate.app] = Room(app: app, needed: r.neededBytes, freed: r.freedBytes)
             }
-            guard text != nil else { return }
+            guard !waiting.isEmpty else { return }
             waiting.removeAll { w in
-                guard let line = roomFor[w.app] else { return false }
-                collectors[w.collector].lines[w.line] += line
+                guard let room = roomFor[w.app] else { return false }
+                collectors[w.collector].lines[w.line] += room.text
                 return true
             }
         }

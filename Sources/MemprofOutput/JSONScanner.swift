@@ -70,6 +70,8 @@ public struct JSONScanner {
 
     public let base: UnsafePointer<UInt8>
     public let count: Int
+    /// `stringStops`, held here so the hot loop does not reach a lazy global per string.
+    private let stops: UnsafeMutablePointer<UInt8>
     public var index: Int
     public private(set) var depth = 0
     /// Key sets of the objects `skipValue` is inside, reused between objects.
@@ -84,6 +86,7 @@ public struct JSONScanner {
         }
         count = bytes.count
         index = 0
+        stops = Self.stringStops
     }
 
     private nonisolated(unsafe) static let emptyByte: UnsafeMutablePointer<UInt8> = {
@@ -275,7 +278,6 @@ public struct JSONScanner {
         var i = index + 1
         var escaped = false
         var high = false
-        let stops = Self.stringStops
         while true {
             guard i < count else { throw fail("a string that never ends", at: quote) }
             let b = base[i]
@@ -461,14 +463,24 @@ public struct JSONScanner {
         let negative = i < count && base[i] == 0x2D
         if negative { i += 1 }
         var value: Int64 = 0
-        var digits = 0
-        while i < count, base[i] >= 0x30, base[i] <= 0x39, digits < 18 {
-            value = value &* 10 &+ Int64(base[i] &- 0x30)
-            i += 1
-            digits += 1
+        let first = i
+        // At most 17 digits here (no overflow), and a byte after them (a number never ends a document).
+        let end = min(count - 1, first + 17)
+        // Eight digits at a time while they are (SWAR), then digit by digit.
+        while i + 8 <= end, let eight = Self.eightDigits(base + i) {
+            value = value &* 100_000_000 &+ Int64(eight)
+            i += 8
         }
-        if digits > 0, digits < 18, i < count, base[i] != 0x2E, base[i] != 0x65, base[i] != 0x45,
-           !(base[i] >= 0x30 && base[i] <= 0x39), !(digits > 1 && base[negative ? start + 1 : start] == 0x30) {
+        var digit = i < count ? base[i] &- 0x30 : 10
+        while i < end, digit < 10 {
+            value = value &* 10 &+ Int64(digit)
+            i += 1
+            digit = base[i] &- 0x30
+        }
+        let digits = i - first
+        // Ends here: not at a digit (an 18th), '.', 'e' or 'E'; no leading zero.
+        let next = i < count ? base[i] : 0x30
+        if digits > 0, digit >= 10, next != 0x2E, next | 0x20 != 0x65, digits == 1 || base[first] != 0x30 {
             index = i
             return negative ? -value : value
         }
@@ -480,6 +492,18 @@ public struct JSONScanner {
             throw fail("expected a whole number of at most 64 bits, found \(text)", at: start)
         }
         return Int64(d)
+    }
+
+    /// The value of the eight bytes at `p` when they are all ASCII digits.
+    @inline(__always) static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64? {
+        let v = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+        // Each byte 0x30...0x39: its high nibble is 3, and adding 6 does not carry into it.
+        guard v & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030,
+              (v &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030 else { return nil }
+        var x = v & 0x0F0F_0F0F_0F0F_0F0F
+        x = (x &* 2561) >> 8 & 0x00FF_00FF_00FF_00FF
+        x = (x &* 6_553_601) >> 16 & 0x0000_FFFF_0000_FFFF
+        return (x &* 42_949_672_960_001) >> 32
     }
 
     /// Reads a number as a `Double`.

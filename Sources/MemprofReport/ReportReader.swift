@@ -121,6 +121,8 @@ struct Reader {
     var unknown = [JSONScanner.KeySet](repeating: JSONScanner.KeySet(), count: 4)
     var released = 0
     var sink: ReportEventSink?
+    /// The key and word tables, reached through one reference (not a lazy global per use).
+    let tables = Tables.shared
 
     init(_ s: JSONScanner, options: ReportReadOptions, release: ((Int) -> Void)?) {
         self.s = s
@@ -155,7 +157,7 @@ struct Reader {
                     return nil
                 }
             }
-            switch Self.topKeys.index(of: key, in: s) {
+            switch tables.topKeys.index(of: key, in: s) {
             case 0:
                 events = try section { try $0.events() } ?? []
                 if problem == nil { sink?.eventsRead(at: start..<s.index) }
@@ -283,12 +285,17 @@ struct Reader {
     }
 
     mutating func choice<E>(_ choices: Choices<E>, _ path: @autoclosure () -> String) throws -> E {
+        choices.cases[try choiceIndex(choices, path())]
+    }
+
+    /// The index of the word at the scanner among `choices`.
+    mutating func choiceIndex<E>(_ choices: Choices<E>, _ path: @autoclosure () -> String) throws -> Int {
         let at = s.index
         guard s.peek() == 0x22 else { throw problem("\(path()): expected a string, found \(s.what(s.index))", at: s.index) }
         guard let k = try s.readChoice(choices.names) else {
             throw problem("\(path()): '\(s.string(at: at))' is not \(choices.words) (\(choices.cases.map(\.rawValue).joined(separator: ", ")))", at: at)
         }
-        return choices.cases[k]
+        return k
     }
 
     mutating func optionalChoice<E>(_ choices: Choices<E>, _ path: @autoclosure () -> String) throws -> E? {
@@ -308,12 +315,14 @@ struct Reader {
     static let levels = Choices<PressureLevel>("a pressure level")
 
     mutating func events() throws -> [SimEvent] {
+        // Local copies: one retain per list, not one per use.
+        let eventKeys = tables.eventKeys, kinds = tables.kinds, states = tables.states, callbacks = tables.callbacks, reasons = tables.reasons, levels = tables.levels
         try beginArray("events")
         var out: [SimEvent] = []
         var first = true
         var n = 0
         var hint = -1
-        let keep = options.eventKinds
+        let keep = tables.mask(options.eventKinds)
         while try s.nextElement(first: &first) {
             let start = s.index
             try beginObject(level: 0, "events[\(n)]")
@@ -321,12 +330,13 @@ struct Reader {
             var object = true
             var atUs: Int64 = 0
             var kind = SimEvent.Kind.transition
+            var kindIndex = 0
             var action: Int?, app: Int?, cause: Int?, detail: Int?, handler: Int?, notification: Int?, objectName: Int?
             var bytes: Int64?, compressed: Int64?, freed: Int64?, latency: Int64?, needed: Int64?, used: Int64?
             var from: AppState?, to: AppState?, callback: LifecycleCallback?, reason: ExitReason?, level: PressureLevel?
             var candidatesAt: Int?
-            while let k = try nextKnown(Self.eventKeys, first: &object, seen: &seen, hint: &hint, level: 0) {
-                func path() -> String { "events[\(n)].\(Self.eventKeys.names[k])" }
+            while let k = try nextKnown(eventKeys, first: &object, seen: &seen, hint: &hint, level: 0) {
+                func path() -> String { "events[\(n)].\(Reader.eventKeys.names[k])" }
                 switch k {
                 case 0: action = try optionalStringAt(path())
                 case 1: app = try optionalStringAt(path())
@@ -342,12 +352,14 @@ struct Reader {
                 case 13: latency = try optionalInt(path())
                 case 15: needed = try optionalInt(path())
                 case 20: used = try optionalInt(path())
-                case 4: callback = try optionalChoice(Self.callbacks, path())
-                case 10: from = try optionalChoice(Self.states, path())
-                case 19: to = try optionalChoice(Self.states, path())
-                case 12: kind = try choice(Self.kinds, path())
-                case 14: level = try optionalChoice(Self.levels, path())
-                case 18: reason = try optionalChoice(Self.reasons, path())
+                case 4: callback = try optionalChoice(callbacks, path())
+                case 10: from = try optionalChoice(states, path())
+                case 19: to = try optionalChoice(states, path())
+                case 12:
+                    kindIndex = try choiceIndex(kinds, path())
+                    kind = kinds.cases[kindIndex]
+                case 14: level = try optionalChoice(levels, path())
+                case 18: reason = try optionalChoice(reasons, path())
                 case 5:
                     if !s.readNull() {
                         candidatesAt = s.skipSpaceIndex()
@@ -356,8 +368,8 @@ struct Reader {
                 default: try s.skipValue()
                 }
             }
-            try requireAll(seen, Self.eventRequired, Self.eventKeys, "events[\(n)]", at: start)
-            if keep?.contains(kind) ?? true {
+            try requireAll(seen, Self.eventRequired, eventKeys, "events[\(n)]", at: start)
+            if keep & (1 << UInt64(kindIndex)) != 0 {
                 func text(_ at: Int?) -> String? { at.map { s.string(at: $0) } }
                 var f = SimEvent.Fields(atUs: atUs, kind: kind, app: text(app))
                 f.action = text(action); f.cause = text(cause); f.detail = text(detail)
@@ -399,6 +411,8 @@ struct Reader {
     static let candidateRequired: UInt64 = 1 << 0 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 5
 
     mutating func candidates(keep: Bool, _ path: String) throws -> [SimEvent.Candidate] {
+        // Local copies: one retain per list, not one per use.
+        let candidateKeys = tables.candidateKeys, states = tables.states
         try beginArray(path)
         var out: [SimEvent.Candidate] = []
         var first = true
@@ -410,22 +424,22 @@ struct Reader {
             var seen: UInt64 = 0
             var object = true
             var app = 0, band: Int64?, footprint: Int64 = 0, last: Int64 = 0, state = AppState.notRunning, taken = false
-            while let k = try nextKnown(Self.candidateKeys, first: &object, seen: &seen, hint: &hint, level: 1) {
-                func at() -> String { "\(path)[\(n)].\(Self.candidateKeys.names[k])" }
+            while let k = try nextKnown(candidateKeys, first: &object, seen: &seen, hint: &hint, level: 1) {
+                func at() -> String { "\(path)[\(n)].\(Reader.candidateKeys.names[k])" }
                 switch k {
                 case 0: app = try optionalStringAt(at()) ?? -1
                 case 1: band = try optionalInt(at())
                 case 2: footprint = try int(at())
                 case 3: last = try int(at())
-                case 4: state = try choice(Self.states, at())
+                case 4: state = try choice(states, at())
                 default:
                     guard s.peek() == 0x74 || s.peek() == 0x66 else { throw problem("\(at()): expected true or false, found \(s.what(s.index))", at: s.index) }
                     taken = try s.readBool()
                 }
             }
-            try requireAll(seen, Self.candidateRequired, Self.candidateKeys, "\(path)[\(n)]", at: start)
+            try requireAll(seen, Self.candidateRequired, candidateKeys, "\(path)[\(n)]", at: start)
             guard app >= 0 else { throw problem("\(path)[\(n)].app: expected a string, found null", at: start) }
-            if keep {
+            if keep && (taken || !options.takenCandidatesOnly) {
                 var c = SimEvent.Candidate(app: s.string(at: app), state: state, footprintBytes: footprint,
                                            lastForegroundUs: last, taken: taken)
                 if let band { c.band = try smallInt(band, "\(path)[\(n)].band", at: start) }
@@ -447,13 +461,15 @@ struct Reader {
     static let levelKeys = KeyTable(["atUs", "level"])
 
     mutating func timeline() throws -> Timeline {
+        // Local copies: one retain per list, not one per use.
+        let timelineKeys = tables.timelineKeys, levelKeys = tables.levelKeys, levels = tables.levels
         let start = s.index
         try beginObject(level: 0, "timeline")
         var t = Timeline()
         var seen: UInt64 = 0
         var first = true
         var hint = -1
-        while let k = try nextKnown(Self.timelineKeys, first: &first, seen: &seen, hint: &hint, level: 0) {
+        while let k = try nextKnown(timelineKeys, first: &first, seen: &seen, hint: &hint, level: 0) {
             switch k {
             case 0:
                 try beginObject(level: 1, "timeline.appBytes")
@@ -477,18 +493,18 @@ struct Reader {
                     var seenLevel: UInt64 = 0
                     var object = true
                     var change = Timeline.LevelChange(atUs: 0, level: .normal)
-                    while let j = try nextKnown(Self.levelKeys, first: &object, seen: &seenLevel, hint: &levelHint, level: 1) {
+                    while let j = try nextKnown(levelKeys, first: &object, seen: &seenLevel, hint: &levelHint, level: 1) {
                         if j == 0 { change.atUs = try int("timeline.levels[\(n)].atUs") } else {
-                            change.level = try choice(Self.levels, "timeline.levels[\(n)].level")
+                            change.level = try choice(levels, "timeline.levels[\(n)].level")
                         }
                     }
-                    try requireAll(seenLevel, 3, Self.levelKeys, "timeline.levels[\(n)]", at: at)
+                    try requireAll(seenLevel, 3, levelKeys, "timeline.levels[\(n)]", at: at)
                     t.levels.append(change)
                     n += 1
                 }
             }
         }
-        try requireAll(seen, 15, Self.timelineKeys, "timeline", at: start)
+        try requireAll(seen, 15, timelineKeys, "timeline", at: start)
         return t
     }
 
@@ -526,6 +542,8 @@ struct Reader {
     static let processKeys = KeyTable(["name", "pid", "priority", "reason", "rpages", "states"])
 
     mutating func jetsamEvents() throws -> [JetsamEvent] {
+        // Local copies: one retain per list, not one per use.
+        let jetsamKeys = tables.jetsamKeys, processKeys = tables.processKeys, reasons = tables.reasons
         try beginArray("jetsamEvents")
         var out: [JetsamEvent] = []
         var first = true
@@ -537,11 +555,11 @@ struct Reader {
             var seen: UInt64 = 0
             var object = true
             var event = JetsamEvent(atUs: 0, killed: "", exitReason: .memoryPressure, largestProcess: "", pageSize: 0, processes: [])
-            while let k = try nextKnown(Self.jetsamKeys, first: &object, seen: &seen, hint: &hint, level: 0) {
-                func path() -> String { "jetsamEvents[\(n)].\(Self.jetsamKeys.names[k])" }
+            while let k = try nextKnown(jetsamKeys, first: &object, seen: &seen, hint: &hint, level: 0) {
+                func path() -> String { "jetsamEvents[\(n)].\(Reader.jetsamKeys.names[k])" }
                 switch k {
                 case 0: event.atUs = try int(path())
-                case 1: event.exitReason = try choice(Self.reasons, path())
+                case 1: event.exitReason = try choice(reasons, path())
                 case 2: event.killed = try string(path())
                 case 3: event.largestProcess = try string(path())
                 case 4: event.pageSize = try int(path())
@@ -555,8 +573,8 @@ struct Reader {
                         var seenProcess: UInt64 = 0
                         var inner = true
                         var process = JetsamEvent.Process(name: "", rpages: 0, states: [])
-                        while let j = try nextKnown(Self.processKeys, first: &inner, seen: &seenProcess, hint: &processHint, level: 1) {
-                            func field() -> String { "\(path())[\(p)].\(Self.processKeys.names[j])" }
+                        while let j = try nextKnown(processKeys, first: &inner, seen: &seenProcess, hint: &processHint, level: 1) {
+                            func field() -> String { "\(path())[\(p)].\(Reader.processKeys.names[j])" }
                             switch j {
                             case 0: process.name = try keepString(field())
                             case 1: process.pid = try optionalInt(field()).map { try smallInt($0, field(), at: at) }
@@ -576,18 +594,35 @@ struct Reader {
                                 }
                             }
                         }
-                        try requireAll(seenProcess, 1 << 0 | 1 << 4 | 1 << 5, Self.processKeys, "\(path())[\(p)]", at: at)
+                        try requireAll(seenProcess, 1 << 0 | 1 << 4 | 1 << 5, processKeys, "\(path())[\(p)]", at: at)
                         if options.jetsamProcesses { event.processes.append(process) }
                         p += 1
                     }
                 }
             }
-            try requireAll(seen, 63, Self.jetsamKeys, "jetsamEvents[\(n)]", at: start)
+            try requireAll(seen, 63, jetsamKeys, "jetsamEvents[\(n)]", at: start)
             out.append(event)
             n += 1
             if n & 255 == 0 { releaseBehind() }
         }
         return out
+    }
+}
+
+/// The tables of `Reader`, in one object.
+final class Tables: Sendable {
+    static let shared = Tables()
+    let topKeys = Reader.topKeys, eventKeys = Reader.eventKeys, candidateKeys = Reader.candidateKeys
+    let timelineKeys = Reader.timelineKeys, levelKeys = Reader.levelKeys
+    let jetsamKeys = Reader.jetsamKeys, processKeys = Reader.processKeys
+    let kinds = Reader.kinds, states = Reader.states, callbacks = Reader.callbacks
+    let reasons = Reader.reasons, levels = Reader.levels
+    /// Bit `k` for the `k`th of `SimEvent.Kind.allCases`.
+    func mask(_ kinds: Set<SimEvent.Kind>?) -> UInt64 {
+        guard let kinds else { return ~0 }
+        var mask: UInt64 = 0
+        for (k, kind) in self.kinds.cases.enumerated() where kinds.contains(kind) { mask |= 1 << UInt64(k) }
+        return mask
     }
 }
 
