@@ -95,6 +95,12 @@ public enum FuzzTargets {
         // The bounded reading compare and check do (decisions only, series reduced) must agree.
         let bounded = try? ReportLoader.decode(data, path: "fuzz.json", options: ReportLoader.compareOptions)
         if bounded?.summary != report.summary { fatalError("the bounded reading of a report differs from the full one") }
+        // The reading compare does: the decisions gathered into a digest, drawn on the compare page.
+        let digest = DecisionDigest()
+        if let light = try? ReportLoader.decode(data, path: "fuzz.json", options: ReportLoader.compareOptions, sink: digest),
+           let c = try? Comparer.compare(base: light, new: light, allowDifferent: true) {
+            _ = CompareHTML.comparison(c, base: light, new: light, digests: (digest, digest))
+        }
         for base in [report] + (Seeds.smallReport.map { [$0] } ?? []) {
             if let c = try? Comparer.compare(base: base, new: report, allowDifferent: true) {
                 _ = CompareOutput.terminal(c, all: true)
