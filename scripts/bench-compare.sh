@@ -26,7 +26,8 @@ best_of() {
     best=""
     for _ in 1 2 3; do
         /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null || [ $? -eq 1 ]
-        read -r seconds rss <"$work/time"
+        # The last line: GNU time puts "Command exited with non-zero status 1" before it.
+        read -r seconds rss < <(tail -n 1 "$work/time")
         if [ -z "$best" ] || awk "BEGIN{exit !($seconds < $best)}"; then best=$seconds; best_rss=$rss; fi
     done
 }
