@@ -30,14 +30,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define EXPORT __attribute__((visibility("default")))
-#define TLS __thread __attribute__((tls_model("initial-exec")))
-
-extern void *__libc_malloc(size_t size);
-extern void __libc_free(void *pointer);
-extern void *__libc_calloc(size_t count, size_t size);
-extern void *__libc_realloc(void *pointer, size_t size);
-extern void *__libc_memalign(size_t alignment, size_t size);
 
 typedef int (*backtrace_fn)(void **, int);
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
