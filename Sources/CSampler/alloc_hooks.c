@@ -29,6 +29,7 @@ __attribute__((visibility("hidden"))) memprof_channel *csampler_tracker_channel(
 /// The ring this thread records into, NULL when it does not record. While a hook records it is
 /// NULL too, so what the hook itself calls (libunwind's first unwinding allocates) passes through.
 static TLS memprof_channel *t_ring;
+static TLS uint64_t t_tail;  // the ring's read position as this thread last read it
 static backtrace_fn g_backtrace;
 
 /// Writes one event. The recording thread is the ring's only writer: the slot is its next
@@ -38,9 +39,11 @@ __attribute__((noinline)) static void record(uint32_t kind, uint64_t address, ui
     memprof_channel *c = t_ring;
     t_ring = NULL;
     uint64_t pos = atomic_load_explicit(&c->head, memory_order_relaxed);
-    if (pos - atomic_load_explicit(&c->tail, memory_order_acquire) >= MEMPROF_CHANNEL_SLOTS) {
+    // The tail only moves forward: while this thread's copy says there is room, there is.
+    if (pos - t_tail >= MEMPROF_CHANNEL_SLOTS &&
+        pos - (t_tail = atomic_load_explicit(&c->tail, memory_order_acquire)) >= MEMPROF_CHANNEL_SLOTS) {
         atomic_fetch_add_explicit(&c->hook_waits, 1, memory_order_relaxed);
-        while (pos - atomic_load_explicit(&c->tail, memory_order_acquire) >= MEMPROF_CHANNEL_SLOTS) sched_yield();
+        while (pos - (t_tail = atomic_load_explicit(&c->tail, memory_order_acquire)) >= MEMPROF_CHANNEL_SLOTS) sched_yield();
     }
     memprof_event *event = &c->events[pos & (MEMPROF_CHANNEL_SLOTS - 1)];
     event->kind = kind;
@@ -146,6 +149,7 @@ int csampler_alloc_begin(csampler_program *tracker) {
     g_backtrace = backtrace;
     void *frames[MEMPROF_CHANNEL_DEPTH];
     backtrace(frames, MEMPROF_CHANNEL_DEPTH);  // libunwind's first use on a thread allocates: before recording
+    t_tail = atomic_load_explicit(&ring->tail, memory_order_acquire);
     t_ring = ring;
     return 0;
 }

@@ -264,9 +264,13 @@ static void on_module(csampler_program *p, const memprof_event *event) {
 static void consume(csampler_program *p, const memprof_event *shared) {
     // Copy the slot out of the mapping first and check what the program wrote: it can write
     // anything there, and nothing it writes may make memprof read outside its own memory.
+    // Only what the event uses is copied (a release has no frames; an allocation a few): the
+    // rest of the slot's cache lines stay in the program's core.
     memprof_event copy;
-    memcpy(&copy, (const void *)shared, sizeof copy);
+    memcpy(&copy, (const void *)shared, offsetof(memprof_event, frames));
     if (copy.depth > MEMPROF_CHANNEL_DEPTH) copy.depth = MEMPROF_CHANNEL_DEPTH;
+    size_t frames = copy.kind == MEMPROF_EVENT_MODULE ? MEMPROF_CHANNEL_DEPTH : copy.depth;
+    memcpy(copy.frames, (const void *)shared->frames, frames * sizeof(uint64_t));
     const memprof_event *event = &copy;
     p->result.events++;
     switch (event->kind) {
@@ -313,10 +317,13 @@ static int drain(csampler_program *p, int ended) {
             p->result.lost_events++;
         }
         p->read_position = tail + 1;
-        atomic_store_explicit(&c->tail, tail + 1, memory_order_release);
         read++;
+        // The program's threads read `tail` on every event: it is written every 256 slots (and
+        // at the end of a drain), not every slot, so its cache line is not moved at each event.
+        if ((read & 255) == 0) atomic_store_explicit(&c->tail, p->read_position, memory_order_release);
         if (!ended && read >= (int)(4 * MEMPROF_CHANNEL_SLOTS)) break;  // let the caller check the time
     }
+    atomic_store_explicit(&c->tail, p->read_position, memory_order_release);
     if (ended) {
         uint64_t head = atomic_load_explicit(&c->head, memory_order_acquire);
         if (head > p->read_position) p->result.lost_events += head - p->read_position;
