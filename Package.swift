@@ -89,7 +89,12 @@ let package = Package(
         // Sampling profiles as plain data, and their folded-stack and speedscope forms.
         .target(name: "MemprofProfile"),
         // The SIGPROF handler and its sample buffer, in C; libunwind is loaded with dlopen.
-        .target(name: "CSampler", dependencies: ["CProfilingChannel"]),
+        // It also replaces the malloc family for the worker's allocation tracking (alloc_hooks.c):
+        // exported from every executable that links it, also the functions no linked library calls.
+        .target(name: "CSampler", dependencies: ["CProfilingChannel"],
+                linkerSettings: [.unsafeFlags(["malloc", "free", "calloc", "realloc", "posix_memalign", "aligned_alloc",
+                                               "memalign", "valloc", "mmap", "mmap64", "munmap"]
+                                              .flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] })]),
         // The shared-memory channel between a program memprof runs and memprof (header only).
         .target(name: "CProfilingChannel"),
         // The allocation recorder and sampler preloaded into a program memprof runs (spec §8.1).

@@ -30,14 +30,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define EXPORT __attribute__((visibility("default")))
-#define TLS __thread __attribute__((tls_model("initial-exec")))
-
-extern void *__libc_malloc(size_t size);
-extern void __libc_free(void *pointer);
-extern void *__libc_calloc(size_t count, size_t size);
-extern void *__libc_realloc(void *pointer, size_t size);
-extern void *__libc_memalign(size_t alignment, size_t size);
 
 typedef int (*backtrace_fn)(void **, int);
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -53,6 +45,7 @@ static TLS int t_busy;            // inside a hook or the handler: nested calls 
 static TLS int t_prepared;        // this thread has unwound once (libunwind's first use allocates)
 static TLS int t_pending_sample;  // the timer fired while this thread was busy in a hook
 static TLS uint32_t t_tid;
+static TLS uint64_t t_tail;       // memprof's read position as this thread last read it
 
 static inline uint32_t thread_id(void) {
     if (!t_tid) t_tid = (uint32_t)syscall(SYS_gettid);
@@ -93,10 +86,12 @@ static inline void fill(memprof_event *event, uint32_t kind, uint64_t address, u
 static memprof_event *reserve_waiting(uint64_t *position) {
     memprof_channel *c = g_channel;
     uint64_t pos = atomic_fetch_add_explicit(&c->head, 1, memory_order_relaxed);
-    if (pos - atomic_load_explicit(&c->tail, memory_order_acquire) >= MEMPROF_CHANNEL_SLOTS) {
+    // The tail only moves forward: while this thread's copy says there is room, there is.
+    if (pos - t_tail >= MEMPROF_CHANNEL_SLOTS &&
+        pos - (t_tail = atomic_load_explicit(&c->tail, memory_order_acquire)) >= MEMPROF_CHANNEL_SLOTS) {
         atomic_fetch_add_explicit(&c->hook_waits, 1, memory_order_relaxed);
         unsigned spins = 0;
-        while (pos - atomic_load_explicit(&c->tail, memory_order_acquire) >= MEMPROF_CHANNEL_SLOTS) {
+        while (pos - (t_tail = atomic_load_explicit(&c->tail, memory_order_acquire)) >= MEMPROF_CHANNEL_SLOTS) {
             if ((++spins & 1023u) == 0 && getppid() != g_parent) {
                 atomic_store(&g_recording, 0);
                 return NULL;

@@ -264,9 +264,13 @@ static void on_module(csampler_program *p, const memprof_event *event) {
 static void consume(csampler_program *p, const memprof_event *shared) {
     // Copy the slot out of the mapping first and check what the program wrote: it can write
     // anything there, and nothing it writes may make memprof read outside its own memory.
+    // Only what the event uses is copied (a release has no frames; an allocation a few): the
+    // rest of the slot's cache lines stay in the program's core.
     memprof_event copy;
-    memcpy(&copy, (const void *)shared, sizeof copy);
+    memcpy(&copy, (const void *)shared, offsetof(memprof_event, frames));
     if (copy.depth > MEMPROF_CHANNEL_DEPTH) copy.depth = MEMPROF_CHANNEL_DEPTH;
+    size_t frames = copy.kind == MEMPROF_EVENT_MODULE ? MEMPROF_CHANNEL_DEPTH : copy.depth;
+    memcpy(copy.frames, (const void *)shared->frames, frames * sizeof(uint64_t));
     const memprof_event *event = &copy;
     p->result.events++;
     switch (event->kind) {
@@ -313,10 +317,13 @@ static int drain(csampler_program *p, int ended) {
             p->result.lost_events++;
         }
         p->read_position = tail + 1;
-        atomic_store_explicit(&c->tail, tail + 1, memory_order_release);
         read++;
+        // The program's threads read `tail` on every event: it is written every 256 slots (and
+        // at the end of a drain), not every slot, so its cache line is not moved at each event.
+        if ((read & 255) == 0) atomic_store_explicit(&c->tail, p->read_position, memory_order_release);
         if (!ended && read >= (int)(4 * MEMPROF_CHANNEL_SLOTS)) break;  // let the caller check the time
     }
+    atomic_store_explicit(&c->tail, p->read_position, memory_order_release);
     if (ended) {
         uint64_t head = atomic_load_explicit(&c->head, memory_order_acquire);
         if (head > p->read_position) p->result.lost_events += head - p->read_position;
@@ -342,9 +349,8 @@ static void read_stderr(csampler_program *p) {
     }
 }
 
-csampler_program *csampler_program_start(const char *path, char *const argv[], char *const envp[],
-                                         const char *cwd, const char *preload, double rate_hz,
-                                         char *error, size_t error_size) {
+/// A program record with empty tables, or NULL with a message in `error`.
+static csampler_program *new_program(char *error, size_t error_size) {
     csampler_program *p = calloc(1, sizeof *p);
     if (!p) {
         snprintf(error, error_size, "out of memory");
@@ -355,9 +361,20 @@ csampler_program *csampler_program_start(const char *path, char *const argv[], c
     p->stacks = malloc(p->stack_capacity * sizeof *p->stacks);
     p->frame_capacity = 1u << 16;
     p->frames = malloc(p->frame_capacity * sizeof *p->frames);
+    if (p->stacks && p->frames && grow_stack_index(p) == 0 && grow_live(p) == 0) return p;
+    snprintf(error, error_size, "out of memory for the allocation tables");
+    csampler_program_free(p);
+    return NULL;
+}
+
+csampler_program *csampler_program_start(const char *path, char *const argv[], char *const envp[],
+                                         const char *cwd, const char *preload, double rate_hz,
+                                         char *error, size_t error_size) {
+    csampler_program *p = new_program(error, error_size);
+    if (!p) return NULL;
     int memfd = memfd_create("memprof-channel", MFD_CLOEXEC);
     int pipe_fds[2] = {-1, -1};
-    if (!p->stacks || !p->frames || grow_stack_index(p) != 0 || grow_live(p) != 0 || memfd < 0 ||
+    if (memfd < 0 ||
         ftruncate(memfd, sizeof(memprof_channel)) != 0 || pipe2(pipe_fds, O_CLOEXEC) != 0) {
         snprintf(error, error_size, "cannot set up the channel to the program: %s", strerror(errno));
         goto fail;
@@ -512,4 +529,38 @@ void csampler_program_free(csampler_program *p) {
     free(p->frames);
     free(p->live);
     free(p);
+}
+
+// --- trackers: the same folding for memprof's own worker thread (CAllocTracker.h) -----------
+
+csampler_program *csampler_tracker_open(char *error, size_t error_size) {
+    csampler_program *p = new_program(error, error_size);
+    if (!p) return NULL;
+    void *ring = mmap(NULL, sizeof(memprof_channel), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (ring != MAP_FAILED) p->channel = ring;
+    if (!p->channel) {
+        snprintf(error, error_size, "cannot set up allocation tracking: %s", strerror(errno));
+        csampler_program_free(p);
+        return NULL;
+    }
+    p->channel->magic = MEMPROF_CHANNEL_MAGIC;
+    p->channel->slots = MEMPROF_CHANNEL_SLOTS;
+    p->started_ns = memprof_now_ns(CLOCK_MONOTONIC);
+    p->result.recorder_started = 1;
+    return p;
+}
+
+__attribute__((visibility("hidden"))) memprof_channel *csampler_tracker_channel(csampler_program *p) {
+    return p ? p->channel : NULL;
+}
+
+int csampler_tracker_drain(csampler_program *p) { return drain(p, 0); }
+
+void csampler_tracker_finish(csampler_program *p) {
+    while (drain(p, 0) > 0) {
+    }
+    p->result.wall_ns = memprof_now_ns(CLOCK_MONOTONIC) - p->started_ns;
+    p->result.hook_waits = atomic_load(&p->channel->hook_waits);
+    p->result.end_bytes = p->in_use;
+    p->result.end_blocks = p->live_count;
 }

@@ -33,6 +33,9 @@ _Static_assert(__builtin_types_compatible_p(__typeof__(unw_backtrace), int(void 
 static backtrace_fn g_backtrace;
 static void *g_unwind_library;
 
+/// The loaded unw_backtrace, for the allocation hooks (alloc_hooks.c); NULL before csampler_load_unwinder.
+__attribute__((visibility("hidden"))) int (*csampler_unwinder(void))(void **, int) { return g_backtrace; }
+
 static csampler_sample *g_ring;
 static size_t g_ring_bytes;
 static uint64_t g_mask;

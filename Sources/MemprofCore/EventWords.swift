@@ -56,6 +56,9 @@ public enum HandlerOutcome: Sendable, Hashable {
     case timedOut
     /// Audio stopped because another app (its id) started playing.
     case interrupted(by: String)
+    /// The handler's program (spec §8.1) crashed or exited with a failure status, which ends the
+    /// handler then: the signal's name (`SIGSEGV`) or `exit status N`.
+    case failed(String)
 
     /// The words report.json writes.
     public var detail: String {
@@ -65,10 +68,12 @@ public enum HandlerOutcome: Sendable, Hashable {
         case .expiredKilled: "expiredKilled"
         case .timedOut: "timedOut"
         case .interrupted(let app): Self.interruptedPrefix + app
+        case .failed(let failure): Self.failedPrefix + failure
         }
     }
 
     static let interruptedPrefix = "interrupted by "
+    static let failedPrefix = "failed: "
 
     /// The outcome report.json's words name, or nil.
     public init?(detail: String) {
@@ -78,6 +83,10 @@ public enum HandlerOutcome: Sendable, Hashable {
         case "expiredKilled": self = .expiredKilled
         case "timedOut": self = .timedOut
         default:
+            if detail.hasPrefix(Self.failedPrefix), detail.count > Self.failedPrefix.count {
+                self = .failed(String(detail.dropFirst(Self.failedPrefix.count)))
+                return
+            }
             guard detail.hasPrefix(Self.interruptedPrefix), detail.count > Self.interruptedPrefix.count else { return nil }
             self = .interrupted(by: String(detail.dropFirst(Self.interruptedPrefix.count)))
         }

@@ -46,11 +46,15 @@ public struct WorkOutcome: Sendable, Hashable {
     public var peakBytes: Bytes
     /// The work was still running at its wall-clock limit and was stopped.
     public var overran: Bool
+    /// The work ended by failing, after `wallMicroseconds`: a program that crashed (the signal's
+    /// name, `SIGSEGV`) or exited with a status other than 0 (`exit status 3`); nil otherwise.
+    public var failure: String?
 
-    public init(wallMicroseconds: Int64, peakBytes: Bytes = 0, overran: Bool = false) {
+    public init(wallMicroseconds: Int64, peakBytes: Bytes = 0, overran: Bool = false, failure: String? = nil) {
         self.wallMicroseconds = wallMicroseconds
         self.peakBytes = peakBytes
         self.overran = overran
+        self.failure = failure
     }
 }
 

@@ -170,8 +170,8 @@ extension SamplingProfile {
         return sum
     }
 
-    /// The same profile with every CPU stack's frames (root first) passed through `transform`;
-    /// stacks that become equal are merged. Allocations, notes and runs are kept.
+    /// The same profile with every CPU and allocation stack's frames (root first) passed through
+    /// `transform`; stacks that become equal are merged. Totals, notes and runs are kept.
     public func mappingStacks(_ transform: ([Frame]) -> [Frame]) -> SamplingProfile {
         let inputs = handlers.map { handler in
             var input = HandlerInput(
@@ -185,7 +185,7 @@ extension SamplingProfile {
                     .merge(times.map { ($0.atUs, $0.count) }, uniquingKeysWith: +)
             }
             input.allocations = handler.allocations.map { allocations in
-                AllocationInput(totals: allocations, stacks: allocations.stacks.map { (frames(of: $0), $0) })
+                AllocationInput(totals: allocations, stacks: allocations.stacks.map { (transform(frames(of: $0)), $0) })
             }
             input.program = handler.program
             return input

@@ -71,20 +71,7 @@ enum ProgramRunner {
         }
         var result = csampler_program_result()
         csampler_program_get_result(program, &result)
-        var stacks: [RawStack] = []
-        let count = csampler_program_stack_count(program)
-        stacks.reserveCapacity(count)
-        for index in 0..<count {
-            var stack = csampler_program_stack()
-            csampler_program_get_stack(program, index, &stack)
-            let addresses = (0..<Int(stack.depth)).map { UInt(stack.frames[$0]) }
-            stacks.append(RawStack(
-                addresses: addresses, truncated: stack.truncated != 0, samples: Int(clamping: stack.samples),
-                allocatedBytes: Int64(clamping: stack.allocated_bytes), allocations: Int64(clamping: stack.allocations),
-                peakBytes: Int64(clamping: stack.peak_bytes), leakedBytes: Int64(clamping: stack.end_bytes),
-                leakedBlocks: Int64(clamping: stack.end_blocks)))
-        }
-        stacks = boundedStacks(stacks)
+        let stacks = boundedStacks(rawStacks(of: program))
         var modules: [ProgramModule] = []
         for index in 0..<csampler_program_module_count(program) {
             var bias: UInt64 = 0, low: UInt64 = 0, high: UInt64 = 0
@@ -98,6 +85,24 @@ enum ProgramRunner {
         let tail = csampler_program_stderr_tail(program, &length)
         let stderrTail = tail.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
         return Run(result: result, stacks: stacks, modules: modules, stderrTail: stderrTail, timedOut: timedOut)
+    }
+
+    /// The stacks a program run (or an allocation tracker, which shares its folding) gathered.
+    static func rawStacks(of program: OpaquePointer) -> [RawStack] {
+        var stacks: [RawStack] = []
+        let count = csampler_program_stack_count(program)
+        stacks.reserveCapacity(count)
+        for index in 0..<count {
+            var stack = csampler_program_stack()
+            csampler_program_get_stack(program, index, &stack)
+            let addresses = (0..<Int(stack.depth)).map { UInt(stack.frames[$0]) }
+            stacks.append(RawStack(
+                addresses: addresses, truncated: stack.truncated != 0, samples: Int(clamping: stack.samples),
+                allocatedBytes: Int64(clamping: stack.allocated_bytes), allocations: Int64(clamping: stack.allocations),
+                peakBytes: Int64(clamping: stack.peak_bytes), leakedBytes: Int64(clamping: stack.end_bytes),
+                leakedBlocks: Int64(clamping: stack.end_blocks)))
+        }
+        return stacks
     }
 
     /// Stacks kept per run: the heaviest by samples, by bytes allocated and by bytes at the peak

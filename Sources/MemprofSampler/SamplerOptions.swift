@@ -14,11 +14,16 @@ public struct SamplerOptions: Sendable, Hashable {
     public var bufferCapacity: Int
     /// How often the calling thread drains the buffer while work runs, in seconds.
     public var drainInterval: Double
+    /// Records the allocations of kernels and registered work with their stacks (on by default;
+    /// programs' allocations are always recorded). See CAllocTracker.h.
+    public var tracksAllocations: Bool
 
-    public init(rateHz: Double = defaultRateHz, bufferCapacity: Int = 4096, drainInterval: Double = 0.01) {
+    public init(rateHz: Double = defaultRateHz, bufferCapacity: Int = 4096, drainInterval: Double = 0.01,
+                tracksAllocations: Bool = true) {
         self.rateHz = max(0, rateHz)
         self.bufferCapacity = bufferCapacity
         self.drainInterval = drainInterval
+        self.tracksAllocations = tracksAllocations
     }
 
     /// Runs work unsampled.

@@ -31,6 +31,7 @@ final class SamplingSession: @unchecked Sendable {
         var cpuNanoseconds: UInt64 = 0
         var sampleCost: Double?
         var failure: String?
+        var trackingFailed = false
     }
 
     let options: SamplerOptions
@@ -51,6 +52,7 @@ final class SamplingSession: @unchecked Sendable {
     private var armedNanoseconds: UInt64 = 0
     private var sampleCost: Double?
     private var samplingFailure: String?
+    private var trackingFailure: String?
     /// Runs of kernels (sampled on the worker's clock) and of programs (on their process CPU clock).
     private var kernelRuns = 0, programRuns = 0
     private var notes: [String] = []
@@ -93,11 +95,22 @@ final class SamplingSession: @unchecked Sendable {
             }
         }
 
+        // The worker's allocations while the work runs (CAllocTracker.h), sampled or not.
+        var tracker: AllocationTracker?
+        if options.tracksAllocations, trackingFailure == nil {
+            do {
+                tracker = try AllocationTracker()
+            } catch {
+                trackingFailure = "\(error)"
+                note("allocations of kernels are not tracked: \(error)")
+            }
+        }
+
         let result = RunResult()
         let done = DispatchSemaphore(value: 0)
         let rate = options.rateHz
         let calibrate = sampleCost == nil
-        worker.submit { [sampler] in
+        worker.submit { [sampler, tracker] in
             StackSampler.prepareCurrentThread()
             if let sampler, calibrate { result.sampleCost = sampler.measureSampleCost() }
             let cpuStart = csampler_thread_cpu_ns()
@@ -110,9 +123,12 @@ final class SamplingSession: @unchecked Sendable {
                     result.failure = "\(error)"
                 }
             }
+            let tracking = tracker?.begin() ?? false
             let start = csampler_monotonic_ns()
             kernel.run(sizeBytes)
             let end = csampler_monotonic_ns()
+            if tracking { AllocationTracker.end() }
+            if tracker != nil && !tracking { result.trackingFailed = true }
             if armed { sampler?.stop() }
             result.startNanoseconds = start
             result.wallNanoseconds = end - start
@@ -122,7 +138,11 @@ final class SamplingSession: @unchecked Sendable {
 
         var entry = accumulated[tag] ?? Accumulated()
         let recordedBefore = entry.stacks.values.reduce(0, +)
-        let interval = DispatchTimeInterval.microseconds(Int(options.drainInterval * 1e6))
+        // The sampler's buffer is drained every `drainInterval`; a tracked worker waits when its
+        // ring is full, so the ring is drained every millisecond while it runs.
+        let drainEvery = UInt64(options.drainInterval * 1e9)
+        let interval = DispatchTimeInterval.microseconds(Int(min(options.drainInterval, tracker == nil ? 1e3 : 1e-3) * 1e6))
+        var drained = DispatchTime.now().uptimeNanoseconds
         // This run's samples with their times, binned by fraction of its wall time once it ended.
         var timed: [(addresses: [UInt], time: UInt64)] = []
         let collect: (StackSampler.RawSample) -> Void = { sample in
@@ -131,7 +151,22 @@ final class SamplingSession: @unchecked Sendable {
             if sample.truncated { self.truncated += 1 }
         }
         while done.wait(timeout: .now() + interval) == .timedOut {
-            sampler?.drain(collect)
+            tracker?.drain()
+            if DispatchTime.now().uptimeNanoseconds - drained >= drainEvery {
+                sampler?.drain(collect)
+                drained = DispatchTime.now().uptimeNanoseconds
+            }
+        }
+        if let tracker {
+            if result.trackingFailed {
+                trackingFailure = "memprof's malloc is not the one this process calls"
+                note("allocations of kernels are not tracked: \(trackingFailure!)")
+            } else {
+                let (totals, stacks) = tracker.finish()
+                entry.allocations = SamplingProfile.merge(entry.allocations, Self.allocationInput(totals, stacks) { addresses in
+                    addresses.map { symbolicator.frame(for: $0, isReturnAddress: true) }.reversed()
+                })
+            }
         }
         if let sampler {
             sampler.drain(collect)
@@ -191,29 +226,17 @@ final class SamplingSession: @unchecked Sendable {
         let name = URL(fileURLWithPath: spec.command[0]).lastPathComponent
         var entry = accumulated[tag] ?? Accumulated()
         let symbolicator = ProgramSymbolicator(modules: run.modules)
-        var allocationStacks: [(frames: [Frame], totals: AllocationStack)] = []
-        let others = [Frame(name: "[other stacks]", module: "[memprof]")]  // see ProgramRunner.boundedStacks
         for stack in run.stacks {
             if stack.samples > 0 {
                 let frames = stack.addresses.isEmpty && stack.truncated
-                    ? others : symbolicator.frames(stack.addresses, exactFirst: stack.allocations == 0)
+                    ? Self.otherStacks : symbolicator.frames(stack.addresses, exactFirst: stack.allocations == 0)
                 entry.programStacks[frames, default: 0] += stack.samples
-            }
-            if stack.allocations > 0 {
-                allocationStacks.append((
-                    stack.addresses.isEmpty && stack.truncated ? others : symbolicator.frames(stack.addresses, exactFirst: false),
-                    AllocationStack(frames: [], allocatedBytes: stack.allocatedBytes, allocations: stack.allocations,
-                                    peakBytes: stack.peakBytes, leakedBytes: stack.leakedBytes,
-                                    leakedBlocks: stack.leakedBlocks)))
             }
             if stack.truncated { truncated += stack.samples }
         }
-        let totals = AllocationProfile(
-            allocatedBytes: Int64(clamping: result.allocated_bytes), allocations: Int64(clamping: result.allocations),
-            peakBytes: Int64(clamping: result.peak_bytes), leakedBytes: Int64(clamping: result.end_bytes),
-            leakedBlocks: Int64(clamping: result.end_blocks), stacks: [])
-        entry.allocations = SamplingProfile.merge(
-            entry.allocations, SamplingProfile.AllocationInput(totals: totals, stacks: allocationStacks))
+        entry.allocations = SamplingProfile.merge(entry.allocations, Self.allocationInput(result, run.stacks) {
+            symbolicator.frames($0, exactFirst: false)
+        })
         let crashed = result.exited == 0 && !run.timedOut
         let previous = entry.program
         let stderrTail = run.stderrTail.isEmpty ? previous?.stderrTail ?? "" : run.stderrTail
@@ -245,8 +268,33 @@ final class SamplingSession: @unchecked Sendable {
         runs.append(WorkRun(app: app, handler: handler, kernel: name, samples: Int(clamping: result.samples),
                             wallMicroseconds: Int64(clamping: result.wall_ns / 1000), cpuMicroseconds: Int64(clamping: result.cpu_ns / 1000)))
         lastRun = runs.count - 1
+        // A crash or a failure status ends the handler then (spec §8.1); memprof's own kill at the
+        // window is a timeout, not a failure.
+        let failure = run.timedOut ? nil
+            : crashed ? SignalName.name(result.signal)
+            : result.exit_status != 0 ? "exit status \(result.exit_status)" : nil
         return WorkOutcome(wallMicroseconds: Int64(clamping: result.wall_ns / 1000), peakBytes: Int64(clamping: result.peak_bytes),
-                           overran: run.timedOut)
+                           overran: run.timedOut, failure: failure)
+    }
+
+    /// The stack that stands for the stacks left out (see ``ProgramRunner/boundedStacks(_:)``).
+    private static let otherStacks = [Frame(name: "[other stacks]", module: "[memprof]")]
+
+    /// One run's allocations, from a program's or the worker's tracker, with each stack's
+    /// addresses (innermost first) turned into frames (root first) by `frames`.
+    private static func allocationInput(_ result: csampler_program_result, _ stacks: [ProgramRunner.RawStack],
+                                        frames: ([UInt]) -> [Frame]) -> SamplingProfile.AllocationInput {
+        let allocationStacks = stacks.filter { $0.allocations > 0 }.map { stack in
+            (frames: stack.addresses.isEmpty && stack.truncated ? otherStacks : frames(stack.addresses),
+             totals: AllocationStack(frames: [], allocatedBytes: stack.allocatedBytes, allocations: stack.allocations,
+                                     peakBytes: stack.peakBytes, leakedBytes: stack.leakedBytes,
+                                     leakedBlocks: stack.leakedBlocks))
+        }
+        let totals = AllocationProfile(
+            allocatedBytes: Int64(clamping: result.allocated_bytes), allocations: Int64(clamping: result.allocations),
+            peakBytes: Int64(clamping: result.peak_bytes), leakedBytes: Int64(clamping: result.end_bytes),
+            leakedBlocks: Int64(clamping: result.end_blocks), stacks: [])
+        return SamplingProfile.AllocationInput(totals: totals, stacks: allocationStacks)
     }
 
     func makeProfile() -> SamplingProfile {

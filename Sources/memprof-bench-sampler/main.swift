@@ -5,6 +5,7 @@
 //   memprof-bench-sampler overhead [--kernel K] [--rates 100,1000,4000] [--rounds N] [--seconds S]
 //   memprof-bench-sampler plain --kernel K --size BYTES
 //   memprof-bench-sampler folded [--kernel K] [--rate HZ] [--size BYTES]
+//   memprof-bench-sampler alloc-hooks [--rounds N]   (what allocation tracking costs, CAllocTracker.h)
 import Foundation
 import MemprofProfile
 import MemprofSampler
@@ -55,7 +56,7 @@ func format(_ value: Double, _ places: Int = 2) -> String { String(format: "%.\(
 
 /// Size of the kernel that takes about `seconds` on the worker.
 func calibratedSize(_ kernel: String, seconds: Double) -> Int64 {
-    let plain = SampledWorkPerformer(options: .off)
+    let plain = SampledWorkPerformer(options: SamplerOptions(rateHz: 0, tracksAllocations: false))
     var size: Int64 = 1 << 20
     while true {
         let micros = plain.perform(kernel: kernel, sizeBytes: size, app: "bench", handler: "calibrate")
@@ -91,13 +92,17 @@ case "folded":
     print(profile.makeFoldedStacks(), terminator: "")
     FileHandle.standardError.write("\(profile.sampler)\n".data(using: .utf8)!)
 
+case "alloc-hooks":
+    allocationHooksBenchmark(rounds: arguments.rounds)
+
 default:
     let size = calibratedSize(arguments.kernel, seconds: arguments.seconds)
     print("# kernel \(arguments.kernel), \(size) bytes per run (~\(arguments.seconds) s), \(arguments.rounds) alternated pairs per rate")
     print("# overhead = (sampled - unsampled) / unsampled, on the worker's CPU time and on wall time; medians")
     print("# reported_* = what the profile itself says (its calibrated cost per sample x samples / wall time)")
     print("rate_hz achieved_hz cpu_overhead_% wall_overhead_% cpu_ns_per_sample reported_overhead_% reported_ns_per_sample handler_ns_per_sample samples dropped")
-    let plain = SampledWorkPerformer(options: .off)
+    // Allocation tracking off on both sides: this measures sampling alone (see alloc-hooks).
+    let plain = SampledWorkPerformer(options: SamplerOptions(rateHz: 0, tracksAllocations: false))
     _ = plain.perform(kernel: arguments.kernel, sizeBytes: size, app: "bench", handler: "warm")
     /// Runs once and returns (wall µs, CPU µs) of that run.
     func timedRun(_ performer: SampledWorkPerformer, handler: String) -> (wall: Double, cpu: Double) {
@@ -108,7 +113,7 @@ default:
                 Double(after.cpuMicroseconds - (before?.cpuMicroseconds ?? 0)))
     }
     for rate in arguments.rates {
-        let sampled = SampledWorkPerformer(rateHz: rate)
+        let sampled = SampledWorkPerformer(options: SamplerOptions(rateHz: rate, tracksAllocations: false))
         var cpuOverheads: [Double] = []
         var wallOverheads: [Double] = []
         var perSample: [Double] = []

@@ -5,6 +5,7 @@
 //                                leak_small: 5 MiB in 1 KiB pieces never freed; the rest freed
 //   memprof-example-c sleep S    sleeps S seconds (a fetch handler that overruns its window)
 //   memprof-example-c crash      dereferences a null pointer (SIGSEGV)
+//   memprof-example-c exit N     hold_blocks, then exits with status N (a handler that fails)
 //   memprof-example-c threads N  churn N on each of two threads
 //   memprof-example-c churn N    N malloc/free pairs of 16–512 bytes, 64 live at a time
 //                                (the allocation-heavy program of scripts/bench-userprog.sh)
@@ -153,6 +154,10 @@ int main(int argc, char **argv) {
         struct timespec duration = {atoi(argv[2]), 0};
         nanosleep(&duration, NULL);
         return 0;
+    }
+    if (argc >= 3 && strcmp(argv[1], "exit") == 0) {
+        hold_blocks();  // some work first, then a failure status
+        return atoi(argv[2]);
     }
     if (argc >= 2 && strcmp(argv[1], "crash") == 0) {
         crash();

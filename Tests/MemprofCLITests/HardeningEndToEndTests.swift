@@ -152,7 +152,13 @@ import Testing
         try "mine".write(to: root.appendingPathComponent("r/notes.txt"), atomically: true, encoding: .utf8)
         let unsampled = try ProcessRunner.memprof(["run", "background-heavy", "--out", "r", "--no-sampling"], in: root)
         #expect(unsampled.status == 0)
-        #expect(Scratch.listing(root.appendingPathComponent("r")) == ["notes.txt", "report.html", "report.json", "trace.json"])
+        // Exactly what an unsampled run writes into a new folder (its kernels' allocation files
+        // included, no CPU stacks), and the user's file.
+        #expect(try ProcessRunner.memprof(["run", "background-heavy", "--out", "fresh", "--no-sampling"], in: root).status == 0)
+        let own = Scratch.listing(root.appendingPathComponent("fresh"))
+        #expect(!own.contains("stacks.folded") && own.contains("report.json"))
+        #expect(Scratch.listing(root.appendingPathComponent("r")) == (own + ["notes.txt"]).sorted())
+        try FileManager.default.removeItem(at: root.appendingPathComponent("fresh"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["r"])
     }
 

@@ -56,9 +56,17 @@ func workWorkload(kernel: String, size: String) -> String {
         #expect(outcome.stdout.contains("work ran unsampled"))
         let files = Scratch.listing(dir.appendingPathComponent("Reports/sampled"))
         #expect(!files.contains("stacks.folded"))
-        #expect(!files.contains("profile.speedscope.json"))
         let report = try ReportJSON.decode(try Data(contentsOf: dir.appendingPathComponent("Reports/sampled/report.json")))
         #expect(report.profile?.sampleCount == 0)
+        // The kernel's allocations are tracked without sampling: their files only, no CPU profile.
+        #expect(files.contains("allocated-bytes.folded") == (report.profile?.hasAllocations == true))
+        if files.contains("profile.speedscope.json") {
+            let data = try Data(contentsOf: dir.appendingPathComponent("Reports/sampled/profile.speedscope.json"))
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let profiles = try #require(object["profiles"] as? [[String: Any]])
+            let cpu = profiles.filter { ($0["name"] as? String)?.hasSuffix("(checksum)") == true }
+            #expect(cpu.allSatisfy { ($0["samples"] as? [Any])?.isEmpty == true }, "no CPU samples without sampling")
+        }
     }
 
     @Test func workTooShortToSampleSaysSoInsteadOfWritingEmptyFiles() throws {

@@ -21,10 +21,13 @@ import Testing
     }
 
     @Test func handlerOutcomesReadBackFromTheirWords() {
-        let outcomes: [HandlerOutcome] = [.completed, .expiredEnded, .expiredKilled, .timedOut, .interrupted(by: "music")]
-        #expect(outcomes.map(\.detail) == ["completed", "expiredEnded", "expiredKilled", "timedOut", "interrupted by music"])
+        let outcomes: [HandlerOutcome] = [.completed, .expiredEnded, .expiredKilled, .timedOut, .interrupted(by: "music"),
+                                          .failed("SIGSEGV"), .failed("exit status 3")]
+        #expect(outcomes.map(\.detail) == ["completed", "expiredEnded", "expiredKilled", "timedOut", "interrupted by music",
+                                           "failed: SIGSEGV", "failed: exit status 3"])
         #expect(outcomes.map { HandlerOutcome(detail: $0.detail) } == outcomes)
         #expect(HandlerOutcome(detail: "interrupted by ") == nil)
+        #expect(HandlerOutcome(detail: "failed: ") == nil)
         #expect(HandlerOutcome(detail: "finished") == nil)
     }
 
@@ -114,6 +117,7 @@ import Testing
             (e(.handlerStart(.audio, bytes: nil, inForeground: false)), ["handler": "audio"]),
             (e(.handlerStart(.push, bytes: 3, inForeground: true)), ["handler": "push", "bytes": "3", "detail": "in the foreground"]),
             (e(.handlerEnd(.backgroundTask, outcome: .expiredKilled)), ["handler": "backgroundTask", "detail": "expiredKilled"]),
+            (e(.handlerEnd(.fetch, outcome: .failed("SIGSEGV"))), ["handler": "fetch", "detail": "failed: SIGSEGV"]),
             (e(.pushDelivered(.neverLaunched)), ["detail": "the app was never launched"]),
             (e(.ignored(action: "home", reason: .homeScreenShowing), app: nil),
              ["action": "home", "detail": "the home screen is already showing"]),

@@ -12,9 +12,10 @@ import Testing
     struct Recorder: WorkPerformer {
         let log: Log
         var wallUs: Int64 = 10_000
+        var failure: String?
         mutating func perform(_ work: WorkSpec, app: String, handler: HandlerKind) -> Int64 { wallUs }
         mutating func run(_ work: WorkSpec, app: String, handler: HandlerKind, wallLimitUs: Microseconds?) -> WorkOutcome {
-            WorkOutcome(wallMicroseconds: wallUs, overran: wallLimitUs.map { wallUs > $0 } ?? false)
+            WorkOutcome(wallMicroseconds: wallUs, overran: wallLimitUs.map { wallUs > $0 } ?? false, failure: failure)
         }
         mutating func placeLastRun(startUs: Microseconds, durationUs: Microseconds) {
             log.placements.append((startUs, durationUs))
@@ -55,6 +56,28 @@ import Testing
         let result = second.run()
         #expect(overran.placements.map(\.durationUs) == [window])
         #expect(result.apps[0].exits["pushTimeout"] == 1)
+    }
+
+    /// Work that fails (a program's crash or failure status, spec §8.1) ends its handler then:
+    /// its wall time × cpuScale after the start when that is sooner than the declared time, with
+    /// the failure as the handler's outcome; the app suspends as after any handler, and the
+    /// handler is not counted as completed. A failure after the declared time changes nothing.
+    @Test(arguments: [(wallUs: Int64(300_000), crashAtUs: Int64(600_000)), (wallUs: Int64(5_000_000), crashAtUs: nil)])
+    func failedWorkEndsItsHandlerWhenItFailed(wallUs: Int64, crashAtUs: Int64?) throws {
+        let task = BackgroundTaskSpec(handler: HandlerSpec(timeUs: 3 * sec, work: Self.work))
+        var workload = makeWorkload([makeApp("a", task: task), makeApp("b")],
+                                    duration: 10 * mins, [(0, .open(0)), (5 * sec, .open(1))])
+        workload.device.cpuScale = 2
+        var simulator = Simulator(workload: workload, options: .init(
+            performer: Recorder(log: Log(), wallUs: wallUs, failure: "SIGSEGV")))
+        let result = simulator.run()
+        let end = try #require(result.events("a", .handlerEnd).first)
+        let endUs = 5 * sec + (crashAtUs ?? 3 * sec)
+        #expect(end.atUs == endUs)
+        #expect(end.fields.detail == (crashAtUs == nil ? "completed" : "failed: SIGSEGV"))
+        #expect(result.stateIntervals["a"]?.contains { $0.startUs == endUs && $0.state == .suspended } == true)
+        #expect(result.summary.backgroundTasks.completed == (crashAtUs == nil ? 1 : 0))
+        #expect(result.summary.backgroundTasks.started == 1)
     }
 
     /// MetricKit's figures: exits counted on the side the app ended on, and the footprint at

@@ -88,6 +88,50 @@ import Testing
         #expect(allocations.peakBytes >= 40 << 20)
     }
 
+    /// A program that crashes or exits with a failure status ends its handler then (spec §8.1),
+    /// through the built binary: in report.json the fetch ends at its start + the program's wall
+    /// time × cpuScale (well before its declared 4 s) with the failure, the app suspends then with
+    /// that cause, trace.json's fetch slice and report.html's timeline end there too, and the
+    /// program's signal or status is in the profile.
+    @Test(arguments: [(["crash"], "SIGSEGV"), (["exit", "3"], "exit status 3")])
+    func aFailingProgramEndsItsHandlerWhenItFails(arguments: [String], failure: String) throws {
+        let command = "[" + ([Self.example] + arguments).map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        let file = try Scratch.write(workload(command, device: "{preset: iphone-6-plus, cpuScale: 2}"), name: "fails.yaml")
+        let out = try Scratch.makeDirectory("fails").appendingPathComponent("report")
+        let run = try ProcessRunner.run(Repository.memprofBinary, ["run", file.path, "--out", out.path, "--no-sampling"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any])
+        let events = try #require(report["events"] as? [[String: Any]]).filter { $0["app"] as? String == "mail" }
+        let start = try #require(events.first { $0["kind"] as? String == "handlerStart" }?["atUs"] as? Int)
+        let end = try #require(events.first { $0["kind"] as? String == "handlerEnd" })
+        let endUs = try #require(end["atUs"] as? Int)
+        #expect(end["detail"] as? String == "failed: \(failure)")
+        let profile = try #require(report["profile"] as? [String: Any])
+        let firstRun = try #require((profile["runs"] as? [[String: Any]])?.first)
+        let wall = try #require(firstRun["wallMicroseconds"] as? Int)
+        #expect(endUs - start == 2 * wall && endUs - start < 4_000_000)
+        #expect(events.contains { $0["kind"] as? String == "transition" && $0["atUs"] as? Int == endUs
+                && $0["to"] as? String == "suspended" && $0["cause"] as? String == "fetch failed: \(failure)" })
+        let program = try #require((profile["handlers"] as? [[String: Any]])?.first?["program"] as? [String: Any])
+        if failure.hasPrefix("SIG") {
+            #expect(program["signal"] as? String == failure && program["crashedRuns"] as? Int ?? 0 >= 1)
+        } else {
+            #expect(program["exitStatus"] as? Int == 3 && program["failedRuns"] as? Int ?? 0 >= 1)
+        }
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect((summary["fetches"] as? [String: Any])?["completed"] as? Int == 0)
+        // The timeline: trace.json's fetch slice lasts until the failure; report.html names it.
+        let trace = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: out.appendingPathComponent("trace.json"))) as? [String: Any])
+        let slices = try #require(trace["traceEvents"] as? [[String: Any]])
+        #expect(slices.contains { $0["name"] as? String == "fetch" && $0["ts"] as? Int == start
+                && $0["dur"] as? Int == endUs - start
+                && ($0["args"] as? [String: Any])?["outcome"] as? String == "failed: \(failure)" })
+        let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.contains("fetch failed: \(failure)"))
+    }
+
     /// The program gets its window (30 s) × cpuScale in wall time: at cpuScale 100, 0.3 s.
     @Test func aProgramOverrunningItsWindowTimesOutItsFetch() throws {
         let artifacts = try RunPipeline.run(RunRequest(workload: try load(workload(

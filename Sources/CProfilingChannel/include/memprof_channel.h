@@ -67,6 +67,18 @@ typedef struct memprof_channel {
     _Alignas(64) memprof_event events[MEMPROF_CHANNEL_SLOTS];
 } memprof_channel;
 
+/// For the malloc replacements on both sides (the preload library, and memprof's own in
+/// CSampler's alloc_hooks.c): exported, and thread-locals without a lookup.
+#define EXPORT __attribute__((visibility("default")))
+#define TLS __thread __attribute__((tls_model("initial-exec")))
+
+/// glibc's own allocator, which a replacement of the malloc family forwards to.
+extern void *__libc_malloc(size_t size);
+extern void __libc_free(void *pointer);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_realloc(void *pointer, size_t size);
+extern void *__libc_memalign(size_t alignment, size_t size);
+
 static inline uint64_t memprof_now_ns(clockid_t clock) {
     struct timespec ts;
     clock_gettime(clock, &ts);  // async-signal-safe (vDSO)

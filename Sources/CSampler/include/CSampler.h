@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "CProgram.h"  // programs run as work (spec §8.1)
+#include "CAllocTracker.h"  // the worker's own allocations
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,6 +2,11 @@
 struct HandlerRun {
     var token: UInt64
     var allocated: Bytes
+    /// Its program failed (spec §8.1): the handler ends when it did, with this outcome.
+    var failure: String? = nil
+
+    /// How the handler ends when its time is up: completed, or failed with its program.
+    var outcome: HandlerOutcome { failure.map(HandlerOutcome.failed) ?? .completed }
 }
 
 /// The simulator's view of one app while a run goes on.

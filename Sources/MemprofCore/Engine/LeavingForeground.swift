@@ -89,12 +89,12 @@ extension Simulator {
     }
 
     mutating func startBackgroundTask(_ i: Int, _ task: BackgroundTaskSpec) {
-        let (time, allocates) = runWork(of: task.handler, i, .backgroundTask,
-                                        window: workload.policy.backgroundTaskLimitUs)
+        let (time, allocates, failure) = runWork(of: task.handler, i, .backgroundTask,
+                                                 window: workload.policy.backgroundTaskLimitUs)
         guard demand(i, allocates) else { return }
         setFootprint(i, apps[i].footprint + allocates)
         let token = makeToken()
-        apps[i].task = HandlerRun(token: token, allocated: allocates)
+        apps[i].task = HandlerRun(token: token, allocated: allocates, failure: failure)
         holdLockAndWatchCPU(i, task.handler, time: time, token: token, kind: .backgroundTask)
         apps[i].stats.backgroundTasks.started += 1
         summary.backgroundTasks.started += 1
@@ -111,11 +111,13 @@ extension Simulator {
     }
 
     mutating func taskDone(_ i: Int, _ token: UInt64) {
-        guard apps[i].task?.token == token else { return }
-        apps[i].stats.backgroundTasks.completed += 1
-        summary.backgroundTasks.completed += 1
-        endTask(i, .completed)
-        suspendIfIdle(i, after: .activityEnded(.backgroundTask, .completed))
+        guard let run = apps[i].task, run.token == token else { return }
+        if run.failure == nil {
+            apps[i].stats.backgroundTasks.completed += 1
+            summary.backgroundTasks.completed += 1
+        }
+        endTask(i, run.outcome)
+        suspendIfIdle(i, after: .activityEnded(.backgroundTask, run.outcome))
     }
 
     /// The background-task limit, counted from entering the background (spec §2.2).

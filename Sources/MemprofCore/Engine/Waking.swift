@@ -67,11 +67,11 @@ extension Simulator {
         let spec = (kind == .fetch ? apps[i].spec.fetch?.handler : apps[i].spec.push) ?? HandlerSpec()
         let inForeground = apps[i].state.isForeground
         let window = kind == .fetch ? workload.policy.fetchWindowUs : workload.policy.pushWindowUs
-        let (time, allocates) = runWork(of: spec, i, kind, window: inForeground ? nil : window)
+        let (time, allocates, failure) = runWork(of: spec, i, kind, window: inForeground ? nil : window)
         guard demand(i, allocates) else { return }
         setFootprint(i, apps[i].footprint + allocates)
         let token = makeToken()
-        let run = HandlerRun(token: token, allocated: allocates)
+        let run = HandlerRun(token: token, allocated: allocates, failure: failure)
         apps[i][run: kind] = run
         if !inForeground { holdLockAndWatchCPU(i, spec, time: time, token: token, kind: kind) }
         updateCounts(i, kind) { $0.started += 1 }
@@ -86,29 +86,36 @@ extension Simulator {
     /// handler runs and what it holds: its declared time, or with `timing: measured` its work's
     /// measured time × the device's `cpuScale`; past `window` when the work overran it (the
     /// work gets `window` ÷ `cpuScale` of wall time); and with `allocates: measured` the work's
-    /// measured peak in use, else the declared allocation (spec §8, §8.1).
+    /// measured peak in use, else the declared allocation (spec §8, §8.1). Work that failed (a
+    /// program that crashed or exited with a failure status) ends the handler when it did, its
+    /// measured time × `cpuScale`, if that is sooner; the failure is returned for its end event.
     mutating func runWork(of handler: HandlerSpec, _ i: Int, _ kind: HandlerKind,
-                          window: Microseconds?) -> (time: Microseconds, allocates: Bytes) {
+                          window: Microseconds?) -> (time: Microseconds, allocates: Bytes, failure: String?) {
         guard let work = handler.work, var performer = options.performer else {
-            return (handler.timeUs, handler.allocates)
+            return (handler.timeUs, handler.allocates, nil)
         }
         let scale = workload.device.cpuScale
         let limit = window.map { Microseconds((Double($0) / max(scale, 1e-9)).rounded(.up)) }
         let outcome = performer.run(work, app: apps[i].spec.id, handler: kind, wallLimitUs: limit)
         // A measured peak is bounded (1 PiB) so no arithmetic on footprints can overflow.
         let allocates = handler.allocatesMeasured ? min(max(outcome.peakBytes, 0), 1 << 50) : handler.allocates
+        let measured = Microseconds((Double(outcome.wallMicroseconds) * scale).rounded())
+        // A failure after the declared time ended nothing the simulation still ran.
+        let failure = outcome.overran || (handler.timing == .declared && measured >= handler.timeUs) ? nil : outcome.failure
         let time: Microseconds
-        if let window, outcome.overran {
+        if failure != nil {
+            time = min(measured, window ?? measured)  // it ended before memprof's kill at the window
+        } else if let window, outcome.overran {
             time = max(handler.timeUs, window + 1)
         } else if handler.timing == .measured {
-            time = Microseconds((Double(outcome.wallMicroseconds) * scale).rounded())
+            time = measured
         } else {
             time = handler.timeUs
         }
         // The work's samples lie over the simulated time it had: the window when it overran.
         performer.placeLastRun(startUs: now, durationUs: outcome.overran ? min(time, window ?? time) : time)
         options.performer = performer
-        return (time, allocates)
+        return (time, allocates, failure)
     }
 
     mutating func updateCounts(_ i: Int, _ kind: HandlerKind, _ change: (inout HandlerCounts) -> Void) {
@@ -125,9 +132,9 @@ extension Simulator {
         guard let run = apps[i][run: kind], run.token == token else { return }
         apps[i][run: kind] = nil
         setFootprint(i, apps[i].footprint - min(run.allocated, apps[i].footprint))
-        updateCounts(i, kind) { $0.completed += 1 }
-        recordEnd(BackgroundActivity(kind), i, .completed)
-        suspendIfIdle(i, after: .activityEnded(BackgroundActivity(kind), .completed))
+        if run.failure == nil { updateCounts(i, kind) { $0.completed += 1 } }
+        recordEnd(BackgroundActivity(kind), i, run.outcome)
+        suspendIfIdle(i, after: .activityEnded(BackgroundActivity(kind), run.outcome))
     }
 
     /// Past the fetch or push window the app is killed, unless the user has brought it forward.
