@@ -4,6 +4,8 @@ import MemprofReport
 extension HTMLReport {
     /// Jetsam reports shown on the page (the first and last of a long run's; report.json has all).
     static let jetsamLimit = 100
+    /// How many of the first and of the last jetsam reports are shown when not all are.
+    public static var jetsamShownHalf: Int { max(1, jetsamLimit / 2) }
 
     /// The indices of `report.jetsamEvents` that get a view.
     func jetsamShown() -> [Int] {

@@ -28,6 +28,9 @@ public struct HTMLReport {
     public let apps: [String]
     /// Extra sections appended after the built-in ones (the flame-graph hook, see `HTMLReport+Profile`).
     public var extraSections: [HTMLSection] = []
+    /// The memory chart's series, reduced while the run streamed (``MemoryDigest``); nil draws
+    /// them from the report's timeline.
+    public var memoryDrawn: MemoryDigest.Drawn?
 
     public init(_ report: Report, orderedApps: [String]? = nil, options: Options = Options()) {
         self.report = report
@@ -45,15 +48,17 @@ public struct HTMLReport {
     }
 
     /// The page as UTF-8 bytes.
-    public static func data(_ report: Report, orderedApps: [String]? = nil) -> Data {
-        Data(render(report, orderedApps: orderedApps).utf8)
+    public static func data(_ report: Report, orderedApps: [String]? = nil, memory: MemoryDigest.Drawn? = nil) -> Data {
+        var page = HTMLReport(report, orderedApps: orderedApps)
+        page.memoryDrawn = memory
+        return Data(page.render().utf8)
     }
 
     public func render() -> String {
         let decisions = Decisions.rows(report.events, jetsam: report.jetsamEvents)
         let jetsam = jetsamShown()
         let jetsamSet = Set(jetsam)
-        var memory = MemoryChart(report: report, apps: apps, options: options)
+        var memory = MemoryChart(report: report, apps: apps, options: options, drawn: memoryDrawn)
         memory.jetsamLink = { isBase, index in !isBase && jetsamSet.contains(index) ? "#jetsam-\(index)" : nil }
         let lanes = LaneChart(report: report, apps: apps, options: options)
         var sections = extraSections

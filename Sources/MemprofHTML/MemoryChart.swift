@@ -57,7 +57,8 @@ public struct MemoryChart {
     ///   - report: the run whose stack is drawn (the new run on a compare page).
     ///   - apps: app keys in the order to stack them; apps only in `base` may be listed too.
     ///   - base: the run to overlay (compare), or nil.
-    public init(report: Report, apps: [String], base: Report? = nil, options: HTMLReport.Options = .init()) {
+    public init(report: Report, apps: [String], base: Report? = nil, options: HTMLReport.Options = .init(),
+                drawn: MemoryDigest.Drawn? = nil) {
         self.report = report
         self.base = base
         self.apps = apps
@@ -70,26 +71,30 @@ public struct MemoryChart {
         let top = max(Double(device.appMemory), Double(peak)) * 1.06
         y = LinearScale(domain: 0...max(top, 1), from: Self.mainBottom, to: Self.mainTop)
 
-        let usedPoints = StepPoint.make(report.timeline.usedBytes)
-        let appSeries = apps.map { StepPoint.make(report.timeline.appBytes[$0] ?? []) }
-        let stackBuckets = max(50, min(options.seriesBuckets, options.stackBudget / max(1, 2 * apps.count)))
-        let times = Downsample.stackInstants(layers: appSeries, total: usedPoints, start: 0, end: span,
-                                             buckets: stackBuckets)
-        instants = times
-        layers = appSeries.map { Downsample.values(of: $0, at: times) }
         let buckets = options.seriesBuckets
         func reduce(_ points: [StepPoint]) -> [StepPoint] {
             Downsample.minMax(points, start: 0, end: span, buckets: buckets)
         }
-        used = reduce(usedPoints)
-        let baseUsedPoints = base.map { StepPoint.make($0.timeline.usedBytes) } ?? []
-        baseUsed = reduce(baseUsedPoints)
         let mac = device.platform == .macos
         func lowerSeries(_ run: Report, used: [StepPoint]) -> [StepPoint] {
             mac ? Downsample.excess(used, over: run.device.appMemory)
                 : StepPoint.make(run.timeline.compressedBytes)
         }
-        lower = reduce(lowerSeries(report, used: usedPoints))
+        if let drawn {
+            // Reduced while the run streamed (MemoryDigest): the same points as below.
+            (instants, layers, used, lower) = (drawn.instants, drawn.layers, drawn.used, drawn.lower)
+        } else {
+            let usedPoints = StepPoint.make(report.timeline.usedBytes)
+            let appSeries = apps.map { StepPoint.make(report.timeline.appBytes[$0] ?? []) }
+            let times = Downsample.stackInstants(layers: appSeries, total: usedPoints, start: 0, end: span,
+                                                 buckets: Self.stackBuckets(options, apps: apps.count))
+            instants = times
+            layers = appSeries.map { Downsample.values(of: $0, at: times) }
+            used = reduce(usedPoints)
+            lower = reduce(lowerSeries(report, used: usedPoints))
+        }
+        let baseUsedPoints = base.map { StepPoint.make($0.timeline.usedBytes) } ?? []
+        baseUsed = reduce(baseUsedPoints)
         baseLower = base.map { reduce(lowerSeries($0, used: baseUsedPoints)) } ?? []
         let lowerPeak = max(lower.map(\.value).max() ?? 0, baseLower.map(\.value).max() ?? 0)
         let lowerTicks = Ticks.bytes(maximum: max(lowerPeak, 1_048_576), count: 2)
@@ -105,6 +110,11 @@ public struct MemoryChart {
         } else {
             appLines = []
         }
+    }
+
+    /// Buckets of the stacked areas: fewer for many apps, to keep apps × instants in budget.
+    static func stackBuckets(_ options: HTMLReport.Options, apps: Int) -> Int {
+        max(50, min(options.seriesBuckets, options.stackBudget / max(1, 2 * apps)))
     }
 
     private func c(_ v: Double) -> String { HTMLText.coordinate(v) }

@@ -21,6 +21,7 @@ public struct JSONWriter {
     }
 
     /// Appends literal JSON text as it is.
+    @inline(__always)
     public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
@@ -39,23 +40,25 @@ public struct JSONWriter {
         bytes.append(b)
     }
 
-    /// An integer in decimal, as `JSONEncoder` writes it.
+    /// An integer in decimal, as `JSONEncoder` writes it (digits made on the stack, no `String`).
+    @inline(__always)
     public mutating func int(_ value: Int64) {
-        if value == 0 { return bytes.append(UInt8(ascii: "0")) }
+        if value >= 0 && value < 10 { return bytes.append(UInt8(truncatingIfNeeded: value) &+ 48) }
         var v = value.magnitude
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                     UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { raw in
-            let d = raw.bindMemory(to: UInt8.self)
+        // 20 digits and a sign at most, written from the end of a stack buffer.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { d in
+            var at = 24
             while v > 0 {
-                d[count] = UInt8(truncatingIfNeeded: v % 10) + UInt8(ascii: "0")
-                v /= 10
-                count += 1
+                let (q, r) = v.quotientAndRemainder(dividingBy: 10)
+                at -= 1
+                d[at] = UInt8(truncatingIfNeeded: r) &+ 48
+                v = q
             }
-            for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(d[k]) }
+            if value < 0 {
+                at -= 1
+                d[at] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: d[at..<24]))
         }
     }
 
@@ -76,9 +79,29 @@ public struct JSONWriter {
     }
 
     /// A string literal, escaped as RFC 8259 requires (and as `JSONEncoder` does).
+    @inline(__always)
     public mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        for b in value.utf8 {
+        stringContents(value)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A string's text escaped as inside a JSON string literal, without the quotes. Text with
+    /// nothing to escape (nearly all of it) is appended in one piece.
+    public mutating func stringContents(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            var plain = true
+            for b in utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                plain = false
+                break
+            }
+            if plain { bytes.append(contentsOf: utf8) } else { escape(utf8) }
+        }
+    }
+
+    private mutating func escape(_ utf8: UnsafeBufferPointer<UInt8>) {
+        for b in utf8 {
             switch b {
             case UInt8(ascii: "\""): raw("\\\"")
             case UInt8(ascii: "\\"): raw("\\\\")
@@ -89,13 +112,12 @@ public struct JSONWriter {
             case 0x0C: raw("\\f")
             case 0..<0x20:
                 raw("\\u00")
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(hex[Int(b >> 4)])
-                bytes.append(hex[Int(b & 0xF)])
+                let hex: StaticString = "0123456789abcdef"
+                bytes.append(hex.utf8Start[Int(b >> 4)])
+                bytes.append(hex.utf8Start[Int(b & 0xF)])
             default: bytes.append(b)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     /// `"key":`, for callers that write an object's members themselves.

@@ -62,6 +62,12 @@ public final class StagedFolder {
         try StreamedFile(creating: staging.appendingPathComponent(name), name: name, folder: target)
     }
 
+    /// Scratch space for streams read back before ``commit()``, in the staging folder (so on the
+    /// same disk as the output), removed whatever happens.
+    public func makeSpillFile() throws -> SpillFile {
+        try SpillFile(in: staging, for: target)
+    }
+
     /// Puts the new folder in place in one step and removes the old one.
     public func commit() throws {
         let fm = FileManager.default

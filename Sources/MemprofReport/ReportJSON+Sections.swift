@@ -4,7 +4,8 @@ import MemprofCore
 /// Hand-written encoders for the report's large sections: events, the timeline and jetsam
 /// snapshots. Keys are written in sorted order, as `JSONEncoder` with `.sortedKeys` would.
 extension JSONWriter {
-    mutating func write(_ event: SimEvent) {
+    public mutating func write(_ event: SimEvent) {
+        if writeCommon(event) { return }
         let e = event.fields
         object { o in
             o.string("action", e.action)
@@ -34,6 +35,49 @@ extension JSONWriter {
         }
     }
 
+    /// The most frequent kinds written straight from the payload, with the keys `fields` gives
+    /// them in sorted order (a test holds every kind to `JSONEncoder`'s output); false for others.
+    @inline(__always)
+    mutating func writeCommon(_ event: SimEvent) -> Bool {
+        switch event.payload {
+        case .transition(let from, let to, let cause):
+            guard let app = event.app else { return false }
+            head(app, event.atUs)
+            if let cause { raw(",\"cause\":"); string(cause.text) }
+            raw(",\"from\":\""); rawText(from.rawValue)
+            raw("\",\"kind\":\"transition\",\"to\":\""); rawText(to.rawValue); raw("\"}")
+        case .callback(let callback, let notification):
+            guard let app = event.app else { return false }
+            head(app, event.atUs)
+            raw(",\"callback\":"); string(callback.rawValue)
+            raw(",\"kind\":\"callback\",\"notification\":"); string(notification); raw("}")
+        case .pressure(let level, let used):
+            guard event.app == nil else { return false }
+            raw("{\"atUs\":"); int(event.atUs)
+            raw(",\"kind\":\"pressure\",\"level\":\""); rawText(level.rawValue)
+            raw("\",\"usedBytes\":"); int(used); raw("}")
+        case .exit(let reason, let from):
+            guard let app = event.app else { return false }
+            head(app, event.atUs)
+            raw(",\"from\":\""); rawText(from.rawValue)
+            raw("\",\"kind\":\"exit\",\"reason\":"); string(reason.rawValue); raw("}")
+        case .eviction(let bytes):
+            guard let app = event.app else { return false }
+            head(app, event.atUs)
+            raw(",\"bytes\":"); int(bytes); raw(",\"kind\":\"eviction\"}")
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// `{"app":...,"atUs":...`
+    @inline(__always)
+    private mutating func head(_ app: String, _ atUs: Microseconds) {
+        raw("{\"app\":"); string(app)
+        raw(",\"atUs\":"); int(atUs)
+    }
+
     mutating func write(_ c: SimEvent.Candidate) {
         object { o in
             o.string("app", c.app)
@@ -47,7 +91,9 @@ extension JSONWriter {
     }
 
     mutating func write(pairs: [[Int64]]) {
-        array(pairs) { b, pair in b.array(pair) { b, v in b.int(v) } }
+        array(pairs) { b, pair in
+            if pair.count == 2 { b.pair(pair[0], pair[1]) } else { b.array(pair) { b, v in b.int(v) } }
+        }
     }
 
     mutating func write(_ t: Timeline) {
@@ -62,18 +108,31 @@ extension JSONWriter {
             o.key("compressedBytes")
             o.buffer.write(pairs: t.compressedBytes)
             o.key("levels")
-            o.buffer.array(t.levels) { b, change in
-                b.object { c in
-                    c.int("atUs", change.atUs)
-                    c.string("level", change.level.rawValue)
-                }
-            }
+            o.buffer.array(t.levels) { b, change in b.write(change) }
             o.key("usedBytes")
             o.buffer.write(pairs: t.usedBytes)
         }
     }
 
-    mutating func write(_ j: JetsamEvent) {
+    /// A pressure level change of the timeline.
+    public mutating func write(_ change: Timeline.LevelChange) {
+        object { c in
+            c.int("atUs", change.atUs)
+            c.string("level", change.level.rawValue)
+        }
+    }
+
+    /// A `[atUs, value]` pair of a timeline series.
+    @inline(__always)
+    public mutating func pair(_ atUs: Int64, _ value: Int64) {
+        byte(UInt8(ascii: "["))
+        int(atUs)
+        byte(UInt8(ascii: ","))
+        int(value)
+        byte(UInt8(ascii: "]"))
+    }
+
+    public mutating func write(_ j: JetsamEvent) {
         object { o in
             o.int("atUs", j.atUs)
             o.string("exitReason", j.exitReason.rawValue)

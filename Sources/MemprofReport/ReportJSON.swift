@@ -8,8 +8,22 @@ public enum ReportJSON {
     /// The large sections (events, timeline, jetsam snapshots) are written by hand for speed;
     /// the rest goes through `JSONEncoder`. The result equals `referenceEncode(_:)` byte for byte.
     public static func encode(_ report: Report) throws -> Data {
-        let encoder = makeEncoder()
         var out = JSONWriter(capacity: 256 * report.events.count + 4096)
+        try write(report, into: &out, flush: { _ in },
+                  events: { out in out.array(report.events) { b, e in b.write(e) } },
+                  jetsamEvents: { out in out.array(report.jetsamEvents) { b, j in b.write(j) } },
+                  timeline: { out in out.write(report.timeline) })
+        return Data(out.bytes)
+    }
+
+    /// Writes report.json with its three large sections written by the caller (issue 9: from
+    /// the streams of a run, see `ReportStreams`), everything else from `report`, handing `out`
+    /// to `flush` between sections (a streaming writer empties it into its file there).
+    public static func write(_ report: Report, into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void,
+                             events: (inout JSONWriter) throws -> Void,
+                             jetsamEvents: (inout JSONWriter) throws -> Void,
+                             timeline: (inout JSONWriter) throws -> Void) throws {
+        let encoder = makeEncoder()
         func section(_ value: some Encodable) throws {
             out.raw(try encoder.encode(value))
         }
@@ -18,11 +32,13 @@ public enum ReportJSON {
         out.raw(",\"device\":")
         try section(report.device)
         out.raw(",\"events\":")
-        out.array(report.events) { b, e in b.write(e) }
+        try flush(&out)
+        try events(&out)
         out.raw(",\"host\":")
         try section(report.host)
         out.raw(",\"jetsamEvents\":")
-        out.array(report.jetsamEvents) { b, j in b.write(j) }
+        try flush(&out)
+        try jetsamEvents(&out)
         out.raw(",\"notifications\":")
         try section(report.notifications)
         out.raw(",\"policy\":")
@@ -38,11 +54,12 @@ public enum ReportJSON {
         out.raw(",\"summary\":")
         try section(report.summary)
         out.raw(",\"timeline\":")
-        out.write(report.timeline)
+        try flush(&out)
+        try timeline(&out)
         out.raw(",\"tool\":")
         try section(report.tool)
         out.raw("}\n")
-        return Data(out.bytes)
+        try flush(&out)
     }
 
     /// The same JSON written entirely by `JSONEncoder`: the reference `encode(_:)` is held to.

@@ -1,6 +1,7 @@
 import Foundation
 import MemprofHTML
 import MemprofOutput
+import MemprofProfile
 
 /// A report folder (`Reports/<name>/` or `--out`): where a run's files are written, whole or
 /// not at all.
@@ -40,6 +41,18 @@ public struct ReportFolder: Sendable {
     public func write(_ artifacts: RunArtifacts) throws {
         let names = Self.fileNames.union(artifacts.files.map(\.name))
         try AtomicFiles.replaceFolder(url, with: artifacts.files, isOwnFile: names.contains)
+        updateIndex()
+    }
+
+    /// A staging folder to write a run's files into as they are made (``RunPipeline/run(_:writingTo:)``).
+    func stage() throws -> StagedFolder {
+        let names = Self.fileNames.union(AllocationMetric.allCases.map(\.foldedFileName))
+        return try StagedFolder(replacing: url, isOwnFile: names.contains)
+    }
+
+    /// Rewrites the runs index when this folder has one (an index that cannot be rewritten is not
+    /// an error: the run's own files are complete).
+    func updateIndex() {
         if updatesIndex { try? RunIndex.write(into: url.deletingLastPathComponent()) }
     }
 }

@@ -17,17 +17,30 @@ public struct RunArtifacts {
     public var orderedApps: [String]
     /// How the work was sampled.
     public var sampling: RunRequest.Sampling
+    /// The names of the files of the folder, in order (those of ``files``, or with a run written
+    /// as it went, also the files written straight to the folder).
+    public var fileNames: [String]
+
+    public init(report: Report, files: [OutputFile], profile: SamplingProfile?, orderedApps: [String],
+                sampling: RunRequest.Sampling, fileNames: [String]? = nil) {
+        self.report = report
+        self.files = files
+        self.profile = profile
+        self.orderedApps = orderedApps
+        self.sampling = sampling
+        self.fileNames = fileNames ?? files.map(\.name)
+    }
 
     /// The short summary `memprof run` prints, with the paths of the files under `folder`.
     public func summary(folder: String) -> String {
         var lines = [TerminalSummary.render(report, orderedApps: orderedApps), ""]
         let labels = ["report.json": "report", "report.html": "html", "trace.json": "trace"]
-        for file in files {
-            if let label = labels[file.name] { lines.append(Self.labelled(label, "\(folder)/\(file.name)")) }
+        for name in fileNames {
+            if let label = labels[name] { lines.append(Self.labelled(label, "\(folder)/\(name)")) }
         }
         if let line = profileLine { lines.append(line) }
         lines += programLines
-        for file in files where labels[file.name] == nil { lines.append(Self.labelled("stacks", "\(folder)/\(file.name)")) }
+        for name in fileNames where labels[name] == nil { lines.append(Self.labelled("stacks", "\(folder)/\(name)")) }
         return lines.joined(separator: "\n")
     }
 

@@ -54,6 +54,83 @@ public enum RunPipeline {
                             sampling: request.sampling)
     }
 
+    /// Simulates `request.workload` and writes its files into `folder` as the run goes (issue 9):
+    /// events, jetsam snapshots and memory changes flow from the simulation into report.json's and
+    /// trace.json's text in scratch space beside the folder (``RunStream``), and the files are
+    /// put together when the run ends. The folder is replaced whole or not at all.
+    ///
+    /// - Returns: the report without its events, jetsam snapshots and timeline (they are in the
+    ///   files), the stack files, and the names of every file written, in order.
+    /// - Throws: `OutputError` when a file cannot be written (nothing of the run remains).
+    public static func run(_ request: RunRequest, writingTo folder: ReportFolder) throws -> RunArtifacts {
+        let workload = request.workload.workload
+        let staged = try folder.stage()
+        do {
+            let performer = request.makePerformer()
+            let stream = RunStream(workload: workload, eventLog: request.eventLog, spill: try staged.makeSpillFile(),
+                                   keepsHandlerRuns: performer != nil)
+            var options = Simulator.Options()
+            options.progress = request.progress
+            options.performer = performer
+            options.sink = stream
+            var simulator = Simulator(workload: workload, options: options)
+            let started = DispatchTime.now()
+            let result = simulator.run()
+            stream.finish()
+            // The writers' share of the loop is theirs, not the simulation's.
+            let writing = stream.reportNs + stream.traceNs
+            let elapsed = DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds
+            let wallMs = Double(elapsed - min(elapsed, writing)) / 1e6
+            if let failure = stream.failure { throw failure }
+
+            let profile = performer?.makeProfile()
+            stream.addSampledWork(profile)
+            let report = Report(result: result, workloadSha256: request.workload.sha256, source: request.workload.source,
+                                host: .current(simulationWallMs: wallMs, processedOccurrences: result.processedOccurrences),
+                                profile: profile)
+            let orderedApps = workload.apps.map(\.id)
+            try streamFile("report.json", into: staged, request: request, startNs: stream.reportNs) { out, flush in
+                try stream.report.write(report, into: &out, flush: flush)
+            }
+            let html = request.timed("report.html") {
+                HTMLReport.data(stream.history.fill(report), orderedApps: orderedApps, memory: stream.finishMemory())
+            }
+            try staged.write(OutputFile(name: "report.html", data: html))
+            try streamFile("trace.json", into: staged, request: request, startNs: stream.traceNs) { out, flush in
+                try stream.trace.write(into: &out, flush: flush)
+            }
+            var files: [OutputFile] = []
+            if let profile { files = try stackFiles(for: profile.mappingStacks(HarnessFrames.work), workload: workload.name) }
+            for file in files { try staged.write(file) }
+            try staged.commit()
+            folder.updateIndex()
+            return RunArtifacts(report: report, files: files, profile: profile, orderedApps: orderedApps,
+                                sampling: request.sampling,
+                                fileNames: ["report.json", "report.html", "trace.json"] + files.map(\.name))
+        } catch {
+            staged.abort()
+            throw error
+        }
+    }
+
+    /// Writes a file of the staged folder from `write`, which hands its text to `flush` in pieces;
+    /// reports its time (`startNs` already spent while the run went) and size to `request.timings`.
+    static func streamFile(_ name: String, into staged: StagedFolder, request: RunRequest, startNs: UInt64,
+                           _ write: (inout JSONWriter, (inout JSONWriter) throws -> Void) throws -> Void) throws {
+        let file = try staged.stream(name)
+        let start = DispatchTime.now().uptimeNanoseconds
+        var out = JSONWriter(capacity: 1 << 21)
+        var bytes = 0
+        try write(&out) { out in
+            bytes += out.bytes.count
+            try file.append(out.bytes[...])
+            out.bytes.removeAll(keepingCapacity: true)
+        }
+        let ns = DispatchTime.now().uptimeNanoseconds - start + startNs
+        try file.finish()
+        request.timings?(name, Double(ns) / 1e6, bytes)
+    }
+
     /// The stack files of a profile: written only when samples were collected or a program's
     /// allocations tracked; one folded file per allocation metric (spec §8.1).
     static func stackFiles(for profile: SamplingProfile, workload: String) throws -> [OutputFile] {

@@ -3,6 +3,7 @@ import Foundation
 import MemprofCore
 import MemprofProfile
 import MemprofReport
+import HeapModule
 
 /// A report as a Trace Event Format file (`trace.json`), which ui.perfetto.dev and
 /// chrome://tracing open (spec §11, issue 4).
@@ -30,233 +31,371 @@ public enum TraceJSON {
     public static let samplesTid: Int64 = 3
 
     public static func encode(_ report: Report) throws -> Data {
-        var events = makeEvents(report)
-        // Stable sort by time: metadata (ts 0, rank 0) first; per track, ts never decreases.
-        events = events.enumerated().sorted { a, b in
-            (a.element.ts, a.element.rank, a.offset) < (b.element.ts, b.element.rank, b.offset)
-        }.map(\.element)
-
-        var out = JSONWriter(capacity: events.count * 96 + 256)
-        out.raw("{\"displayTimeUnit\":\"ms\",\"otherData\":{")
-        out.key("tool"); out.string("\(report.tool.name) \(report.tool.version)"); out.raw(",")
-        out.key("workload"); out.string(report.run.workload); out.raw(",")
-        out.key("device"); out.string(report.device.name); out.raw(",")
-        out.key("policy"); out.string(report.policy.name); out.raw(",")
-        out.key("seed"); out.string(String(report.run.seed))
-        out.raw("},\"traceEvents\":[\n")
-        for (index, event) in events.enumerated() {
-            if index > 0 { out.raw(",\n") }
-            event.write(into: &out)
-        }
-        out.raw("\n]}\n")
+        var trace = TraceStreams(report: report, spill: nil)
+        try trace.add(report)
+        var out = JSONWriter(capacity: trace.byteEstimate + 256)
+        try trace.write(into: &out) { _ in }
         return Data(out.bytes)
     }
 
-    /// The events of the trace, unsorted.
-    static func makeEvents(_ report: Report) -> [TraceEvent] {
-        let apps = report.apps.keys.sorted()
-        var pids: [String: Int64] = [:]
-        for (index, app) in apps.enumerated() { pids[app] = Int64(index) + 2 }
-        var events: [TraceEvent] = []
-        events.reserveCapacity(report.events.count + report.timeline.usedBytes.count * 2)
-
-        func metadata(_ pid: Int64, _ tid: Int64, _ name: String, _ arg: (String, TraceEvent.Value)) {
-            var e = TraceEvent(ph: "M", name: name, ts: 0, pid: pid, tid: tid, rank: 0)
-            e.args = [arg]
-            events.append(e)
-        }
-        metadata(devicePid, 0, "process_name", ("name", .string("memprof: \(report.device.name)")))
-        metadata(devicePid, 0, "process_sort_index", ("sort_index", .int(0)))
-        metadata(devicePid, lifecycleTid, "thread_name", ("name", .string("decisions")))
-        for app in apps {
-            let pid = pids[app]!
-            metadata(pid, 0, "process_name", ("name", .string(report.apps[app]?.name ?? app)))
-            metadata(pid, 0, "process_sort_index", ("sort_index", .int(pid)))
-            metadata(pid, lifecycleTid, "thread_name", ("name", .string("lifecycle")))
-            metadata(pid, handlersTid, "thread_name", ("name", .string("handlers")))
-        }
-
-        // Memory counters.
-        func counters(_ series: [[Int64]], pid: Int64, name: String, arg: String) {
-            for pair in series where pair.count >= 2 {
-                var e = TraceEvent(ph: "C", name: name, ts: pair[0], pid: pid, tid: 0)
-                e.args = [(arg, .int(pair[1]))]
-                events.append(e)
-            }
-        }
-        counters(report.timeline.usedBytes, pid: devicePid, name: "used", arg: "bytes")
-        counters(report.timeline.compressedBytes, pid: devicePid, name: "compressed", arg: "bytes")
-        for level in report.timeline.levels {
-            var e = TraceEvent(ph: "C", name: "pressure", ts: level.atUs, pid: devicePid, tid: 0)
-            e.args = [("level", .int(levelNumber(level.level)))]
-            events.append(e)
-        }
-        for app in apps {
-            counters(report.timeline.appBytes[app] ?? [], pid: pids[app]!, name: "footprint", arg: "bytes")
-        }
-
-        // Lifecycle states and handler runs.
-        let intervals = report.lifecycle(apps: apps)
-        for app in apps {
-            for interval in intervals[app] ?? [] where interval.state != .notRunning {
-                var e = TraceEvent(ph: "X", name: interval.state.rawValue, ts: interval.startUs,
-                                   pid: pids[app]!, tid: lifecycleTid)
-                e.dur = interval.lengthUs
-                if let cause = interval.cause { e.args = [("cause", .string(cause.text))] }
-                events.append(e)
-            }
-        }
-        let handlers = StateIntervals.handlers(events: report.events, durationUs: report.run.durationUs)
-        for app in apps {
-            for run in handlers[app] ?? [] {
-                var e = TraceEvent(ph: "X", name: run.handler, ts: run.startUs, pid: pids[app]!, tid: handlersTid)
-                e.dur = run.endUs - run.startUs
-                e.args = [("outcome", .string(run.outcome))]
-                events.append(e)
-            }
-        }
-
-        events += sampledWork(report, handlers: handlers, pids: pids)
-        // Decisions and notable moments as instants.
-        for event in report.events {
-            guard let instant = instant(for: event, pids: pids) else { continue }
-            events.append(instant)
-        }
-        return events
-    }
-
-    /// The samples track: the profile's runs of work, in order, matched to the runs of the
-    /// same app and handler in the simulation (work runs right as its handler starts, so the
-    /// k-th run of work belongs to the k-th start of that handler).
-    static func sampledWork(_ report: Report, handlers: [String: [HandlerInterval]],
-                            pids: [String: Int64]) -> [TraceEvent] {
-        guard let profile = report.profile, !profile.runs.isEmpty else { return [] }
-        var events: [TraceEvent] = []
-        var runsByKey: [String: ArraySlice<WorkRun>] = [:]
-        for run in profile.runs { runsByKey[run.app + "\u{0}" + run.handler, default: []].append(run) }
-        for app in pids.keys.sorted() {
-            guard let pid = pids[app] else { continue }
-            var named = false
-            for interval in handlers[app] ?? [] {
-                let key = app + "\u{0}" + interval.handler
-                guard let run = runsByKey[key]?.popFirst() else { continue }
-                if !named {
-                    var meta = TraceEvent(ph: "M", name: "thread_name", ts: 0, pid: pid, tid: samplesTid, rank: 0)
-                    meta.args = [("name", .string("samples"))]
-                    events.append(meta)
-                    named = true
-                }
-                var e = TraceEvent(ph: "X", name: "work: \(run.kernel)", ts: interval.startUs, pid: pid, tid: samplesTid)
-                e.dur = interval.endUs - interval.startUs
-                e.args = [("samples", .int(Int64(run.samples))), ("wallUs", .int(run.wallMicroseconds)),
-                          ("cpuUs", .int(run.cpuMicroseconds)), ("handler", .string(run.handler))]
-                events.append(e)
-            }
-        }
-        return events
-    }
-
-    static func levelNumber(_ level: PressureLevel) -> Int64 {
+    /// The `pressure` counter's value of a level.
+    public static func levelNumber(_ level: PressureLevel) -> Int64 {
         switch level {
         case .normal: 0
         case .warning: 1
         case .critical: 2
         }
     }
-
-    static func instant(for event: SimEvent, pids: [String: Int64]) -> TraceEvent? {
-        let name: String
-        var args: [(String, TraceEvent.Value)] = []
-        var onApp = true
-        switch event.payload {
-        case .launch(let kind, let bytes, _):
-            name = "launch"
-            args = [("reason", .string(kind.rawValue)), ("bytes", .int(bytes))]
-        case .resume(let kind, let latency):
-            name = "resume"
-            args = [("reason", .string(kind.rawValue)), ("latencyUs", .int(latency))]
-        case .compression(let bytes, _, _):
-            name = "compression"
-            args = [("reason", .string("suspended under the compression threshold")), ("bytes", .int(bytes))]
-        case .eviction(let bytes):
-            name = "eviction"
-            args = [("reason", .string(ExitReason.memoryPressure.rawValue)), ("bytes", .int(bytes))]
-        case .exit(let reason, _):
-            name = reason == .userQuit ? "exit" : "kill"
-            args = [("reason", .string(reason.rawValue))]
-        case .memoryWarning(let cause, let freed):
-            name = "memoryWarning"
-            args = [("reason", .string(cause.rawValue)), ("freedBytes", .int(freed))]
-        case .pressure(let level, _):
-            name = "pressure \(level.rawValue)"
-            args = [("reason", .string("level changed"))]
-            onApp = false
-        case .reclaim(let r):
-            name = "reclaim"
-            let text = r.candidates.map { "\($0.app)\($0.taken ? "*" : "")" }.joined(separator: " ")
-            args = [("reason", .string("demand did not fit")), ("neededBytes", .int(r.neededBytes)),
-                    ("freedBytes", .int(r.freedBytes)), ("candidates", .string(text))]
-            if let app = event.app { args.append(("demandingApp", .string(app))) }
-            onApp = false
-        case .transition, .callback, .decompression, .handlerStart, .handlerEnd, .pushDelivered, .ignored, .objectShown,
-             .objectDismissed, .notificationDelivery, .swap:
-            return nil
-        }
-        let pid = onApp ? (event.app.flatMap { pids[$0] } ?? devicePid) : devicePid
-        var e = TraceEvent(ph: "i", name: name, ts: event.atUs, pid: pid, tid: lifecycleTid)
-        e.scope = onApp ? "t" : "p"
-        e.args = args
-        return e
-    }
 }
 
-/// One entry of `traceEvents`.
-struct TraceEvent {
-    enum Value {
-        case int(Int64)
-        case string(String)
+/// trace.json's events as streams each in time order, merged by time when the file is written
+/// (issue 9): the counters, each app's states, handler runs and sampled work, and the instants.
+/// Written in the order of generation, equal times keep the order of the streams (metadata first,
+/// then `used`, `compressed`, `pressure`, each app's footprint, states, handler runs and sampled
+/// work, apps by key, then instants), which is the order `TraceJSON` has always written.
+///
+/// A run streams into one as it goes (``SpillFile``: nothing grows in memory with the run);
+/// ``TraceJSON/encode(_:)`` fills one from a whole report in memory.
+public struct TraceStreams {
+    /// The facts of `otherData`.
+    public struct Header: Sendable {
+        public var tool: String
+        public var workload: String
+        public var device: String
+        public var policy: String
+        public var seed: UInt64
+
+        public init(tool: String, workload: String, device: String, policy: String, seed: UInt64) {
+            self.tool = tool
+            self.workload = workload
+            self.device = device
+            self.policy = policy
+            self.seed = seed
+        }
     }
 
-    var ph: String
-    var name: String
-    var ts: Int64
-    var pid: Int64
-    var tid: Int64
-    /// Sort rank among events of equal `ts`: metadata before everything else.
-    var rank = 1
-    var dur: Int64?
-    var scope: String?
-    var args: [(String, Value)] = []
+    let header: Header
+    /// App keys in pid order (sorted).
+    public let apps: [String]
+    private let pids: [String: Int64]
+    private var streams: [SpillStream]
+    private let spill: SpillFile?
 
-    init(ph: String, name: String, ts: Int64, pid: Int64, tid: Int64, rank: Int = 1) {
-        self.ph = ph
-        self.name = name
-        self.ts = ts
-        self.pid = pid
-        self.tid = tid
-        self.rank = rank
+    private static let metadataStream = 0, usedStream = 1, compressedStream = 2, pressureStream = 3
+    private var instantsStream: Int { 4 + 4 * apps.count }
+
+    /// Streams for a run of the apps `names` (key → name), with metadata written.
+    public init(header: Header, names: [String: String], spill: SpillFile?) {
+        self.header = header
+        apps = names.keys.sorted()
+        var pids: [String: Int64] = [:]
+        for (index, app) in apps.enumerated() { pids[app] = Int64(index) + 2 }
+        self.pids = pids
+        self.spill = spill
+        let small = 8 * 1024
+        streams = (0..<(5 + 4 * apps.count)).map { $0 < 4 || $0 == 4 + 4 * pids.count ? SpillStream() : SpillStream(blockSize: small) }
+        metadata(TraceJSON.devicePid, 0, "process_name", "name", text: "memprof: \(header.device)")
+        metadata(TraceJSON.devicePid, 0, "process_sort_index", "sort_index", number: 0)
+        metadata(TraceJSON.devicePid, TraceJSON.lifecycleTid, "thread_name", "name", text: "decisions")
+        for app in apps {
+            let pid = pids[app]!
+            metadata(pid, 0, "process_name", "name", text: names[app] ?? app)
+            metadata(pid, 0, "process_sort_index", "sort_index", number: pid)
+            metadata(pid, TraceJSON.lifecycleTid, "thread_name", "name", text: "lifecycle")
+            metadata(pid, TraceJSON.handlersTid, "thread_name", "name", text: "handlers")
+        }
     }
 
-    func write(into out: inout JSONWriter) {
-        out.raw("{\"ph\":"); out.string(ph)
-        out.raw(",\"name\":"); out.string(name)
-        out.raw(",\"ts\":"); out.int(ts)
-        if let dur { out.raw(",\"dur\":"); out.int(dur) }
-        out.raw(",\"pid\":"); out.int(pid)
-        out.raw(",\"tid\":"); out.int(tid)
-        if let scope { out.raw(",\"s\":"); out.string(scope) }
-        if !args.isEmpty {
-            out.raw(",\"args\":{")
-            for (index, (key, value)) in args.enumerated() {
-                if index > 0 { out.raw(",") }
-                out.key(key)
-                switch value {
-                case .int(let v): out.int(v)
-                case .string(let s): out.string(s)
-                }
+    init(report: Report, spill: SpillFile?) {
+        self.init(header: Header(tool: "\(report.tool.name) \(report.tool.version)", workload: report.run.workload,
+                                 device: report.device.name, policy: report.policy.name, seed: report.run.seed),
+                  names: Dictionary(uniqueKeysWithValues: report.apps.map { ($0.key, $0.value.name) }), spill: spill)
+    }
+
+    /// The pid of an app key (the device's for an unknown one).
+    public func pid(_ app: String?) -> Int64 { app.flatMap { pids[$0] } ?? TraceJSON.devicePid }
+
+    /// The index of an app key among ``apps``.
+    public func index(of app: String) -> Int? { pids[app].map { Int($0) - 2 } }
+
+    /// Bytes held so far (a size estimate for a writer in memory).
+    var byteEstimate: Int { streams.reduce(0) { $0 + $1.out.bytes.count } }
+
+    /// Fills the streams from a whole report.
+    mutating func add(_ report: Report) throws {
+        for pair in report.timeline.usedBytes where pair.count >= 2 { try counter(.used, at: pair[0], pair[1]) }
+        for pair in report.timeline.compressedBytes where pair.count >= 2 { try counter(.compressed, at: pair[0], pair[1]) }
+        for level in report.timeline.levels { try pressure(at: level.atUs, level.level) }
+        for (index, app) in apps.enumerated() {
+            for pair in report.timeline.appBytes[app] ?? [] where pair.count >= 2 {
+                try counter(.footprint(index), at: pair[0], pair[1])
+            }
+        }
+        let intervals = report.lifecycle(apps: apps)
+        for (index, app) in apps.enumerated() {
+            for interval in intervals[app] ?? [] { try state(index, interval) }
+        }
+        let handlers = StateIntervals.handlers(events: report.events, durationUs: report.run.durationUs)
+        for (index, app) in apps.enumerated() {
+            for run in handlers[app] ?? [] { try handler(index, run) }
+        }
+        try sampledWork(report.profile, handlers: handlers)
+        for event in report.events { try instant(event) }
+    }
+
+    // MARK: Records
+
+    /// Appends one record to stream `s`: its time, its length and its JSON text.
+    @inline(__always)
+    private mutating func record(_ s: Int, ts: Int64, _ body: (inout JSONWriter) -> Void) throws {
+        withUnsafeBytes(of: ts.littleEndian) { streams[s].out.bytes.append(contentsOf: $0) }
+        let lengthAt = streams[s].out.bytes.count
+        streams[s].out.bytes.append(contentsOf: [0, 0, 0, 0] as [UInt8])
+        body(&streams[s].out)
+        let length = UInt32(streams[s].out.bytes.count - lengthAt - 4)
+        withUnsafeBytes(of: length.littleEndian) { raw in
+            for k in 0..<4 { streams[s].out.bytes[lengthAt + k] = raw[k] }
+        }
+        try streams[s].flush(to: spill)
+    }
+
+    private mutating func metadata(_ pid: Int64, _ tid: Int64, _ name: StaticString, _ key: StaticString,
+                                   text: String? = nil, number: Int64 = 0) {
+        // The metadata stream stays in memory (a few records per app): it cannot fail.
+        try? record(Self.metadataStream, ts: 0) { out in
+            out.raw("{\"ph\":\"M\",\"name\":\""); out.raw(name)
+            out.raw("\",\"ts\":0,\"pid\":"); out.int(pid)
+            out.raw(",\"tid\":"); out.int(tid)
+            out.raw(",\"args\":{\""); out.raw(key); out.raw("\":")
+            if let text { out.string(text) } else { out.int(number) }
+            out.raw("}}")
+        }
+    }
+
+    /// A memory counter.
+    public enum Counter {
+        case used, compressed
+        /// An app's footprint, by its index in ``TraceStreams/apps``.
+        case footprint(Int)
+    }
+
+    public mutating func counter(_ counter: Counter, at ts: Int64, _ bytes: Int64) throws {
+        switch counter {
+        case .used:
+            try record(Self.usedStream, ts: ts) { out in
+                out.raw("{\"ph\":\"C\",\"name\":\"used\",\"ts\":"); out.int(ts)
+                out.raw(",\"pid\":1,\"tid\":0,\"args\":{\"bytes\":"); out.int(bytes); out.raw("}}")
+            }
+        case .compressed:
+            try record(Self.compressedStream, ts: ts) { out in
+                out.raw("{\"ph\":\"C\",\"name\":\"compressed\",\"ts\":"); out.int(ts)
+                out.raw(",\"pid\":1,\"tid\":0,\"args\":{\"bytes\":"); out.int(bytes); out.raw("}}")
+            }
+        case .footprint(let index):
+            try record(4 + index, ts: ts) { out in
+                out.raw("{\"ph\":\"C\",\"name\":\"footprint\",\"ts\":"); out.int(ts)
+                out.raw(",\"pid\":"); out.int(Int64(index) + 2)
+                out.raw(",\"tid\":0,\"args\":{\"bytes\":"); out.int(bytes); out.raw("}}")
+            }
+        }
+    }
+
+    public mutating func pressure(at ts: Int64, _ level: PressureLevel) throws {
+        try record(Self.pressureStream, ts: ts) { out in
+            out.raw("{\"ph\":\"C\",\"name\":\"pressure\",\"ts\":"); out.int(ts)
+            out.raw(",\"pid\":1,\"tid\":0,\"args\":{\"level\":"); out.int(TraceJSON.levelNumber(level)); out.raw("}}")
+        }
+    }
+
+    /// A state slice of the app at `index` (nothing for `notRunning`).
+    public mutating func state(_ index: Int, _ interval: StateInterval) throws {
+        guard interval.state != .notRunning else { return }
+        try record(4 + apps.count + index, ts: interval.startUs) { out in
+            out.raw("{\"ph\":\"X\",\"name\":"); out.string(interval.state.rawValue)
+            out.raw(",\"ts\":"); out.int(interval.startUs)
+            out.raw(",\"dur\":"); out.int(interval.lengthUs)
+            out.raw(",\"pid\":"); out.int(Int64(index) + 2)
+            out.raw(",\"tid\":1")
+            if let cause = interval.cause {
+                out.raw(",\"args\":{\"cause\":"); out.string(cause.text); out.raw("}")
             }
             out.raw("}")
         }
-        out.raw("}")
+    }
+
+    /// A handler run of the app at `index`.
+    public mutating func handler(_ index: Int, _ run: HandlerInterval) throws {
+        try record(4 + 2 * apps.count + index, ts: run.startUs) { out in
+            out.raw("{\"ph\":\"X\",\"name\":"); out.string(run.handler)
+            out.raw(",\"ts\":"); out.int(run.startUs)
+            out.raw(",\"dur\":"); out.int(run.endUs - run.startUs)
+            out.raw(",\"pid\":"); out.int(Int64(index) + 2)
+            out.raw(",\"tid\":2,\"args\":{\"outcome\":"); out.string(run.outcome); out.raw("}}")
+        }
+    }
+
+    /// The samples track: the profile's runs of work, in order, matched to the runs of the
+    /// same app and handler in the simulation (work runs right as its handler starts, so the
+    /// k-th run of work belongs to the k-th start of that handler).
+    public mutating func sampledWork(_ profile: SamplingProfile?, handlers: [String: [HandlerInterval]]) throws {
+        guard let profile, !profile.runs.isEmpty else { return }
+        var runsByKey: [String: ArraySlice<WorkRun>] = [:]
+        for run in profile.runs { runsByKey[run.app + "\u{0}" + run.handler, default: []].append(run) }
+        for (index, app) in apps.enumerated() {
+            let pid = Int64(index) + 2
+            var named = false
+            for interval in handlers[app] ?? [] {
+                let key = app + "\u{0}" + interval.handler
+                guard let run = runsByKey[key]?.popFirst() else { continue }
+                if !named {
+                    metadata(pid, TraceJSON.samplesTid, "thread_name", "name", text: "samples")
+                    named = true
+                }
+                try record(4 + 3 * apps.count + index, ts: interval.startUs) { out in
+                    out.raw("{\"ph\":\"X\",\"name\":"); out.string("work: \(run.kernel)")
+                    out.raw(",\"ts\":"); out.int(interval.startUs)
+                    out.raw(",\"dur\":"); out.int(interval.endUs - interval.startUs)
+                    out.raw(",\"pid\":"); out.int(pid)
+                    out.raw(",\"tid\":3,\"args\":{\"samples\":"); out.int(Int64(run.samples))
+                    out.raw(",\"wallUs\":"); out.int(run.wallMicroseconds)
+                    out.raw(",\"cpuUs\":"); out.int(run.cpuMicroseconds)
+                    out.raw(",\"handler\":"); out.string(run.handler); out.raw("}}")
+                }
+            }
+        }
+    }
+
+    /// Decisions and notable moments as instants: launches, resumes, compressions, evictions,
+    /// exits and warnings on their app's lifecycle thread, pressure changes and reclaims on the
+    /// device's; nothing for other events.
+    public mutating func instant(_ event: SimEvent) throws {
+        let onApp: Bool
+        switch event.payload {
+        case .launch, .resume, .compression, .eviction, .exit, .memoryWarning: onApp = true
+        case .pressure, .reclaim: onApp = false
+        case .transition, .callback, .decompression, .handlerStart, .handlerEnd, .pushDelivered, .ignored, .objectShown,
+             .objectDismissed, .notificationDelivery, .swap:
+            return
+        }
+        let pid = onApp ? self.pid(event.app) : TraceJSON.devicePid
+        try record(instantsStream, ts: event.atUs) { out in
+            out.raw("{\"ph\":\"i\",\"name\":\"")
+            switch event.payload {
+            case .launch: out.raw("launch")
+            case .resume: out.raw("resume")
+            case .compression: out.raw("compression")
+            case .eviction: out.raw("eviction")
+            case .exit(let reason, _): reason == .userQuit ? out.raw("exit") : out.raw("kill")
+            case .memoryWarning: out.raw("memoryWarning")
+            case .pressure(let level, _): out.raw("pressure "); out.rawText(level.rawValue)
+            default: out.raw("reclaim")
+            }
+            out.raw("\",\"ts\":"); out.int(event.atUs)
+            out.raw(",\"pid\":"); out.int(pid)
+            out.raw(onApp ? ",\"tid\":1,\"s\":\"t\",\"args\":{\"reason\":" : ",\"tid\":1,\"s\":\"p\",\"args\":{\"reason\":")
+            switch event.payload {
+            case .launch(let kind, let bytes, _):
+                out.string(kind.rawValue); out.raw(",\"bytes\":"); out.int(bytes)
+            case .resume(let kind, let latency):
+                out.string(kind.rawValue); out.raw(",\"latencyUs\":"); out.int(latency)
+            case .compression(let bytes, _, _):
+                out.raw("\"suspended under the compression threshold\",\"bytes\":"); out.int(bytes)
+            case .eviction(let bytes):
+                out.string(ExitReason.memoryPressure.rawValue); out.raw(",\"bytes\":"); out.int(bytes)
+            case .exit(let reason, _):
+                out.string(reason.rawValue)
+            case .memoryWarning(let cause, let freed):
+                out.string(cause.rawValue); out.raw(",\"freedBytes\":"); out.int(freed)
+            case .pressure:
+                out.raw("\"level changed\"")
+            case .reclaim(let r):
+                out.raw("\"demand did not fit\",\"neededBytes\":"); out.int(r.neededBytes)
+                out.raw(",\"freedBytes\":"); out.int(r.freedBytes)
+                out.raw(",\"candidates\":\"")
+                for (k, c) in r.candidates.enumerated() {
+                    if k > 0 { out.raw(" ") }
+                    out.stringContents(c.app)
+                    if c.taken { out.raw("*") }
+                }
+                out.raw("\"")
+                if let app = event.app { out.raw(",\"demandingApp\":"); out.string(app) }
+            default:
+                break
+            }
+            out.raw("}}")
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes trace.json: the header, then every stream's records merged by time (equal times
+    /// in stream order), handing `out` to `flush` whenever it holds a megabyte or more.
+    public func write(into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void) throws {
+        out.raw("{\"displayTimeUnit\":\"ms\",\"otherData\":{")
+        out.key("tool"); out.string(header.tool); out.raw(",")
+        out.key("workload"); out.string(header.workload); out.raw(",")
+        out.key("device"); out.string(header.device); out.raw(",")
+        out.key("policy"); out.string(header.policy); out.raw(",")
+        out.key("seed"); out.string(String(header.seed))
+        out.raw("},\"traceEvents\":[\n")
+
+        var cursors: [Cursor] = []
+        var heap = Heap<Head>()
+        for stream in streams {
+            var cursor = Cursor(reader: stream.reader(spill))
+            if let ts = try cursor.peek() { heap.insert(Head(ts: ts, stream: cursors.count)) }
+            cursors.append(cursor)
+        }
+        var first = true
+        while let head = heap.popMin() {
+            let s = head.stream
+            // Take this stream's records while they come before every other stream's next one.
+            let limit = heap.min
+            while let ts = try cursors[s].peek() {
+                if let limit, ts > limit.ts || (ts == limit.ts && s > limit.stream) {
+                    heap.insert(Head(ts: ts, stream: s))
+                    break
+                }
+                if !first { out.raw(",\n") }
+                first = false
+                cursors[s].take(into: &out)
+                if out.bytes.count >= 1 << 20 { try flush(&out) }
+            }
+        }
+        out.raw("\n]}\n")
+        try flush(&out)
+    }
+
+    private struct Head: Comparable {
+        var ts: Int64
+        var stream: Int
+
+        static func < (a: Head, b: Head) -> Bool { (a.ts, a.stream) < (b.ts, b.stream) }
+    }
+
+    /// Reads a stream's records in order.
+    private struct Cursor {
+        var reader: SpillStream.Reader
+        var block: [UInt8] = []
+        var position = 0
+
+        /// The time of the next record, or nil at the end.
+        mutating func peek() throws -> Int64? {
+            while position >= block.count {
+                guard let next = try reader.next() else { return nil }
+                block = next
+                position = 0
+            }
+            return block.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(fromByteOffset: position, as: Int64.self)) }
+        }
+
+        /// Appends the next record's text to `out` (after ``peek()`` found one).
+        mutating func take(into out: inout JSONWriter) {
+            block.withUnsafeBytes { raw in
+                let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: UInt32.self)))
+                out.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(position + 12)..<(position + 12 + length)]))
+                position += 12 + length
+            }
+        }
     }
 }

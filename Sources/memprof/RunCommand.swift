@@ -48,10 +48,15 @@ struct RunCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("timing \(name) \(String(format: "%.1f", ms)) ms \(bytes) bytes\n".utf8))
             }
         }
-        let artifacts = try RunPipeline.run(request)
-        progress.clear()
         let folder = out.map { ReportFolder(path: $0) } ?? .default(forWorkload: loaded.workload.name)
-        try folder.write(artifacts)
+        let artifacts: RunArtifacts
+        do {
+            artifacts = try RunPipeline.run(request, writingTo: folder)
+            progress.clear()
+        } catch {
+            progress.clear()
+            throw error
+        }
         print(artifacts.summary(folder: out ?? "Reports/\(loaded.workload.name)"))
     }
 }

@@ -12,7 +12,8 @@ extension Simulator {
         // An app that posted to a dangling observer in this step has already crashed (spec §7).
         if reason != .badAccess, apps[i].objects.pendingCrash != nil { return kill(i, .badAccess, requested: nil) }
         if reason.jetsamReason != nil, options.keepsHistory {
-            jetsamEvents.append(jetsamSnapshot(killing: i, reason, requested: requested))
+            let snapshot = jetsamSnapshot(killing: i, reason, requested: requested)
+            if let sink = options.sink { sink.record(snapshot) } else { jetsamEvents.append(snapshot) }
         }
         let from = apps[i].state
         setState(i, .notRunning, cause: evicted ? .evicted : .exit(reason))

@@ -13,7 +13,7 @@ extension Simulator {
         if pagesOut { summary.swap = finishSwap() }
         var intervals: [String: [StateInterval]] = [:]
         for i in apps.indices {
-            apps[i].leaveState(at: now, keepsInterval: options.keepsHistory)
+            apps[i].leaveState(at: now, keepsInterval: keepsIntervals)
             intervals[apps[i].spec.id] = apps[i].intervals
             var s = apps[i].stats
             for (k, state) in AppState.allCases.enumerated() {

@@ -14,7 +14,7 @@ extension Simulator {
     mutating func setState(_ i: Int, _ state: AppState, cause: StateCause?) {
         let old = apps[i].state
         guard old != state else { return }
-        apps[i].leaveState(at: now, keepsInterval: options.keepsHistory)
+        apps[i].leaveState(at: now, keepsInterval: keepsIntervals)
         apps[i].stateCause = cause
         let footprint = apps[i].footprint
         if old.isResident != state.isResident {
@@ -42,7 +42,10 @@ extension Simulator {
     }
 
     mutating func memoryChanged(_ i: Int) {
-        if options.keepsHistory {
+        if let sink = options.sink, options.keepsHistory {
+            sink.memoryChanged(atUs: now, app: i, appBytes: apps[i].residentBytes, usedBytes: used,
+                               compressedBytes: compressedUsed)
+        } else if options.keepsHistory {
             apps[i].bytes.record(now, apps[i].residentBytes)
             usedSeries.record(now, used)
             compressedSeries.record(now, compressedUsed)

@@ -39,13 +39,18 @@ public struct Simulator {
         /// turn it off: they read only the counters (summary and per-app stats), which are the
         /// same either way, and a run without history allocates a fraction as much.
         public var keepsHistory = true
+        /// Where the history goes as it is made (events, jetsam snapshots, memory changes), instead
+        /// of into the result; nil keeps it in the result. Only with `keepsHistory`.
+        public var sink: (any SimulationSink)?
 
         public init(checksInvariants: Bool = false, progress: ((Microseconds) -> Void)? = nil,
-                    performer: (any WorkPerformer)? = nil, keepsHistory: Bool = true) {
+                    performer: (any WorkPerformer)? = nil, keepsHistory: Bool = true,
+                    sink: (any SimulationSink)? = nil) {
             self.checksInvariants = checksInvariants
             self.progress = progress
             self.performer = performer
             self.keepsHistory = keepsHistory
+            self.sink = sink
         }
     }
 
@@ -155,7 +160,7 @@ public struct Simulator {
         // Each scripted action leads to about 15 recorded events (14.8-15.0 in scripts/bench.sh's
         // generated workloads); reserving 16 avoids copying the growing array (a measured 15% of a
         // large run), and capacity never written is never touched, so it costs no memory.
-        if options.keepsHistory { events.reserveCapacity(min(1 << 22, scriptQueue.count * 16)) }
+        if options.keepsHistory, options.sink == nil { events.reserveCapacity(min(1 << 22, scriptQueue.count * 16)) }
         for i in apps.indices {
             apps[i].bytes.record(0, 0)
         }
@@ -257,20 +262,30 @@ public struct Simulator {
     /// Records what happened to app `i` now, if the run keeps its history.
     mutating func record(_ payload: SimEvent.Payload, _ i: Int) {
         guard options.keepsHistory else { return }
-        events.append(SimEvent(atUs: now, app: apps[i].spec.id, payload))
+        keep(SimEvent(atUs: now, app: apps[i].spec.id, payload))
     }
 
     /// Records what happened to the device now (no app), if the run keeps its history.
     mutating func recordDevice(_ payload: SimEvent.Payload) {
         guard options.keepsHistory else { return }
-        events.append(SimEvent(atUs: now, app: nil, payload))
+        keep(SimEvent(atUs: now, app: nil, payload))
     }
 
     mutating func ignored(_ action: ScriptAction, _ why: IgnoredReason) {
         guard options.keepsHistory else { return }
-        events.append(SimEvent(atUs: now, app: action.app.map { apps[$0].spec.id },
-                               .ignored(action: action.name, reason: why)))
+        keep(SimEvent(atUs: now, app: action.app.map { apps[$0].spec.id },
+                      .ignored(action: action.name, reason: why)))
     }
+
+    /// An event of the history: to the sink, or into the result.
+    @inline(__always)
+    mutating func keep(_ event: SimEvent) {
+        if let sink = options.sink { sink.record(event) } else { events.append(event) }
+    }
+
+    /// Whether the engine keeps each app's state intervals itself (with a sink, the transitions
+    /// carry them).
+    var keepsIntervals: Bool { options.keepsHistory && options.sink == nil }
 
     /// Delivers a delegate callback to an app and posts its notification to the app's
     /// registered observers (spec §7).

@@ -1,0 +1,138 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Scratch space for streams written while a run goes on and read back once when it ends
+/// (issue 9): the blocks of many ``SpillStream``s, appended to one temporary file that is
+/// unlinked as soon as it is opened, so nothing is left behind whatever happens to the process.
+///
+/// Put it in the folder the output goes to (a ``StagedFolder``'s staging folder): the scratch
+/// then uses the same disk, and a full disk is reported for that folder.
+public final class SpillFile {
+    private var fd: Int32
+    private var end: Int64 = 0
+    /// The folder the output is for, to name in errors.
+    let folder: URL
+
+    /// A new scratch file in `directory`; `folder` is named in errors.
+    public init(in directory: URL, for folder: URL) throws {
+        self.folder = folder
+        var template = Array(directory.appendingPathComponent(".memprof-spill-XXXXXX").path.utf8CString)
+        fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw OutputError(path: folder.path, action: "writing scratch space to", errno: errno) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    }
+
+    deinit { close(fd) }
+
+    /// Bytes written so far.
+    public var size: Int64 { end }
+
+    /// Appends `bytes`; returns where they start.
+    func append(_ bytes: UnsafeRawBufferPointer) throws -> Int64 {
+        let start = end
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(start) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw OutputError(path: folder.path, action: "writing scratch space to", errno: errno)
+            }
+            done += n
+        }
+        end += Int64(bytes.count)
+        return start
+    }
+
+    /// Reads `count` bytes at `offset` into `buffer` (replacing what it held).
+    func read(at offset: Int64, count: Int, into buffer: inout [UInt8]) throws {
+        buffer.removeAll(keepingCapacity: true)
+        buffer.reserveCapacity(count)
+        var failure: Int32 = 0
+        buffer.append(contentsOf: repeatElement(0, count: count))
+        buffer.withUnsafeMutableBytes { raw in
+            var done = 0
+            while done < count {
+                let n = pread(fd, raw.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { failure = n < 0 ? errno : EIO; return }
+                done += n
+            }
+        }
+        if failure != 0 { throw OutputError(path: folder.path, action: "reading scratch space of", errno: failure) }
+    }
+}
+
+/// Bytes appended in order and read back once, in order: held in ``out`` until they fill a
+/// block, then moved into a ``SpillFile`` (or, without one, kept in memory).
+///
+/// Writers append through ``out`` (a ``JSONWriter``) and call ``flush(to:)`` at a boundary of
+/// their own (a record, a value): blocks then hold whole pieces.
+public struct SpillStream {
+    /// Where bytes are appended.
+    public var out: JSONWriter
+    private var blocks: [(offset: Int64, count: Int)] = []
+    private var kept: [[UInt8]] = []
+    let blockSize: Int
+
+    public init(blockSize: Int = 32 * 1024) {
+        self.blockSize = blockSize
+        out = JSONWriter(capacity: blockSize + 1024)
+    }
+
+    /// Whether nothing was written.
+    public var isEmpty: Bool { out.bytes.isEmpty && blocks.isEmpty && kept.isEmpty }
+
+    /// Moves the bytes written so far into a block once they fill one.
+    @inline(__always)
+    public mutating func flush(to spill: SpillFile?) throws {
+        if out.bytes.count >= blockSize { try moveOut(to: spill) }
+    }
+
+    private mutating func moveOut(to spill: SpillFile?) throws {
+        guard !out.bytes.isEmpty else { return }
+        if let spill {
+            let offset = try out.bytes.withUnsafeBytes { try spill.append($0) }
+            blocks.append((offset, out.bytes.count))
+            out.bytes.removeAll(keepingCapacity: true)
+        } else {
+            kept.append(out.bytes)
+            out.bytes.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The blocks written, in order, one at a time (reading the spill file into one buffer).
+    public func reader(_ spill: SpillFile?) -> Reader {
+        Reader(blocks: blocks, kept: kept, last: out.bytes, spill: spill)
+    }
+
+    /// Calls `body` with every piece of the stream in order.
+    public func forEachChunk(_ spill: SpillFile?, _ body: (ArraySlice<UInt8>) throws -> Void) throws {
+        var reader = reader(spill)
+        while let chunk = try reader.next() { try body(chunk[...]) }
+    }
+
+    /// The blocks of a stream, in order.
+    public struct Reader {
+        let blocks: [(offset: Int64, count: Int)]
+        let kept: [[UInt8]]
+        let last: [UInt8]
+        let spill: SpillFile?
+        var index = 0
+        var buffer: [UInt8] = []
+
+        /// The next block, or nil at the end.
+        public mutating func next() throws -> [UInt8]? {
+            defer { index += 1 }
+            if index < blocks.count, let spill {
+                try spill.read(at: blocks[index].offset, count: blocks[index].count, into: &buffer)
+                return buffer
+            }
+            let k = index - blocks.count
+            if k < kept.count { return kept[k] }
+            return k == kept.count && !last.isEmpty ? last : nil
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import Dispatch
+import MemprofCore
+import MemprofHTML
+import MemprofOutput
+import MemprofProfile
+import MemprofReport
+import MemprofTrace
+
+/// The sink of a run written as it goes (issue 9): each event, jetsam snapshot and memory change
+/// is turned into report.json's and trace.json's text as the engine makes it, and that text goes
+/// into a ``SpillFile`` in the report's staging folder; report.html keeps what it draws.
+///
+/// Events are handled in batches (a few thousand at a time): the time spent writing each file's
+/// text is measured per batch, so the writers' figures do not include the simulation's time.
+final class RunStream: SimulationSink {
+    let workload: Workload
+    private let spill: SpillFile
+    private(set) var report: ReportStreams
+    private(set) var trace: TraceStreams
+    private var intervals: StateIntervals.Builder
+    private var handlerRuns = StateIntervals.HandlerRuns()
+    /// Every handler run, kept when work runs (the samples track is matched to them at the end).
+    private var keptHandlerRuns: [String: [HandlerInterval]]?
+    private var used = Series(), compressed = Series(), levels = Series()
+    private var appSeries: [Series]
+    /// Workload index of an app → its index in trace.json's (sorted) apps.
+    private let traceIndex: [Int]
+    private var batch: [SimEvent] = []
+    private var points: [(Microseconds, Int64)] = []
+    /// The first failure to write; later writes are skipped and the run reports it at its end.
+    private(set) var failure: (any Error)?
+    /// Nanoseconds spent writing report.json's and trace.json's text.
+    private(set) var reportNs: UInt64 = 0
+    private(set) var traceNs: UInt64 = 0
+    var history = HTMLHistory()
+    /// The memory chart's series, reduced as they come.
+    private(set) var memory: MemoryDigest
+
+    private static let batchSize = 4096
+    private static let seriesHeld = 1024
+
+    init(workload: Workload, eventLog: EventLog, spill: SpillFile, keepsHandlerRuns: Bool) {
+        self.workload = workload
+        self.spill = spill
+        let keys = workload.apps.map(\.id)
+        report = ReportStreams(appKeys: keys, eventLog: eventLog, spill: spill)
+        trace = TraceStreams(header: .init(tool: "memprof \(MemprofVersion.current)", workload: workload.name,
+                                           device: workload.device.name, policy: workload.policy.name, seed: workload.seed),
+                             names: Dictionary(workload.apps.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a }),
+                             spill: spill)
+        traceIndex = keys.map { [trace] in trace.index(of: $0) ?? 0 }
+        intervals = StateIntervals.Builder(apps: trace.apps, durationUs: workload.durationUs)
+        keptHandlerRuns = keepsHandlerRuns ? [:] : nil
+        appSeries = keys.map { _ in Series() }
+        for i in appSeries.indices { appSeries[i].record(0, 0) }
+        used.record(0, 0)
+        compressed.record(0, 0)
+        levels.record(0, TraceJSON.levelNumber(.normal))
+        batch.reserveCapacity(Self.batchSize)
+        history.start(apps: keys)
+        memory = MemoryDigest(apps: keys.count, durationUs: workload.durationUs, device: workload.device)
+    }
+
+    // MARK: SimulationSink
+
+    func record(_ event: SimEvent) {
+        batch.append(event)
+        if batch.count == Self.batchSize { handleBatch() }
+    }
+
+    func record(_ snapshot: JetsamEvent) {
+        guard failure == nil else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        attempt { try report.jetsamEvent(snapshot) }
+        reportNs += DispatchTime.now().uptimeNanoseconds - start
+        history.jetsam(snapshot)
+    }
+
+    func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
+        memory.memoryChanged(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes, compressedBytes: compressedBytes)
+        appSeries[app].record(atUs, appBytes)
+        used.record(atUs, usedBytes)
+        compressed.record(atUs, compressedBytes)
+        if appSeries[app].points.count > Self.seriesHeld { drain(.app(app), &appSeries[app], above: Self.seriesHeld) }
+        if used.points.count > Self.seriesHeld { drain(.used, &used, above: Self.seriesHeld) }
+        if compressed.points.count > Self.seriesHeld { drain(.compressed, &compressed, above: Self.seriesHeld) }
+    }
+
+    // MARK: Streaming
+
+    private func attempt(_ write: () throws -> Void) {
+        guard failure == nil else { return }
+        do { try write() } catch { failure = error }
+    }
+
+    /// Writes the final points of a series to both files.
+    private func drain(_ series: ReportStreams.Series, _ values: inout Series, above: Int) {
+        points.removeAll(keepingCapacity: true)
+        values.drain(above: above) { points.append(($0, $1)) }
+        guard failure == nil else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        attempt { for (t, v) in points { try report.point(series, t, v) } }
+        let middle = DispatchTime.now().uptimeNanoseconds
+        let counter: TraceStreams.Counter = switch series {
+        case .used: .used
+        case .compressed: .compressed
+        case .app(let i): .footprint(traceIndex[i])
+        }
+        attempt { for (t, v) in points { try trace.counter(counter, at: t, v) } }
+        reportNs += middle - start
+        traceNs += DispatchTime.now().uptimeNanoseconds - middle
+    }
+
+    private func drainLevels(above: Int) {
+        points.removeAll(keepingCapacity: true)
+        levels.drain(above: above) { points.append(($0, $1)) }
+        let changes = points.map { Timeline.LevelChange(atUs: $0.0, level: Self.level($0.1)) }
+        history.levels(changes)
+        let start = DispatchTime.now().uptimeNanoseconds
+        attempt { for change in changes { try report.level(change) } }
+        let middle = DispatchTime.now().uptimeNanoseconds
+        attempt { for change in changes { try trace.pressure(at: change.atUs, change.level) } }
+        reportNs += middle - start
+        traceNs += DispatchTime.now().uptimeNanoseconds - middle
+    }
+
+    private func handleBatch() {
+        defer { batch.removeAll(keepingCapacity: true) }
+        for event in batch {
+            if case .pressure(let level, _) = event.payload { levels.record(event.atUs, TraceJSON.levelNumber(level)) }
+        }
+        if levels.points.count > Self.seriesHeld { drainLevels(above: Self.seriesHeld) }
+        history.events(batch)
+        guard failure == nil else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        attempt { for event in batch { try report.event(event) } }
+        let middle = DispatchTime.now().uptimeNanoseconds
+        attempt {
+            for event in batch {
+                try trace.instant(event)
+                if let (app, interval) = intervals.add(event) {
+                    history.interval(app, interval)
+                    if let index = trace.index(of: app) { try trace.state(index, interval) }
+                }
+                handlerRuns.add(event, handlerRun)
+            }
+        }
+        reportNs += middle - start
+        traceNs += DispatchTime.now().uptimeNanoseconds - middle
+    }
+
+    private func handlerRun(_ app: String, _ run: HandlerInterval) {
+        keptHandlerRuns?[app, default: []].append(run)
+        if let index = trace.index(of: app) { attempt { try trace.handler(index, run) } }
+    }
+
+    /// Writes out everything still held, at the end of the run.
+    func finish() {
+        handleBatch()
+        drainLevels(above: 0)
+        for i in appSeries.indices { drain(.app(i), &appSeries[i], above: 0) }
+        drain(.used, &used, above: 0)
+        drain(.compressed, &compressed, above: 0)
+        let start = DispatchTime.now().uptimeNanoseconds
+        intervals.finish { app, interval in
+            history.interval(app, interval)
+            if let index = trace.index(of: app) { attempt { try trace.state(index, interval) } }
+        }
+        handlerRuns.finish(durationUs: workload.durationUs, handlerRun)
+        traceNs += DispatchTime.now().uptimeNanoseconds - start
+    }
+
+    /// The level `TraceJSON.levelNumber(_:)` gives as `number`.
+    private static func level(_ number: Int64) -> PressureLevel {
+        PressureLevel.allCases.first { TraceJSON.levelNumber($0) == number } ?? .normal
+    }
+
+    /// The memory chart's series (once, at the end).
+    func finishMemory() -> MemoryDigest.Drawn { memory.finish() }
+
+    /// Adds the samples track (after ``finish()``, once the profile is made).
+    func addSampledWork(_ profile: SamplingProfile?) {
+        guard let keptHandlerRuns else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        attempt { try trace.sampledWork(profile, handlers: keptHandlerRuns) }
+        traceNs += DispatchTime.now().uptimeNanoseconds - start
+    }
+}
