@@ -31,6 +31,8 @@ public struct HTMLReport {
     /// The memory chart's series, reduced while the run streamed (``MemoryDigest``); nil draws
     /// them from the report's timeline.
     public var memoryDrawn: MemoryDigest.Drawn?
+    /// The swimlanes, made while the run streamed (``LaneDigest``); nil draws them from the report.
+    public var lanesDrawn: LaneDigest.Drawn?
 
     public init(_ report: Report, orderedApps: [String]? = nil, options: Options = Options()) {
         self.report = report
@@ -48,9 +50,11 @@ public struct HTMLReport {
     }
 
     /// The page as UTF-8 bytes.
-    public static func data(_ report: Report, orderedApps: [String]? = nil, memory: MemoryDigest.Drawn? = nil) -> Data {
+    public static func data(_ report: Report, orderedApps: [String]? = nil, memory: MemoryDigest.Drawn? = nil,
+                            lanes: LaneDigest.Drawn? = nil) -> Data {
         var page = HTMLReport(report, orderedApps: orderedApps)
         page.memoryDrawn = memory
+        page.lanesDrawn = lanes
         return Data(page.render().utf8)
     }
 
@@ -60,7 +64,7 @@ public struct HTMLReport {
         let jetsamSet = Set(jetsam)
         var memory = MemoryChart(report: report, apps: apps, options: options, drawn: memoryDrawn)
         memory.jetsamLink = { isBase, index in !isBase && jetsamSet.contains(index) ? "#jetsam-\(index)" : nil }
-        let lanes = LaneChart(report: report, apps: apps, options: options)
+        let lanes = LaneChart(report: report, apps: apps, options: options, drawn: lanesDrawn)
         var sections = extraSections
         if let profile = Self.profileSection(for: report) { sections.insert(profile, at: 0) }
 

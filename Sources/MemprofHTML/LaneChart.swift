@@ -31,60 +31,14 @@ struct LaneChart {
     private(set) var texts: [String] = []
     private var textIndex: [String: Int] = [:]
 
-    init(report: Report, apps: [String], options: HTMLReport.Options) {
+    init(report: Report, apps: [String], options: HTMLReport.Options, drawn: LaneDigest.Drawn? = nil) {
         self.report = report
         self.apps = apps
-        let duration = max(report.run.durationUs, 1)
-        let columns = Int64(max(200, min(2_000, options.laneBudget / max(1, apps.count))))
-        let minLength = max(1, duration / columns)
-        minLengthUs = minLength
-        let intervals = report.lifecycle(apps: apps)
-        segments = apps.map { Self.coalesce(Lanes.segments(intervals[$0] ?? [], minLengthUs: minLength)) }
-        let runs = StateIntervals.handlers(events: report.events, durationUs: report.run.durationUs)
-        handlers = apps.map { app in
-            // Handler runs shorter than a column are merged the same way, keeping the first's name.
-            var merged: [HandlerInterval] = []
-            for run in runs[app] ?? [] {
-                if var last = merged.last, run.startUs - last.endUs < minLength,
-                    last.endUs - last.startUs < minLength || run.endUs - run.startUs < minLength
-                {
-                    last.endUs = max(last.endUs, run.endUs)
-                    last.outcome = "several runs"
-                    merged[merged.count - 1] = last
-                } else {
-                    merged.append(run)
-                }
-            }
-            return merged
-        }
-        // Marks: one per app and column, the most telling kind there (a kill over a launch).
-        let rows = Dictionary(uniqueKeysWithValues: apps.enumerated().map { ($1, $0) })
-        var laneMarks = Array(repeating: [(atUs: Microseconds, kind: Int, detail: String)](), count: apps.count)
-        var placed: [Int64: Int] = [:]
-        for event in report.events {
-            guard let app = event.app, let row = rows[app] else { continue }
-            let name: String
-            let detail: String
-            switch event.payload {
-            case .launch(let kind, _, _): (name, detail) = ("launch", kind.rawValue)
-            case .resume(let kind, _): (name, detail) = ("resume", kind.rawValue)
-            case .eviction: (name, detail) = ("eviction", "")
-            case .compression(_, _, let freezer): (name, detail) = ("compression", freezer?.detail ?? "")
-            case .exit(let reason, _): (name, detail) = (reason == .userQuit ? "quit" : "kill", reason.rawValue)
-            default: continue
-            }
-            let kind = Self.markKinds.firstIndex(of: name) ?? 0
-            let key = Int64(row) * (columns + 1) + event.atUs * columns / duration
-            if let index = placed[key] {
-                if Self.markPriority[kind] > Self.markPriority[laneMarks[row][index].kind] {
-                    laneMarks[row][index] = (event.atUs, kind, detail)
-                }
-            } else {
-                placed[key] = laneMarks[row].count
-                laneMarks[row].append((event.atUs, kind, detail))
-            }
-        }
-        marks = laneMarks
+        let drawn = drawn ?? LaneDigest.whole(report, apps: apps, options: options)
+        minLengthUs = drawn.minLengthUs
+        segments = drawn.segments
+        handlers = drawn.handlers
+        marks = drawn.marks
         texts = [""]
         textIndex[""] = 0
         func intern(_ text: String) {
@@ -101,19 +55,7 @@ struct LaneChart {
     /// Consecutive merged segments holding the same states become one.
     static func coalesce(_ segments: [LaneSegment]) -> [LaneSegment] {
         var out: [LaneSegment] = []
-        out.reserveCapacity(segments.count)
-        for segment in segments {
-            if var last = out.last, last.merged > 1, segment.merged > 1, last.states == segment.states,
-                last.endUs == segment.startUs
-            {
-                last.endUs = segment.endUs
-                last.merged += segment.merged
-                last.cause = "\(last.merged) changes"
-                out[out.count - 1] = last
-            } else {
-                out.append(segment)
-            }
-        }
+        for segment in segments { LaneDigest.append(segment, to: &out) }
         return out
     }
 

@@ -33,34 +33,50 @@ public enum Lanes {
     /// `span / minLengthUs` segments plus its long intervals.
     public static func segments(_ intervals: [StateInterval], minLengthUs: Microseconds) -> [LaneSegment] {
         var out: [LaneSegment] = []
-        var group: [StateInterval] = []
-        func flushGroup() {
+        var builder = Builder(minLengthUs: minLengthUs)
+        for interval in intervals { builder.add(interval) { out.append($0) } }
+        builder.finish { out.append($0) }
+        return out
+    }
+
+    /// ``segments(_:minLengthUs:)`` one interval at a time (a streamed run's, issue 9): holds
+    /// only the short intervals of the piece being merged.
+    public struct Builder {
+        let minLengthUs: Microseconds
+        private var group: [StateInterval] = []
+
+        public init(minLengthUs: Microseconds) {
+            self.minLengthUs = minLengthUs
+        }
+
+        public mutating func add(_ interval: StateInterval, _ emit: (LaneSegment) -> Void) {
+            if interval.lengthUs >= minLengthUs {
+                flushGroup(emit)
+                emit(LaneSegment(startUs: interval.startUs, endUs: interval.endUs, state: interval.state,
+                                 cause: interval.cause?.text ?? ""))
+                return
+            }
+            group.append(interval)
+            if let first = group.first, interval.endUs - first.startUs >= minLengthUs { flushGroup(emit) }
+        }
+
+        public mutating func finish(_ emit: (LaneSegment) -> Void) { flushGroup(emit) }
+
+        private mutating func flushGroup(_ emit: (LaneSegment) -> Void) {
             guard let first = group.first, let last = group.last else { return }
             if group.count == 1 {
-                out.append(LaneSegment(startUs: first.startUs, endUs: first.endUs, state: first.state,
-                                       cause: first.cause?.text ?? ""))
+                emit(LaneSegment(startUs: first.startUs, endUs: first.endUs, state: first.state,
+                                 cause: first.cause?.text ?? ""))
             } else {
                 var time: [AppState: Microseconds] = [:]
                 for interval in group { time[interval.state, default: 0] += interval.lengthUs }
                 let dominant = AppState.allCases.max { (time[$0] ?? 0) < (time[$1] ?? 0) } ?? first.state
-                out.append(LaneSegment(startUs: first.startUs, endUs: last.endUs, state: dominant,
-                                       cause: "\(group.count) changes", merged: group.count,
-                                       states: AppState.allCases.filter { time[$0] != nil }))
+                emit(LaneSegment(startUs: first.startUs, endUs: last.endUs, state: dominant,
+                                 cause: "\(group.count) changes", merged: group.count,
+                                 states: AppState.allCases.filter { time[$0] != nil }))
             }
             group.removeAll(keepingCapacity: true)
         }
-        for interval in intervals {
-            if interval.lengthUs >= minLengthUs {
-                flushGroup()
-                out.append(LaneSegment(startUs: interval.startUs, endUs: interval.endUs, state: interval.state,
-                                       cause: interval.cause?.text ?? ""))
-                continue
-            }
-            group.append(interval)
-            if let first = group.first, interval.endUs - first.startUs >= minLengthUs { flushGroup() }
-        }
-        flushGroup()
-        return out
     }
 }
 

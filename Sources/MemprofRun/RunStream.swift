@@ -35,6 +35,8 @@ final class RunStream: SimulationSink {
     var history = HTMLHistory()
     /// The memory chart's series, reduced as they come.
     private(set) var memory: MemoryDigest
+    /// The swimlanes, drawn as intervals, handler runs and marks come.
+    private(set) var lanes: LaneDigest
 
     private static let batchSize = 4096
     private static let seriesHeld = 1024
@@ -57,8 +59,9 @@ final class RunStream: SimulationSink {
         compressed.record(0, 0)
         levels.record(0, TraceJSON.levelNumber(.normal))
         batch.reserveCapacity(Self.batchSize)
-        history.start(apps: keys)
+        history.keepsHandlerStarts = keepsHandlerRuns
         memory = MemoryDigest(apps: keys.count, durationUs: workload.durationUs, device: workload.device)
+        lanes = LaneDigest(apps: keys, durationUs: workload.durationUs)
     }
 
     // MARK: SimulationSink
@@ -131,6 +134,7 @@ final class RunStream: SimulationSink {
         }
         if levels.points.count > Self.seriesHeld { drainLevels(above: Self.seriesHeld) }
         history.events(batch)
+        for event in batch { lanes.event(event) }
         guard failure == nil else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         attempt { for event in batch { try report.event(event) } }
@@ -139,7 +143,7 @@ final class RunStream: SimulationSink {
             for event in batch {
                 try trace.instant(event)
                 if let (app, interval) = intervals.add(event) {
-                    history.interval(app, interval)
+                    lanes.interval(app, interval)
                     if let index = trace.index(of: app) { try trace.state(index, interval) }
                 }
                 handlerRuns.add(event, handlerRun)
@@ -150,6 +154,7 @@ final class RunStream: SimulationSink {
     }
 
     private func handlerRun(_ app: String, _ run: HandlerInterval) {
+        lanes.handlerRun(app, run)
         keptHandlerRuns?[app, default: []].append(run)
         if let index = trace.index(of: app) { attempt { try trace.handler(index, run) } }
     }
@@ -163,7 +168,7 @@ final class RunStream: SimulationSink {
         drain(.compressed, &compressed, above: 0)
         let start = DispatchTime.now().uptimeNanoseconds
         intervals.finish { app, interval in
-            history.interval(app, interval)
+            lanes.interval(app, interval)
             if let index = trace.index(of: app) { attempt { try trace.state(index, interval) } }
         }
         handlerRuns.finish(durationUs: workload.durationUs, handlerRun)
@@ -177,6 +182,9 @@ final class RunStream: SimulationSink {
 
     /// The memory chart's series (once, at the end).
     func finishMemory() -> MemoryDigest.Drawn { memory.finish() }
+
+    /// The swimlanes (once, at the end).
+    func finishLanes() -> LaneDigest.Drawn { lanes.finish() }
 
     /// Adds the samples track (after ``finish()``, once the profile is made).
     func addSampledWork(_ profile: SamplingProfile?) {

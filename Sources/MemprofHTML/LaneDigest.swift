@@ -1,0 +1,117 @@
+import MemprofCore
+import MemprofReport
+
+/// What the lifecycle swimlanes draw (``LaneChart``), made one interval, handler run and event
+/// at a time: a streamed run (issue 9) feeds it as it goes, a whole report all at once. Holds what
+/// the lanes draw, bounded by apps × columns, not the run's intervals or events.
+public struct LaneDigest {
+    /// The lanes, per app in the chart's order.
+    public struct Drawn: Sendable {
+        public var minLengthUs: Microseconds
+        public var segments: [[LaneSegment]]
+        public var handlers: [[HandlerInterval]]
+        public var marks: [[(atUs: Microseconds, kind: Int, detail: String)]]
+    }
+
+    private let rows: [String: Int]
+    private let duration: Microseconds
+    private let columns: Int64
+    private let minLength: Microseconds
+    private var builders: [Lanes.Builder]
+    private var segments: [[LaneSegment]]
+    private var handlers: [[HandlerInterval]]
+    private var marks: [[(atUs: Microseconds, kind: Int, detail: String)]]
+    private var placed: [Int64: Int] = [:]
+
+    /// Lanes for `apps` (in the chart's order) over a run of `durationUs`: time is cut into at
+    /// most `laneBudget / apps` columns per lane (200 to 2,000).
+    public init(apps: [String], durationUs: Microseconds, options: HTMLReport.Options = .init()) {
+        rows = Dictionary(apps.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        duration = max(durationUs, 1)
+        columns = Int64(max(200, min(2_000, options.laneBudget / max(1, apps.count))))
+        let minLength = max(1, duration / columns)
+        self.minLength = minLength
+        builders = apps.map { _ in Lanes.Builder(minLengthUs: minLength) }
+        segments = apps.map { _ in [] }
+        handlers = apps.map { _ in [] }
+        marks = apps.map { _ in [] }
+    }
+
+    /// The lanes of a whole report.
+    static func whole(_ report: Report, apps: [String], options: HTMLReport.Options) -> Drawn {
+        var digest = LaneDigest(apps: apps, durationUs: report.run.durationUs, options: options)
+        let intervals = report.lifecycle(apps: apps)
+        for app in apps { for interval in intervals[app] ?? [] { digest.interval(app, interval) } }
+        let runs = StateIntervals.handlers(events: report.events, durationUs: report.run.durationUs)
+        for app in apps { for run in runs[app] ?? [] { digest.handlerRun(app, run) } }
+        for event in report.events { digest.event(event) }
+        return digest.finish()
+    }
+
+    /// The next state interval of `app` (in time order).
+    public mutating func interval(_ app: String, _ interval: StateInterval) {
+        guard let row = rows[app] else { return }
+        builders[row].add(interval) { Self.append($0, to: &segments[row]) }
+    }
+
+    /// Consecutive merged segments holding the same states become one.
+    static func append(_ segment: LaneSegment, to out: inout [LaneSegment]) {
+        if var last = out.last, last.merged > 1, segment.merged > 1, last.states == segment.states,
+            last.endUs == segment.startUs
+        {
+            last.endUs = segment.endUs
+            last.merged += segment.merged
+            last.cause = "\(last.merged) changes"
+            out[out.count - 1] = last
+        } else {
+            out.append(segment)
+        }
+    }
+
+    /// The next handler run of `app` (sorted by start and end, as `StateIntervals.handlers` gives
+    /// them). Runs shorter than a column are merged, keeping the first's name.
+    public mutating func handlerRun(_ app: String, _ run: HandlerInterval) {
+        guard let row = rows[app] else { return }
+        if var last = handlers[row].last, run.startUs - last.endUs < minLength,
+            last.endUs - last.startUs < minLength || run.endUs - run.startUs < minLength
+        {
+            last.endUs = max(last.endUs, run.endUs)
+            last.outcome = "several runs"
+            handlers[row][handlers[row].count - 1] = last
+        } else {
+            handlers[row].append(run)
+        }
+    }
+
+    /// An event of the run, in order: launches, resumes, evictions, compressions and exits make
+    /// marks, one per app and column, the most telling kind there (a kill over a launch).
+    public mutating func event(_ event: SimEvent) {
+        guard let app = event.app, let row = rows[app] else { return }
+        let name: String
+        let detail: String
+        switch event.payload {
+        case .launch(let kind, _, _): (name, detail) = ("launch", kind.rawValue)
+        case .resume(let kind, _): (name, detail) = ("resume", kind.rawValue)
+        case .eviction: (name, detail) = ("eviction", "")
+        case .compression(_, _, let freezer): (name, detail) = ("compression", freezer?.detail ?? "")
+        case .exit(let reason, _): (name, detail) = (reason == .userQuit ? "quit" : "kill", reason.rawValue)
+        default: return
+        }
+        let kind = LaneChart.markKinds.firstIndex(of: name) ?? 0
+        let key = Int64(row) * (columns + 1) + event.atUs * columns / duration
+        if let index = placed[key] {
+            if LaneChart.markPriority[kind] > LaneChart.markPriority[marks[row][index].kind] {
+                marks[row][index] = (event.atUs, kind, detail)
+            }
+        } else {
+            placed[key] = marks[row].count
+            marks[row].append((event.atUs, kind, detail))
+        }
+    }
+
+    /// The lanes, once every interval, run and event is in.
+    public mutating func finish() -> Drawn {
+        for row in builders.indices { builders[row].finish { Self.append($0, to: &segments[row]) } }
+        return Drawn(minLengthUs: minLength, segments: segments, handlers: handlers, marks: marks)
+    }
+}
