@@ -78,7 +78,7 @@ public enum RunPipeline {
             let result = simulator.run()
             stream.finish()
             // The writers' share of the loop is theirs, not the simulation's.
-            let writing = stream.reportNs + stream.traceNs
+            let writing = (stream.reportClock + stream.traceClock).wallNs
             let elapsed = DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds
             let wallMs = Double(elapsed - min(elapsed, writing)) / 1e6
             if let failure = stream.failure { throw failure }
@@ -89,7 +89,7 @@ public enum RunPipeline {
                                 host: .current(simulationWallMs: wallMs, processedOccurrences: result.processedOccurrences),
                                 profile: profile)
             let orderedApps = workload.apps.map(\.id)
-            try streamFile("report.json", into: staged, request: request, startNs: stream.reportNs) { out, flush in
+            try streamFile("report.json", into: staged, request: request, spent: stream.reportClock) { out, flush in
                 try stream.report.write(report, into: &out, flush: flush)
             }
             let html = request.timed("report.html") {
@@ -97,7 +97,7 @@ public enum RunPipeline {
                                 lanes: stream.finishLanes())
             }
             try staged.write(OutputFile(name: "report.html", data: html))
-            try streamFile("trace.json", into: staged, request: request, startNs: stream.traceNs) { out, flush in
+            try streamFile("trace.json", into: staged, request: request, spent: stream.traceClock) { out, flush in
                 try stream.trace.write(into: &out, flush: flush)
             }
             var files: [OutputFile] = []
@@ -115,11 +115,12 @@ public enum RunPipeline {
     }
 
     /// Writes a file of the staged folder from `write`, which hands its text to `flush` in pieces;
-    /// reports its time (`startNs` already spent while the run went) and size to `request.timings`.
-    static func streamFile(_ name: String, into staged: StagedFolder, request: RunRequest, startNs: UInt64,
+    /// reports its time (with what was `spent` while the run went) and size to `request.timings`.
+    static func streamFile(_ name: String, into staged: StagedFolder, request: RunRequest, spent: WriterClock,
                            _ write: (inout JSONWriter, (inout JSONWriter) throws -> Void) throws -> Void) throws {
         let file = try staged.stream(name)
-        let start = DispatchTime.now().uptimeNanoseconds
+        var clock = spent
+        let start = WriterClock.Instant.now
         var out = JSONWriter(capacity: 1 << 21)
         var bytes = 0
         try write(&out) { out in
@@ -127,9 +128,10 @@ public enum RunPipeline {
             try file.append(out.bytes[...])
             out.bytes.removeAll(keepingCapacity: true)
         }
-        let ns = DispatchTime.now().uptimeNanoseconds - start + startNs
+        clock.add(start, .now)
         try file.finish()
-        request.timings?(name, Double(ns) / 1e6, bytes)
+        request.timings?(name, Double(clock.wallNs) / 1e6, bytes)
+        request.cpuTimings?(name, Double(clock.cpuNs) / 1e6)
     }
 
     /// The stack files of a profile: written only when samples were collected or a program's

@@ -28,6 +28,9 @@ public struct RunRequest {
     /// Called after each file is rendered with its name, milliseconds taken and size in bytes
     /// (`scripts/bench-html.sh` reads these through `MEMPROF_TIMINGS`).
     public var timings: ((_ file: String, _ milliseconds: Double, _ bytes: Int) -> Void)?
+    /// Called with the CPU time the writer of a streamed file (report.json, trace.json) took on
+    /// the run's thread, in milliseconds (`memprof run`: `RunPipeline.run(_:writingTo:)`).
+    public var cpuTimings: ((_ file: String, _ cpuMilliseconds: Double) -> Void)?
 
     /// A request to run `workload`; by default its work is sampled at the default rate and
     /// nothing is reported while it runs.

@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import MemprofCore
 import MemprofHTML
 import MemprofOutput
@@ -29,9 +32,9 @@ final class RunStream: SimulationSink {
     private var points: [(Microseconds, Int64)] = []
     /// The first failure to write; later writes are skipped and the run reports it at its end.
     private(set) var failure: (any Error)?
-    /// Nanoseconds spent writing report.json's and trace.json's text.
-    private(set) var reportNs: UInt64 = 0
-    private(set) var traceNs: UInt64 = 0
+    /// Time spent writing report.json's and trace.json's text while the run went.
+    private(set) var reportClock = WriterClock()
+    private(set) var traceClock = WriterClock()
     var history = HTMLHistory()
     /// The memory chart's series, reduced as they come.
     private(set) var memory: MemoryDigest
@@ -73,9 +76,9 @@ final class RunStream: SimulationSink {
 
     func record(_ snapshot: JetsamEvent) {
         guard failure == nil else { return }
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = WriterClock.Instant.now
         attempt { try report.jetsamEvent(snapshot) }
-        reportNs += DispatchTime.now().uptimeNanoseconds - start
+        reportClock.add(start, .now)
         history.jetsam(snapshot)
     }
 
@@ -101,17 +104,17 @@ final class RunStream: SimulationSink {
         points.removeAll(keepingCapacity: true)
         values.drain(above: above) { points.append(($0, $1)) }
         guard failure == nil else { return }
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = WriterClock.Instant.now
         attempt { for (t, v) in points { try report.point(series, t, v) } }
-        let middle = DispatchTime.now().uptimeNanoseconds
+        let middle = WriterClock.Instant.now
         let counter: TraceStreams.Counter = switch series {
         case .used: .used
         case .compressed: .compressed
         case .app(let i): .footprint(traceIndex[i])
         }
         attempt { for (t, v) in points { try trace.counter(counter, at: t, v) } }
-        reportNs += middle - start
-        traceNs += DispatchTime.now().uptimeNanoseconds - middle
+        reportClock.add(start, middle)
+        traceClock.add(middle, .now)
     }
 
     private func drainLevels(above: Int) {
@@ -119,12 +122,12 @@ final class RunStream: SimulationSink {
         levels.drain(above: above) { points.append(($0, $1)) }
         let changes = points.map { Timeline.LevelChange(atUs: $0.0, level: Self.level($0.1)) }
         history.levels(changes)
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = WriterClock.Instant.now
         attempt { for change in changes { try report.level(change) } }
-        let middle = DispatchTime.now().uptimeNanoseconds
+        let middle = WriterClock.Instant.now
         attempt { for change in changes { try trace.pressure(at: change.atUs, change.level) } }
-        reportNs += middle - start
-        traceNs += DispatchTime.now().uptimeNanoseconds - middle
+        reportClock.add(start, middle)
+        traceClock.add(middle, .now)
     }
 
     private func handleBatch() {
@@ -136,9 +139,9 @@ final class RunStream: SimulationSink {
         history.events(batch)
         for event in batch { lanes.event(event) }
         guard failure == nil else { return }
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = WriterClock.Instant.now
         attempt { for event in batch { try report.event(event) } }
-        let middle = DispatchTime.now().uptimeNanoseconds
+        let middle = WriterClock.Instant.now
         attempt {
             for event in batch {
                 try trace.instant(event)
@@ -149,8 +152,8 @@ final class RunStream: SimulationSink {
                 handlerRuns.add(event, handlerRun)
             }
         }
-        reportNs += middle - start
-        traceNs += DispatchTime.now().uptimeNanoseconds - middle
+        reportClock.add(start, middle)
+        traceClock.add(middle, .now)
     }
 
     private func handlerRun(_ app: String, _ run: HandlerInterval) {
@@ -166,13 +169,13 @@ final class RunStream: SimulationSink {
         for i in appSeries.indices { drain(.app(i), &appSeries[i], above: 0) }
         drain(.used, &used, above: 0)
         drain(.compressed, &compressed, above: 0)
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = WriterClock.Instant.now
         intervals.finish { app, interval in
             lanes.interval(app, interval)
             if let index = trace.index(of: app) { attempt { try trace.state(index, interval) } }
         }
         handlerRuns.finish(durationUs: workload.durationUs, handlerRun)
-        traceNs += DispatchTime.now().uptimeNanoseconds - start
+        traceClock.add(start, .now)
     }
 
     /// The level `TraceJSON.levelNumber(_:)` gives as `number`.
@@ -189,8 +192,36 @@ final class RunStream: SimulationSink {
     /// Adds the samples track (after ``finish()``, once the profile is made).
     func addSampledWork(_ profile: SamplingProfile?) {
         guard let keptHandlerRuns else { return }
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = WriterClock.Instant.now
         attempt { try trace.sampledWork(profile, handlers: keptHandlerRuns) }
-        traceNs += DispatchTime.now().uptimeNanoseconds - start
+        traceClock.add(start, .now)
+    }
+}
+
+/// Time a writer spent, in batches: wall time, and the thread's CPU time (which a machine busy
+/// with other work does not inflate).
+struct WriterClock {
+    var wallNs: UInt64 = 0
+    var cpuNs: UInt64 = 0
+
+    struct Instant {
+        var wall: UInt64
+        var cpu: UInt64
+
+        static var now: Instant {
+            var spec = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+            return Instant(wall: DispatchTime.now().uptimeNanoseconds,
+                           cpu: UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec))
+        }
+    }
+
+    mutating func add(_ start: Instant, _ end: Instant) {
+        wallNs += end.wall - start.wall
+        cpuNs += end.cpu &- start.cpu
+    }
+
+    static func + (a: WriterClock, b: WriterClock) -> WriterClock {
+        WriterClock(wallNs: a.wallNs + b.wallNs, cpuNs: a.cpuNs + b.cpuNs)
     }
 }

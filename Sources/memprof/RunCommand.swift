@@ -47,6 +47,9 @@ struct RunCommand: ParsableCommand {
             request.timings = { name, ms, bytes in
                 FileHandle.standardError.write(Data("timing \(name) \(String(format: "%.1f", ms)) ms \(bytes) bytes\n".utf8))
             }
+            request.cpuTimings = { name, ms in
+                FileHandle.standardError.write(Data("timing-cpu \(name) \(String(format: "%.1f", ms)) ms\n".utf8))
+            }
         }
         let folder = out.map { ReportFolder(path: $0) } ?? .default(forWorkload: loaded.workload.name)
         let artifacts: RunArtifacts
