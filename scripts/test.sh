@@ -31,6 +31,9 @@ echo "== fuzz the JetsamEvent .ips reader (libFuzzer, scripts/fuzz-ips.sh)"
 echo "== baselines (Reports/baselines)"
 ./scripts/check-baselines.sh
 
+echo "== memory does not grow with the run (scripts/check-memory.sh: peak RSS of a 7-day run over a 1-day run)"
+./scripts/check-memory.sh "$MEMPROF_BIN"
+
 echo "== fuzzing, time-boxed (scripts/fuzz.sh --loop: every parser of untrusted input, 30 s each)"
 ./scripts/fuzz.sh --loop --seconds 30
 

@@ -114,6 +114,23 @@ extension JSONWriter {
         }
     }
 
+    /// A process of a jetsam snapshot (most of report.json in a run with many kills): keys in
+    /// sorted order, written straight.
+    @inline(__always)
+    mutating func write(_ p: JetsamEvent.Process) {
+        raw("{\"name\":"); string(p.name)
+        if let pid = p.pid { raw(",\"pid\":"); int(pid) }
+        if let priority = p.priority { raw(",\"priority\":"); int(priority) }
+        if let reason = p.reason { raw(",\"reason\":"); string(reason) }
+        raw(",\"rpages\":"); int(p.rpages)
+        raw(",\"states\":[")
+        for (index, state) in p.states.enumerated() {
+            if index > 0 { byte(UInt8(ascii: ",")) }
+            string(state)
+        }
+        raw("]}")
+    }
+
     /// A pressure level change of the timeline.
     public mutating func write(_ change: Timeline.LevelChange) {
         object { c in
@@ -140,17 +157,7 @@ extension JSONWriter {
             o.string("largestProcess", j.largestProcess)
             o.int("pageSize", j.pageSize)
             o.key("processes")
-            o.buffer.array(j.processes) { b, p in
-                b.object { q in
-                    q.string("name", p.name)
-                    q.int("pid", p.pid.map(Int64.init))
-                    q.int("priority", p.priority.map(Int64.init))
-                    q.string("reason", p.reason)
-                    q.int("rpages", p.rpages)
-                    q.key("states")
-                    q.buffer.array(p.states) { b, s in b.string(s) }
-                }
-            }
+            o.buffer.array(j.processes) { b, p in b.write(p) }
         }
     }
 }

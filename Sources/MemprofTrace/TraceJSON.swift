@@ -148,14 +148,12 @@ public struct TraceStreams {
     /// Appends one record to stream `s`: its time, its length and its JSON text.
     @inline(__always)
     private mutating func record(_ s: Int, ts: Int64, _ body: (inout JSONWriter) -> Void) throws {
-        withUnsafeBytes(of: ts.littleEndian) { streams[s].out.bytes.append(contentsOf: $0) }
-        let lengthAt = streams[s].out.bytes.count
-        streams[s].out.bytes.append(contentsOf: [0, 0, 0, 0] as [UInt8])
+        // The header: the time, and a length filled in once the text is written.
+        withUnsafeBytes(of: (ts.littleEndian, UInt32(0))) { streams[s].out.bytes.append(contentsOf: $0.prefix(12)) }
+        let lengthAt = streams[s].out.bytes.count - 4
         body(&streams[s].out)
-        let length = UInt32(streams[s].out.bytes.count - lengthAt - 4)
-        withUnsafeBytes(of: length.littleEndian) { raw in
-            for k in 0..<4 { streams[s].out.bytes[lengthAt + k] = raw[k] }
-        }
+        let length = UInt32(streams[s].out.bytes.count - lengthAt - 4).littleEndian
+        streams[s].out.bytes.withUnsafeMutableBytes { $0.storeBytes(of: length, toByteOffset: lengthAt, as: UInt32.self) }
         try streams[s].flush(to: spill)
     }
 
