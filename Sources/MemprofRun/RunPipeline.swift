@@ -56,7 +56,7 @@ public enum RunPipeline {
 
     /// Simulates `request.workload` and writes its files into `folder` as the run goes (issue 9):
     /// events, jetsam snapshots and memory changes flow from the simulation into report.json's and
-    /// trace.json's text in scratch space beside the folder (``RunStream``), and the files are
+    /// trace.json's text in scratch space beside the folder (`RunStream`), and the files are
     /// put together when the run ends. The folder is replaced whole or not at all.
     ///
     /// - Returns: the report without its events, jetsam snapshots and timeline (they are in the
