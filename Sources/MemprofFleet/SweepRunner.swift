@@ -2,6 +2,7 @@ import Foundation
 import MemprofCompare
 import MemprofCore
 import MemprofReport
+import MemprofRun
 import Synchronization
 
 /// The metrics of a sweep, as columns: every metric `compare` knows (summary and per app), by
@@ -139,22 +140,23 @@ public enum SweepRunner {
         let states = (0..<threads).map { _ in ThreadState(FleetTally(cells: plan.cells.count, columns: columns.names.count)) }
         let batchSize = batchSize(threads: threads)
         let seeds = plan.sweep.seeds
+        let own = (0..<threads).map { t in ThreadInputs(plan, columns: columns, fresh: t > 0) }
         var done = 0
         for start in stride(from: 0, to: runs.count, by: batchSize) {
             let batch = Array(runs[start..<min(start + batchSize, runs.count)])
             let slots = RowSlots(count: batch.count)
             let next = Atomic<Int>(0)
             DispatchQueue.concurrentPerform(iterations: threads) { t in
-                let state = states[t]
+                let state = states[t], inputs = own[t]
                 while true {
                     let k = next.add(1, ordering: .relaxed).oldValue
                     guard k < batch.count else { break }
                     let run = batch[k]
                     let cell = run / seeds.count, seedIndex = run % seeds.count
-                    let values = FleetRun.values(plan.cells[cell].workload.workload, seed: seeds[seedIndex],
-                                                 measured: measured, columns: columns)
+                    let values = FleetRun.values(inputs.workloads[cell], seed: seeds[seedIndex],
+                                                 measured: measured, columns: inputs.columns)
                     state.tally.add(cell: cell, values: values, run: run, seed: seeds[seedIndex],
-                                    columns: columns, keep: plan.sweep.worst)
+                                    columns: inputs.columns, keep: plan.sweep.worst)
                     slots.set(k, RunsCSV.row(run: run, cell: cell, seed: seeds[seedIndex], values: values))
                 }
             }
@@ -167,6 +169,24 @@ public enum SweepRunner {
         var tally = states[0].tally
         for state in states.dropFirst() { tally.merge(state.tally, columns: columns, keep: plan.sweep.worst) }
         return Outcome(tally: tally)
+    }
+}
+
+/// What one thread reads on every run: the cells' workloads and the metric columns. Threads after
+/// the first get their own copies (the workload loaded again, equal by its SHA-256, and new column
+/// strings), so two threads do not retain and release the same objects run after run.
+struct ThreadInputs: @unchecked Sendable {
+    var workloads: [Workload]
+    var columns: MetricColumns
+
+    init(_ plan: SweepPlan, columns: MetricColumns, fresh: Bool) {
+        workloads = plan.cells.map { cell in
+            guard fresh, let again = try? WorkloadSource.load(plan.sweep.workload, overrides: plan.fixed + cell.overrides),
+                  again.sha256 == cell.workload.sha256, again.workload == cell.workload.workload
+            else { return cell.workload.workload }
+            return again.workload
+        }
+        self.columns = fresh ? MetricColumns(columns.names.map { String(decoding: Array($0.utf8), as: UTF8.self) }) : columns
     }
 }
 
