@@ -175,7 +175,7 @@ public enum SweepRunner {
 /// What one thread reads on every run: the cells' workloads and the metric columns. Threads after
 /// the first get their own copies (the workload loaded again, equal by its SHA-256, and new column
 /// strings), so two threads do not retain and release the same objects run after run.
-struct ThreadInputs: @unchecked Sendable {
+struct ThreadInputs: Sendable {
     var workloads: [Workload]
     var columns: MetricColumns
 

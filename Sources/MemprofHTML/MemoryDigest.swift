@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofReport
 
 /// ``Downsample/minMax(_:start:end:buckets:)`` one point at a time (each with a payload): every
 /// point while there are at most `2 × buckets`, then per bucket the first smallest and the first
@@ -31,8 +32,7 @@ public struct MinMaxReducer<Payload> {
         }
         defer { count += 1 }
         guard !keepsAll else { return }
-        let slice = (Double(point.atUs) - Double(start)) / width
-        let bucket = min(buckets - 1, max(0, slice.isFinite ? Int(min(max(slice, -1), Double(buckets))) : 0))
+        let bucket = MinMaxBuckets.bucket(of: point.atUs, start: start, width: width, buckets: buckets)
         if bucket != current {
             flush()
             current = bucket

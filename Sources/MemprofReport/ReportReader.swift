@@ -682,8 +682,7 @@ public enum MinMaxBuckets {
             if low != high { out.append(points[max(low, high)]) }
         }
         for (index, point) in points.enumerated() {
-            let slice = (Double(time(point)) - Double(start)) / width
-            let bucket = min(buckets - 1, max(0, slice.isFinite ? Int(min(max(slice, -1), Double(buckets))) : 0))
+            let bucket = Self.bucket(of: time(point), start: start, width: width, buckets: buckets)
             if bucket != current {
                 flush()
                 current = bucket
@@ -696,5 +695,11 @@ public enum MinMaxBuckets {
         }
         flush()
         return out
+    }
+
+    /// The slice a time falls in: before `start` the first, past the last slice the last.
+    public static func bucket(of t: Int64, start: Int64, width: Double, buckets: Int) -> Int {
+        let slice = (Double(t) - Double(start)) / width
+        return min(buckets - 1, max(0, slice.isFinite ? Int(min(max(slice, -1), Double(buckets))) : 0))
     }
 }
