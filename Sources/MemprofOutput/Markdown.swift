@@ -10,6 +10,8 @@ public enum Markdown {
 
     /// Text safe inside a table cell: pipes escaped, line breaks made spaces.
     public static func cell(_ s: String) -> String {
-        s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        // Most cells have neither: no Foundation search for them.
+        guard s.utf8.contains(where: { $0 == 0x7C || $0 == 0x0A }) else { return s }
+        return s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
     }
 }

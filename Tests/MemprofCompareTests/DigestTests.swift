@@ -3,8 +3,10 @@ import MemprofBudgets
 import MemprofCompare
 import MemprofCore
 import MemprofHTML
+import MemprofOutput
 import MemprofReport
 import MemprofTestSupport
+import MemprofWorkload
 import Testing
 
 /// compare and check gather what they need of the events while reading a report
@@ -104,5 +106,54 @@ import Testing
         var light = full
         light.events = []
         #expect(CompareHTML.memorySection(light, marks: marks).html == CompareHTML.memorySection(full).html)
+    }
+}
+
+/// `MetricExtractor` flattens the report model without JSON; its names and values must stay those
+/// of the model's JSON form (what JSONEncoder writes, read back number by number), as they were
+/// when it encoded to JSON.
+struct MetricFlattenerTests {
+    @Test(arguments: BuiltinWorkloads.all.map(\.name))
+    func sameMetricsAsTheJSONForm(_ name: String) throws {
+        let report = try ReportFixture.builtin(name)
+        var expected: [String: Double] = [:]
+        try Self.flattenJSON(report.summary, prefix: "summary", into: &expected)
+        try Self.flattenJSON(report.apps, prefix: "apps", into: &expected)
+        let metrics = MetricExtractor.metrics(of: report)
+        #expect(metrics.count == expected.count)
+        #expect(metrics == expected)
+    }
+
+    @Test func booleansCountAsOneOrZeroAndFloatsAsTheirText() throws {
+        struct Odd: Encodable {
+            var on = true, off = false, ratio: Float = 0.1, name = "x", list = [1, 2]
+            var nested = ["a": 1.5]
+        }
+        var expected: [String: Double] = [:]
+        try Self.flattenJSON(Odd(), prefix: "summary", into: &expected)
+        var pairs: [(String, Double)] = []
+        MetricFlattener.flatten(Odd(), prefix: "summary", into: &pairs)
+        #expect(Dictionary(pairs, uniquingKeysWith: { $1 }) == expected)
+        #expect(expected == ["summary.on": 1, "summary.off": 0, "summary.ratio": 0.1, "summary.nested.a": 1.5])
+    }
+
+    /// The JSON route: every number of `value`'s JSON form under `prefix` (strings, nulls and
+    /// lists are not metrics; a boolean counts as 1 or 0).
+    static func flattenJSON<T: Encodable>(_ value: T, prefix: String, into out: inout [String: Double]) throws {
+        func walk(_ s: inout JSONScanner, _ path: String) throws {
+            switch s.peek() {
+            case 0x7B:
+                try s.beginObject()
+                var first = true
+                while let key = try s.nextMember(first: &first) { try walk(&s, path + "." + s.string(key)) }
+            case 0x5B, 0x22, 0x6E: try s.skipValue()
+            case 0x74, 0x66: out[path] = try s.readBool() ? 1 : 0
+            default: out[path] = try s.readDouble()
+            }
+        }
+        try JSONEncoder().encode(value).withUnsafeBytes { raw in
+            var s = JSONScanner(raw)
+            try walk(&s, prefix)
+        }
     }
 }

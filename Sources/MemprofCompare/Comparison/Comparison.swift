@@ -78,11 +78,19 @@ public enum Comparer {
         let a = MetricExtractor.metrics(of: base)
         let b = MetricExtractor.metrics(of: new)
         try thresholds.checkPatterns(against: Set(a.keys).union(b.keys))
-        let paths = Set(a.keys).union(b.keys).sorted(by: metricOrder)
+        // Summary before apps; within a scope, by path (each path's scope looked at once).
+        let paths = Set(a.keys).union(b.keys).map { (summary: $0.hasPrefix("summary."), path: $0) }
+            .sorted { $0.summary != $1.summary ? $0.summary : $0.path < $1.path }.map(\.path)
         var rows: [MetricComparison] = []
+        rows.reserveCapacity(paths.count)
         var counts: [String: Int] = [:]
+        // Every app has the same metrics: each one's direction is found once.
+        var directions: [String: MetricDirection] = [:]
         for path in paths {
-            var row = compareMetric(path, base: a[path], new: b[path], thresholds: thresholds)
+            let parsed = MetricPath(path)
+            let direction = directions[parsed.relative] ?? MetricDirections.direction(of: path)
+            directions[parsed.relative] = direction
+            var row = compareMetric(parsed, base: a[path], new: b[path], thresholds: thresholds, direction: direction)
             if let countPath = latencyCountPath(path), a[countPath] == 0 || b[countPath] == 0,
                row.verdict == .worse || row.verdict == .better {
                 // A latency of a run without resumes is "no figure", not 0 µs: not a change.
@@ -118,17 +126,15 @@ public enum Comparer {
               memprofVersion: r.tool.version, durationUs: r.run.durationUs)
     }
 
-    /// Summary before apps; within a scope, by path.
-    static func metricOrder(_ x: String, _ y: String) -> Bool {
-        let sx = x.hasPrefix("summary."), sy = y.hasPrefix("summary.")
-        if sx != sy { return sx }
-        return x < y
+    public static func compareMetric(_ path: String, base: Double?, new: Double?, thresholds: Thresholds) -> MetricComparison {
+        compareMetric(MetricPath(path), base: base, new: new, thresholds: thresholds,
+                      direction: MetricDirections.direction(of: path))
     }
 
-    public static func compareMetric(_ path: String, base: Double?, new: Double?, thresholds: Thresholds) -> MetricComparison {
-        let parsed = MetricPath(path)
+    static func compareMetric(_ parsed: MetricPath, base: Double?, new: Double?, thresholds: Thresholds,
+                              direction: MetricDirection) -> MetricComparison {
+        let path = parsed.full
         let kind = MetricKind.of(path)
-        let direction = MetricDirections.direction(of: path)
         let (relative, floor, ignore) = thresholds.effective(for: path, kind: kind)
         var row = MetricComparison(metric: path, scope: parsed.scopeName, name: parsed.relative, kind: kind,
                                    direction: direction, base: base, new: new, change: nil, changePercent: nil,

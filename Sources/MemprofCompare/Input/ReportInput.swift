@@ -109,9 +109,15 @@ public enum ReportLoader {
     /// left before a limit, `headroom.….spare…`, which is below zero when a declared value cannot
     /// fit), and at most 2^53 in size, the largest whole number compare's arithmetic holds exactly.
     static func checkRanges(_ report: Report, path: String) throws {
-        for (metric, value) in MetricExtractor.metrics(of: report).sorted(by: { $0.key < $1.key }) {
-            let signed = metric.contains(".headroom.") && metric.split(separator: ".").last?.hasPrefix("spare") == true
-            if value < 0 && !signed {
+        func signed(_ metric: String) -> Bool {
+            metric.contains(".headroom.") && metric.split(separator: ".").last?.hasPrefix("spare") == true
+        }
+        let metrics = MetricExtractor.metrics(of: report)
+        // Most reports are in range: look at their metrics in order only when one is not.
+        guard metrics.contains(where: { $0.value < 0 && !signed($0.key) || abs($0.value) > Quantity.maxExactNumber })
+        else { return }
+        for (metric, value) in metrics.sorted(by: { $0.key < $1.key }) {
+            if value < 0 && !signed(metric) {
                 throw CompareInputError.notAReport(path, .notAReport("\(metric) is \(MetricKind.count.format(value)); counts, sizes and times are 0 or more"))
             }
             if abs(value) > Quantity.maxExactNumber {

@@ -16,11 +16,27 @@ public enum MetricKind: String, Sendable, Codable, CaseIterable {
     /// (`timeInStateUs`, `timeAtPressureUs`, `resumeLatencyUs`) a duration, except the `count` of
     /// a latency summary, which is a count.
     public static func of(_ path: String) -> MetricKind {
-        let segments = path.split(separator: ".")
-        if segments.last == "count" { return .count }
-        if segments.contains(where: { $0.hasSuffix("Bytes") }) { return .bytes }
-        if segments.contains(where: { $0.hasSuffix("Us") }) { return .duration }
-        return .count
+        var path = path
+        return path.withUTF8 { of(utf8: $0) }
+    }
+
+    /// `of` over the path's bytes, segment by segment (empty segments do not count).
+    static func of(utf8 p: UnsafeBufferPointer<UInt8>) -> MetricKind {
+        var bytes = false, duration = false, lastIsCount = false
+        var start = 0
+        for end in 0...p.count where end == p.count || p[end] == 0x2E {
+            defer { start = end + 1 }
+            let n = end - start
+            guard n > 0 else { continue }
+            func endsWith(_ suffix: StaticString) -> Bool {
+                let k = suffix.utf8CodeUnitCount
+                return n >= k && memcmp(p.baseAddress! + end - k, suffix.utf8Start, k) == 0
+            }
+            lastIsCount = n == 5 && endsWith("count")
+            if endsWith("Bytes") { bytes = true } else if endsWith("Us") { duration = true }
+        }
+        if lastIsCount { return .count }
+        return bytes ? .bytes : duration ? .duration : .count
     }
 
     /// `56.3 MB`, `1m30s`, `12`.
@@ -172,12 +188,15 @@ public struct MetricPath: Sendable, Hashable {
 /// Every number of a report, as flat dotted paths.
 public enum MetricExtractor {
     /// Every number under `summary` (as `summary.…`) and under each app (as `apps.<key>.…`),
-    /// found by encoding the report model, so fields added later are picked up without changes here.
+    /// found by encoding the report model (`MetricFlattener`, the names and values of its JSON
+    /// form), so fields added later are picked up without changes here.
     /// App keys containing a dot would make paths ambiguous; workload keys cannot contain one.
     public static func metrics(of report: Report) -> [String: Double] {
-        var out: [String: Double] = [:]
-        flatten(encoded: report.summary, prefix: "summary", into: &out)
-        flatten(encoded: report.apps, prefix: "apps", into: &out)
+        var pairs: [(String, Double)] = []
+        pairs.reserveCapacity(64 + 64 * report.apps.count)
+        MetricFlattener.flatten(report.summary, prefix: "summary", into: &pairs)
+        MetricFlattener.flatten(report.apps, prefix: "apps", into: &pairs)
+        var out = Dictionary(pairs, uniquingKeysWith: { _, last in last })
         // A program's measured memory per handler (spec §8.1): its peak in use and what it leaked.
         // Kernels' allocations are tracked too, but vary a little from run to run (Foundation's
         // caches, one-time metadata), so they are not metrics a CI gate should fail on.
@@ -188,29 +207,5 @@ public enum MetricExtractor {
             out["\(prefix).leakedBytes"] = Double(allocations.leakedBytes)
         }
         return out
-    }
-
-    /// Every number of `value`'s JSON form under `prefix` (strings and lists are not metrics;
-    /// the report model has no booleans, but one would count as 0 or 1).
-    static func flatten<T: Encodable>(encoded value: T, prefix: String, into out: inout [String: Double]) {
-        guard let data = try? JSONEncoder().encode(value) else { return }
-        data.withUnsafeBytes { raw in
-            var s = JSONScanner(raw)
-            try? flatten(&s, prefix: prefix, into: &out)
-        }
-    }
-
-    static func flatten(_ s: inout JSONScanner, prefix: String, into out: inout [String: Double]) throws {
-        switch s.peek() {
-        case 0x7B:
-            try s.beginObject()
-            var first = true
-            while let key = try s.nextMember(first: &first) {
-                try flatten(&s, prefix: prefix + "." + s.string(key), into: &out)
-            }
-        case 0x5B, 0x22, 0x6E: try s.skipValue()
-        case 0x74, 0x66: out[prefix] = try s.readBool() ? 1 : 0
-        default: out[prefix] = try s.readDouble()
-        }
     }
 }

@@ -1,13 +1,17 @@
-/// Every number of an `Encodable` value as dotted paths: the same names and values as
-/// `MetricExtractor` (which encodes to JSON and reads it back), without the JSON, because a sweep
-/// reads the metrics of every run. Strings and arrays are skipped, as there.
-struct MetricFlattener {
-    static func flatten<T: Encodable>(_ value: T, prefix: String, into out: inout [(String, Double)]) {
+/// Every number of an `Encodable` value as dotted paths, the names and values its JSON form has
+/// (`MetricExtractor.flatten(json:)`: what JSONEncoder writes, read back), without the JSON: a sweep
+/// reads the metrics of every run, compare and check those of two reports and of every app.
+/// Strings, nulls and arrays are skipped, as there; a boolean counts as 1 or 0.
+public struct MetricFlattener {
+    public static func flatten<T: Encodable>(_ value: T, prefix: String, into out: inout [(String, Double)]) {
         let sink = Sink()
         swap(&sink.values, &out)
         try? value.encode(to: FlatEncoder(sink: sink, path: prefix))
         swap(&sink.values, &out)
     }
+
+    /// A `Float` as its JSON text reads back: 0.1 as 0.1, not as 0.10000000149011612.
+    static func double(_ value: Float) -> Double { Double("\(value)") ?? Double(value) }
 
     final class Sink {
         var values: [(String, Double)] = []
@@ -33,10 +37,10 @@ struct MetricFlattener {
 
         func child(_ key: Key) -> String { path + "." + key.stringValue }
         mutating func encodeNil(forKey key: Key) {}
-        mutating func encode(_ value: Bool, forKey key: Key) {}
+        mutating func encode(_ value: Bool, forKey key: Key) { sink.values.append((child(key), value ? 1 : 0)) }
         mutating func encode(_ value: String, forKey key: Key) {}
         mutating func encode(_ value: Double, forKey key: Key) { sink.values.append((child(key), value)) }
-        mutating func encode(_ value: Float, forKey key: Key) { sink.values.append((child(key), Double(value))) }
+        mutating func encode(_ value: Float, forKey key: Key) { sink.values.append((child(key), MetricFlattener.double(value))) }
         mutating func encode(_ value: Int, forKey key: Key) { sink.values.append((child(key), Double(value))) }
         mutating func encode(_ value: Int8, forKey key: Key) { sink.values.append((child(key), Double(value))) }
         mutating func encode(_ value: Int16, forKey key: Key) { sink.values.append((child(key), Double(value))) }
@@ -65,10 +69,10 @@ struct MetricFlattener {
         let path: String
         var codingPath: [any CodingKey] { [] }
         mutating func encodeNil() {}
-        mutating func encode(_ value: Bool) {}
+        mutating func encode(_ value: Bool) { sink.values.append((path, value ? 1 : 0)) }
         mutating func encode(_ value: String) {}
         mutating func encode(_ value: Double) { sink.values.append((path, value)) }
-        mutating func encode(_ value: Float) { sink.values.append((path, Double(value))) }
+        mutating func encode(_ value: Float) { sink.values.append((path, MetricFlattener.double(value))) }
         mutating func encode(_ value: Int) { sink.values.append((path, Double(value))) }
         mutating func encode(_ value: Int8) { sink.values.append((path, Double(value))) }
         mutating func encode(_ value: Int16) { sink.values.append((path, Double(value))) }
