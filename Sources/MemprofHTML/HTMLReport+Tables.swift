@@ -10,10 +10,9 @@ extension HTMLReport {
     /// One row per decision of the system (a compression, a reclaim with what it took, the
     /// warnings of one rise, a kill), filterable by app and kind; a long list keeps its first and
     /// last rows. Kills link to their jetsam report.
-    func decisionsTable(_ rows: [DecisionRow], jetsamShown: Set<Int>) -> String {
-        let shown = HeadTail(rows, limit: options.tableLimit)
-        var counts: [DecisionKind: Int] = [:]
-        for row in rows { counts[row.kind, default: 0] += 1 }
+    func decisionsTable(_ history: HistoryDigest.Drawn, jetsamShown: Set<Int>) -> String {
+        let counts = history.counts
+        let total = history.decisions
         let names = self.names
         func name(_ app: String) -> String { (names[app] ?? app).html }
 
@@ -24,8 +23,8 @@ extension HTMLReport {
         for kind in DecisionKind.allCases where counts[kind, default: 0] > 0 {
             out += "<option value=\"\(kind.rawValue)\">\(kind.rawValue) (\(HTMLText.count(counts[kind] ?? 0)))</option>"
         }
-        out += "</select></label> <span id=\"f-count\">\(HTMLText.count(rows.count)) \(rows.count == 1 ? "decision" : "decisions")</span></div>\n"
-        guard !rows.isEmpty else {
+        out += "</select></label> <span id=\"f-count\">\(HTMLText.count(total)) \(total == 1 ? "decision" : "decisions")</span></div>\n"
+        guard total > 0 else {
             return out + "<p class=\"empty\">No compressions, evictions, warnings or kills in this run.</p></section>\n"
         }
         out += "<div class=\"scroll\"><table id=\"dtable\"><thead><tr><th>time</th><th>decision</th><th>for</th>"
@@ -79,12 +78,13 @@ extension HTMLReport {
                 + "<td>\(forWhom)</td><td class=\"num\">\(r.neededBytes.map(Format.bytes) ?? "")</td><td>\(what)</td>"
                 + "<td class=\"num\">\(r.freedBytes.map(Format.bytes) ?? "")</td><td>\(candidates)</td></tr>\n"
         }
-        for r in shown.head { out += row(r) }
-        if shown.omitted > 0 {
-            out += "<tr class=\"omitted\"><td colspan=\"7\">… \(HTMLText.count(shown.omitted)) \(shown.omitted == 1 ? "decision" : "decisions") left out here; "
+        for r in history.head { out += row(r) }
+        let omitted = total - history.head.count - history.tail.count
+        if omitted > 0 {
+            out += "<tr class=\"omitted\"><td colspan=\"7\">… \(HTMLText.count(omitted)) \(omitted == 1 ? "decision" : "decisions") left out here; "
                 + "report.json has every one …</td></tr>\n"
         }
-        for r in shown.tail { out += row(r) }
+        for r in history.tail { out += row(r) }
         return out + "</tbody></table></div></section>\n"
     }
 
