@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark of the reports people look at (issue 9): report.html's size and the time to write it,
-# and how long headless Chromium takes to render it (navigation to load event, and to the end of
-# the page's script), median of 3 loads. Workloads: the largest built-in one and the large
+# and how long headless Chromium takes to render it (scripts/html_render.py: to the load event, the
+# end of the page's script and the first frame after both, and the page's main-thread CPU time),
+# median of 3 loads. Workloads: the largest built-in one and the large
 # generated one of scripts/gen-workload.py (50 apps, 450 simulated hours, 100,000 switches),
 # --no-sampling, release build. The targets: report.html ≤ 5 MB and rendered in ≤ 0.3 s for any run.
 #
@@ -35,31 +36,5 @@ if ! command -v chromium >/dev/null 2>&1; then
     echo "(no chromium: render time skipped; scripts/setup.sh --tests installs it)"
     exit 0
 fi
-echo "== render in headless Chromium (file://, 1400 px), median of 3 loads"
-python3 - "$work/ipad-afternoon/report.html" "$work/big/report.html" <<'PY'
-import json, os, statistics, sys, urllib.parse
-sys.path.insert(0, "scripts")
-from browser_check import Browser
-
-browser = Browser()
-try:
-    for path in sys.argv[1:]:
-        loads, ready = [], []
-        for _ in range(3):
-            target = browser.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-            session = browser.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-            browser.call("Page.enable", session=session)
-            browser.call("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": 1000, "deviceScaleFactor": 1, "mobile": False}, session=session)
-            browser.events.clear()
-            browser.call("Page.navigate", {"url": "file://" + urllib.parse.quote(os.path.abspath(path))}, session=session)
-            browser.wait_for("Page.loadEventFired")
-            value = browser.call("Runtime.evaluate", {"expression": "JSON.stringify({load: performance.getEntriesByType('navigation')[0].loadEventEnd, ready: window.__memprofReadyMs||0})", "returnByValue": True}, session=session)
-            t = json.loads(value["result"]["value"])
-            loads.append(t["load"]); ready.append(t["ready"])
-            browser.call("Target.closeTarget", {"targetId": target})
-        name = os.path.basename(os.path.dirname(path))
-        print(f"   {name:<16} load event {statistics.median(loads):6.0f} ms, script done {statistics.median(ready):6.0f} ms "
-              f"(all loads: {', '.join(f'{x:.0f}' for x in loads)} ms)")
-finally:
-    browser.close()
-PY
+echo "== render in headless Chromium (file://, 1400 x 1000 px), median of 3 loads (scripts/html_render.py)"
+python3 scripts/html_render.py "$work/ipad-afternoon/report.html" "$work/big/report.html"

@@ -124,6 +124,16 @@ class Browser:
             self.events.append(json.loads(self.ws.recv()))
         raise RuntimeError(f"timed out waiting for {method}")
 
+    def wait_for_any(self, methods, timeout=60):
+        """The first event (kept or still to come) whose method is one of `methods`."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            for i, e in enumerate(self.events):
+                if e.get("method") in methods:
+                    return self.events.pop(i)
+            self.events.append(json.loads(self.ws.recv()))
+        raise RuntimeError(f"timed out waiting for {', '.join(methods)}")
+
     def close(self):
         try:
             self.proc.terminate(); self.proc.wait(timeout=10)

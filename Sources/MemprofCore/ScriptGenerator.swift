@@ -2,38 +2,75 @@
 ///
 /// Gaps between actions are drawn uniformly between half and one and a half times the mean, in
 /// whole microseconds, so the expansion uses no floating point and is the same everywhere.
+///
+/// The expansion is two streams, each in time order: the switches (`open`s), then the `home`s,
+/// which draw from the generator where the switches left it. A run reads them as it goes
+/// (``streams(for:durationUs:generator:)``), so its memory does not grow with their number.
 public enum ScriptGenerator {
     public static func entries(for spec: GenerateSpec, durationUs: Microseconds,
                                generator: inout SeededGenerator) -> [ScriptEntry] {
+        var streams = Self.streams(for: spec, durationUs: durationUs, generator: &generator)
         var result: [ScriptEntry] = []
-        let totalWeight = spec.weights.reduce(0) { $0 + $1.weight }
-        if totalWeight > 0, spec.switchEveryUs > 0 {
-            var t: Microseconds = 0
-            while true {
-                t += gap(mean: spec.switchEveryUs, &generator)
-                if t > durationUs { break }
-                var pick = generator.int64(in: 0...Int64(totalWeight - 1))
-                for w in spec.weights {
-                    if pick < Int64(w.weight) {
-                        result.append(ScriptEntry(atUs: t, action: .open(w.app)))
-                        break
-                    }
-                    pick -= Int64(w.weight)
-                }
-            }
-        }
-        if let home = spec.homeEveryUs, home > 0 {
-            var t: Microseconds = 0
-            while true {
-                t += gap(mean: home, &generator)
-                if t > durationUs { break }
-                result.append(ScriptEntry(atUs: t, action: .home))
-            }
-        }
+        while let entry = streams.opens.next() { result.append(entry) }
+        while let entry = streams.homes.next() { result.append(entry) }
         return result
     }
 
-    private static func gap(mean: Microseconds, _ generator: inout SeededGenerator) -> Microseconds {
+    /// The switches and the homes of `spec`, each a stream in time order, with how many each
+    /// holds; `generator` is left where the whole expansion leaves it.
+    public static func streams(for spec: GenerateSpec, durationUs: Microseconds, generator: inout SeededGenerator)
+        -> (opens: Stream, homes: Stream, openCount: Int, homeCount: Int) {
+        let opens = Stream(spec: spec, durationUs: durationUs, homes: false, generator: generator)
+        // The homes start where the switches leave the generator: run them through once.
+        var pass = opens, openCount = 0
+        while pass.next() != nil { openCount += 1 }
+        let homes = Stream(spec: spec, durationUs: durationUs, homes: true, generator: pass.generator)
+        var homePass = homes, homeCount = 0
+        while homePass.next() != nil { homeCount += 1 }
+        generator = homePass.generator
+        return (opens, homes, openCount, homeCount)
+    }
+
+    /// One stream of the expansion: the switches or the homes, in time order.
+    public struct Stream: IteratorProtocol, Sendable {
+        let weights: [(app: Int, weight: Int)]
+        let totalWeight: Int
+        let meanUs: Microseconds
+        let durationUs: Microseconds
+        let homes: Bool
+        fileprivate(set) var generator: SeededGenerator
+        var t: Microseconds = 0
+        var done: Bool
+
+        init(spec: GenerateSpec, durationUs: Microseconds, homes: Bool, generator: SeededGenerator) {
+            weights = spec.weights
+            totalWeight = spec.weights.reduce(0) { $0 + $1.weight }
+            meanUs = homes ? spec.homeEveryUs ?? 0 : spec.switchEveryUs
+            self.durationUs = durationUs
+            self.homes = homes
+            self.generator = generator
+            done = meanUs <= 0 || (!homes && totalWeight <= 0)
+        }
+
+        public mutating func next() -> ScriptEntry? {
+            while !done {
+                t += ScriptGenerator.gap(mean: meanUs, &generator)
+                if t > durationUs {
+                    done = true
+                    return nil
+                }
+                if homes { return ScriptEntry(atUs: t, action: .home) }
+                var pick = generator.int64(in: 0...Int64(totalWeight - 1))
+                for w in weights {
+                    if pick < Int64(w.weight) { return ScriptEntry(atUs: t, action: .open(w.app)) }
+                    pick -= Int64(w.weight)
+                }
+            }
+            return nil
+        }
+    }
+
+    fileprivate static func gap(mean: Microseconds, _ generator: inout SeededGenerator) -> Microseconds {
         let low = max(1, mean / 2)
         return generator.int64(in: low...(mean + mean / 2))
     }

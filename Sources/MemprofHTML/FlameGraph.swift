@@ -103,18 +103,9 @@ public struct FlameGraphs {
 
     /// Handler start times per `app\u{0}handler`, at most one per 1/4000 of the run.
     public static func handlerRuns(_ events: [SimEvent], durationUs: Microseconds) -> [String: [Microseconds]] {
-        var out: [String: [Microseconds]] = [:]
-        var lastColumn: [String: Int64] = [:]
-        let duration = max(durationUs, 1)
-        for event in events {
-            guard case .handlerStart(let activity, _, _) = event.payload else { continue }
-            let key = (event.app ?? "") + "\u{0}" + activity.rawValue
-            let column = event.atUs * 4_000 / duration
-            guard lastColumn[key] != column else { continue }
-            lastColumn[key] = column
-            out[key, default: []].append(event.atUs)
-        }
-        return out
+        var times = HandlerRunTimes(durationUs: durationUs)
+        for event in events { times.add(event) }
+        return times.runs
     }
 
     public func writeData(into json: inout JSONWriter) {

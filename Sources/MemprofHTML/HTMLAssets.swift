@@ -115,6 +115,10 @@ enum HTMLAssets {
     th,td{padding:3px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
     th{position:sticky;top:0;background:var(--card);font-weight:600;white-space:nowrap}
     td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+    table.dt{table-layout:fixed;min-width:1000px}table.dt td{overflow-wrap:anywhere}.dhead{position:sticky;top:0;z-index:1}
+    .dchunk{content-visibility:auto;contain-intrinsic-size:auto 1000px}
+    .c-t{width:8%}.c-k{width:11%}.c-f{width:10%}.c-n{width:7%}.c-w{width:23%}.c-c{width:34%}
+    #jetsam,#apps,#headroom,#profile{content-visibility:auto;contain-intrinsic-size:auto 900px}
     tr.omitted td{text-align:center;color:var(--muted);font-style:italic;background:var(--band)}
     .kind{font-weight:600}.k-eviction,.k-kill{color:var(--crit)}.k-memoryWarning{color:var(--warn-text)}.k-compression{color:var(--comp)}
     #htable td.over{color:var(--crit);font-weight:600}#htable td.empty{color:var(--muted)}#htable small{color:var(--muted);font-weight:400}

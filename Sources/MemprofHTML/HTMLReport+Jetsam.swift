@@ -7,34 +7,25 @@ extension HTMLReport {
     /// How many of the first and of the last jetsam reports are shown when not all are.
     public static var jetsamShownHalf: Int { max(1, jetsamLimit / 2) }
 
-    /// The indices of `report.jetsamEvents` that get a view.
-    func jetsamShown() -> [Int] {
-        let shown = HeadTail(Array(report.jetsamEvents.indices), limit: Self.jetsamLimit)
-        return Array(shown.head) + Array(shown.tail)
-    }
-
     /// A view per memory kill, shaped like the jetsam event reports iOS writes: the processes at
     /// that moment in the order the policy considered them (its candidates first, with band and
     /// state, then the processes it did not consider), resident pages, which one was killed and
     /// why, and the largest. Each opens from its kill's marker on the chart and from the decisions table.
-    func jetsamSection(_ rows: [DecisionRow], shown: [Int]) -> String {
-        let events = report.jetsamEvents
-        guard !events.isEmpty else { return "" }
+    func jetsamSection(_ history: HistoryDigest.Drawn) -> String {
+        let count = history.jetsamCount
+        guard count > 0 else { return "" }
         let names = self.names
         func name(_ app: String) -> String { (names[app] ?? app).html }
-        var decisionFor: [Int: DecisionRow] = [:]
-        for row in rows { for index in row.jetsam { decisionFor[index] = row } }
 
-        var out = "<section id=\"jetsam\"><h2>Memory kills</h2>\n<p class=\"hint\">\(HTMLText.count(events.count)) "
-            + "\(events.count == 1 ? "kill" : "kills"), each with the snapshot iOS would write as a jetsam event report. "
+        var out = "<section id=\"jetsam\"><h2>Memory kills</h2>\n<p class=\"hint\">\(HTMLText.count(count)) "
+            + "\(count == 1 ? "kill" : "kills"), each with the snapshot iOS would write as a jetsam event report. "
             + "Click a ▼ above the memory chart or a “jetsam report” link in the decisions to open one."
-        if shown.count < events.count {
-            out += " The first and last \(shown.count / 2) are here; report.json has every one."
+        if history.jetsam.count < count {
+            out += " The first and last \(history.jetsam.count / 2) are here; report.json has every one."
         }
         out += "</p>\n"
-        for index in shown {
-            let event = events[index]
-            let decision = decisionFor[index]
+        for (index, event) in history.jetsam {
+            let decision = history.decisionFor[index]
             let candidates = decision?.candidates ?? []
             let order = Dictionary(candidates.enumerated().map { ($1.app, $0) }, uniquingKeysWith: { a, _ in a })
             let processes = event.processes.enumerated().sorted { a, b in

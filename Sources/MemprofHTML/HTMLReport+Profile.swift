@@ -7,10 +7,10 @@ import MemprofReport
 // (`FlameGraphs`) that the page's script lays out and draws.
 
 extension HTMLReport {
-    /// The flame graphs of `report`, or nil when it has no samples.
-    static func flameGraphs(for report: Report) -> FlameGraphs? {
+    /// The flame graphs of `report`, or nil when it has no samples; `handlerRuns` places its
+    /// handlers' runs (``FlameGraphs/handlerRuns(_:durationUs:)``).
+    static func flameGraphs(for report: Report, handlerRuns runs: [String: [Microseconds]]) -> FlameGraphs? {
         guard let profile = report.profile, profile.hasSamples || profile.hasAllocations else { return nil }
-        let runs = FlameGraphs.handlerRuns(report.events, durationUs: report.run.durationUs)
         var graphs = FlameGraphs()
         for (index, handler) in profile.handlers.enumerated() {
             let handlerRuns = runs[handler.app + "\u{0}" + handler.handler] ?? []

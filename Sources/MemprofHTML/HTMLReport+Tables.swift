@@ -10,10 +10,9 @@ extension HTMLReport {
     /// One row per decision of the system (a compression, a reclaim with what it took, the
     /// warnings of one rise, a kill), filterable by app and kind; a long list keeps its first and
     /// last rows. Kills link to their jetsam report.
-    func decisionsTable(_ rows: [DecisionRow], jetsamShown: Set<Int>) -> String {
-        let shown = HeadTail(rows, limit: options.tableLimit)
-        var counts: [DecisionKind: Int] = [:]
-        for row in rows { counts[row.kind, default: 0] += 1 }
+    func decisionsTable(_ history: HistoryDigest.Drawn, jetsamShown: Set<Int>) -> String {
+        let counts = history.counts
+        let total = history.decisions
         let names = self.names
         func name(_ app: String) -> String { (names[app] ?? app).html }
 
@@ -24,13 +23,18 @@ extension HTMLReport {
         for kind in DecisionKind.allCases where counts[kind, default: 0] > 0 {
             out += "<option value=\"\(kind.rawValue)\">\(kind.rawValue) (\(HTMLText.count(counts[kind] ?? 0)))</option>"
         }
-        out += "</select></label> <span id=\"f-count\">\(HTMLText.count(rows.count)) \(rows.count == 1 ? "decision" : "decisions")</span></div>\n"
-        guard !rows.isEmpty else {
+        out += "</select></label> <span id=\"f-count\">\(HTMLText.count(total)) \(total == 1 ? "decision" : "decisions")</span></div>\n"
+        guard total > 0 else {
             return out + "<p class=\"empty\">No compressions, evictions, warnings or kills in this run.</p></section>\n"
         }
-        out += "<div class=\"scroll\"><table id=\"dtable\"><thead><tr><th>time</th><th>decision</th><th>for</th>"
+        // The rows come in chunks of their own tables (same fixed columns), each skipped by the
+        // browser while scrolled out of view (`content-visibility: auto`): a long table costs
+        // the page's first render no more than its first chunk (issue 9).
+        let columns = "<colgroup><col class=\"c-t\"><col class=\"c-k\"><col class=\"c-f\"><col class=\"c-n\"><col class=\"c-w\">"
+            + "<col class=\"c-n\"><col class=\"c-c\"></colgroup>"
+        out += "<div class=\"scroll\" id=\"dtable\"><table class=\"dt dhead\">\(columns)<thead><tr><th>time</th><th>decision</th><th>for</th>"
             + "<th class=\"num\">needed</th><th>taken, in order</th><th class=\"num\">freed</th>"
-            + "<th>candidates, in the order considered (✔ taken)</th></tr></thead>\n<tbody>\n"
+            + "<th>candidates, in the order considered (✔ taken)</th></tr></thead></table>\n"
         func row(_ r: DecisionRow) -> String {
             var what = ""
             switch r.kind {
@@ -79,14 +83,23 @@ extension HTMLReport {
                 + "<td>\(forWhom)</td><td class=\"num\">\(r.neededBytes.map(Format.bytes) ?? "")</td><td>\(what)</td>"
                 + "<td class=\"num\">\(r.freedBytes.map(Format.bytes) ?? "")</td><td>\(candidates)</td></tr>\n"
         }
-        for r in shown.head { out += row(r) }
-        if shown.omitted > 0 {
-            out += "<tr class=\"omitted\"><td colspan=\"7\">… \(HTMLText.count(shown.omitted)) \(shown.omitted == 1 ? "decision" : "decisions") left out here; "
-                + "report.json has every one …</td></tr>\n"
+        var rows = history.head.map(row)
+        let omitted = total - history.head.count - history.tail.count
+        if omitted > 0 {
+            rows.append("<tr class=\"omitted\"><td colspan=\"7\">… \(HTMLText.count(omitted)) \(omitted == 1 ? "decision" : "decisions") left out here; "
+                + "report.json has every one …</td></tr>\n")
         }
-        for r in shown.tail { out += row(r) }
-        return out + "</tbody></table></div></section>\n"
+        rows += history.tail.map(row)
+        for start in stride(from: 0, to: rows.count, by: Self.decisionChunk) {
+            out += "<div class=\"dchunk\"><table class=\"dt\">\(columns)<tbody>\n"
+            for text in rows[start..<min(rows.count, start + Self.decisionChunk)] { out += text }
+            out += "</tbody></table></div>\n"
+        }
+        return out + "</div></section>\n"
     }
+
+    /// Rows of the decisions table per chunk (see `decisionsTable`).
+    static let decisionChunk = 40
 
     /// The per-app figures of report.json, what went wrong first; the time in each state as one
     /// bar (its percentages on hover). Columns that cannot apply to a Mac are left out there.

@@ -33,6 +33,9 @@ public struct HTMLReport {
     public var memoryDrawn: MemoryDigest.Drawn?
     /// The swimlanes, made while the run streamed (``LaneDigest``); nil draws them from the report.
     public var lanesDrawn: LaneDigest.Drawn?
+    /// The decisions, jetsam reports, pressure strip and handler runs, gathered while the run
+    /// streamed (``HistoryDigest``); nil gathers them from the report.
+    public var historyDrawn: HistoryDigest.Drawn?
 
     public init(_ report: Report, orderedApps: [String]? = nil, options: Options = Options()) {
         self.report = report
@@ -51,19 +54,21 @@ public struct HTMLReport {
 
     /// The page as UTF-8 bytes.
     public static func data(_ report: Report, orderedApps: [String]? = nil, memory: MemoryDigest.Drawn? = nil,
-                            lanes: LaneDigest.Drawn? = nil) -> Data {
+                            lanes: LaneDigest.Drawn? = nil, history: HistoryDigest.Drawn? = nil) -> Data {
         var page = HTMLReport(report, orderedApps: orderedApps)
         page.memoryDrawn = memory
         page.lanesDrawn = lanes
+        page.historyDrawn = history
         return Data(page.render().utf8)
     }
 
     public func render() -> String {
-        let decisions = Decisions.rows(report.events, jetsam: report.jetsamEvents)
-        let jetsam = jetsamShown()
-        let jetsamSet = Set(jetsam)
+        let history = historyDrawn ?? HistoryDigest.whole(report, options: options)
+        let jetsamSet = Set(history.jetsam.map(\.index))
         var memory = MemoryChart(report: report, apps: apps, options: options, drawn: memoryDrawn)
         memory.jetsamLink = { isBase, index in !isBase && jetsamSet.contains(index) ? "#jetsam-\(index)" : nil }
+        memory.marks = (history.marks, nil)
+        memory.drawnHistory = (history.pressure, history.jetsamCount, history.jetsam)
         let lanes = LaneChart(report: report, apps: apps, options: options, drawn: lanesDrawn)
         var sections = extraSections
         if let profile = Self.profileSection(for: report) { sections.insert(profile, at: 0) }
@@ -87,15 +92,15 @@ public struct HTMLReport {
         page += "<section id=\"lanes\"><h2>Lifecycle</h2>\n"
         page += lanes.html()
         page += "</section>\n"
-        page += decisionsTable(decisions, jetsamShown: jetsamSet)
-        page += jetsamSection(decisions, shown: jetsam)
+        page += decisionsTable(history, jetsamShown: jetsamSet)
+        page += jetsamSection(history)
         page += appTable()
         page += headroomTable()
         for section in sections {
             page += "<section id=\"\(section.id.html)\"><h2>\(section.title.html)</h2>\n\(section.html)\n</section>\n"
         }
         page += footer()
-        page += HTMLPage.end(data: dataJSON(memory: memory, lanes: lanes))
+        page += HTMLPage.end(data: dataJSON(memory: memory, lanes: lanes, handlerRuns: history.handlerRuns))
         return page
     }
 
@@ -163,13 +168,13 @@ public struct HTMLReport {
 
     // MARK: - Data for the script
 
-    func dataJSON(memory: MemoryChart, lanes: LaneChart) -> String {
+    func dataJSON(memory: MemoryChart, lanes: LaneChart, handlerRuns: [String: [Microseconds]]) -> String {
         var json = JSONWriter(capacity: 64 * 1024)
         json.raw("{")
         json.key("durationUs"); json.int(report.run.durationUs)
         json.raw(","); json.key("memory"); memory.writeData(into: &json)
         json.raw(","); json.key("lanes"); lanes.writeData(into: &json)
-        if let flames = Self.flameGraphs(for: report) {
+        if let flames = Self.flameGraphs(for: report, handlerRuns: handlerRuns) {
             json.raw(","); json.key("flame"); flames.writeData(into: &json)
         }
         json.raw("}")

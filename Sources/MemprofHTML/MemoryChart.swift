@@ -50,6 +50,9 @@ public struct MemoryChart {
     /// The decision marks of the run and of the base, when gathered while reading them
     /// (`DecisionMarks`); nil: drawn from the runs' events.
     public var marks: (report: DecisionMarks?, base: DecisionMarks?) = (nil, nil)
+    /// The run's pressure strip (``PressureColumns``), how many jetsam snapshots it has and those
+    /// that can be linked, when gathered as it streamed (``HistoryDigest``); nil: drawn from the run.
+    public var drawnHistory: (pressure: [Int], jetsamCount: Int, jetsam: [(index: Int, event: JetsamEvent)])?
 
     var isMac: Bool { report.device.platform == .macos }
 
@@ -65,7 +68,7 @@ public struct MemoryChart {
         let runs = [report] + (base.map { [$0] } ?? [])
         let span = max(1, runs.map(\.run.durationUs).max() ?? 1)
         duration = span
-        x = LinearScale(domain: 0...Double(span), from: Self.left, to: Self.right)
+        x = Self.timeScale(span: span)
         let device = report.device
         let peak = runs.map(\.summary.peakUsedBytes).max() ?? 0
         let top = max(Double(device.appMemory), Double(peak)) * 1.06
@@ -110,6 +113,11 @@ public struct MemoryChart {
         } else {
             appLines = []
         }
+    }
+
+    /// The time axis of a chart over `span` microseconds.
+    static func timeScale(span: Microseconds) -> LinearScale {
+        LinearScale(domain: 0...Double(span), from: left, to: right)
     }
 
     /// Buckets of the stacked areas: fewer for many apps, to keep apps × instants in budget.
@@ -212,8 +220,8 @@ public struct MemoryChart {
             out += "<path class=\"used base\" d=\"\(stepPath(baseUsed, scale: y, baseline: nil, end: base.run.durationUs))\"/>\n"
         }
         out += "<path class=\"used\" d=\"\(stepPath(used, scale: y, baseline: nil, end: end))\"/>\n"
-        out += pressureStrip(report, top: Self.stripTop, bottom: Self.stripBottom)
-        if let base { out += pressureStrip(base, top: Self.baseStripTop, bottom: Self.baseStripBottom) }
+        out += pressureStrip(drawnHistory?.pressure ?? pressureColumns(report), top: Self.stripTop, bottom: Self.stripBottom)
+        if let base { out += pressureStrip(pressureColumns(base), top: Self.baseStripTop, bottom: Self.baseStripBottom) }
         out += markers(report, row: 0, isBase: false)
         if let base { out += markers(base, row: 4, isBase: true) }
         if let base, !baseLower.isEmpty {
@@ -260,21 +268,17 @@ public struct MemoryChart {
         return out + "</g>\n"
     }
 
+    /// The pressure strip's columns of `run` (``PressureColumns``).
+    func pressureColumns(_ run: Report) -> [Int] {
+        var columns = PressureColumns(scale: x, durationUs: run.run.durationUs)
+        for change in run.timeline.levels { columns.add(change) }
+        return columns.finish()
+    }
+
     /// A strip coloured by pressure level between `top` and `bottom`: per drawing column the
-    /// highest level reached in it, so no moment at warning or critical is lost however long the run.
-    func pressureStrip(_ run: Report, top: Double, bottom: Double) -> String {
-        let columns = Int(Self.right - Self.left)
-        var highest = Array(repeating: 0, count: columns)
-        let levels = run.timeline.levels
-        let rank: [PressureLevel: Int] = [.normal: 0, .warning: 1, .critical: 2]
-        func column(_ t: Microseconds) -> Int { min(columns - 1, max(0, Int(x(t) - Self.left))) }
-        for (index, change) in levels.enumerated() where change.level != .normal {
-            let end = index + 1 < levels.count ? levels[index + 1].atUs : run.run.durationUs
-            let level = rank[change.level] ?? 0
-            for col in column(change.atUs)...max(column(change.atUs), column(max(change.atUs, end - 1))) {
-                highest[col] = max(highest[col], level)
-            }
-        }
+    /// highest level reached in it (`highest`), so no moment at warning or critical is lost however long the run.
+    func pressureStrip(_ highest: [Int], top: Double, bottom: Double) -> String {
+        let columns = highest.count
         var paths = [RelativePath(), RelativePath(), RelativePath()]
         var start = 0
         for col in 1...columns where col == columns || highest[col] != highest[start] {
@@ -319,7 +323,8 @@ public struct MemoryChart {
         var out = "<g id=\"kills\">"
         for (isBase, run) in [(false, report)] + (base.map { [(true, $0)] } ?? []) {
             var seen = Set<String>()
-            for (index, event) in run.jetsamEvents.enumerated() {
+            let events = !isBase ? drawnHistory?.jetsam : nil
+            for (index, event) in events ?? run.jetsamEvents.enumerated().map({ (index: $0.offset, event: $0.element) }) {
                 guard let href = jetsamLink(isBase, index) else { continue }
                 let px = c(x(event.atUs))
                 guard seen.insert(px).inserted else { continue }
@@ -345,7 +350,7 @@ public struct MemoryChart {
         if base != nil { out += "<li>upper strip new, lower strip base</li>" }
         if !isMac { out += "<li><i class=\"k-m-comp\"></i>compression</li><li><i class=\"k-m-evict\"></i>eviction</li>" }
         out += "<li><i class=\"k-m-warn\"></i>memory warning</li><li><i class=\"k-m-kill\"></i>kill</li>"
-        if jetsamLink != nil, !report.jetsamEvents.isEmpty || !(base?.jetsamEvents.isEmpty ?? true) {
+        if jetsamLink != nil, (drawnHistory?.jetsamCount ?? report.jetsamEvents.count) > 0 || !(base?.jetsamEvents.isEmpty ?? true) {
             out += "<li><i class=\"k-kh\"></i>memory kill: click for its jetsam report</li>"
         }
         return out + "</ul>\n"

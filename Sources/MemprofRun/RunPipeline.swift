@@ -93,8 +93,8 @@ public enum RunPipeline {
                 try stream.report.write(report, into: &out, flush: flush)
             }
             let html = request.timed("report.html") {
-                HTMLReport.data(stream.history.fill(report), orderedApps: orderedApps, memory: stream.finishMemory(),
-                                lanes: stream.finishLanes())
+                HTMLReport.data(report, orderedApps: orderedApps, memory: stream.finishMemory(),
+                                lanes: stream.finishLanes(), history: stream.finishHistory())
             }
             try staged.write(OutputFile(name: "report.html", data: html))
             try streamFile("trace.json", into: staged, request: request, spent: stream.traceClock) { out, flush in

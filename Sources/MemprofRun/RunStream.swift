@@ -35,7 +35,8 @@ final class RunStream: SimulationSink {
     /// Time spent writing report.json's and trace.json's text while the run went.
     private(set) var reportClock = WriterClock()
     private(set) var traceClock = WriterClock()
-    var history = HTMLHistory()
+    /// What report.html shows of the history besides the chart's series and the lanes.
+    private var history: HistoryDigest
     /// The memory chart's series, reduced as they come.
     private(set) var memory: MemoryDigest
     /// The swimlanes, drawn as intervals, handler runs and marks come.
@@ -56,13 +57,13 @@ final class RunStream: SimulationSink {
         traceIndex = keys.map { [trace] in trace.index(of: $0) ?? 0 }
         intervals = StateIntervals.Builder(apps: trace.apps, durationUs: workload.durationUs)
         keptHandlerRuns = keepsHandlerRuns ? [:] : nil
+        history = HistoryDigest(durationUs: workload.durationUs, keepsHandlerRuns: keepsHandlerRuns)
         appSeries = keys.map { _ in Series() }
         for i in appSeries.indices { appSeries[i].record(0, 0) }
         used.record(0, 0)
         compressed.record(0, 0)
         levels.record(0, TraceJSON.levelNumber(.normal))
         batch.reserveCapacity(Self.batchSize)
-        history.keepsHandlerStarts = keepsHandlerRuns
         memory = MemoryDigest(apps: keys.count, durationUs: workload.durationUs, device: workload.device)
         lanes = LaneDigest(apps: keys, durationUs: workload.durationUs)
     }
@@ -121,7 +122,7 @@ final class RunStream: SimulationSink {
         points.removeAll(keepingCapacity: true)
         levels.drain(above: above) { points.append(($0, $1)) }
         let changes = points.map { Timeline.LevelChange(atUs: $0.0, level: Self.level($0.1)) }
-        history.levels(changes)
+        for change in changes { history.level(change) }
         let start = WriterClock.Instant.now
         attempt { for change in changes { try report.level(change) } }
         let middle = WriterClock.Instant.now
@@ -136,7 +137,7 @@ final class RunStream: SimulationSink {
             if case .pressure(let level, _) = event.payload { levels.record(event.atUs, TraceJSON.levelNumber(level)) }
         }
         if levels.points.count > Self.seriesHeld { drainLevels(above: Self.seriesHeld) }
-        history.events(batch)
+        for event in batch { history.event(event) }
         for event in batch { lanes.event(event) }
         guard failure == nil else { return }
         let start = WriterClock.Instant.now
@@ -185,6 +186,9 @@ final class RunStream: SimulationSink {
 
     /// The memory chart's series (once, at the end).
     func finishMemory() -> MemoryDigest.Drawn { memory.finish() }
+
+    /// The decisions, jetsam reports, pressure strip and handler runs (once, at the end).
+    func finishHistory() -> HistoryDigest.Drawn { history.finish() }
 
     /// The swimlanes (once, at the end).
     func finishLanes() -> LaneDigest.Drawn { lanes.finish() }

@@ -58,11 +58,14 @@ extension Simulator {
             summary.timeAtPressureUs[level] += now - levelSinceUs
             levelSinceUs = now
             level = newLevel
-            if let last = levelChanges.last, last.atUs == now {
-                levelChanges.removeLast()
-            }
-            if levelChanges.last?.level != newLevel {
-                levelChanges.append(Timeline.LevelChange(atUs: now, level: newLevel))
+            // A sink gets the change as a `pressure` event; the result's timeline is not read then.
+            if options.sink == nil {
+                if let last = levelChanges.last, last.atUs == now {
+                    levelChanges.removeLast()
+                }
+                if levelChanges.last?.level != newLevel {
+                    levelChanges.append(Timeline.LevelChange(atUs: now, level: newLevel))
+                }
             }
             recordDevice(.pressure(newLevel, usedBytes: used))
         }

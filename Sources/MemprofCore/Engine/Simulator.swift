@@ -74,12 +74,11 @@ public struct Simulator {
 
     var now: Microseconds = 0
     /// Occurrences wait in three places, each in (time, sequence) order, and the loop takes the
-    /// earliest of their fronts (`nextOccurrence`): the script (`scriptQueue`), sorted before the run and read
-    /// with a cursor; growth ticks, always scheduled one `growthTickUs` after now and so already in
+    /// earliest of their fronts (`nextOccurrence`): the script (`ScriptFeed`), read in order as
+    /// the run goes; growth ticks, always scheduled one `growthTickUs` after now and so already in
     /// order when appended (most of what a run schedules: a queue with no sifting); and a heap
     /// for every other timer.
-    var scriptQueue: [Pending] = []
-    var scriptCursor = 0
+    var script: ScriptFeed?
     var growthTicks: [Pending] = []
     var growthHead = 0
     var queue = Heap<Pending>()
@@ -144,23 +143,16 @@ public struct Simulator {
 
     /// Runs the workload to its duration and returns what happened.
     public mutating func run() -> SimulationResult {
-        // The script and the generated entries are known up front: they wait in a sorted list read
-        // with a cursor beside the queue (which then holds only the few timers the engine sets),
-        // numbered as if scheduled first, so the order of everything is the queue's (time, then
-        // sequence) either way.
-        for entry in workload.script { scriptQueue.append(scripted(entry)) }
-        if let generate = workload.generate {
-            var generator = SeededGenerator(seed: workload.seed)
-            for entry in ScriptGenerator.entries(for: generate, durationUs: workload.durationUs,
-                                                 generator: &generator) {
-                scriptQueue.append(scripted(entry))
-            }
-        }
-        scriptQueue.sort()
+        // The script and the generated entries are read in order beside the queue (which then
+        // holds only the few timers the engine sets), numbered as if scheduled first, so the order
+        // of everything is the queue's (time, then sequence) either way.
+        let feed = ScriptFeed(workload: workload, firstSequence: nextSequence)
+        nextSequence += feed.count
+        script = feed
         // Each scripted action leads to about 15 recorded events (14.8-15.0 in scripts/bench.sh's
         // generated workloads); reserving 16 avoids copying the growing array (a measured 15% of a
         // large run), and capacity never written is never touched, so it costs no memory.
-        if options.keepsHistory, options.sink == nil { events.reserveCapacity(min(1 << 22, scriptQueue.count * 16)) }
+        if options.keepsHistory, options.sink == nil { events.reserveCapacity(min(1 << 22, Int(clamping: feed.count) * 16)) }
         for i in apps.indices {
             apps[i].bytes.record(0, 0)
         }
@@ -182,18 +174,12 @@ public struct Simulator {
 
     // MARK: Scheduling
 
-    /// A script entry, numbered like an occurrence scheduled now (see `run`).
-    mutating func scripted(_ entry: ScriptEntry) -> Pending {
-        defer { nextSequence += 1 }
-        return Pending(atUs: entry.atUs, sequence: nextSequence, what: .script(entry.action))
-    }
-
     mutating func schedule(at time: Microseconds, _ what: Occurrence) {
         queue.insert(Pending(atUs: time, sequence: nextSequence, what: what))
         nextSequence += 1
     }
 
-    /// Schedules app `i`'s next growth tick, one `growthTickUs` from now (see `scriptQueue`).
+    /// Schedules app `i`'s next growth tick, one `growthTickUs` from now (see `growthTicks`).
     mutating func scheduleGrowthTick(_ i: Int, foregroundToken: UInt64) {
         // Few ticks are ever due at once (one chain per foreground stay): dropping the taken ones
         // every 64 keeps the array small and its memory reused.
@@ -209,7 +195,7 @@ public struct Simulator {
     /// Takes the earliest occurrence of the script, the growth ticks and the heap; nil once the
     /// earliest is past the run's duration.
     mutating func nextOccurrence() -> Pending? {
-        var next = scriptCursor < scriptQueue.count ? scriptQueue[scriptCursor] : nil
+        var next = script?.front
         var from = 0
         if growthHead < growthTicks.count, next.map({ growthTicks[growthHead] < $0 }) ?? true {
             next = growthTicks[growthHead]
@@ -221,7 +207,7 @@ public struct Simulator {
         }
         guard let next, next.atUs <= workload.durationUs else { return nil }
         switch from {
-        case 0: scriptCursor += 1
+        case 0: script?.pop()
         case 1: growthHead += 1
         default: _ = queue.popMin()
         }

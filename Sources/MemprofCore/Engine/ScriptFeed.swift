@@ -1,0 +1,74 @@
+/// The script's occurrences in (time, sequence) order, read one at a time (`Simulator.nextOccurrence`):
+/// the workload's script and the streams of its `generate` (``ScriptGenerator``), merged as the
+/// run goes instead of queued up front, so a run's memory does not grow with its script.
+///
+/// Numbered as if every entry were scheduled before the run starts: the script's entries in
+/// their order, then the generated switches, then the generated homes; so the order of
+/// everything is the queue's (time, then sequence) either way.
+struct ScriptFeed {
+    private let script: [ScriptEntry]
+    /// The script's entries in time order (stable) when they are not already; nil when they are.
+    private let order: [Int]?
+    private var cursor = 0
+    private var streams: [ScriptGenerator.Stream] = []
+    private var heads: [Pending?] = []
+    private var nextSequences: [UInt64] = []
+    /// The earliest occurrence not yet taken.
+    private(set) var front: Pending?
+    /// How many sequence numbers the script and its expansion use (the first free one follows).
+    let count: UInt64
+
+    init(workload: Workload, firstSequence: UInt64) {
+        let script = workload.script
+        self.script = script
+        let inOrder = zip(script, script.dropFirst()).allSatisfy { $0.atUs <= $1.atUs }
+        order = inOrder ? nil : script.indices.sorted { (script[$0].atUs, $0) < (script[$1].atUs, $1) }
+        scriptSequence = firstSequence
+        var total = UInt64(script.count)
+        if let generate = workload.generate {
+            var generator = SeededGenerator(seed: workload.seed)
+            let expansion = ScriptGenerator.streams(for: generate, durationUs: workload.durationUs, generator: &generator)
+            streams = [expansion.opens, expansion.homes]
+            nextSequences = [firstSequence + total, firstSequence + total + UInt64(expansion.openCount)]
+            total += UInt64(expansion.openCount + expansion.homeCount)
+            heads = [nil, nil]
+        }
+        count = total
+        for k in streams.indices { advance(stream: k) }
+        front = earliest()
+    }
+
+    private let scriptSequence: UInt64
+
+    private var scriptHead: Pending? {
+        guard cursor < script.count else { return nil }
+        let index = order?[cursor] ?? cursor
+        return Pending(atUs: script[index].atUs, sequence: scriptSequence + UInt64(index),
+                       what: .script(script[index].action))
+    }
+
+    private mutating func advance(stream k: Int) {
+        heads[k] = streams[k].next().map { entry in
+            defer { nextSequences[k] += 1 }
+            return Pending(atUs: entry.atUs, sequence: nextSequences[k], what: .script(entry.action))
+        }
+    }
+
+    /// The earliest of the fronts, and where it comes from (-1 the script, otherwise a stream).
+    private func earliestSource() -> (Pending, Int)? {
+        var best = scriptHead.map { ($0, -1) }
+        for k in heads.indices {
+            if let head = heads[k], best.map({ head < $0.0 }) ?? true { best = (head, k) }
+        }
+        return best
+    }
+
+    private func earliest() -> Pending? { earliestSource()?.0 }
+
+    /// Takes `front`.
+    mutating func pop() {
+        guard let (_, source) = earliestSource() else { return }
+        if source < 0 { cursor += 1 } else { advance(stream: source) }
+        front = earliest()
+    }
+}
