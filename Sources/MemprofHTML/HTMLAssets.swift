@@ -77,7 +77,7 @@ enum HTMLAssets {
     .chart-wrap{position:relative;overflow-x:auto}svg.chart{display:block;width:100%}#mem{height:auto;user-select:none}
     .grid line{stroke:var(--line);stroke-width:1}.grid text,.panel{fill:var(--muted);font-size:11px}
     .ylab,.xlab{fill:var(--muted);font-size:11px}.ylab{text-anchor:end}.xlab{text-anchor:middle}
-    .area{stroke:var(--bg);stroke-width:.4}.used{fill:none;stroke:var(--used);stroke-width:1.3}
+    .area{stroke:var(--bg);stroke-width:.4;shape-rendering:crispEdges}.used{fill:none;stroke:var(--used);stroke-width:1.3}
     .comp{fill:var(--comp);fill-opacity:.55;stroke:var(--comp);stroke-width:1}
     line.lim{stroke:var(--lim);stroke-width:1.2}line.warnl{stroke:var(--warn);stroke-width:1.2;stroke-dasharray:6 4}
     line.crit{stroke:var(--crit);stroke-width:1.2;stroke-dasharray:6 4}
