@@ -437,6 +437,21 @@ def check_page(browser, path, outdir):
         if reclaims_same_time: problems.append(f"an eviction and its reclaim are separate rows: {reclaims_same_time[:3]}")
         warn_times = [k for k in kinds if k.startswith("memoryWarning@")]
         if len(warn_times) != len(set(warn_times)): problems.append("the warnings of one rise take more than one row")
+        # The decisions table comes in chunks (each its own table, skipped by the browser while out
+        # of view): the header's columns line up with every chunk's, and the header stays in view
+        # when the table is scrolled.
+        align = js("""(function(){var box=document.getElementById('dtable');if(!box)return null;
+          box.scrollIntoView({block:'start'});var head=box.querySelectorAll('table.dhead th'),out={chunks:0,off:[]};
+          var tables=box.querySelectorAll('.dchunk table');out.chunks=tables.length;
+          for(var t=0;t<tables.length;t++){tables[t].scrollIntoView({block:'nearest'});var cells=tables[t].querySelector('tr:not(.omitted)');
+            if(!cells)continue;cells=cells.children;
+            for(var i=0;i<head.length&&i<cells.length;i++){var d=Math.abs(head[i].getBoundingClientRect().left-cells[i].getBoundingClientRect().left);if(d>1)out.off.push([t,i,d]);}}
+          box.scrollTop=box.scrollHeight;var top=box.getBoundingClientRect().top,h=box.querySelector('table.dhead').getBoundingClientRect().top;
+          out.headInView=Math.abs(h-top)<2||box.scrollHeight<=box.clientHeight;box.scrollTop=0;return JSON.stringify(out);})()""")
+        if align:
+            counts["decisionChunks"] = align["chunks"]
+            if align["off"]: problems.append(f"decisions: header and rows not aligned: {align['off'][:3]}")
+            if not align["headInView"]: problems.append("decisions: the header scrolled away with the rows")
         # The apps table fits 1400 px without a horizontal scroll.
         fit = js("(function(){var t=document.getElementById('atable');return JSON.stringify({table:t.scrollWidth,box:t.parentElement.clientWidth});})()")
         if fit and fit["table"] > fit["box"] + 1: problems.append(f"apps table does not fit at 1400 px ({fit['table']} > {fit['box']})")
