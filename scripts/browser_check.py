@@ -343,8 +343,15 @@ def check_page(browser, path, outdir):
         mouse("mouseReleased", x, y, button="left", clickCount=1)
 
     def center(selector):
-        """Scrolls `selector` into view and returns its centre in the viewport, or None."""
-        return js(f"""(function(){{var e=document.querySelector({json.dumps(selector)});if(!e)return null;
+        """Scrolls `selector` into view and returns its centre in the viewport, or None. The page
+        settles first: sections skipped while out of view (content-visibility) take their real
+        size in the frames after a scroll, which can move what was scrolled to."""
+        found = js(f"""(function(){{var e=document.querySelector({json.dumps(selector)});if(!e)return null;
+          e.scrollIntoView({{block:'center'}});return '1';}})()""")
+        if not found:
+            return None
+        time.sleep(0.3)
+        return js(f"""(function(){{var e=document.querySelector({json.dumps(selector)});
           e.scrollIntoView({{block:'center'}});var b=e.getBoundingClientRect();return JSON.stringify({{x:b.left+b.width/2,y:b.top+b.height/2,w:b.width,h:b.height}});}})()""")
 
     nav = evaluate("JSON.stringify(performance.getEntriesByType('navigation')[0]||{})")
