@@ -149,6 +149,14 @@ public struct FleetResult: Codable, Sendable, Equatable {
                      columns: MetricColumns, tally: FleetTally, host: Host) -> FleetResult {
         let cellResults = cells.enumerated().map { index, cell in
             var metrics: [String: MetricStats] = [:]
+            // The same seeds are among the worst of many metrics: each replay line is made once.
+            var replays: [UInt64: String] = [:]
+            func replayLine(_ seed: UInt64) -> String {
+                if let line = replays[seed] { return line }
+                let line = replay(workload: sweep.workload, seed: seed, overrides: cell.overrides)
+                replays[seed] = line
+                return line
+            }
             for (c, name) in columns.names.enumerated() {
                 let a = tally.cells[index][c]
                 guard a.count > 0 else { continue }
@@ -159,8 +167,7 @@ public struct FleetResult: Codable, Sendable, Equatable {
                     min: a.min, p5: p[0], p50: p[1], p95: p[2], p99: p[3],
                     max: a.max, shareAboveZero: kind == .count ? Double(a.aboveZero) / Double(a.count) : nil,
                     worst: a.worstRuns.filter { $0.value != (columns.directions[c] == .lowerIsWorse ? a.max : a.min) }.map {
-                        WorstRun(seed: $0.seed, value: $0.value,
-                                 replay: replay(workload: sweep.workload, seed: $0.seed, overrides: cell.overrides))
+                        WorstRun(seed: $0.seed, value: $0.value, replay: replayLine($0.seed))
                     })
             }
             return Cell(index: index, label: cell.label, overrides: cell.overrides, runs: tally.runs[index], metrics: metrics)
@@ -172,22 +179,23 @@ public struct FleetResult: Codable, Sendable, Equatable {
                            host: host)
     }
 
-    public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(UInt8(ascii: "\n"))
-        return data
-    }
-
     public static func decode(_ data: Data) throws -> FleetResult {
         try JSONDecoder().decode(FleetResult.self, from: data)
     }
 
+    /// `2026-11-24T05:20:35Z`, as `ISO8601DateFormatter` writes it, without loading ICU for it
+    /// (a sweep's fixed time is the part more cores do not shorten).
+    static func utcTimestamp(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var t = tm()
+        gmtime_r(&seconds, &t)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : String(v) }
+        return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
+    }
+
     static func currentHost(threads: Int, wallMs: Double, measured: MeasuredWork) -> Host {
-        let formatter = ISO8601DateFormatter()
         return Host(hostname: ProcessInfo.processInfo.hostName, processors: ProcessInfo.processInfo.activeProcessorCount,
-                    threads: threads, wallMs: (wallMs * 10).rounded() / 10, generatedAt: formatter.string(from: Date()),
+                    threads: threads, wallMs: (wallMs * 10).rounded() / 10, generatedAt: utcTimestamp(Date()),
                     measuredWorkUs: measured.microseconds,
                     measuredWorkPeakBytes: measured.peakBytes.isEmpty ? nil : measured.peakBytes)
     }

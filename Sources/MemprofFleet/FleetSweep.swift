@@ -17,25 +17,29 @@ public enum FleetSweep {
             try folder.begin(header: RunsCSV.header(columns))
             let outcome = try SweepRunner.run(plan, columns: columns, measured: measured, threads: threads,
                                               rows: { try folder.append($0) }, progress: progress)
+            folder.finishRows()
             let wallMs = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
             let result = FleetResult.make(
                 sweep: sweepInfo(plan), shard: plan.shard.map { .init(parts: [$0.index], of: $0.count) },
                 cells: plan.cells.map { ($0.label, (plan.fixed + $0.overrides).map { .init(keyPath: $0.keyPath, value: $0.value) }) },
                 columns: columns, tally: outcome.tally,
                 host: FleetResult.currentHost(threads: threads, wallMs: wallMs, measured: measured))
-            // fleet.json and fleet.html are encoded side by side: on one thread they are most of
-            // what a sweep does after its runs (the part more cores do not shorten).
-            let json = Mutex<Result<Data, Error>?>(nil), html = Mutex<Data?>(nil)
+            // fleet.json and fleet.html are made and written side by side (while runs.csv goes
+            // to the disk): on one thread they are most of what a sweep does after its runs.
+            let failures = Mutex<[Int: any Error]>([:])
             DispatchQueue.concurrentPerform(iterations: 2) { part in
-                if part == 0 {
-                    let encoded = Result { try result.encoded() }
-                    json.withLock { $0 = encoded }
-                } else if result.isComplete {
-                    let page = FleetHTML.data(result, tally: outcome.tally, columns: columns)
-                    html.withLock { $0 = page }
+                do {
+                    if part == 0 {
+                        try folder.write("fleet.json", try result.encoded())
+                    } else if result.isComplete {
+                        try folder.write("fleet.html", FleetHTML.data(result, tally: outcome.tally, columns: columns))
+                    }
+                } catch {
+                    failures.withLock { $0[part] = error }
                 }
             }
-            try folder.finish(json: try json.withLock { $0 }!.get(), html: html.withLock { $0 })
+            if let failure = failures.withLock({ $0[0] ?? $0[1] }) { throw failure }
+            try folder.commit()
             return result
         } catch {
             folder.abort()

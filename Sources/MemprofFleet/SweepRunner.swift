@@ -1,7 +1,6 @@
 import Foundation
 import MemprofCompare
 import MemprofCore
-import MemprofReport
 import MemprofRun
 import Synchronization
 
@@ -11,16 +10,33 @@ public struct MetricColumns: Sendable, Equatable {
     public var names: [String]
     public var kinds: [MetricKind]
     public var directions: [MetricDirection]
-    let index: [String: Int]
+    private(set) var index: [String: Int]
 
     public init(_ names: [String]) {
-        self.names = names.sorted { x, y in
-            let sx = x.hasPrefix("summary."), sy = y.hasPrefix("summary.")
-            return sx != sy ? sx : x < y
-        }
+        self.names = names.map { (summary: $0.hasPrefix("summary."), name: $0) }
+            .sorted { x, y in x.summary != y.summary ? x.summary : x.name < y.name }.map(\.name)
         kinds = self.names.map(MetricKind.of)
-        directions = self.names.map(MetricDirections.direction(of:))
+        // A direction depends on the path below `summary` or the app only: every app's
+        // `evictions` looks the table up once.
+        var byRelative: [String: MetricDirection] = [:]
+        directions = self.names.map { name in
+            let relative = MetricPath(name).relative
+            if let known = byRelative[relative] { return known }
+            let direction = MetricDirections.direction(of: name)
+            byRelative[relative] = direction
+            return direction
+        }
         index = Dictionary(uniqueKeysWithValues: self.names.enumerated().map { ($1, $0) })
+    }
+
+    /// The same columns in storage of their own (new strings and arrays), for another thread.
+    func copied() -> MetricColumns {
+        var copy = self
+        copy.names = names.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+        copy.kinds = kinds.map { $0 }
+        copy.directions = directions.map { $0 }
+        copy.index = Dictionary(uniqueKeysWithValues: copy.names.enumerated().map { ($1, $0) })
+        return copy
     }
 
     public func column(_ name: String) -> Int? { index[name] }
@@ -39,41 +55,42 @@ public struct MetricColumns: Sendable, Equatable {
 /// never runs here (spec §12): declared times stand, and `timing: measured` handlers take the
 /// one measurement per (app, handler) the sweep made before it started.
 enum FleetRun {
-    static let host = Report.Host(hostname: "", os: "", processors: 0, generatedAt: "", simulationWallMs: 0,
-                                  processedOccurrences: 0)
-
     static func metrics(_ workload: Workload, seed: UInt64, measured: MeasuredWork) -> [String: Double] {
+        let sink = RunMetrics.Sink(MetricPaths())
+        flatten(workload, seed: seed, measured: measured, into: sink)
         var out: [String: Double] = [:]
-        for (name, value) in pairs(workload, seed: seed, measured: measured) { out[name] = value }
+        for (node, value) in sink.values { out[sink.paths.names[Int(node)]] = Double(value) }
         return out
     }
 
-    /// The run's metric values in `columns`' order (nil where the run has no such metric).
-    static func values(_ workload: Workload, seed: UInt64, measured: MeasuredWork,
-                       columns: MetricColumns) -> [Int64?] {
-        var values = [Int64?](repeating: nil, count: columns.names.count)
-        for (name, value) in pairs(workload, seed: seed, measured: measured) {
-            if let c = columns.column(name) { values[c] = Int64(value.rounded()) }
+    /// The run's metric values in the order of the columns `sink`'s paths number (nil where the
+    /// run has no such metric). `sink` is reused run after run, so its paths are met once.
+    static func values(_ workload: Workload, seed: UInt64, measured: MeasuredWork, columns: Int,
+                       sink: RunMetrics.Sink) -> [Int64?] {
+        sink.values.removeAll(keepingCapacity: true)
+        flatten(workload, seed: seed, measured: measured, into: sink)
+        var values = [Int64?](repeating: nil, count: columns)
+        for (node, value) in sink.values {
+            let c = sink.paths.columns[Int(node)]
+            if c >= 0 { values[Int(c)] = value }
         }
         return values
     }
 
-    /// Simulates without history (the counters are the same, spec §12 reads only them) and lists
-    /// the report's summary and apps as compare names them.
-    private static func pairs(_ workload: Workload, seed: UInt64, measured: MeasuredWork) -> [(String, Double)] {
+    /// Simulates without history (the counters are the same, spec §12 reads only them) and
+    /// flattens the summary and apps as the report gives them (`Report.init`: the core's
+    /// summary, and each app's statistics with its headroom) and compare names them.
+    private static func flatten(_ workload: Workload, seed: UInt64, measured: MeasuredWork, into sink: RunMetrics.Sink) {
         var w = workload
         w.seed = seed
         var options = Simulator.Options(keepsHistory: false)
         if !measured.isEmpty { options.performer = measured }
         var simulator = Simulator(workload: w, options: options)
         let result = simulator.run()
-        // The report's summary and apps, as compare reads them (the report adds to the core's numbers).
-        let report = Report(result: result, workloadSha256: "", source: "", host: host)
-        var out: [(String, Double)] = []
-        out.reserveCapacity(64 + 48 * report.apps.count)
-        MetricFlattener.flatten(report.summary, prefix: "summary", into: &out)
-        for (id, stats) in report.apps { MetricFlattener.flatten(stats, prefix: "apps." + id, into: &out) }
-        return out
+        let apps = zip(result.workload.apps, result.apps).map { spec, stats in
+            (id: spec.id, stats: stats.withHeadroom(of: spec, in: result.workload))
+        }
+        RunMetrics.flatten(summary: result.summary, apps: apps, into: sink)
     }
 }
 
@@ -137,37 +154,49 @@ public enum SweepRunner {
                            progress: ((Int, Int) -> Void)? = nil) throws -> Outcome {
         let runs = (0..<plan.runCount).filter(plan.includes)
         let threads = max(1, threads)
-        let states = (0..<threads).map { _ in ThreadState(FleetTally(cells: plan.cells.count, columns: columns.names.count)) }
         let batchSize = batchSize(threads: threads)
         let seeds = plan.sweep.seeds
-        let own = (0..<threads).map { t in ThreadInputs(plan, columns: columns, fresh: t > 0) }
+        let states = (0..<threads).map { _ in ThreadState() }
         var done = 0
-        for start in stride(from: 0, to: runs.count, by: batchSize) {
-            let batch = Array(runs[start..<min(start + batchSize, runs.count)])
-            let slots = RowSlots(count: batch.count)
-            let next = Atomic<Int>(0)
-            DispatchQueue.concurrentPerform(iterations: threads) { t in
-                let state = states[t], inputs = own[t]
-                while true {
-                    let k = next.add(1, ordering: .relaxed).oldValue
-                    guard k < batch.count else { break }
-                    let run = batch[k]
-                    let cell = run / seeds.count, seedIndex = run % seeds.count
-                    let values = FleetRun.values(inputs.workloads[cell], seed: seeds[seedIndex],
-                                                 measured: measured, columns: inputs.columns)
-                    state.tally.add(cell: cell, values: values, run: run, seed: seeds[seedIndex],
-                                    columns: inputs.columns, keep: plan.sweep.worst)
-                    slots.set(k, RunsCSV.row(run: run, cell: cell, seed: seeds[seedIndex], values: values))
+        // A batch's rows are written while the next batch runs (by its first thread, before it
+        // claims runs), so the other threads do not wait for the file.
+        try withoutActuallyEscaping(rows) { rows in
+            let writer = BatchWriter(rows)
+            var pending: RowSlots?
+            for start in stride(from: 0, to: runs.count, by: batchSize) {
+                let batch = Array(runs[start..<min(start + batchSize, runs.count)])
+                let slots = RowSlots(count: batch.count), previous = pending
+                let next = Atomic<Int>(0)
+                DispatchQueue.concurrentPerform(iterations: threads) { t in
+                    if t == 0, let previous { writer.write(previous) }
+                    // Each thread makes its own inputs and tally on its first batch, on its own heap.
+                    let state = states[t]
+                    if state.inputs == nil { state.prepare(plan, columns: columns, fresh: t > 0) }
+                    let inputs = state.inputs!, sink = state.sink!
+                    while true {
+                        let k = next.add(1, ordering: .relaxed).oldValue
+                        guard k < batch.count else { break }
+                        let run = batch[k]
+                        let cell = run / seeds.count, seedIndex = run % seeds.count
+                        let values = FleetRun.values(inputs.workloads[cell], seed: seeds[seedIndex],
+                                                     measured: measured, columns: columns.names.count, sink: sink)
+                        state.tally.add(cell: cell, values: values, run: run, seed: seeds[seedIndex],
+                                        columns: inputs.columns, keep: plan.sweep.worst)
+                        slots.set(k, RunsCSV.row(run: run, cell: cell, seed: seeds[seedIndex], values: values))
+                    }
                 }
+                if let error = writer.error { throw error }
+                pending = slots
+                done += batch.count
+                progress?(done, runs.count)
             }
-            var bytes: [UInt8] = []
-            for k in batch.indices { bytes += slots.get(k) }
-            try rows(bytes[...])
-            done += batch.count
-            progress?(done, runs.count)
+            if let pending { writer.write(pending) }
+            if let error = writer.error { throw error }
         }
-        var tally = states[0].tally
-        for state in states.dropFirst() { tally.merge(state.tally, columns: columns, keep: plan.sweep.worst) }
+        // Threads that ran nothing (fewer runs than threads) have no tally to add.
+        let used = states.filter { $0.inputs != nil }
+        var tally = used.first?.tally ?? FleetTally(cells: plan.cells.count, columns: columns.names.count)
+        for state in used.dropFirst() { tally.merge(state.tally, columns: columns, keep: plan.sweep.worst) }
         return Outcome(tally: tally)
     }
 }
@@ -186,14 +215,39 @@ struct ThreadInputs: Sendable {
             else { return cell.workload.workload }
             return again.workload
         }
-        self.columns = fresh ? MetricColumns(columns.names.map { String(decoding: Array($0.utf8), as: UTF8.self) }) : columns
+        self.columns = fresh ? columns.copied() : columns
     }
 }
 
-/// One thread's tally; only that thread touches it until the runs are done.
+/// One thread's inputs, tally and the paths its runs' metrics take; only that thread touches them
+/// until the runs are done.
 final class ThreadState: @unchecked Sendable {
-    var tally: FleetTally
-    init(_ tally: FleetTally) { self.tally = tally }
+    var inputs: ThreadInputs?
+    var tally = FleetTally(cells: 0, columns: 0)
+    var sink: RunMetrics.Sink?
+
+    func prepare(_ plan: SweepPlan, columns: MetricColumns, fresh: Bool) {
+        let inputs = ThreadInputs(plan, columns: columns, fresh: fresh)
+        self.inputs = inputs
+        tally = FleetTally(cells: plan.cells.count, columns: columns.names.count)
+        sink = RunMetrics.Sink(MetricPaths(columns: inputs.columns))
+    }
+}
+
+/// Hands a finished batch's rows, in run order, to the sweep's file. One thread at a time uses it:
+/// the first thread of the next batch, while the caller waits for that batch.
+final class BatchWriter: @unchecked Sendable {
+    private let rows: (ArraySlice<UInt8>) throws -> Void
+    private(set) var error: (any Error)?
+
+    init(_ rows: @escaping (ArraySlice<UInt8>) throws -> Void) { self.rows = rows }
+
+    func write(_ slots: RowSlots) {
+        guard error == nil else { return }
+        var bytes: [UInt8] = []
+        for k in 0..<slots.count { bytes += slots.get(k) }
+        do { try rows(bytes[...]) } catch { self.error = error }
+    }
 }
 
 /// A batch's rows, each slot written by exactly one thread.
@@ -209,4 +263,5 @@ final class RowSlots: @unchecked Sendable {
     }
     func set(_ i: Int, _ row: [UInt8]) { buffer[i] = row }
     func get(_ i: Int) -> [UInt8] { buffer[i] }
+    var count: Int { buffer.count }
 }

@@ -79,14 +79,17 @@ import Testing
     }
 }
 
-/// The sweep reads metrics without JSON; the names and values are compare's, for every built-in.
-struct MetricFlattenerTests {
+/// The sweep reads metrics field by field; the names and values are compare's (which flattens the
+/// report model through Encodable), for every built-in and several seeds: a field added to the
+/// report's summary or apps and not to `RunMetrics` fails here.
+struct RunMetricsTests {
     @Test(arguments: BuiltinWorkloads.all.map(\.name))
     func sameMetricsAsCompare(_ name: String) throws {
         let loaded = try WorkloadLoader.load(name)
-        let report = try ReportFixture.builtin(name)
-        #expect(FleetRun.metrics(loaded.workload, seed: loaded.workload.seed, measured: MeasuredWork())
-            == MetricExtractor.metrics(of: report))
+        for seed in [loaded.workload.seed, 7, 1234] {
+            let report = try ReportFixture.builtin(name, seed: seed)
+            #expect(FleetRun.metrics(loaded.workload, seed: seed, measured: MeasuredWork()) == MetricExtractor.metrics(of: report))
+        }
     }
 }
 
@@ -155,6 +158,50 @@ struct MeasuredWorkTests {
                 #expect(limitKills.max == 0 && completed.min >= 3)
                 #expect(peakFootprint.min == 35 << 20 + peak && peakFootprint.max == peakFootprint.min)
             }
+        }
+    }
+}
+
+/// fleet.json is written by hand for speed; it is byte for byte what `JSONEncoder` writes.
+struct FleetJSONTests {
+    @Test func sameBytesAsJSONEncoderForASweepAndAShard() throws {
+        let dir = try FleetFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for shard in [nil, SweepPlan.Shard(index: 2, count: 3)] {
+            let result = try FleetSweep.run(try FleetFixtures.plan(dir, shard: shard), threads: 2,
+                                            into: dir.appendingPathComponent("out"))
+            #expect(try result.encoded() == result.referenceEncoded())
+            #expect(try FleetResult.decode(try result.encoded()) == result)
+        }
+    }
+
+    @Test func sameBytesForAwkwardNumbersAndStrings() throws {
+        let dir = try FleetFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var result = try FleetSweep.run(try FleetFixtures.plan(dir), threads: 1, into: dir.appendingPathComponent("out"))
+        let doubles = [0.1, 1.0 / 3, -0.0, 1e-7, 123456.789, 1e15, 999_999_999_999_999, 1e16, 2.5e20, -42, 0]
+        let names = result.cells[0].metrics.keys.sorted().prefix(doubles.count)
+        for (name, value) in zip(names, doubles) {
+            result.cells[0].metrics[name]?.mean = value
+            result.cells[0].metrics[name]?.sd = value.magnitude
+            result.cells[0].metrics[name]?.shareAboveZero = value
+        }
+        result.cells[0].label = "quote \" slash / back \\ tab \t é \u{1}"
+        result.host.wallMs = 1234.5
+        result.host.measuredWorkUs = ["mail/fetch": 12, "maps/push": -3]
+        result.host.measuredWorkPeakBytes = ["mail/fetch": 1 << 40]
+        #expect(try result.encoded() == result.referenceEncoded())
+        result.cells[0].metrics[result.cells[0].metrics.keys.first!]?.mean = .nan
+        #expect(throws: EncodingError.self) { try result.encoded() }
+    }
+}
+
+struct FleetHostTests {
+    @Test func timestampsAsISO8601DateFormatterWritesThem() {
+        let formatter = ISO8601DateFormatter()
+        for seconds in [0, 951_782_400.5, 1_795_000_000, 1_795_999_999.999, 4_102_444_799] as [TimeInterval] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(FleetResult.utcTimestamp(date) == formatter.string(from: date))
         }
     }
 }
