@@ -74,7 +74,10 @@ let package = Package(
         .target(
             name: "MemprofRun",
             dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofHTML", "MemprofTrace",
-                           "MemprofSampler", "MemprofProfile", "MemprofOutput"]
+                           "MemprofSampler", "MemprofProfile", "MemprofOutput"],
+            // The streamed run's sinks touch their stored properties per event: in release builds
+            // without the run-time exclusivity checks (debug builds and tests keep them).
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         // The command line: parses arguments, calls the libraries, maps errors to exit codes.
         .executableTarget(

@@ -12,56 +12,161 @@
 ///     }
 ///     // {"atUs":42,"app":"mail"}
 public struct JSONWriter {
-    /// The text written so far.
-    public var bytes: [UInt8] = []
+    // The text: bytes at `base`, appended to with a capacity check and a copy (no `Array`
+    // bookkeeping per piece: a writer appends millions of short pieces). The fields are the
+    // struct's own (a class's would be checked for exclusive access at run time on every
+    // append); `owner` frees the bytes and tells whether this writer is their only holder, so a
+    // copied writer copies the bytes before it changes them.
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    /// The number of bytes written so far.
+    @inlinable public var count: Int { used }
+    @usableFromInline var used: Int
+    @usableFromInline var capacity: Int
+    @usableFromInline var owner: Storage
 
     /// - Parameter capacity: bytes to reserve up front, when the caller can estimate the size.
     public init(capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
+        owner = Storage(capacity: max(capacity, 64))
+        base = owner.base
+        self.capacity = owner.capacity
+        used = 0
+    }
+
+    private init(detached storage: Storage) {
+        owner = storage
+        base = storage.base
+        capacity = 0
+        used = 0
+    }
+
+    /// The text written so far (a copy).
+    public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// Calls `body` with the text written so far (valid only during the call).
+    @inlinable
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Forgets the text written so far, keeping the space.
+    public mutating func removeAll() {
+        if !isKnownUniquelyReferenced(&owner) || capacity == 0 { reallocate(keeping: 0, capacity: max(capacity, 64)) }
+        used = 0
+    }
+
+    /// Room for `more` bytes in storage of this writer's own; returns where they go.
+    @inlinable @inline(__always)
+    mutating func reserve(_ more: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(count + more > capacity || !isKnownUniquelyReferenced(&owner)) {
+            reallocate(keeping: count, capacity: count + more > capacity ? max(capacity * 2, count + more, 64) : capacity)
+        }
+        return base + count
+    }
+
+    /// Moves the first `keeping` bytes into new storage of `capacity` bytes.
+    @usableFromInline mutating func reallocate(keeping: Int, capacity: Int) {
+        let grown = Storage(capacity: capacity)
+        grown.base.update(from: base, count: keeping)
+        owner = grown
+        base = grown.base
+        self.capacity = capacity
+    }
+
+    /// Counts `more` bytes written at ``reserve(_:)``'s pointer.
+    @inlinable @inline(__always)
+    mutating func advance(_ more: Int) {
+        used += more
+    }
+
+    /// Appends `count` bytes at `start`.
+    @inlinable @inline(__always)
+    public mutating func append(_ start: UnsafeRawPointer, count more: Int) {
+        UnsafeMutableRawPointer(reserve(more)).copyMemory(from: start, byteCount: more)
+        advance(more)
+    }
+
+    /// Appends the bytes of `buffer`.
+    @inlinable @inline(__always)
+    public mutating func append(_ buffer: UnsafeRawBufferPointer) {
+        if let start = buffer.baseAddress { append(start, count: buffer.count) }
+    }
+
+    /// Overwrites 4 bytes already written, at `offset`, with `value` (little-endian).
+    public mutating func store(_ value: UInt32, at offset: Int) {
+        precondition(offset >= 0 && offset + 4 <= count)
+        _ = reserve(0)
+        UnsafeMutableRawPointer(base + offset).storeBytes(of: value.littleEndian, as: UInt32.self)
     }
 
     /// Appends literal JSON text as it is.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     /// Appends JSON text made at run time as it is.
     public mutating func rawText(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends bytes that already are JSON text.
     public mutating func raw(_ data: some Sequence<UInt8>) {
-        bytes.append(contentsOf: data)
+        let done = data.withContiguousStorageIfAvailable { append(UnsafeRawBufferPointer($0)) }
+        if done == nil { for b in data { byte(b) } }
     }
 
+    @inlinable @inline(__always)
     public mutating func byte(_ b: UInt8) {
-        bytes.append(b)
+        reserve(1).pointee = b
+        advance(1)
     }
 
-    /// An integer in decimal, as `JSONEncoder` writes it (digits made on the stack, no `String`).
-    @inline(__always)
+    /// An integer in decimal, as `JSONEncoder` writes it: digits written two at a time straight
+    /// into the text, from the end.
+    @inlinable
     public mutating func int(_ value: Int64) {
-        if value >= 0 && value < 10 { return bytes.append(UInt8(truncatingIfNeeded: value) &+ 48) }
+        if value >= 0 && value < 10 { return byte(UInt8(truncatingIfNeeded: value) &+ 48) }
         var v = value.magnitude
-        // 20 digits and a sign at most, written from the end of a stack buffer.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { d in
-            var at = 24
-            while v > 0 {
-                let (q, r) = v.quotientAndRemainder(dividingBy: 10)
-                at -= 1
-                d[at] = UInt8(truncatingIfNeeded: r) &+ 48
+        let sign = value < 0 ? 1 : 0
+        var digits = 1
+        var limit: UInt64 = 10
+        while digits < 20 && v >= limit {
+            digits += 1
+            limit = limit &* 10
+        }
+        let length = digits + sign
+        let start = reserve(length)
+        if sign == 1 { start.pointee = UInt8(ascii: "-") }
+        var at = start + length
+        Self.digitPairs.withUTF8Buffer { pairs in
+            while v >= 100 {
+                let (q, r) = v.quotientAndRemainder(dividingBy: 100)
+                at -= 2
+                at[0] = pairs[Int(r) &* 2]
+                at[1] = pairs[Int(r) &* 2 &+ 1]
                 v = q
             }
-            if value < 0 {
+            if v >= 10 {
+                at -= 2
+                at[0] = pairs[Int(v) &* 2]
+                at[1] = pairs[Int(v) &* 2 &+ 1]
+            } else {
                 at -= 1
-                d[at] = UInt8(ascii: "-")
+                at[0] = UInt8(truncatingIfNeeded: v) &+ 48
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: d[at..<24]))
         }
+        advance(length)
     }
 
+    /// "00" to "99", the pairs of digits `int(_:)` writes.
+    @usableFromInline static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    @inlinable @inline(__always)
     public mutating func int(_ value: Int) { int(Int64(value)) }
 
     /// A floating-point number: whole values below 10^15 as integers, others in Swift's shortest
@@ -79,11 +184,10 @@ public struct JSONWriter {
     }
 
     /// A string literal, escaped as RFC 8259 requires (and as `JSONEncoder` does).
-    @inline(__always)
     public mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
+        byte(UInt8(ascii: "\""))
         stringContents(value)
-        bytes.append(UInt8(ascii: "\""))
+        byte(UInt8(ascii: "\""))
     }
 
     /// A string's text escaped as inside a JSON string literal, without the quotes. Text with
@@ -96,7 +200,7 @@ public struct JSONWriter {
                 plain = false
                 break
             }
-            if plain { bytes.append(contentsOf: utf8) } else { escape(utf8) }
+            if plain { append(UnsafeRawBufferPointer(utf8)) } else { escape(utf8) }
         }
     }
 
@@ -113,9 +217,9 @@ public struct JSONWriter {
             case 0..<0x20:
                 raw("\\u00")
                 let hex: StaticString = "0123456789abcdef"
-                bytes.append(hex.utf8Start[Int(b >> 4)])
-                bytes.append(hex.utf8Start[Int(b & 0xF)])
-            default: bytes.append(b)
+                byte(hex.utf8Start[Int(b >> 4)])
+                byte(hex.utf8Start[Int(b & 0xF)])
+            default: byte(b)
             }
         }
     }
@@ -129,7 +233,7 @@ public struct JSONWriter {
     /// Writes the members of an object whose keys the caller gives in sorted order.
     public mutating func object(_ body: (inout ObjectWriter) -> Void) {
         var writer = ObjectWriter(buffer: self)
-        bytes = []
+        self = JSONWriter(detached: Self.detached)
         writer.buffer.byte(UInt8(ascii: "{"))
         body(&writer)
         writer.buffer.byte(UInt8(ascii: "}"))
@@ -146,6 +250,26 @@ public struct JSONWriter {
             write(&self, item)
         }
         byte(UInt8(ascii: "]"))
+    }
+}
+
+extension JSONWriter {
+    /// What a writer holds while its text is lent to an ``ObjectWriter`` (so the text's storage
+    /// stays uniquely referenced and is not copied); it has no room, so nothing is written into it.
+    static let detached = Storage(capacity: 0)
+
+    /// The bytes of ``JSONWriter``s: freed when the last writer holding them goes.
+    @usableFromInline final class Storage: @unchecked Sendable {
+        // Unchecked: only `detached` is shared between threads, and nothing is written into it.
+        @usableFromInline let base: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: max(capacity, 1))
+        }
+
+        deinit { base.deallocate() }
     }
 }
 

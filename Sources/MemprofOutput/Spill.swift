@@ -7,6 +7,13 @@ import Glibc
 /// (issue 9): the blocks of many ``SpillStream``s, appended to one temporary file that is
 /// unlinked as soon as it is opened, so nothing is left behind whatever happens to the process.
 ///
+/// Each block starts on a page of its own, and a block read back is punched out of the file
+/// (`fallocate(PUNCH_HOLE)`): its pages return to the system while the output files are being
+/// written, so the scratch never holds more than what is still to be read, and the outputs'
+/// pages are the scratch's, just freed. (On a virtual machine a page the guest has not touched
+/// lately costs several times more to write than one just freed: writing the outputs into fresh
+/// pages was the largest single cost of a long run.)
+///
 /// Put it in the folder the output goes to (a ``StagedFolder``'s staging folder): the scratch
 /// then uses the same disk, and a full disk is reported for that folder.
 public final class SpillFile {
@@ -30,7 +37,10 @@ public final class SpillFile {
     /// Bytes written so far.
     public var size: Int64 { end }
 
-    /// Appends `bytes`; returns where they start.
+    /// The unit blocks are aligned to (a page, and ext4's block).
+    static let pageSize: Int64 = 4096
+
+    /// Appends `bytes` on a page of their own; returns where they start.
     func append(_ bytes: UnsafeRawBufferPointer) throws -> Int64 {
         let start = end
         var done = 0
@@ -42,16 +52,30 @@ public final class SpillFile {
             }
             done += n
         }
-        end += Int64(bytes.count)
+        end += (Int64(bytes.count) + Self.pageSize - 1) / Self.pageSize * Self.pageSize
         return start
     }
 
+    /// Gives the pages of a block read back to the system (they are not read again). Only the
+    /// block's own pages are punched: it starts on a page, and the next block on the next one.
+    func release(at offset: Int64, count: Int) {
+        let length = (Int64(count) + Self.pageSize - 1) / Self.pageSize * Self.pageSize
+        // A file system without holes keeps the pages until the file is closed: nothing is lost.
+        _ = punchHole?(fd, Self.punchHoleKeepSize, off_t(offset), off_t(length))
+    }
+
+    /// `FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE` (linux/falloc.h).
+    private static let punchHoleKeepSize: Int32 = 0x02 | 0x01
+
     /// Reads `count` bytes at `offset` into `buffer` (replacing what it held).
     func read(at offset: Int64, count: Int, into buffer: inout [UInt8]) throws {
-        buffer.removeAll(keepingCapacity: true)
-        buffer.reserveCapacity(count)
+        // Blocks are of about one size: the buffer is only zero-filled where it grows.
+        if buffer.count > count {
+            buffer.removeLast(buffer.count - count)
+        } else if buffer.count < count {
+            buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
+        }
         var failure: Int32 = 0
-        buffer.append(contentsOf: repeatElement(0, count: count))
         buffer.withUnsafeMutableBytes { raw in
             var done = 0
             while done < count {
@@ -64,6 +88,10 @@ public final class SpillFile {
         if failure != 0 { throw OutputError(path: folder.path, action: "reading scratch space of", errno: failure) }
     }
 }
+
+/// `fallocate(2)`, which Swift's Glibc module does not declare (a GNU extension), looked up once.
+private typealias Fallocate = @convention(c) (Int32, Int32, off_t, off_t) -> Int32
+private let punchHole: Fallocate? = dlsym(nil, "fallocate").map { unsafeBitCast($0, to: Fallocate.self) }
 
 /// Bytes appended in order and read back once, in order: held in ``out`` until they fill a
 /// block, then moved into a ``SpillFile`` (or, without one, kept in memory).
@@ -83,24 +111,23 @@ public struct SpillStream {
     }
 
     /// Whether nothing was written.
-    public var isEmpty: Bool { out.bytes.isEmpty && blocks.isEmpty && kept.isEmpty }
+    public var isEmpty: Bool { out.isEmpty && blocks.isEmpty && kept.isEmpty }
 
     /// Moves the bytes written so far into a block once they fill one.
     @inline(__always)
     public mutating func flush(to spill: SpillFile?) throws {
-        if out.bytes.count >= blockSize { try moveOut(to: spill) }
+        if out.count >= blockSize { try moveOut(to: spill) }
     }
 
     private mutating func moveOut(to spill: SpillFile?) throws {
-        guard !out.bytes.isEmpty else { return }
+        guard !out.isEmpty else { return }
         if let spill {
-            let offset = try out.bytes.withUnsafeBytes { try spill.append($0) }
-            blocks.append((offset, out.bytes.count))
-            out.bytes.removeAll(keepingCapacity: true)
+            let offset = try out.withUnsafeBytes { try spill.append($0) }
+            blocks.append((offset, out.count))
         } else {
             kept.append(out.bytes)
-            out.bytes.removeAll(keepingCapacity: true)
         }
+        out.removeAll()
     }
 
     /// The blocks written, in order, one at a time (reading the spill file into one buffer).
@@ -114,7 +141,8 @@ public struct SpillStream {
         while let chunk = try reader.next() { try body(chunk[...]) }
     }
 
-    /// The blocks of a stream, in order.
+    /// The blocks of a stream, in order; each block is released from the spill file once read
+    /// (a stream is read back once).
     public struct Reader {
         let blocks: [(offset: Int64, count: Int)]
         let kept: [[UInt8]]
@@ -128,6 +156,7 @@ public struct SpillStream {
             defer { index += 1 }
             if index < blocks.count, let spill {
                 try spill.read(at: blocks[index].offset, count: blocks[index].count, into: &buffer)
+                spill.release(at: blocks[index].offset, count: blocks[index].count)
                 return buffer
             }
             let k = index - blocks.count

@@ -126,7 +126,7 @@ public final class StreamedFile {
         try bytes.withUnsafeBytes { try append($0) }
     }
 
-    func append(_ buffer: UnsafeRawBufferPointer) throws {
+    public func append(_ buffer: UnsafeRawBufferPointer) throws {
         guard fd >= 0 else { throw fail(EBADF) }
         var offset = 0
         while offset < buffer.count {

@@ -67,38 +67,41 @@ public enum RunPipeline {
         let staged = try folder.stage()
         do {
             let performer = request.makePerformer()
-            let stream = RunStream(workload: workload, eventLog: request.eventLog, spill: try staged.makeSpillFile(),
-                                   keepsHandlerRuns: performer != nil)
+            // report.json on one thread, trace.json and report.html on another, each spilling
+            // into a scratch file of its own.
+            let reportStream = RunStream(workload: workload, eventLog: request.eventLog, spill: try staged.makeSpillFile(),
+                                         keepsHandlerRuns: performer != nil, parts: .report)
+            let traceStream = RunStream(workload: workload, eventLog: request.eventLog, spill: try staged.makeSpillFile(),
+                                        keepsHandlerRuns: performer != nil, parts: .trace)
             var options = Simulator.Options()
             options.progress = request.progress
             options.performer = performer
-            options.sink = stream
+            // The text is made on other threads while the simulation goes on.
+            let relay = SinkRelay([reportStream, traceStream])
+            options.sink = relay
             var simulator = Simulator(workload: workload, options: options)
             let started = DispatchTime.now()
             let result = simulator.run()
-            stream.finish()
-            // The writers' share of the loop is theirs, not the simulation's.
-            let writing = (stream.reportClock + stream.traceClock).wallNs
+            // The time the simulation waited for the writers is theirs, not the simulation's.
             let elapsed = DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds
-            let wallMs = Double(elapsed - min(elapsed, writing)) / 1e6
-            if let failure = stream.failure { throw failure }
+            let wallMs = Double(elapsed - min(elapsed, relay.waitedNs)) / 1e6
+            relay.finish { [reportStream, traceStream] in ($0 == 0 ? reportStream : traceStream).finish() }
+            if let failure = reportStream.failure ?? traceStream.failure { throw failure }
 
             let profile = performer?.makeProfile()
-            stream.addSampledWork(profile)
+            traceStream.addSampledWork(profile)
             let report = Report(result: result, workloadSha256: request.workload.sha256, source: request.workload.source,
                                 host: .current(simulationWallMs: wallMs, processedOccurrences: result.processedOccurrences),
                                 profile: profile)
             let orderedApps = workload.apps.map(\.id)
-            try streamFile("report.json", into: staged, request: request, spent: stream.reportClock) { out, flush in
-                try stream.report.write(report, into: &out, flush: flush)
-            }
-            let html = request.timed("report.html") {
-                HTMLReport.data(report, orderedApps: orderedApps, memory: stream.finishMemory(),
-                                lanes: stream.finishLanes(), history: stream.finishHistory())
-            }
-            try staged.write(OutputFile(name: "report.html", data: html))
-            try streamFile("trace.json", into: staged, request: request, spent: stream.traceClock) { out, flush in
-                try stream.trace.write(into: &out, flush: flush)
+            let assembly = FileAssembly(reportStream: reportStream, traceStream: traceStream, staged: staged, report: report,
+                                        orderedApps: orderedApps)
+            DispatchQueue.concurrentPerform(iterations: 3) { assembly.write(part: $0) }
+            // Failures and timings in the files' order, as when they were written one by one.
+            for written in [assembly.reportJSON, assembly.reportHTML, assembly.traceJSON] {
+                let file = try written.get()
+                request.timings?(file.name, Double(file.clock.wallNs) / 1e6, file.bytes)
+                if file.streamed { request.cpuTimings?(file.name, Double(file.clock.cpuNs) / 1e6) }
             }
             var files: [OutputFile] = []
             if let profile { files = try stackFiles(for: profile.mappingStacks(HarnessFrames.work), workload: workload.name) }
@@ -114,24 +117,87 @@ public enum RunPipeline {
         }
     }
 
+    /// report.json, report.html and trace.json of a streamed run, put together side by side once
+    /// the run has ended (they need nothing of each other; on two cores this part of a long run,
+    /// reading the scratch back and writing the files, takes half the time).
+    ///
+    /// Unchecked: each part reads its own streams of the run (the scratch files with `pread`),
+    /// writes its own file and sets its own result; the run's streams are not changed meanwhile
+    /// except by report.html's part (the digests), which nothing else reads.
+    private final class FileAssembly: @unchecked Sendable {
+        let reportStream: RunStream
+        let traceStream: RunStream
+        let staged: StagedFolder
+        let report: Report
+        let orderedApps: [String]
+        var reportJSON: Result<WrittenFile, any Error> = .failure(CancellationError())
+        var reportHTML: Result<WrittenFile, any Error> = .failure(CancellationError())
+        var traceJSON: Result<WrittenFile, any Error> = .failure(CancellationError())
+
+        init(reportStream: RunStream, traceStream: RunStream, staged: StagedFolder, report: Report, orderedApps: [String]) {
+            self.reportStream = reportStream
+            self.traceStream = traceStream
+            self.staged = staged
+            self.report = report
+            self.orderedApps = orderedApps
+        }
+
+        /// Writes one of the three files (trace.json, the largest to read back, first).
+        func write(part: Int) {
+            switch part {
+            case 0:
+                traceJSON = Result {
+                    try streamFile("trace.json", into: staged, spent: traceStream.traceClock) { out, flush in
+                        try traceStream.trace.write(into: &out, flush: flush)
+                    }
+                }
+            case 1:
+                reportJSON = Result {
+                    try streamFile("report.json", into: staged, spent: reportStream.reportClock) { out, flush in
+                        try reportStream.report.write(report, into: &out, flush: flush)
+                    }
+                }
+            default:
+                reportHTML = Result {
+                    var clock = WriterClock()
+                    let start = WriterClock.Instant.now
+                    let html = HTMLReport.data(report, orderedApps: orderedApps, memory: traceStream.finishMemory(),
+                                               lanes: traceStream.finishLanes(), history: traceStream.finishHistory())
+                    clock.add(start, .now)
+                    try staged.write(OutputFile(name: "report.html", data: html))
+                    return WrittenFile(name: "report.html", clock: clock, bytes: html.count, streamed: false)
+                }
+            }
+        }
+    }
+
+    /// A file written into the staged folder: the time its writer took (for a streamed file, with
+    /// what it spent while the run went) and its size.
+    struct WrittenFile {
+        var name: String
+        var clock: WriterClock
+        var bytes: Int
+        /// Whether its text was made while the run went (report.json, trace.json).
+        var streamed: Bool
+    }
+
     /// Writes a file of the staged folder from `write`, which hands its text to `flush` in pieces;
-    /// reports its time (with what was `spent` while the run went) and size to `request.timings`.
-    static func streamFile(_ name: String, into staged: StagedFolder, request: RunRequest, spent: WriterClock,
-                           _ write: (inout JSONWriter, (inout JSONWriter) throws -> Void) throws -> Void) throws {
+    /// returns its time (with what was `spent` while the run went) and size.
+    static func streamFile(_ name: String, into staged: StagedFolder, spent: WriterClock,
+                           _ write: (inout JSONWriter, (inout JSONWriter) throws -> Void) throws -> Void) throws -> WrittenFile {
         let file = try staged.stream(name)
         var clock = spent
         let start = WriterClock.Instant.now
         var out = JSONWriter(capacity: 1 << 21)
         var bytes = 0
         try write(&out) { out in
-            bytes += out.bytes.count
-            try file.append(out.bytes[...])
-            out.bytes.removeAll(keepingCapacity: true)
+            bytes += out.count
+            try out.withUnsafeBytes { try file.append($0) }
+            out.removeAll()
         }
         clock.add(start, .now)
         try file.finish()
-        request.timings?(name, Double(clock.wallNs) / 1e6, bytes)
-        request.cpuTimings?(name, Double(clock.cpuNs) / 1e6)
+        return WrittenFile(name: name, clock: clock, bytes: bytes, streamed: true)
     }
 
     /// The stack files of a profile: written only when samples were collected or a program's

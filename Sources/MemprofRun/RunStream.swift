@@ -14,9 +14,25 @@ import MemprofTrace
 /// into a ``SpillFile`` in the report's staging folder; report.html keeps what it draws.
 ///
 /// Events are handled in batches (a few thousand at a time): the time spent writing each file's
-/// text is measured per batch, so the writers' figures do not include the simulation's time.
+/// text is measured per batch.
+///
+/// A stream makes the ``Parts`` it is given: `memprof run` has two, one for report.json and one
+/// for trace.json and report.html, each fed the engine's calls by a ``SinkRelay`` on a thread of
+/// its own and each spilling into a scratch file of its own, so the simulation and the two
+/// writers share the machine's cores.
 final class RunStream: SimulationSink {
+    /// What a stream makes.
+    struct Parts: OptionSet {
+        let rawValue: Int
+        /// report.json's streamed sections.
+        static let report = Parts(rawValue: 1)
+        /// trace.json's streams and what report.html draws.
+        static let trace = Parts(rawValue: 2)
+        static let all: Parts = [.report, .trace]
+    }
+
     let workload: Workload
+    let parts: Parts
     private let spill: SpillFile
     private(set) var report: ReportStreams
     private(set) var trace: TraceStreams
@@ -29,6 +45,8 @@ final class RunStream: SimulationSink {
     /// Workload index of an app → its index in trace.json's (sorted) apps.
     private let traceIndex: [Int]
     private var batch: [SimEvent] = []
+    /// Jetsam snapshots taken since the last batch was handled (handled with it, before its events).
+    private var snapshots: [JetsamEvent] = []
     private var points: [(Microseconds, Int64)] = []
     /// The first failure to write; later writes are skipped and the run reports it at its end.
     private(set) var failure: (any Error)?
@@ -45,8 +63,9 @@ final class RunStream: SimulationSink {
     private static let batchSize = 4096
     private static let seriesHeld = 1024
 
-    init(workload: Workload, eventLog: EventLog, spill: SpillFile, keepsHandlerRuns: Bool) {
+    init(workload: Workload, eventLog: EventLog, spill: SpillFile, keepsHandlerRuns: Bool, parts: Parts = .all) {
         self.workload = workload
+        self.parts = parts
         self.spill = spill
         let keys = workload.apps.map(\.id)
         report = ReportStreams(appKeys: keys, eventLog: eventLog, spill: spill)
@@ -76,15 +95,13 @@ final class RunStream: SimulationSink {
     }
 
     func record(_ snapshot: JetsamEvent) {
-        guard failure == nil else { return }
-        let start = WriterClock.Instant.now
-        attempt { try report.jetsamEvent(snapshot) }
-        reportClock.add(start, .now)
-        history.jetsam(snapshot)
+        snapshots.append(snapshot)
     }
 
     func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
-        memory.memoryChanged(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes, compressedBytes: compressedBytes)
+        if parts.contains(.trace) {
+            memory.memoryChanged(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes, compressedBytes: compressedBytes)
+        }
         appSeries[app].record(atUs, appBytes)
         used.record(atUs, usedBytes)
         compressed.record(atUs, compressedBytes)
@@ -105,44 +122,69 @@ final class RunStream: SimulationSink {
         points.removeAll(keepingCapacity: true)
         values.drain(above: above) { points.append(($0, $1)) }
         guard failure == nil else { return }
-        let start = WriterClock.Instant.now
-        attempt { for (t, v) in points { try report.point(series, t, v) } }
-        let middle = WriterClock.Instant.now
-        let counter: TraceStreams.Counter = switch series {
-        case .used: .used
-        case .compressed: .compressed
-        case .app(let i): .footprint(traceIndex[i])
+        if parts.contains(.report) {
+            let start = WriterClock.Instant.now
+            attempt { for (t, v) in points { try report.point(series, t, v) } }
+            reportClock.add(start, .now)
         }
-        attempt { for (t, v) in points { try trace.counter(counter, at: t, v) } }
-        reportClock.add(start, middle)
-        traceClock.add(middle, .now)
+        if parts.contains(.trace) {
+            let start = WriterClock.Instant.now
+            let counter: TraceStreams.Counter = switch series {
+            case .used: .used
+            case .compressed: .compressed
+            case .app(let i): .footprint(traceIndex[i])
+            }
+            attempt { for (t, v) in points { try trace.counter(counter, at: t, v) } }
+            traceClock.add(start, .now)
+        }
     }
 
     private func drainLevels(above: Int) {
         points.removeAll(keepingCapacity: true)
         levels.drain(above: above) { points.append(($0, $1)) }
         let changes = points.map { Timeline.LevelChange(atUs: $0.0, level: Self.level($0.1)) }
-        for change in changes { history.level(change) }
-        let start = WriterClock.Instant.now
-        attempt { for change in changes { try report.level(change) } }
-        let middle = WriterClock.Instant.now
-        attempt { for change in changes { try trace.pressure(at: change.atUs, change.level) } }
-        reportClock.add(start, middle)
-        traceClock.add(middle, .now)
+        if parts.contains(.report) {
+            let start = WriterClock.Instant.now
+            attempt { for change in changes { try report.level(change) } }
+            reportClock.add(start, .now)
+        }
+        if parts.contains(.trace) {
+            for change in changes { history.level(change) }
+            let start = WriterClock.Instant.now
+            attempt { for change in changes { try trace.pressure(at: change.atUs, change.level) } }
+            traceClock.add(start, .now)
+        }
     }
 
     private func handleBatch() {
         defer { batch.removeAll(keepingCapacity: true) }
+        if !snapshots.isEmpty {
+            // A batch's snapshots were all taken before its last event: the page's history gets
+            // them before the batch's events, as when each was handed over as it was taken.
+            if parts.contains(.trace) { for snapshot in snapshots { history.jetsam(snapshot) } }
+            if parts.contains(.report), failure == nil {
+                let start = WriterClock.Instant.now
+                attempt { for snapshot in snapshots { try report.jetsamEvent(snapshot) } }
+                reportClock.add(start, .now)
+            }
+            snapshots.removeAll(keepingCapacity: true)
+        }
         for event in batch {
             if case .pressure(let level, _) = event.payload { levels.record(event.atUs, TraceJSON.levelNumber(level)) }
         }
         if levels.points.count > Self.seriesHeld { drainLevels(above: Self.seriesHeld) }
-        for event in batch { history.event(event) }
-        for event in batch { lanes.event(event) }
+        if parts.contains(.trace) {
+            for event in batch { history.event(event) }
+            for event in batch { lanes.event(event) }
+        }
         guard failure == nil else { return }
+        if parts.contains(.report) {
+            let start = WriterClock.Instant.now
+            attempt { for event in batch { try report.event(event) } }
+            reportClock.add(start, .now)
+        }
+        guard parts.contains(.trace) else { return }
         let start = WriterClock.Instant.now
-        attempt { for event in batch { try report.event(event) } }
-        let middle = WriterClock.Instant.now
         attempt {
             for event in batch {
                 try trace.instant(event)
@@ -153,8 +195,7 @@ final class RunStream: SimulationSink {
                 handlerRuns.add(event, handlerRun)
             }
         }
-        reportClock.add(start, middle)
-        traceClock.add(middle, .now)
+        traceClock.add(start, .now)
     }
 
     private func handlerRun(_ app: String, _ run: HandlerInterval) {
@@ -170,6 +211,7 @@ final class RunStream: SimulationSink {
         for i in appSeries.indices { drain(.app(i), &appSeries[i], above: 0) }
         drain(.used, &used, above: 0)
         drain(.compressed, &compressed, above: 0)
+        guard parts.contains(.trace) else { return }
         let start = WriterClock.Instant.now
         intervals.finish { app, interval in
             lanes.interval(app, interval)
@@ -223,9 +265,5 @@ struct WriterClock {
     mutating func add(_ start: Instant, _ end: Instant) {
         wallNs += end.wall - start.wall
         cpuNs += end.cpu &- start.cpu
-    }
-
-    static func + (a: WriterClock, b: WriterClock) -> WriterClock {
-        WriterClock(wallNs: a.wallNs + b.wallNs, cpuNs: a.cpuNs + b.cpuNs)
     }
 }

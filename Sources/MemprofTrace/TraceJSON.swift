@@ -119,7 +119,7 @@ public struct TraceStreams {
     public func index(of app: String) -> Int? { pids[app].map { Int($0) - 2 } }
 
     /// Bytes held so far (a size estimate for a writer in memory).
-    var byteEstimate: Int { streams.reduce(0) { $0 + $1.out.bytes.count } }
+    var byteEstimate: Int { streams.reduce(0) { $0 + $1.out.count } }
 
     /// Fills the streams from a whole report.
     mutating func add(_ report: Report) throws {
@@ -149,11 +149,10 @@ public struct TraceStreams {
     @inline(__always)
     private mutating func record(_ s: Int, ts: Int64, _ body: (inout JSONWriter) -> Void) throws {
         // The header: the time, and a length filled in once the text is written.
-        withUnsafeBytes(of: (ts.littleEndian, UInt32(0))) { streams[s].out.bytes.append(contentsOf: $0.prefix(12)) }
-        let lengthAt = streams[s].out.bytes.count - 4
+        withUnsafeBytes(of: (ts.littleEndian, UInt32(0))) { streams[s].out.append(UnsafeRawBufferPointer(rebasing: $0.prefix(12))) }
+        let lengthAt = streams[s].out.count - 4
         body(&streams[s].out)
-        let length = UInt32(streams[s].out.bytes.count - lengthAt - 4).littleEndian
-        streams[s].out.bytes.withUnsafeMutableBytes { $0.storeBytes(of: length, toByteOffset: lengthAt, as: UInt32.self) }
+        streams[s].out.store(UInt32(streams[s].out.count - lengthAt - 4), at: lengthAt)
         try streams[s].flush(to: spill)
     }
 
@@ -357,7 +356,7 @@ public struct TraceStreams {
                 if !first { out.raw(",\n") }
                 first = false
                 cursors[s].take(into: &out)
-                if out.bytes.count >= 1 << 20 { try flush(&out) }
+                if out.count >= 1 << 20 { try flush(&out) }
             }
         }
         out.raw("\n]}\n")
@@ -391,7 +390,7 @@ public struct TraceStreams {
         mutating func take(into out: inout JSONWriter) {
             block.withUnsafeBytes { raw in
                 let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: UInt32.self)))
-                out.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(position + 12)..<(position + 12 + length)]))
+                out.append(UnsafeRawBufferPointer(rebasing: raw[(position + 12)..<(position + 12 + length)]))
                 position += 12 + length
             }
         }

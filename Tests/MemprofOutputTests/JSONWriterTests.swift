@@ -26,6 +26,37 @@ import Testing
         }
     }
 
+    @Test func integersAtEveryDigitCountMatchTheirDescription() {
+        var values: [Int64] = [Int64.max, Int64.min, Int64.min + 1]
+        var power: Int64 = 1
+        for _ in 0..<19 {
+            values += [power - 1, power, power + 1, -power, -(power - 1), power * 7 / 3]
+            power = power &* 10
+        }
+        for value in values {
+            #expect(text { $0.int(value) } == String(value))
+        }
+    }
+
+    @Test func aCopiedWriterKeepsItsOwnText() {
+        var a = JSONWriter()
+        a.raw("[1")
+        var b = a
+        b.raw(",2]")
+        a.raw("]")
+        #expect(String(decoding: a.bytes, as: UTF8.self) == "[1]")
+        #expect(String(decoding: b.bytes, as: UTF8.self) == "[1,2]")
+        // Growing far past the first capacity keeps what was written, and removing keeps nothing.
+        var expected = "[1]"
+        for n in 0..<10_000 {
+            a.int(n)
+            expected += String(n)
+        }
+        #expect(String(decoding: a.bytes, as: UTF8.self) == expected)
+        a.removeAll()
+        #expect(a.isEmpty && b.count == 5)
+    }
+
     @Test func numbersAreWholeWhenTheyCanBe() {
         #expect(text { $0.number(3) } == "3")
         #expect(text { $0.number(-2.5) } == "-2.5")
