@@ -200,6 +200,30 @@ public struct JSONScanner {
         return true
     }
 
+    /// Reads the next member's key and ':' when that key is plain (printable ASCII without
+    /// escapes) and one of `names`, and returns its index and where its opening quote is;
+    /// otherwise reads nothing and returns nil (`nextMember` then reads it, or fails, as usual).
+    @inline(__always) public mutating func nextMember(in names: JSONNames, first: inout Bool) -> (index: Int, quote: Int)? {
+        var i = index
+        while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
+        if !first {
+            guard i < count, base[i] == 0x2C else { return nil }
+            i += 1
+            while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
+        }
+        guard i < count, base[i] == 0x22 else { return nil }
+        let quote = i
+        i = plainRun(from: i + 1)
+        while i < count, stops[Int(base[i])] == 0 { i += 1 }
+        guard i < count, base[i] == 0x22, let k = names.index(of: base + quote + 1, count: i - quote - 1) else { return nil }
+        i += 1
+        while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
+        guard i < count, base[i] == 0x3A else { return nil }
+        index = i + 1
+        first = false
+        return (k, quote)
+    }
+
     /// Whether the array opened last has another element (its ',' read), or is done (its ']' read).
     public mutating func nextElement(first: inout Bool) throws(JSONScanError) -> Bool {
         skipSpace()
@@ -279,6 +303,7 @@ public struct JSONScanner {
         var escaped = false
         var high = false
         while true {
+            i = plainRun(from: i)
             guard i < count else { throw fail("a string that never ends", at: quote) }
             let b = base[i]
             if stops[Int(b)] == 0 { i += 1; continue }
@@ -312,6 +337,32 @@ public struct JSONScanner {
             }
         }
         return key
+    }
+
+    /// The offset of the first byte from `i` on that ends a string's plain run (`stringStops`),
+    /// looked for eight bytes at a time (SWAR) while eight remain; from there on, or when the
+    /// run ends within them, it is at most 7 bytes short of it (the byte loop does the rest).
+    @inline(__always) func plainRun(from start: Int) -> Int {
+        var i = start
+        while i + 8 <= count {
+            let v = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            let mask = Self.stopBytes(v)
+            if mask == 0 { i += 8; continue }
+            // The lowest flag is exact (only bytes above a stop can be flagged by a borrow).
+            return i + mask.trailingZeroBitCount >> 3
+        }
+        return i
+    }
+
+    /// The high bit of each byte of `v` that is a quote, a backslash, a control character (< 0x20)
+    /// or 0x80 and above; bytes above the first such byte may be flagged too.
+    @inline(__always) static func stopBytes(_ v: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        let quote = v ^ (ones &* 0x22), backslash = v ^ (ones &* 0x5C)
+        let zeroQuote = (quote &- ones) & ~quote
+        let zeroBackslash = (backslash &- ones) & ~backslash
+        let control = (v &- ones &* 0x20) & ~v
+        return (zeroQuote | zeroBackslash | control | v) & high
     }
 
     /// The bytes that end the plain run of a string: the quote, the backslash, control
@@ -459,7 +510,22 @@ public struct JSONScanner {
     @inline(__always) public mutating func readInt64() throws(JSONScanError) -> Int64 {
         skipSpace()
         let start = index
-        var i = index
+        if let value = plainInt(at: &index) { return value }
+        // Long, fractional or malformed: the general path.
+        let integer = try scanNumber()
+        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+        if integer, let exact = Int64(text) { return exact }
+        guard let d = Double(text), d == d.rounded(), d >= -9.223372036854775808e18, d < 9.223372036854775808e18 else {
+            throw fail("expected a whole number of at most 64 bits, found \(text)", at: start)
+        }
+        return Int64(d)
+    }
+
+    /// The plain integer at `at` (an optional '-', 1 to 17 digits without a leading zero, then
+    /// a byte that is not a digit, '.', 'e' or 'E'), moving `at` past it; nil (and `at` where it
+    /// was) for anything else.
+    @inline(__always) func plainInt(at: inout Int) -> Int64? {
+        var i = at
         let negative = i < count && base[i] == 0x2D
         if negative { i += 1 }
         var value: Int64 = 0
@@ -480,18 +546,23 @@ public struct JSONScanner {
         let digits = i - first
         // Ends here: not at a digit (an 18th), '.', 'e' or 'E'; no leading zero.
         let next = i < count ? base[i] : 0x30
-        if digits > 0, digit >= 10, next != 0x2E, next | 0x20 != 0x65, digits == 1 || base[first] != 0x30 {
-            index = i
-            return negative ? -value : value
-        }
-        // Long, fractional or malformed: the general path.
-        let integer = try scanNumber()
-        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
-        if integer, let exact = Int64(text) { return exact }
-        guard let d = Double(text), d == d.rounded(), d >= -9.223372036854775808e18, d < 9.223372036854775808e18 else {
-            throw fail("expected a whole number of at most 64 bits, found \(text)", at: start)
-        }
-        return Int64(d)
+        guard digits > 0, digit >= 10, next != 0x2E, next | 0x20 != 0x65, digits == 1 || base[first] != 0x30 else { return nil }
+        at = i
+        return negative ? -value : value
+    }
+
+    /// Reads `[a,b]`, two plain integers (`plainInt`) written without spaces, as an element of
+    /// the array opened last; otherwise reads nothing and returns nil (the caller then reads the
+    /// element the general way, which reads it or says what is wrong).
+    @inline(__always) public mutating func readPlainPair() -> (Int64, Int64)? {
+        var i = index
+        guard i < count, base[i] == 0x5B else { return nil }
+        i += 1
+        guard let a = plainInt(at: &i), i < count, base[i] == 0x2C else { return nil }
+        i += 1
+        guard let b = plainInt(at: &i), i < count, base[i] == 0x5D else { return nil }
+        index = i + 1
+        return (a, b)
     }
 
     /// The value of the eight bytes at `p` when they are all ASCII digits.
@@ -626,13 +697,19 @@ public struct JSONNames: @unchecked Sendable {
         if key.escaped { return names.firstIndex(of: scanner.string(key)) }
         let n = key.end - key.start
         guard n > 0 else { return names.firstIndex(of: "") }
-        let entry = lookup[Self.slot(n, scanner.base[key.start])]
+        return index(of: scanner.base + key.start, count: n)
+    }
+
+    /// The index of the name that is the `n` (> 0) bytes at `p`, without escapes.
+    @inline(__always) public func index(of p: UnsafePointer<UInt8>, count n: Int) -> Int? {
+        guard n > 0 else { return nil }
+        let entry = lookup[Self.slot(n, p[0])]
         if entry > 0 {
             let k = Int(entry) - 1
-            return same(k, scanner.base + key.start, n) ? k : nil
+            return same(k, p, n) ? k : nil
         }
         guard entry < 0 else { return nil }
-        for k in 0..<count where same(k, scanner.base + key.start, n) { return k }
+        for k in 0..<count where same(k, p, n) { return k }
         return nil
     }
 

@@ -220,6 +220,13 @@ struct Reader {
             hint = next
             return next
         }
+        // Else most often another of the table's keys, written plainly: found by its bytes.
+        if let (k, quote) = s.nextMember(in: table, first: &first) {
+            hint = k
+            guard seen & (1 << UInt64(k)) == 0 else { throw s.fail("duplicate key '\(table.names[k])'", at: quote) }
+            seen |= 1 << UInt64(k)
+            return k
+        }
         while let key = try s.nextMember(first: &first) {
             if let k = table.index(of: key, in: s) {
                 hint = k
@@ -516,12 +523,19 @@ struct Reader {
         var out: [[Int64]] = []
         var reducer = options.seriesBuckets.map { SeriesReducer(buckets: max(1, $0)) }
         while try s.nextElement(first: &first) {
-            try beginArray("\(path)[\(n)]")
+            n += 1
+            if n & 16383 == 0 { releaseBehind() }
+            // Most often `[atUs,value]` as memprof writes it.
+            if let (a, b) = s.readPlainPair() {
+                if reducer != nil { reducer!.add(a, b) } else { out.append([a, b]) }
+                continue
+            }
+            try beginArray("\(path)[\(n - 1)]")
             var inner = true
             var pair: [Int64] = []
             var a: Int64 = 0, b: Int64 = 0, count = 0
             while try s.nextElement(first: &inner) {
-                let v = try int("\(path)[\(n)][\(count)]")
+                let v = try int("\(path)[\(n - 1)][\(count)]")
                 if reducer == nil { pair.append(v) } else if count == 0 { a = v } else if count == 1 { b = v }
                 count += 1
             }
@@ -530,8 +544,6 @@ struct Reader {
             } else {
                 out.append(pair)
             }
-            n += 1
-            if n & 16383 == 0 { releaseBehind() }
         }
         return reducer?.finish() ?? out
     }
