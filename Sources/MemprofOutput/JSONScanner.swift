@@ -47,6 +47,13 @@ public struct JSONScanner {
         public var escaped: Bool
         /// The offset of its opening quote, for errors.
         public var quote: Int
+
+        @inlinable init(start: Int, end: Int, escaped: Bool, quote: Int) {
+            self.start = start
+            self.end = end
+            self.escaped = escaped
+            self.quote = quote
+        }
     }
 
     /// The keys already seen in one object, to refuse a key given twice. Reuse one (after
@@ -71,9 +78,10 @@ public struct JSONScanner {
     public let base: UnsafePointer<UInt8>
     public let count: Int
     /// `stringStops`, held here so the hot loop does not reach a lazy global per string.
-    private let stops: UnsafeMutablePointer<UInt8>
+    @usableFromInline let stops: UnsafeMutablePointer<UInt8>
     public var index: Int
-    public private(set) var depth = 0
+    /// How many objects and lists are open (set by the scanner only).
+    public var depth = 0
     /// Key sets of the objects `skipValue` is inside, reused between objects.
     private var levels: [KeySet] = []
 
@@ -97,15 +105,15 @@ public struct JSONScanner {
 
     // MARK: bytes
 
-    @inline(__always) public var atEnd: Bool { index >= count }
+    @inlinable public var atEnd: Bool { index >= count }
 
     /// The byte at the scanner, after white space; nil at the end.
-    @inline(__always) public mutating func peek() -> UInt8? {
+    @inlinable @inline(__always) public mutating func peek() -> UInt8? {
         skipSpace()
         return index < count ? base[index] : nil
     }
 
-    @inline(__always) public mutating func skipSpace() {
+    @inlinable @inline(__always) public mutating func skipSpace() {
         while index < count {
             let b = base[index]
             guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
@@ -133,18 +141,18 @@ public struct JSONScanner {
     // MARK: containers
 
     /// Opens an object; `nextMember` then walks its members.
-    public mutating func beginObject() throws(JSONScanError) {
+    @inlinable public mutating func beginObject() throws(JSONScanError) {
         guard peek() == 0x7B else { throw fail("expected an object, found \(what(index))", at: index) }
         try enter()
     }
 
     /// Opens an array; `nextElement` then walks its elements.
-    public mutating func beginArray() throws(JSONScanError) {
+    @inlinable public mutating func beginArray() throws(JSONScanError) {
         guard peek() == 0x5B else { throw fail("expected a list, found \(what(index))", at: index) }
         try enter()
     }
 
-    @inline(__always) private mutating func enter() throws(JSONScanError) {
+    @inlinable @inline(__always) mutating func enter() throws(JSONScanError) {
         guard depth < Self.maxDepth else { throw fail("nested more than \(Self.maxDepth) deep", at: index) }
         depth += 1
         index += 1
@@ -174,16 +182,28 @@ public struct JSONScanner {
         return key
     }
 
+    /// Where the next member's key should start (after white space and, but for the first, a
+    /// ','), without reading; nil when there is no ','.
+    @inlinable @inline(__always) func memberStart(first: Bool) -> Int? {
+        var i = spaceEnd(from: index)
+        if !first {
+            guard i < count, base[i] == 0x2C else { return nil }
+            i = spaceEnd(from: i + 1)
+        }
+        return i
+    }
+
+    /// The offset of the first byte from `i` on that is not white space.
+    @inlinable @inline(__always) func spaceEnd(from i: Int) -> Int {
+        var i = i
+        while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
+        return i
+    }
+
     /// Reads the next member's key and ':' when that key is `quoted` (a name without escapes,
     /// followed by its closing quote) and returns true; otherwise reads nothing and returns false.
-    @inline(__always) public mutating func nextMember(named quoted: UnsafeBufferPointer<UInt8>, first: inout Bool) -> Bool {
-        var i = index
-        while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
-        if !first {
-            guard i < count, base[i] == 0x2C else { return false }
-            i += 1
-            while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
-        }
+    @inlinable @inline(__always) public mutating func nextMember(named quoted: UnsafeBufferPointer<UInt8>, first: inout Bool) -> Bool {
+        guard var i = memberStart(first: first) else { return false }
         let n = quoted.count
         guard i + n + 1 < count, base[i] == 0x22 else { return false }
         let name = quoted.baseAddress!
@@ -193,7 +213,7 @@ public struct JSONScanner {
             k += 1
         }
         i += n + 1
-        while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
+        i = spaceEnd(from: i)
         guard i < count, base[i] == 0x3A else { return false }
         index = i + 1
         first = false
@@ -203,21 +223,14 @@ public struct JSONScanner {
     /// Reads the next member's key and ':' when that key is plain (printable ASCII without
     /// escapes) and one of `names`, and returns its index and where its opening quote is;
     /// otherwise reads nothing and returns nil (`nextMember` then reads it, or fails, as usual).
-    @inline(__always) public mutating func nextMember(in names: JSONNames, first: inout Bool) -> (index: Int, quote: Int)? {
-        var i = index
-        while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
-        if !first {
-            guard i < count, base[i] == 0x2C else { return nil }
-            i += 1
-            while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
-        }
-        guard i < count, base[i] == 0x22 else { return nil }
+    @inlinable @inline(__always) public mutating func nextMember(in names: JSONNames, first: inout Bool) -> (index: Int, quote: Int)? {
+        guard var i = memberStart(first: first), i < count, base[i] == 0x22 else { return nil }
         let quote = i
         i = plainRun(from: i + 1)
         while i < count, stops[Int(base[i])] == 0 { i += 1 }
         guard i < count, base[i] == 0x22, let k = names.index(of: base + quote + 1, count: i - quote - 1) else { return nil }
         i += 1
-        while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
+        i = spaceEnd(from: i)
         guard i < count, base[i] == 0x3A else { return nil }
         index = i + 1
         first = false
@@ -225,7 +238,7 @@ public struct JSONScanner {
     }
 
     /// Whether the array opened last has another element (its ',' read), or is done (its ']' read).
-    public mutating func nextElement(first: inout Bool) throws(JSONScanError) -> Bool {
+    @inlinable public mutating func nextElement(first: inout Bool) throws(JSONScanError) -> Bool {
         skipSpace()
         guard index < count else { throw fail("expected ',' or ']', found the end of the file", at: index) }
         if base[index] == 0x5D { index += 1; depth -= 1; return false }
@@ -297,7 +310,7 @@ public struct JSONScanner {
     // MARK: strings
 
     /// Reads a string at the scanner (its opening quote), checking it; returns where its bytes are.
-    @inline(__always) public mutating func scanString() throws(JSONScanError) -> Key {
+    @inlinable @inline(__always) public mutating func scanString() throws(JSONScanError) -> Key {
         let quote = index
         var i = index + 1
         var escaped = false
@@ -342,7 +355,7 @@ public struct JSONScanner {
     /// The offset of the first byte from `i` on that ends a string's plain run (`stringStops`),
     /// looked for eight bytes at a time (SWAR) while eight remain; from there on, or when the
     /// run ends within them, it is at most 7 bytes short of it (the byte loop does the rest).
-    @inline(__always) func plainRun(from start: Int) -> Int {
+    @inlinable @inline(__always) func plainRun(from start: Int) -> Int {
         var i = start
         while i + 8 <= count {
             let v = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
@@ -356,7 +369,7 @@ public struct JSONScanner {
 
     /// The high bit of each byte of `v` that is a quote, a backslash, a control character (< 0x20)
     /// or 0x80 and above; bytes above the first such byte may be flagged too.
-    @inline(__always) static func stopBytes(_ v: UInt64) -> UInt64 {
+    @inlinable @inline(__always) static func stopBytes(_ v: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
         let quote = v ^ (ones &* 0x22), backslash = v ^ (ones &* 0x5C)
         let zeroQuote = (quote &- ones) & ~quote
@@ -392,7 +405,7 @@ public struct JSONScanner {
         decodedBytesChecked(key) ?? []
     }
 
-    private func decodedBytesChecked(_ key: Key) -> [UInt8]? {
+    @usableFromInline func decodedBytesChecked(_ key: Key) -> [UInt8]? {
         let raw = UnsafeBufferPointer(start: base + key.start, count: key.end - key.start)
         guard key.escaped else { return Array(raw) }
         var out: [UInt8] = []
@@ -427,7 +440,7 @@ public struct JSONScanner {
         return out
     }
 
-    @inline(__always) static func hexValue(_ c: UInt8) -> UInt32? {
+    @inlinable @inline(__always) static func hexValue(_ c: UInt8) -> UInt32? {
         switch c {
         case 0x30...0x39: UInt32(c - 0x30)
         case 0x61...0x66: UInt32(c - 0x61 + 10)
@@ -444,7 +457,7 @@ public struct JSONScanner {
 
     /// Which of `names` the string at the scanner is; nil when it is none (the string is read
     /// either way).
-    @inline(__always) public mutating func readChoice(_ names: JSONNames) throws(JSONScanError) -> Int? {
+    @inlinable @inline(__always) public mutating func readChoice(_ names: JSONNames) throws(JSONScanError) -> Int? {
         guard peek() == 0x22 else { throw fail("expected a string, found \(what(index))", at: index) }
         return names.index(of: try scanString(), in: self)
     }
@@ -452,7 +465,7 @@ public struct JSONScanner {
     // MARK: scalars
 
     /// Reads `null` if it is next.
-    @inline(__always) public mutating func readNull() -> Bool {
+    @inlinable @inline(__always) public mutating func readNull() -> Bool {
         skipSpace()
         guard index + 4 <= count, base[index] == 0x6E, base[index + 1] == 0x75, base[index + 2] == 0x6C,
               base[index + 3] == 0x6C else { return false }
@@ -475,7 +488,7 @@ public struct JSONScanner {
     }
 
     /// Reads a number's text (strict grammar); returns whether it is an integer (no fraction or exponent).
-    @inline(__always) private mutating func scanNumber() throws(JSONScanError) -> Bool {
+    @usableFromInline mutating func scanNumber() throws(JSONScanError) -> Bool {
         let start = index
         var i = index
         if i < count, base[i] == 0x2D { i += 1 }
@@ -507,7 +520,7 @@ public struct JSONScanner {
     }
 
     /// Reads a whole number that fits 64 bits (`1e3` and `2.0` are whole numbers too).
-    @inline(__always) public mutating func readInt64() throws(JSONScanError) -> Int64 {
+    @inlinable @inline(__always) public mutating func readInt64() throws(JSONScanError) -> Int64 {
         skipSpace()
         let start = index
         if let value = plainInt(at: &index) { return value }
@@ -524,7 +537,7 @@ public struct JSONScanner {
     /// The plain integer at `at` (an optional '-', 1 to 17 digits without a leading zero, then
     /// a byte that is not a digit, '.', 'e' or 'E'), moving `at` past it; nil (and `at` where it
     /// was) for anything else.
-    @inline(__always) func plainInt(at: inout Int) -> Int64? {
+    @inlinable @inline(__always) func plainInt(at: inout Int) -> Int64? {
         var i = at
         let negative = i < count && base[i] == 0x2D
         if negative { i += 1 }
@@ -554,7 +567,7 @@ public struct JSONScanner {
     /// Reads `[a,b]`, two plain integers (`plainInt`) written without spaces, as an element of
     /// the array opened last; otherwise reads nothing and returns nil (the caller then reads the
     /// element the general way, which reads it or says what is wrong).
-    @inline(__always) public mutating func readPlainPair() -> (Int64, Int64)? {
+    @inlinable @inline(__always) public mutating func readPlainPair() -> (Int64, Int64)? {
         var i = index
         guard i < count, base[i] == 0x5B else { return nil }
         i += 1
@@ -566,7 +579,7 @@ public struct JSONScanner {
     }
 
     /// The value of the eight bytes at `p` when they are all ASCII digits.
-    @inline(__always) static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64? {
+    @inlinable @inline(__always) static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64? {
         let v = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
         // Each byte 0x30...0x39: its high nibble is 3, and adding 6 does not carry into it.
         guard v & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030,
@@ -644,7 +657,7 @@ public struct JSONScanner {
 }
 
 extension String {
-    fileprivate var trimmingQuotes: String { hasPrefix("'") && hasSuffix("'") && count > 2 ? String(dropFirst().dropLast()) : self }
+    @usableFromInline var trimmingQuotes: String { hasPrefix("'") && hasSuffix("'") && count > 2 ? String(dropFirst().dropLast()) : self }
 }
 
 /// A fixed set of names (keys of an object, values of an enum: ASCII without escapes), found
@@ -654,12 +667,12 @@ public struct JSONNames: @unchecked Sendable {
     public let names: [String]
     public let count: Int
     /// Each name followed by a quote, in one buffer.
-    private let bytes: UnsafeMutablePointer<UInt8>
-    private let starts: UnsafeMutablePointer<Int>
-    private let lengths: UnsafeMutablePointer<Int>
+    @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
+    @usableFromInline let starts: UnsafeMutablePointer<Int>
+    @usableFromInline let lengths: UnsafeMutablePointer<Int>
     /// By `length % 32 * 128 + first byte % 128`: 1 + the index of the only name there, 0 for
     /// none, -1 for several (then every name is compared).
-    private let lookup: UnsafeMutablePointer<Int8>
+    @usableFromInline let lookup: UnsafeMutablePointer<Int8>
 
     public init(_ names: [String]) {
         precondition(names.count < 64)
@@ -683,17 +696,17 @@ public struct JSONNames: @unchecked Sendable {
         }
     }
 
-    @inline(__always) static func slot(_ length: Int, _ first: UInt8) -> Int {
+    @inlinable @inline(__always) static func slot(_ length: Int, _ first: UInt8) -> Int {
         (length & 31) << 7 | Int(first & 127)
     }
 
     /// Name `k` followed by its closing quote.
-    @inline(__always) public func quoted(_ k: Int) -> UnsafeBufferPointer<UInt8> {
+    @inlinable @inline(__always) public func quoted(_ k: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: bytes + starts[k], count: lengths[k] + 1)
     }
 
     /// The index of the string or key `key` (read by `scanner`) among the names.
-    @inline(__always) public func index(of key: JSONScanner.Key, in scanner: JSONScanner) -> Int? {
+    @inlinable @inline(__always) public func index(of key: JSONScanner.Key, in scanner: JSONScanner) -> Int? {
         if key.escaped { return names.firstIndex(of: scanner.string(key)) }
         let n = key.end - key.start
         guard n > 0 else { return names.firstIndex(of: "") }
@@ -701,7 +714,7 @@ public struct JSONNames: @unchecked Sendable {
     }
 
     /// The index of the name that is the `n` (> 0) bytes at `p`, without escapes.
-    @inline(__always) public func index(of p: UnsafePointer<UInt8>, count n: Int) -> Int? {
+    @inlinable @inline(__always) public func index(of p: UnsafePointer<UInt8>, count n: Int) -> Int? {
         guard n > 0 else { return nil }
         let entry = lookup[Self.slot(n, p[0])]
         if entry > 0 {
@@ -713,7 +726,7 @@ public struct JSONNames: @unchecked Sendable {
         return nil
     }
 
-    @inline(__always) private func same(_ k: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    @inlinable @inline(__always) func same(_ k: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         guard lengths[k] == n else { return false }
         let name = bytes + starts[k]
         for i in 0..<n where p[i] != name[i] { return false }
