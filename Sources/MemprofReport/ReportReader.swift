@@ -341,7 +341,9 @@ struct Reader {
             var action: Int?, app: Int?, cause: Int?, detail: Int?, handler: Int?, notification: Int?, objectName: Int?
             var bytes: Int64?, compressed: Int64?, freed: Int64?, latency: Int64?, needed: Int64?, used: Int64?
             var from: AppState?, to: AppState?, callback: LifecycleCallback?, reason: ExitReason?, level: PressureLevel?
-            var candidatesAt: Int?
+            // The candidates as kept, and the first band out of range among them (refused only
+            // when the event is kept).
+            var kept: (list: [SimEvent.Candidate], band: SchemaProblem?)?
             while let k = try nextKnown(eventKeys, first: &object, seen: &seen, hint: &hint, level: 0) {
                 func path() -> String { "events[\(n)].\(Reader.eventKeys.names[k])" }
                 switch k {
@@ -368,10 +370,7 @@ struct Reader {
                 case 14: level = try optionalChoice(levels, path())
                 case 18: reason = try optionalChoice(reasons, path())
                 case 5:
-                    if !s.readNull() {
-                        candidatesAt = s.skipSpaceIndex()
-                        _ = try candidates(keep: false, "events[\(n)].candidates")
-                    }
+                    if !s.readNull() { kept = try candidates(keep: options.candidates, "events[\(n)].candidates") }
                 default: try s.skipValue()
                 }
             }
@@ -384,16 +383,9 @@ struct Reader {
                 f.bytes = bytes; f.compressedBytes = compressed; f.freedBytes = freed
                 f.latencyUs = latency; f.neededBytes = needed; f.usedBytes = used
                 f.from = from; f.to = to; f.callback = callback; f.reason = reason; f.level = level
-                if let candidatesAt {
-                    if options.candidates {
-                        let end = s.index
-                        s.index = candidatesAt
-                        f.candidates = try candidates(keep: true, "events[\(n)].candidates")
-                        if options.takenCandidatesOnly { f.candidates?.removeAll { !$0.taken } }
-                        s.index = end
-                    } else {
-                        f.candidates = []
-                    }
+                if let kept {
+                    if let band = kept.band { throw band }
+                    f.candidates = kept.list
                 }
                 do {
                     let event = try SimEvent(f)
@@ -417,11 +409,14 @@ struct Reader {
     static let candidateKeys = KeyTable(["app", "band", "footprintBytes", "lastForegroundUs", "state", "taken"])
     static let candidateRequired: UInt64 = 1 << 0 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 5
 
-    mutating func candidates(keep: Bool, _ path: String) throws -> [SimEvent.Candidate] {
+    /// The candidates of a reclaim (with `keep`; those taken only with `takenCandidatesOnly`),
+    /// and the first of them whose band is out of range, for the caller to refuse if it keeps the event.
+    mutating func candidates(keep: Bool, _ path: String) throws -> (list: [SimEvent.Candidate], band: SchemaProblem?) {
         // Local copies: one retain per list, not one per use.
         let candidateKeys = tables.candidateKeys, states = tables.states
         try beginArray(path)
         var out: [SimEvent.Candidate] = []
+        var bandProblem: SchemaProblem?
         var first = true
         var n = 0
         var hint = -1
@@ -449,12 +444,16 @@ struct Reader {
             if keep && (taken || !options.takenCandidatesOnly) {
                 var c = SimEvent.Candidate(app: s.string(at: app), state: state, footprintBytes: footprint,
                                            lastForegroundUs: last, taken: taken)
-                if let band { c.band = try smallInt(band, "\(path)[\(n)].band", at: start) }
+                if let band {
+                    do { c.band = try smallInt(band, "\(path)[\(n)].band", at: start) } catch let problem as SchemaProblem {
+                        if bandProblem == nil { bandProblem = problem }
+                    }
+                }
                 out.append(c)
             }
             n += 1
         }
-        return out
+        return (out, bandProblem)
     }
 
     func smallInt(_ value: Int64, _ path: @autoclosure () -> String, at offset: Int) throws -> Int {
@@ -635,14 +634,6 @@ final class Tables: Sendable {
         var mask: UInt64 = 0
         for (k, kind) in self.kinds.cases.enumerated() where kinds.contains(kind) { mask |= 1 << UInt64(k) }
         return mask
-    }
-}
-
-extension JSONScanner {
-    /// The offset of the next token.
-    mutating func skipSpaceIndex() -> Int {
-        skipSpace()
-        return index
     }
 }
 
