@@ -49,18 +49,18 @@ final class SinkRelay: SimulationSink {
         if !finished { for worker in workers { _ = worker.put(.last({})) } }
     }
 
-    func record(_ event: SimEvent) {
-        chunk.append(.event(event))
-        if chunk.count == Self.chunkSize { send() }
-    }
+    func record(_ event: SimEvent) { keep(.event(event)) }
 
-    func record(_ snapshot: JetsamEvent) {
-        chunk.append(.snapshot(snapshot))
-        if chunk.count == Self.chunkSize { send() }
-    }
+    func record(_ snapshot: JetsamEvent) { keep(.snapshot(snapshot)) }
 
     func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
-        chunk.append(.memory(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes, compressedBytes: compressedBytes))
+        keep(.memory(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes, compressedBytes: compressedBytes))
+    }
+
+    /// Adds `call` to the chunk, and hands the chunk over when it is full.
+    @inline(__always)
+    private func keep(_ call: Call) {
+        chunk.append(call)
         if chunk.count == Self.chunkSize { send() }
     }
 

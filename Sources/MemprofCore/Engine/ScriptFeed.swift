@@ -15,6 +15,8 @@ struct ScriptFeed {
     private var nextSequences: [UInt64] = []
     /// The earliest occurrence not yet taken.
     private(set) var front: Pending?
+    /// Where `front` comes from: -1 the script, otherwise a stream.
+    private var frontSource = -1
     /// How many sequence numbers the script and its expansion use (the first free one follows).
     let count: UInt64
 
@@ -35,7 +37,7 @@ struct ScriptFeed {
         }
         count = total
         for k in streams.indices { advance(stream: k) }
-        front = earliest()
+        findFront()
     }
 
     private let scriptSequence: UInt64
@@ -54,21 +56,20 @@ struct ScriptFeed {
         }
     }
 
-    /// The earliest of the fronts, and where it comes from (-1 the script, otherwise a stream).
-    private func earliestSource() -> (Pending, Int)? {
+    /// Sets `front` to the earliest of the script's and the streams' heads, and `frontSource`.
+    private mutating func findFront() {
         var best = scriptHead.map { ($0, -1) }
         for k in heads.indices {
             if let head = heads[k], best.map({ head < $0.0 }) ?? true { best = (head, k) }
         }
-        return best
+        front = best?.0
+        frontSource = best?.1 ?? -1
     }
-
-    private func earliest() -> Pending? { earliestSource()?.0 }
 
     /// Takes `front`.
     mutating func pop() {
-        guard let (_, source) = earliestSource() else { return }
-        if source < 0 { cursor += 1 } else { advance(stream: source) }
-        front = earliest()
+        guard front != nil else { return }
+        if frontSource < 0 { cursor += 1 } else { advance(stream: frontSource) }
+        findFront()
     }
 }
