@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "memprof", targets: ["memprof"]),
         // `memprof serve` runs this sibling binary, so Hummingbird and SwiftNIO stay out of `memprof`.
         .executable(name: "memprof-serve", targets: ["memprof-serve"]),
+        // `memprof sweep|merge|compare|check|export|import` run this sibling binary.
+        .executable(name: "memprof-tools", targets: ["memprof-tools"]),
         .library(name: "MemprofCore", targets: ["MemprofCore"]),
         .library(name: "MemprofWorkload", targets: ["MemprofWorkload"]),
         .library(name: "MemprofReport", targets: ["MemprofReport"]),
@@ -46,7 +48,8 @@ let package = Package(
     //   2. MemprofWorkload (files in), MemprofReport (the report model), MemprofSampler
     //   3. renderers: MemprofTrace, MemprofHTML (neither depends on the other)
     //   4. MemprofRun (one run), MemprofCompare, MemprofBudgets, MemprofField, MemprofExport, MemprofServe
-    //   5. the executables: memprof, memprof-serve, memprof-bench, memprof-bench-sampler
+    //   5. MemprofCommandLine (what the executables share)
+    //   6. the executables: memprof, memprof-tools, memprof-serve, memprof-bench, memprof-bench-sampler
     targets: [
         // How output leaves memprof: the one JSON writer, escapers, JUnit XML, files written whole.
         .target(name: "MemprofOutput"),
@@ -79,14 +82,32 @@ let package = Package(
             // without the run-time exclusivity checks (debug builds and tests keep them).
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
-        // The command line: parses arguments, calls the libraries, maps errors to exit codes.
+        // What memprof's executables share: the one main (errors to exit statuses), running a sibling
+        // binary in their place, the workload overrides, the help of the commands memprof-tools runs.
+        .target(
+            name: "MemprofCommandLine",
+            dependencies: ["MemprofOutput", "MemprofWorkload", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "MemprofCommandLineTests", dependencies: ["MemprofCommandLine", "MemprofOutput", "MemprofWorkload",
+                                                                  .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // The command line: parses arguments, calls the libraries, maps errors to exit codes. Only
+        // what a run needs is compiled in; `memprof-tools` and `memprof-serve` do the rest.
         .executableTarget(
             name: "memprof",
             dependencies: [
-                "MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare", "MemprofBudgets", "MemprofExport",
+                "MemprofCommandLine", "MemprofCore", "MemprofWorkload", "MemprofReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "MemprofSampler", "MemprofProfile",
-                "MemprofHTML", "MemprofTrace", "MemprofOutput", "MemprofRun", "MemprofFleet", "MemprofField",
+                "MemprofSampler", "MemprofProfile", "MemprofHTML", "MemprofTrace", "MemprofOutput", "MemprofRun",
+            ]
+        ),
+        // The commands that read what runs wrote (sweep, merge, compare, check, export, import): run
+        // by `memprof`, built on first use, so a first `./scripts/memprof run` does not compile them.
+        .executableTarget(
+            name: "memprof-tools",
+            dependencies: [
+                "MemprofCommandLine", "MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare",
+                "MemprofBudgets", "MemprofExport", "MemprofFleet", "MemprofField", "MemprofOutput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Sampling profiles as plain data, and their folded-stack and speedscope forms.
@@ -177,7 +198,8 @@ let package = Package(
         // The `memprof-serve` executable that `memprof serve` runs.
         .executableTarget(
             name: "memprof-serve",
-            dependencies: ["MemprofServe", "MemprofOutput", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MemprofServe", "MemprofOutput", "MemprofCommandLine",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
         .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport"]),

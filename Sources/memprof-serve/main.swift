@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MemprofCommandLine
 import MemprofOutput
 import MemprofServe
 
@@ -61,16 +62,8 @@ enum Main {
         do {
             let command = try ServeCommand.parse()
             try await command.run()
-        } catch let error as any MemprofError {
-            FileHandle.standardError.write(Data("memprof: \(error.description)\n".utf8))
-            Foundation.exit(error.exitStatus)
         } catch {
-            if ServeCommand.exitCode(for: error) == .validationFailure {
-                // Command-line mistakes are bad input, status 2, as everywhere in memprof.
-                FileHandle.standardError.write(Data((ServeCommand.fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(ExitStatus.badInput)
-            }
-            ServeCommand.exit(withError: error)
+            CommandMain.fail(error, as: ServeCommand.self)
         }
     }
 }

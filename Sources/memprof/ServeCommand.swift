@@ -1,6 +1,5 @@
 import ArgumentParser
-import Foundation
-import MemprofOutput
+import MemprofCommandLine
 
 /// `memprof serve`: runs the `memprof-serve` binary that lies beside this one, with the same
 /// arguments, in this process (exec), so signals, output and the exit status are the server's
@@ -20,58 +19,6 @@ struct ServeCommand: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        let server = try ServerBinary.beside(executable: ServerBinary.runningExecutable())
-        let argv = [server] + arguments
-        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        execv(server, &cArgs)
-        let cause = String(cString: strerror(errno))
-        throw ServerBinary.NotRunnable(path: server, cause: cause)
-    }
-}
-
-/// Where `memprof-serve` is, and what to say when it is not there.
-enum ServerBinary {
-    static let name = "memprof-serve"
-
-    /// The path of the running `memprof`, symlinks resolved.
-    static func runningExecutable() -> String {
-        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-    }
-
-    /// `memprof-serve` in the folder of `executable`, or the error that says how to build it.
-    static func beside(executable: String) throws -> String {
-        let folder = (executable as NSString).deletingLastPathComponent
-        let path = (folder as NSString).appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw NotBuilt(path: path, buildCommand: buildCommand(folder: folder))
-        }
-        return path
-    }
-
-    /// The command that builds `memprof-serve` where `memprof` was built: debug or release.
-    static func buildCommand(folder: String) -> String {
-        switch (folder as NSString).lastPathComponent {
-        case "debug": "swift build --product \(name)"
-        case "release": "swift build -c release --product \(name)"
-        default: "swift build -c release --product \(name), then copy .build/release/\(name) to \(folder)"
-        }
-    }
-
-    struct NotBuilt: MemprofError {
-        var path: String
-        var buildCommand: String
-        var exitStatus: Int32 { ExitStatus.partNotBuilt }
-        var description: String {
-            "serve runs \(ServerBinary.name), which is not built: there is no \(path). Build it with `\(buildCommand)` "
-                + "in the memprof checkout (./scripts/memprof serve builds it too)"
-        }
-    }
-
-    struct NotRunnable: MemprofError {
-        var path: String
-        var cause: String
-        var exitStatus: Int32 { ExitStatus.partNotExecutable }
-        var description: String { "serve cannot run \(path): \(cause)" }
+        try SiblingBinary.server.exec(command: "serve", arguments: arguments)
     }
 }

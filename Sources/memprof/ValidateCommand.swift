@@ -1,4 +1,5 @@
 import ArgumentParser
+import MemprofCommandLine
 import Foundation
 import MemprofOutput
 import MemprofRun

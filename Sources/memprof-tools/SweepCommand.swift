@@ -1,15 +1,12 @@
 import ArgumentParser
+import MemprofCommandLine
 import Foundation
 import MemprofFleet
 import MemprofOutput
 
 /// `memprof sweep FILE [--shard K/N]`: a thin adapter over ``SweepPlan`` and ``FleetSweep``.
 struct SweepCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "sweep",
-        abstract: "Run a fleet sweep: a workload over many seeds and a matrix of devices, policies and keys.",
-        discussion: "Writes fleet.json, runs.csv and fleet.html into Reports/<sweep>/ (or --out). "
-            + "With --shard K/N, runs the K-th of N parts and writes a partial result for memprof merge.")
+    static let configuration = ToolCommand.sweep.configuration
 
     @Argument(help: "A sweep file (YAML or JSON), or a built-in sweep: phone-fleet, phone-day-200.")
     var file: String

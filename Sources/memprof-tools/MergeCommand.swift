@@ -1,14 +1,11 @@
 import ArgumentParser
+import MemprofCommandLine
 import Foundation
 import MemprofFleet
 
 /// `memprof merge DIR... --out DIR`: a thin adapter over ``FleetMerge``.
 struct MergeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "merge",
-        abstract: "Combine the shards of a sweep (memprof sweep --shard K/N) into one result.",
-        discussion: "Refuses parts of different sweeps, a shard given twice, a missing shard (unless --partial) "
-            + "and folders that are not memprof.fleet/1 results.")
+    static let configuration = ToolCommand.merge.configuration
 
     @Argument(help: "Folders written by memprof sweep --shard or memprof merge --partial.")
     var parts: [String]

@@ -1,5 +1,6 @@
 import MemprofOutput
 import ArgumentParser
+import MemprofCommandLine
 import Foundation
 import MemprofCompare
 import MemprofExport
@@ -9,15 +10,7 @@ import MemprofCore
 
 /// `memprof export REPORT --format F`: a report in another viewer's format (spec §11, issue 5).
 struct ExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "export",
-        abstract: "Rewrite a report for another viewer: trace, speedscope, folded, pprof, benchmark, jetsam or metrickit.",
-        discussion: "trace opens in ui.perfetto.dev or chrome://tracing. speedscope, folded and pprof need "
-            + "stack samples in the report. benchmark is the report's metrics for github-action-benchmark "
-            + "(customSmallerIsBetter). jetsam writes one JetsamEvent .ips file per moment of memory kills into "
-            + "the folder -o names; metrickit writes MXMetricPayload-shaped JSON, one payload per app; "
-            + "of a fleet result (its folder or fleet.json), metrickit writes one such file per cell, "
-            + "cell-<index>.json, into the folder -o names, its runs aggregated.")
+    static let configuration = ToolCommand.export.configuration
 
     @Argument(help: "The report (report.json or its folder), or for metrickit a fleet result (its folder or fleet.json).")
     var report: String

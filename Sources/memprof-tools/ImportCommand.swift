@@ -1,4 +1,5 @@
 import ArgumentParser
+import MemprofCommandLine
 import Foundation
 import MemprofField
 import MemprofWorkload
@@ -7,12 +8,7 @@ import MemprofOutput
 /// `memprof import JETSAM.ips -o workload.yaml`: a device's JetsamEvent report as a workload that
 /// replays the moment before the kill (issue 16).
 struct ImportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "import",
-        abstract: "Turn a JetsamEvent .ips report into a workload that replays the kill under the xnu policy.",
-        discussion: "Device RAM comes from the report's product (or its memory pages), every app process becomes "
-            + "an app with its resident size and state, daemons become reserved memory. Run the workload with "
-            + "`memprof run`; the killed process dies again for the reason the report names.")
+    static let configuration = ToolCommand.`import`.configuration
 
     @Argument(help: "The JetsamEvent report (.ips).")
     var report: String

@@ -1,5 +1,6 @@
 import MemprofOutput
 import ArgumentParser
+import MemprofCommandLine
 import Foundation
 import MemprofCompare
 import MemprofFleet
@@ -8,15 +9,7 @@ import MemprofReport
 
 /// `memprof compare BASE NEW`: every metric, its verdict, and the outputs CI reads (spec §11, issue 5).
 struct CompareCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "compare",
-        abstract: "Compare two reports metric by metric; exit 1 when something got worse.",
-        discussion: """
-            BASE and NEW are report.json files or folders holding one. Counts (evictions, kills, launches, \
-            warnings) fail on any rise by default, because the simulation is deterministic; sizes and \
-            durations fail beyond --threshold (default 5%). Exit 0 when nothing is worse, 1 when something \
-            is, 2 for bad input.
-            """)
+    static let configuration = ToolCommand.compare.configuration
 
     @Argument(help: "The base report (report.json or its folder).")
     var base: String

@@ -1,5 +1,6 @@
 import MemprofOutput
 import ArgumentParser
+import MemprofCommandLine
 import Foundation
 import MemprofBudgets
 import MemprofCompare
@@ -8,17 +9,7 @@ import MemprofReport
 
 /// `memprof check REPORT --budget FILE`: absolute budgets (spec §11, issue 5).
 struct CheckCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "check",
-        abstract: "Check a report against absolute budgets; exit 1 when one is broken.",
-        discussion: """
-            The budget file maps metrics to limits, e.g.
-              apps:
-                mail: {evictions: {max: 1}, exits.memoryLimit: {max: 0}, peakFootprintBytes: {max: 150MB}}
-              summary:
-                backgroundTasks.expiredKilled: {max: 0}
-            Each broken budget prints what was allowed, what happened and the events behind it.
-            """)
+    static let configuration = ToolCommand.check.configuration
 
     @Argument(help: "The report (report.json or its folder).")
     var report: String
