@@ -52,6 +52,9 @@ public protocol MemoryPolicy: Sendable {
     /// Whether the policy has a freezer the engine must run (see `freeze(_:memory:)`).
     var hasFreezer: Bool { get }
 
+    /// Whether `band(of:nowUs:)` gives bands (`xnu`); the engine asks it only then.
+    var hasBands: Bool { get }
+
     /// The app's jetsam band at `nowUs` and when it entered it; nil for policies without bands.
     func band(of app: PolicyCandidate, nowUs: Microseconds) -> (band: Int, sinceUs: Microseconds)?
 
@@ -69,6 +72,7 @@ extension MemoryPolicy {
     public var shortfallReason: ExitReason { .memoryLimit }
     public var reclaimsCompressed: Bool { false }
     public var hasFreezer: Bool { false }
+    public var hasBands: Bool { false }
     public func band(of app: PolicyCandidate, nowUs: Microseconds) -> (band: Int, sinceUs: Microseconds)? { nil }
     public func nextToFreeze(_ apps: [PolicyCandidate], memory: MemoryView) -> PolicyCandidate? { nil }
 }
@@ -146,6 +150,7 @@ public struct XNUPolicy: MemoryPolicy {
     public var reclaimsCompressed: Bool { true }
 
     public var hasFreezer: Bool { true }
+    public var hasBands: Bool { true }
 
     public func band(of app: PolicyCandidate, nowUs: Microseconds) -> (band: Int, sinceUs: Microseconds)? {
         guard let band = xnu.band(app.state, playingAudio: app.isPlayingAudio) else { return nil }

@@ -89,12 +89,12 @@ final class RunStream: SimulationSink {
 
     // MARK: SimulationSink
 
-    func record(_ event: SimEvent) {
+    func record(_ event: consuming SimEvent) {
         batch.append(event)
         if batch.count == Self.batchSize { handleBatch() }
     }
 
-    func record(_ snapshot: JetsamEvent) {
+    func record(_ snapshot: consuming JetsamEvent) {
         snapshots.append(snapshot)
     }
 

@@ -49,9 +49,9 @@ final class SinkRelay: SimulationSink {
         if !finished { for worker in workers { _ = worker.put(.last({})) } }
     }
 
-    func record(_ event: SimEvent) { keep(.event(event)) }
+    func record(_ event: consuming SimEvent) { keep(.event(event)) }
 
-    func record(_ snapshot: JetsamEvent) { keep(.snapshot(snapshot)) }
+    func record(_ snapshot: consuming JetsamEvent) { keep(.snapshot(snapshot)) }
 
     func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
         keep(.memory(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes, compressedBytes: compressedBytes))
@@ -59,7 +59,7 @@ final class SinkRelay: SimulationSink {
 
     /// Adds `call` to the chunk, and hands the chunk over when it is full.
     @inline(__always)
-    private func keep(_ call: Call) {
+    private func keep(_ call: consuming Call) {
         chunk.append(call)
         if chunk.count == Self.chunkSize { send() }
     }

@@ -13,7 +13,7 @@ extension Simulator {
         if reason != .badAccess, apps[i].objects.pendingCrash != nil { return kill(i, .badAccess, requested: nil) }
         if reason.jetsamReason != nil, options.keepsHistory {
             let snapshot = jetsamSnapshot(killing: i, reason, requested: requested)
-            if let sink = options.sink { sink.record(snapshot) } else { jetsamEvents.append(snapshot) }
+            if let sink { sink.record(snapshot) } else { jetsamEvents.append(snapshot) }
         }
         let from = apps[i].state
         setState(i, .notRunning, cause: evicted ? .evicted : .exit(reason))

@@ -42,7 +42,7 @@ extension Simulator {
     }
 
     mutating func memoryChanged(_ i: Int) {
-        if let sink = options.sink, options.keepsHistory {
+        if let sink {
             sink.memoryChanged(atUs: now, app: i, appBytes: apps[i].residentBytes, usedBytes: used,
                                compressedBytes: compressedUsed)
         } else if options.keepsHistory {
@@ -59,7 +59,7 @@ extension Simulator {
             levelSinceUs = now
             level = newLevel
             // A sink gets the change as a `pressure` event; the result's timeline is not read then.
-            if options.sink == nil {
+            if sink == nil {
                 if let last = levelChanges.last, last.atUs == now {
                     levelChanges.removeLast()
                 }

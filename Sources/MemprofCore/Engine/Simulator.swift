@@ -62,12 +62,16 @@ public struct Simulator {
     let platform: any PlatformBehaviour
     /// The platform's and the policy's answers the hot path asks, asked once (each is a call
     /// through an existential otherwise): `platform.entersBackground`, `.suspendsIdleApps`,
-    /// `.limitsMemory`, `.pagesOut`, `policy.hasFreezer`.
-    let entersBackground: Bool, suspendsIdleApps: Bool, limitsMemory: Bool, pagesOut: Bool, hasFreezer: Bool
+    /// `.limitsMemory`, `.pagesOut`, `policy.hasFreezer`, `policy.hasBands`.
+    let entersBackground: Bool, suspendsIdleApps: Bool, limitsMemory: Bool, pagesOut: Bool, hasFreezer: Bool,
+        hasBands: Bool
     /// The jetsam bands of the device's kernel era, for the priorities in jetsam reports (the
     /// policy's own under `xnu`); chosen once per run.
     let jetsamBands: XNUSettings
     var options: Options
+    /// `options.sink`, asked on every event and memory change without counting a reference each
+    /// time (reading it from `options` retains and releases it); `options` keeps it alive.
+    unowned(unsafe) let sink: (any SimulationSink)?
     let appMemory: Bytes
     let warningBytes: Bytes
     let criticalBytes: Bytes
@@ -110,6 +114,7 @@ public struct Simulator {
     public init(workload: Workload, options: Options = Options()) {
         self.workload = workload
         self.options = options
+        sink = options.keepsHistory ? options.sink : nil
         policy = PolicyFactory.makePolicy(workload.policy)
         jetsamBands = workload.policy.xnu ?? .forDevice(workload.device)
         platform = workload.device.platform.behaviour
@@ -118,6 +123,7 @@ public struct Simulator {
         limitsMemory = platform.limitsMemory
         pagesOut = platform.pagesOut
         hasFreezer = policy.hasFreezer
+        hasBands = policy.hasBands
         appMemory = workload.device.appMemory
         warningBytes = Self.threshold(workload.policy.warningLevel, of: appMemory)
         criticalBytes = Self.threshold(workload.policy.criticalLevel, of: appMemory)
@@ -152,7 +158,7 @@ public struct Simulator {
         // Each scripted action leads to about 15 recorded events (14.8-15.0 in scripts/bench.sh's
         // generated workloads); reserving 16 avoids copying the growing array (a measured 15% of a
         // large run), and capacity never written is never touched, so it costs no memory.
-        if options.keepsHistory, options.sink == nil { events.reserveCapacity(min(1 << 22, Int(clamping: feed.count) * 16)) }
+        if options.keepsHistory, sink == nil { events.reserveCapacity(min(1 << 22, Int(clamping: feed.count) * 16)) }
         for i in apps.indices {
             apps[i].bytes.record(0, 0)
         }
@@ -246,13 +252,13 @@ public struct Simulator {
     // MARK: Recording
 
     /// Records what happened to app `i` now, if the run keeps its history.
-    mutating func record(_ payload: SimEvent.Payload, _ i: Int) {
+    mutating func record(_ payload: consuming SimEvent.Payload, _ i: Int) {
         guard options.keepsHistory else { return }
         keep(SimEvent(atUs: now, app: apps[i].spec.id, payload))
     }
 
     /// Records what happened to the device now (no app), if the run keeps its history.
-    mutating func recordDevice(_ payload: SimEvent.Payload) {
+    mutating func recordDevice(_ payload: consuming SimEvent.Payload) {
         guard options.keepsHistory else { return }
         keep(SimEvent(atUs: now, app: nil, payload))
     }
@@ -263,15 +269,15 @@ public struct Simulator {
                       .ignored(action: action.name, reason: why)))
     }
 
-    /// An event of the history: to the sink, or into the result.
+    /// An event of the history: to the sink, or into the result (moved, not copied).
     @inline(__always)
-    mutating func keep(_ event: SimEvent) {
-        if let sink = options.sink { sink.record(event) } else { events.append(event) }
+    mutating func keep(_ event: consuming SimEvent) {
+        if let sink { sink.record(event) } else { events.append(event) }
     }
 
     /// Whether the engine keeps each app's state intervals itself (with a sink, the transitions
     /// carry them).
-    var keepsIntervals: Bool { options.keepsHistory && options.sink == nil }
+    var keepsIntervals: Bool { options.keepsHistory && sink == nil }
 
     /// Delivers a delegate callback to an app and posts its notification to the app's
     /// registered observers (spec §7).
