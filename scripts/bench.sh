@@ -65,16 +65,21 @@ bench_workload() {
         fi
     done
     read -r secs kb user sys <<<"$(tail -1 "$work/run-$name.err")"
-    python3 - "$work/out-$name/report.json" <<'PY'
+    python3 - "$work/out-$name/report.json" "$work/run-$name.err" <<'PY'
 import json, sys
 host = json.load(open(sys.argv[1]))["host"]
 n, ms = host["processedOccurrences"], host["simulationWallMs"]
 print(f"simulation          {n} occurrences in {ms / 1000:.2f} s, {n / ms / 1000:.2f} M occurrences/s")
+# The simulating thread's CPU time (MEMPROF_TIMINGS), which other work on the machine does not inflate.
+for line in open(sys.argv[2]):
+    if line.startswith("timing-cpu simulation "):
+        cpu = float(line.split()[2])
+        print(f"simulation (CPU)    {cpu / 1000:.2f} s of the simulating thread's CPU time, {n / cpu / 1000:.2f} M occurrences/s")
 PY
     grep '^timing ' "$work/run-$name.err" | awk '{ printf "%-19s %.1f MB in %.2f s, %.0f MB/s\n", $2, $5 / 1048576, $3 / 1000, ($5 / 1048576) / ($3 / 1000) }'
     # report.json and trace.json are written while the run goes: their writers' CPU time on the
     # run's thread (in batches), which other work on the machine does not inflate.
-    awk '$1 == "timing" { bytes[$2] = $5 } $1 == "timing-cpu" { cpu[$2] = $3 }
+    awk '$1 == "timing" { bytes[$2] = $5 } $1 == "timing-cpu" && $2 != "simulation" { cpu[$2] = $3 }
          END { for (f in cpu) printf "%-19s %.0f MB/s of the writing thread'"'"'s CPU time (%.2f s)\n", f " (CPU)", (bytes[f] / 1048576) / (cpu[f] / 1000), cpu[f] / 1000 }' \
         "$work/run-$name.err" | sort
     # The run makes report.json's and trace.json's text on a second thread while it simulates, and

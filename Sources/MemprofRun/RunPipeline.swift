@@ -81,7 +81,10 @@ public enum RunPipeline {
             options.sink = relay
             var simulator = Simulator(workload: workload, options: options)
             let started = DispatchTime.now()
+            let startedCPU = WriterClock.Instant.now
             let result = simulator.run()
+            // The simulating thread's CPU time, which other work on the machine does not inflate.
+            request.cpuTimings?("simulation", Double(WriterClock.Instant.now.cpu &- startedCPU.cpu) / 1e6)
             // The time the simulation waited for the writers is theirs, not the simulation's.
             let elapsed = DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds
             let wallMs = Double(elapsed - min(elapsed, relay.waitedNs)) / 1e6

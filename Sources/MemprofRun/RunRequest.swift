@@ -29,7 +29,8 @@ public struct RunRequest {
     /// (`scripts/bench-html.sh` reads these through `MEMPROF_TIMINGS`).
     public var timings: ((_ file: String, _ milliseconds: Double, _ bytes: Int) -> Void)?
     /// Called with the CPU time the writer of a streamed file (report.json, trace.json) took on
-    /// the run's thread, in milliseconds (`memprof run`: `RunPipeline.run(_:writingTo:)`).
+    /// the run's thread, in milliseconds (`memprof run`: `RunPipeline.run(_:writingTo:)`), and
+    /// with the simulating thread's CPU time as `simulation`.
     public var cpuTimings: ((_ file: String, _ cpuMilliseconds: Double) -> Void)?
 
     /// A request to run `workload`; by default its work is sampled at the default rate and
