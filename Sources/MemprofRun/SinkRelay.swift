@@ -49,9 +49,9 @@ final class SinkRelay: SimulationSink {
         if !finished { for worker in workers { _ = worker.put(.last({})) } }
     }
 
-    func record(_ event: consuming SimEvent) { keep(.event(event)) }
+    func record(_ event: consuming SimEvent) { keep(.event(consume event)) }
 
-    func record(_ snapshot: consuming JetsamEvent) { keep(.snapshot(snapshot)) }
+    func record(_ snapshot: consuming JetsamEvent) { keep(.snapshot(consume snapshot)) }
 
     func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
         keep(.memory(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes, compressedBytes: compressedBytes))

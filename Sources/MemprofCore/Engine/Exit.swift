@@ -12,8 +12,12 @@ extension Simulator {
         // An app that posted to a dangling observer in this step has already crashed (spec §7).
         if reason != .badAccess, apps[i].objects.pendingCrash != nil { return kill(i, .badAccess, requested: nil) }
         if reason.jetsamReason != nil, options.keepsHistory {
-            let snapshot = jetsamSnapshot(killing: i, reason, requested: requested)
-            if let sink { sink.record(snapshot) } else { jetsamEvents.append(snapshot) }
+            var snapshot = Optional(jetsamSnapshot(killing: i, reason, requested: requested))
+            if let sinkRef {
+                sinkRef._withUnsafeGuaranteedRef { $0.sink.record(snapshot.take()!) }
+            } else {
+                jetsamEvents.append(snapshot.take()!)
+            }
         }
         let from = apps[i].state
         setState(i, .notRunning, cause: evicted ? .evicted : .exit(reason))
@@ -55,17 +59,20 @@ extension Simulator {
             order.append((-bytes, nameRank[j], j))
         }
         order.sort { ($0.negatedBytes, $0.rank) < ($1.negatedBytes, $1.rank) }
-        let processes = order.map { negatedBytes, _, j in
+        // Appended in place (`map` builds each process and then copies it into the array).
+        var processes: [JetsamEvent.Process] = []
+        processes.reserveCapacity(order.count)
+        for (negatedBytes, _, j) in order {
             let bytes = -negatedBytes
             let state = apps[j].state
-            return JetsamEvent.Process(
+            processes.append(JetsamEvent.Process(
                 pid: 300 + 7 * j, priority: policyCandidate(j).band ?? jetsamBands.band(state, playingAudio: apps[j].playing),
                 name: apps[j].spec.id, rpages: (bytes + pageSize - 1) / pageSize,
                 states: state.jetsamStates(playingAudio: apps[j].playing),
-                reason: j == killed ? reason.jetsamReason : nil)
+                reason: j == killed ? reason.jetsamReason : nil))
         }
         return JetsamEvent(atUs: now, killed: apps[killed].spec.id, exitReason: reason,
-                           largestProcess: processes.first?.name ?? apps[killed].spec.id,
+                           largestProcess: apps[order.first?.app ?? killed].spec.id,
                            pageSize: pageSize, processes: processes)
     }
 }

@@ -42,9 +42,11 @@ extension Simulator {
     }
 
     mutating func memoryChanged(_ i: Int) {
-        if let sink {
-            sink.memoryChanged(atUs: now, app: i, appBytes: apps[i].residentBytes, usedBytes: used,
-                               compressedBytes: compressedUsed)
+        if let sinkRef {
+            let (now, appBytes, used, compressed) = (now, apps[i].residentBytes, used, compressedUsed)
+            sinkRef._withUnsafeGuaranteedRef {
+                $0.sink.memoryChanged(atUs: now, app: i, appBytes: appBytes, usedBytes: used, compressedBytes: compressed)
+            }
         } else if options.keepsHistory {
             apps[i].bytes.record(now, apps[i].residentBytes)
             usedSeries.record(now, used)
@@ -59,7 +61,7 @@ extension Simulator {
             levelSinceUs = now
             level = newLevel
             // A sink gets the change as a `pressure` event; the result's timeline is not read then.
-            if sink == nil {
+            if sinkRef == nil {
                 if let last = levelChanges.last, last.atUs == now {
                     levelChanges.removeLast()
                 }

@@ -69,9 +69,11 @@ public struct Simulator {
     /// policy's own under `xnu`); chosen once per run.
     let jetsamBands: XNUSettings
     var options: Options
-    /// `options.sink`, asked on every event and memory change without counting a reference each
-    /// time (reading it from `options` retains and releases it); `options` keeps it alive.
-    unowned(unsafe) let sink: (any SimulationSink)?
+    /// `options.sink` when the run keeps its history, reached on every event and memory change
+    /// through `sinkRef` (`_withUnsafeGuaranteedRef`): a sink read from a property, even an
+    /// `unowned(unsafe)` one, is retained and released around every call.
+    let sinkHolder: SinkHolder?
+    let sinkRef: Unmanaged<SinkHolder>?
     let appMemory: Bytes
     let warningBytes: Bytes
     let criticalBytes: Bytes
@@ -114,7 +116,8 @@ public struct Simulator {
     public init(workload: Workload, options: Options = Options()) {
         self.workload = workload
         self.options = options
-        sink = options.keepsHistory ? options.sink : nil
+        sinkHolder = options.keepsHistory ? options.sink.map(SinkHolder.init) : nil
+        sinkRef = sinkHolder.map(Unmanaged.passUnretained)
         policy = PolicyFactory.makePolicy(workload.policy)
         jetsamBands = workload.policy.xnu ?? .forDevice(workload.device)
         platform = workload.device.platform.behaviour
@@ -158,7 +161,7 @@ public struct Simulator {
         // Each scripted action leads to about 15 recorded events (14.8-15.0 in scripts/bench.sh's
         // generated workloads); reserving 16 avoids copying the growing array (a measured 15% of a
         // large run), and capacity never written is never touched, so it costs no memory.
-        if options.keepsHistory, sink == nil { events.reserveCapacity(min(1 << 22, Int(clamping: feed.count) * 16)) }
+        if options.keepsHistory, sinkRef == nil { events.reserveCapacity(min(1 << 22, Int(clamping: feed.count) * 16)) }
         for i in apps.indices {
             apps[i].bytes.record(0, 0)
         }
@@ -272,12 +275,14 @@ public struct Simulator {
     /// An event of the history: to the sink, or into the result (moved, not copied).
     @inline(__always)
     mutating func keep(_ event: consuming SimEvent) {
-        if let sink { sink.record(event) } else { events.append(event) }
+        guard let sinkRef else { return events.append(event) }
+        var handed = Optional(event)
+        sinkRef._withUnsafeGuaranteedRef { $0.sink.record(handed.take()!) }
     }
 
     /// Whether the engine keeps each app's state intervals itself (with a sink, the transitions
     /// carry them).
-    var keepsIntervals: Bool { options.keepsHistory && sink == nil }
+    var keepsIntervals: Bool { options.keepsHistory && sinkRef == nil }
 
     /// Delivers a delegate callback to an app and posts its notification to the app's
     /// registered observers (spec §7).
@@ -287,4 +292,11 @@ public struct Simulator {
         record(.callback(callback, notification: name), i)
         postToObservers(i, name)
     }
+}
+
+/// Holds a run's sink where `Unmanaged` can reach it (`Simulator.sinkRef`).
+final class SinkHolder {
+    let sink: any SimulationSink
+
+    init(_ sink: any SimulationSink) { self.sink = sink }
 }
