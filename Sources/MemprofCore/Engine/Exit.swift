@@ -47,32 +47,49 @@ extension Simulator {
     /// resident pages are its limit, as real reports show them.
     func jetsamSnapshot(killing killed: Int, _ reason: ExitReason, requested: Bytes?) -> JetsamEvent {
         let pageSize = workload.device.pageSize
-        // Sorted as small keys first (largest first, ties by name: `nameRank`), so the processes
-        // are built once, in order.
-        var order: [(negatedBytes: Bytes, rank: Int, app: Int)] = []
-        order.reserveCapacity(apps.count)
-        for j in apps.indices where apps[j].state.isResident || apps[j].state == .compressed || j == killed {
-            // A memoryLimit victim shows what it asked for, capped at the per-app limit: exactly the
-            // limit when it passed it (as real reports show), its demand when memory ran out first.
-            let bytes = j == killed && reason == .memoryLimit
+        // A memoryLimit victim shows what it asked for, capped at the per-app limit: exactly the
+        // limit when it passed it (as real reports show), its demand when memory ran out first.
+        func shown(_ j: Int) -> Bytes {
+            j == killed && reason == .memoryLimit
                 ? min(requested ?? workload.device.appLimit, workload.device.appLimit) : apps[j].footprint
-            order.append((-bytes, nameRank[j], j))
         }
-        order.sort { ($0.negatedBytes, $0.rank) < ($1.negatedBytes, $1.rank) }
+        // Largest first, ties by name (`nameRank`), then by index: sorted as one integer each, the
+        // bytes (counted down from `limit`) above the rank above the index, so the processes are
+        // built once, in order. The index, in the low bits, is always whole: bytes past `limit`
+        // (more than 2^50 for 50 apps) are sorted by comparing the apps instead.
+        let bits = UInt64.bitWidth - UInt64(apps.count).leadingZeroBitCount
+        let mask = UInt64(1) << bits - 1
+        let limit: Bytes = 2 * bits < 62 ? 1 << (62 - 2 * bits) : 0
+        var order: [UInt64] = []
+        order.reserveCapacity(apps.count)
+        var fits = true
+        for j in apps.indices where apps[j].state.isResident || apps[j].state == .compressed || j == killed {
+            let bytes = shown(j)
+            if bytes < 0 || bytes >= limit { fits = false }
+            order.append(UInt64(truncatingIfNeeded: limit &- 1 &- bytes) << (2 * bits) | UInt64(nameRank[j]) << bits | UInt64(j))
+        }
+        if fits {
+            order.sort()
+        } else {
+            order.sort { a, b in
+                let (i, j) = (Int(a & mask), Int(b & mask))
+                return (-shown(i), nameRank[i], i) < (-shown(j), nameRank[j], j)
+            }
+        }
         // Appended in place (`map` builds each process and then copies it into the array).
         var processes: [JetsamEvent.Process] = []
         processes.reserveCapacity(order.count)
-        for (negatedBytes, _, j) in order {
-            let bytes = -negatedBytes
+        for key in order {
+            let j = Int(key & mask)
             let state = apps[j].state
             processes.append(JetsamEvent.Process(
                 pid: 300 + 7 * j, priority: policyCandidate(j).band ?? jetsamBands.band(state, playingAudio: apps[j].playing),
-                name: apps[j].spec.id, rpages: (bytes + pageSize - 1) / pageSize,
+                name: apps[j].spec.id, rpages: (shown(j) + pageSize - 1) / pageSize,
                 states: state.jetsamStates(playingAudio: apps[j].playing),
                 reason: j == killed ? reason.jetsamReason : nil))
         }
         return JetsamEvent(atUs: now, killed: apps[killed].spec.id, exitReason: reason,
-                           largestProcess: apps[order.first?.app ?? killed].spec.id,
+                           largestProcess: apps[order.first.map { Int($0 & mask) } ?? killed].spec.id,
                            pageSize: pageSize, processes: processes)
     }
 }
