@@ -75,17 +75,18 @@ public final class SpillFile {
         } else if buffer.count < count {
             buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
         }
-        var failure: Int32 = 0
-        buffer.withUnsafeMutableBytes { raw in
-            var done = 0
-            while done < count {
-                let n = pread(fd, raw.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { failure = n < 0 ? errno : EIO; return }
-                done += n
-            }
+        try buffer.withUnsafeMutableBytes { try read(at: offset, into: $0) }
+    }
+
+    /// Fills `buffer` with the bytes at `offset`.
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { throw OutputError(path: folder.path, action: "reading scratch space of", errno: n < 0 ? errno : EIO) }
+            done += n
         }
-        if failure != 0 { throw OutputError(path: folder.path, action: "reading scratch space of", errno: failure) }
     }
 }
 
@@ -135,10 +136,26 @@ public struct SpillStream {
         Reader(blocks: blocks, kept: kept, last: out.bytes, spill: spill)
     }
 
-    /// Calls `body` with every piece of the stream in order.
-    public func forEachChunk(_ spill: SpillFile?, _ body: (ArraySlice<UInt8>) throws -> Void) throws {
-        var reader = reader(spill)
-        while let chunk = try reader.next() { try body(chunk[...]) }
+    /// Appends the whole stream to `out`, handing `out` to `flush` whenever it holds a megabyte
+    /// or more: blocks in the spill file are read straight into `out` (and released from the
+    /// file), not through a buffer of their own.
+    public func write(into out: inout JSONWriter, _ spill: SpillFile?, flush: (inout JSONWriter) throws -> Void) throws {
+        func flushed(_ out: inout JSONWriter) throws {
+            if out.count >= 1 << 20 { try flush(&out) }
+        }
+        if let spill {
+            for block in blocks {
+                try out.appendRead(block.count) { try spill.read(at: block.offset, into: $0) }
+                spill.release(at: block.offset, count: block.count)
+                try flushed(&out)
+            }
+        }
+        for block in kept {
+            out.raw(block)
+            try flushed(&out)
+        }
+        self.out.withUnsafeBytes { out.append($0) }
+        try flushed(&out)
     }
 
     /// The blocks of a stream, in order; each block is released from the spill file once read

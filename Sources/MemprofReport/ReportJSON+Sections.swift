@@ -4,8 +4,14 @@ import MemprofCore
 /// Hand-written encoders for the report's large sections: events, the timeline and jetsam
 /// snapshots. Keys are written in sorted order, as `JSONEncoder` with `.sortedKeys` would.
 extension JSONWriter {
-    public mutating func write(_ event: SimEvent) {
-        if writeCommon(event) { return }
+    /// An event, after a comma when `comma` (a member of a list but the first).
+    public mutating func write(_ event: SimEvent, comma: Bool = false) {
+        var written = false
+        record { out in
+            if comma { out.byte(UInt8(ascii: ",")) }
+            written = out.writeCommon(event)
+        }
+        if written { return }
         let e = event.fields
         object { o in
             o.string("action", e.action)
@@ -35,59 +41,8 @@ extension JSONWriter {
         }
     }
 
-    /// The most frequent kinds written straight from the payload, with the keys `fields` gives
-    /// them in sorted order (a test holds every kind to `JSONEncoder`'s output); false for others.
-    @inline(__always)
-    mutating func writeCommon(_ event: SimEvent) -> Bool {
-        switch event.payload {
-        case .transition(let from, let to, let cause):
-            guard let app = event.app else { return false }
-            head(app, event.atUs)
-            if let cause { raw(",\"cause\":"); string(cause.text) }
-            raw(",\"from\":\""); rawText(from.rawValue)
-            raw("\",\"kind\":\"transition\",\"to\":\""); rawText(to.rawValue); raw("\"}")
-        case .callback(let callback, let notification):
-            guard let app = event.app else { return false }
-            head(app, event.atUs)
-            raw(",\"callback\":"); string(callback.rawValue)
-            raw(",\"kind\":\"callback\",\"notification\":"); string(notification); raw("}")
-        case .pressure(let level, let used):
-            guard event.app == nil else { return false }
-            raw("{\"atUs\":"); int(event.atUs)
-            raw(",\"kind\":\"pressure\",\"level\":\""); rawText(level.rawValue)
-            raw("\",\"usedBytes\":"); int(used); raw("}")
-        case .exit(let reason, let from):
-            guard let app = event.app else { return false }
-            head(app, event.atUs)
-            raw(",\"from\":\""); rawText(from.rawValue)
-            raw("\",\"kind\":\"exit\",\"reason\":"); string(reason.rawValue); raw("}")
-        case .eviction(let bytes):
-            guard let app = event.app else { return false }
-            head(app, event.atUs)
-            raw(",\"bytes\":"); int(bytes); raw(",\"kind\":\"eviction\"}")
-        default:
-            return false
-        }
-        return true
-    }
-
-    /// `{"app":...,"atUs":...`
-    @inline(__always)
-    private mutating func head(_ app: String, _ atUs: Microseconds) {
-        raw("{\"app\":"); string(app)
-        raw(",\"atUs\":"); int(atUs)
-    }
-
     mutating func write(_ c: SimEvent.Candidate) {
-        object { o in
-            o.string("app", c.app)
-            o.int("band", c.band.map(Int64.init))
-            o.int("footprintBytes", c.footprintBytes)
-            o.int("lastForegroundUs", c.lastForegroundUs)
-            o.string("state", c.state.rawValue)
-            o.key("taken")
-            o.buffer.bool(c.taken)
-        }
+        record { $0.write(c) }
     }
 
     mutating func write(pairs: [[Int64]]) {
@@ -114,8 +69,135 @@ extension JSONWriter {
         }
     }
 
-    /// A process of a jetsam snapshot (most of report.json in a run with many kills): keys in
-    /// sorted order, written straight.
+    /// A pressure level change of the timeline, after a comma when `comma`.
+    public mutating func write(_ change: Timeline.LevelChange, comma: Bool = false) {
+        record { out in
+            if comma { out.byte(UInt8(ascii: ",")) }
+            out.write(change)
+        }
+    }
+
+    /// A `[atUs, value]` pair of a timeline series, after a comma when `comma`.
+    @inline(__always)
+    public mutating func pair(_ atUs: Int64, _ value: Int64, comma: Bool = false) {
+        record { out in
+            if comma { out.byte(UInt8(ascii: ",")) }
+            out.pair(atUs, value)
+        }
+    }
+
+    /// A jetsam snapshot, after a comma when `comma`.
+    public mutating func write(_ j: JetsamEvent, comma: Bool = false) {
+        record { out in
+            if comma { out.byte(UInt8(ascii: ",")) }
+            out.write(j)
+        }
+    }
+}
+
+/// The records of report.json's large sections written straight, each in one ``JSONRecord``,
+/// with the keys in sorted order (as `JSONEncoder` with `.sortedKeys` writes them; tests hold
+/// every kind of event and both shapes of the other records to `JSONEncoder`'s output).
+extension JSONRecord {
+    /// The kinds of events nearly every run is made of, written straight from the payload with
+    /// the keys ``SimEvent/fields`` gives them; false (nothing written) for the others.
+    @inline(__always)
+    mutating func writeCommon(_ event: SimEvent) -> Bool {
+        switch event.payload {
+        case .transition(let from, let to, let cause):
+            head(event)
+            if let cause { raw(",\"cause\":"); string(cause.text) }
+            raw(",\"from\":"); string(from.rawValue)
+            raw(",\"kind\":\"transition\",\"to\":"); string(to.rawValue)
+        case .callback(let callback, let notification):
+            head(event)
+            raw(",\"callback\":"); string(callback.rawValue)
+            raw(",\"kind\":\"callback\",\"notification\":"); string(notification)
+        case .pressure(let level, let used):
+            head(event)
+            raw(",\"kind\":\"pressure\",\"level\":"); string(level.rawValue)
+            raw(",\"usedBytes\":"); int(used)
+        case .exit(let reason, let from):
+            head(event)
+            raw(",\"from\":"); string(from.rawValue)
+            raw(",\"kind\":\"exit\",\"reason\":"); string(reason.rawValue)
+        case .eviction(let bytes):
+            head(event)
+            raw(",\"bytes\":"); int(bytes); raw(",\"kind\":\"eviction\"")
+        case .decompression(let bytes):
+            head(event)
+            raw(",\"bytes\":"); int(bytes); raw(",\"kind\":\"decompression\"")
+        case .launch(let kind, let bytes, let wake):
+            head(event)
+            raw(",\"bytes\":"); int(bytes)
+            raw(",\"detail\":"); string(kind.rawValue)
+            if let wake { raw(",\"handler\":"); string(wake.rawValue) }
+            raw(",\"kind\":\"launch\"")
+        case .resume(let kind, let latency):
+            head(event)
+            raw(",\"detail\":"); string(kind.rawValue)
+            raw(",\"kind\":\"resume\",\"latencyUs\":"); int(latency)
+        case .compression(let bytes, let compressedBytes, let freezer):
+            head(event)
+            raw(",\"bytes\":"); int(bytes)
+            raw(",\"compressedBytes\":"); int(compressedBytes)
+            if let freezer { raw(",\"detail\":"); string(freezer.detail) }
+            raw(",\"kind\":\"compression\"")
+            if let freezer { raw(",\"usedBytes\":"); int(freezer.usedBytes) }
+        case .memoryWarning(let cause, let freed):
+            head(event)
+            raw(",\"detail\":"); string(cause.rawValue)
+            raw(",\"freedBytes\":"); int(freed)
+            raw(",\"kind\":\"memoryWarning\"")
+        case .reclaim(let r):
+            head(event)
+            raw(",\"candidates\":"); list(r.candidates) { $0.write($1) }
+            raw(",\"freedBytes\":"); int(r.freedBytes)
+            raw(",\"kind\":\"reclaim\",\"neededBytes\":"); int(r.neededBytes)
+            raw(",\"usedBytes\":"); int(r.usedBytes)
+        case .handlerStart(let activity, let bytes, let inForeground):
+            head(event)
+            if let bytes { raw(",\"bytes\":"); int(bytes) }
+            // SimEvent's `detail` of a handler run in the foreground (a test holds them equal).
+            if inForeground { raw(",\"detail\":\"in the foreground\"") }
+            raw(",\"handler\":"); string(activity.rawValue)
+            raw(",\"kind\":\"handlerStart\"")
+        case .handlerEnd(let activity, let outcome):
+            head(event)
+            raw(",\"detail\":"); string(outcome.detail)
+            raw(",\"handler\":"); string(activity.rawValue)
+            raw(",\"kind\":\"handlerEnd\"")
+        default:
+            return false
+        }
+        byte(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// `{"app":...,"atUs":...`, without `app` for an event of the device.
+    @inline(__always)
+    private mutating func head(_ event: SimEvent) {
+        if let app = event.app {
+            raw("{\"app\":"); string(app)
+            raw(",\"atUs\":")
+        } else {
+            raw("{\"atUs\":")
+        }
+        int(event.atUs)
+    }
+
+    /// A candidate of a reclaim.
+    @inline(__always)
+    mutating func write(_ c: SimEvent.Candidate) {
+        raw("{\"app\":"); string(c.app)
+        if let band = c.band { raw(",\"band\":"); int(band) }
+        raw(",\"footprintBytes\":"); int(c.footprintBytes)
+        raw(",\"lastForegroundUs\":"); int(c.lastForegroundUs)
+        raw(",\"state\":"); string(c.state.rawValue)
+        c.taken ? raw(",\"taken\":true}") : raw(",\"taken\":false}")
+    }
+
+    /// A process of a jetsam snapshot (most of report.json in a run with many kills).
     @inline(__always)
     mutating func write(_ p: JetsamEvent.Process) {
         raw("{\"name\":"); string(p.name)
@@ -123,25 +205,24 @@ extension JSONWriter {
         if let priority = p.priority { raw(",\"priority\":"); int(priority) }
         if let reason = p.reason { raw(",\"reason\":"); string(reason) }
         raw(",\"rpages\":"); int(p.rpages)
-        raw(",\"states\":[")
-        for (index, state) in p.states.enumerated() {
-            if index > 0 { byte(UInt8(ascii: ",")) }
-            string(state)
-        }
-        raw("]}")
+        raw(",\"states\":"); list(p.states) { $0.string($1) }
+        byte(UInt8(ascii: "}"))
     }
 
-    /// A pressure level change of the timeline.
-    public mutating func write(_ change: Timeline.LevelChange) {
-        object { c in
-            c.int("atUs", change.atUs)
-            c.string("level", change.level.rawValue)
-        }
+    /// A jetsam snapshot.
+    mutating func write(_ j: JetsamEvent) {
+        raw("{\"atUs\":"); int(j.atUs)
+        raw(",\"exitReason\":"); string(j.exitReason.rawValue)
+        raw(",\"killed\":"); string(j.killed)
+        raw(",\"largestProcess\":"); string(j.largestProcess)
+        raw(",\"pageSize\":"); int(j.pageSize)
+        raw(",\"processes\":"); list(j.processes) { $0.write($1) }
+        byte(UInt8(ascii: "}"))
     }
 
     /// A `[atUs, value]` pair of a timeline series.
     @inline(__always)
-    public mutating func pair(_ atUs: Int64, _ value: Int64) {
+    mutating func pair(_ atUs: Int64, _ value: Int64) {
         byte(UInt8(ascii: "["))
         int(atUs)
         byte(UInt8(ascii: ","))
@@ -149,15 +230,10 @@ extension JSONWriter {
         byte(UInt8(ascii: "]"))
     }
 
-    public mutating func write(_ j: JetsamEvent) {
-        object { o in
-            o.int("atUs", j.atUs)
-            o.string("exitReason", j.exitReason.rawValue)
-            o.string("killed", j.killed)
-            o.string("largestProcess", j.largestProcess)
-            o.int("pageSize", j.pageSize)
-            o.key("processes")
-            o.buffer.array(j.processes) { b, p in b.write(p) }
-        }
+    /// A pressure level change of the timeline.
+    mutating func write(_ change: Timeline.LevelChange) {
+        raw("{\"atUs\":"); int(change.atUs)
+        raw(",\"level\":"); string(change.level.rawValue)
+        byte(UInt8(ascii: "}"))
     }
 }

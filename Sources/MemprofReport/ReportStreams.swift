@@ -26,19 +26,17 @@ public struct ReportStreams {
 
         init(blockSize: Int = 32 * 1024) { stream = SpillStream(blockSize: blockSize) }
 
+        /// Counts a member; whether a comma goes before it.
         @inline(__always)
-        mutating func next() {
-            if count > 0 { stream.out.byte(UInt8(ascii: ",")) }
+        mutating func next() -> Bool {
             count += 1
+            return count > 1
         }
 
         func write(into out: inout JSONWriter, _ spill: SpillFile?, flush: (inout JSONWriter) throws -> Void) throws {
             out.byte(UInt8(ascii: "["))
             try flush(&out)
-            try stream.forEachChunk(spill) { chunk in
-                out.raw(chunk)
-                try flush(&out)
-            }
+            try stream.write(into: &out, spill, flush: flush)
             out.byte(UInt8(ascii: "]"))
         }
     }
@@ -54,14 +52,14 @@ public struct ReportStreams {
     /// An event of the run, written when the log keeps its kind.
     public mutating func event(_ event: SimEvent) throws {
         guard eventLog.keeps(event.kind) else { return }
-        events.next()
-        events.stream.out.write(event)
+        let comma = events.next()
+        events.stream.out.write(event, comma: comma)
         try events.stream.flush(to: spill)
     }
 
     public mutating func jetsamEvent(_ snapshot: JetsamEvent) throws {
-        jetsam.next()
-        jetsam.stream.out.write(snapshot)
+        let comma = jetsam.next()
+        jetsam.stream.out.write(snapshot, comma: comma)
         try jetsam.stream.flush(to: spill)
     }
 
@@ -83,15 +81,15 @@ public struct ReportStreams {
 
     @inline(__always)
     private static func append(_ section: inout Section, _ atUs: Microseconds, _ value: Int64, _ spill: SpillFile?) throws {
-        section.next()
-        section.stream.out.pair(atUs, value)
+        let comma = section.next()
+        section.stream.out.pair(atUs, value, comma: comma)
         try section.stream.flush(to: spill)
     }
 
     /// A pressure level change, final.
     public mutating func level(_ change: Timeline.LevelChange) throws {
-        levels.next()
-        levels.stream.out.write(change)
+        let comma = levels.next()
+        levels.stream.out.write(change, comma: comma)
         try levels.stream.flush(to: spill)
     }
 

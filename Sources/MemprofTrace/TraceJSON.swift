@@ -79,6 +79,8 @@ public struct TraceStreams {
     public let apps: [String]
     private let pids: [String: Int64]
     private var streams: [SpillStream]
+    /// How each stream keeps its records.
+    private let forms: [Form]
     private let spill: SpillFile?
 
     private static let metadataStream = 0, usedStream = 1, compressedStream = 2, pressureStream = 3
@@ -94,6 +96,12 @@ public struct TraceStreams {
         self.spill = spill
         let small = 8 * 1024
         streams = (0..<(5 + 4 * apps.count)).map { $0 < 4 || $0 == 4 + 4 * pids.count ? SpillStream() : SpillStream(blockSize: small) }
+        var forms = Array(repeating: Form.text, count: streams.count)
+        forms[Self.usedStream] = .counter(name: "used", pid: TraceJSON.devicePid, key: "bytes")
+        forms[Self.compressedStream] = .counter(name: "compressed", pid: TraceJSON.devicePid, key: "bytes")
+        forms[Self.pressureStream] = .counter(name: "pressure", pid: TraceJSON.devicePid, key: "level")
+        for index in apps.indices { forms[4 + index] = .counter(name: "footprint", pid: Int64(index) + 2, key: "bytes") }
+        self.forms = forms
         metadata(TraceJSON.devicePid, 0, "process_name", "name", text: "memprof: \(header.device)")
         metadata(TraceJSON.devicePid, 0, "process_sort_index", "sort_index", number: 0)
         metadata(TraceJSON.devicePid, TraceJSON.lifecycleTid, "thread_name", "name", text: "decisions")
@@ -147,12 +155,15 @@ public struct TraceStreams {
 
     /// Appends one record to stream `s`: its time, its length and its JSON text.
     @inline(__always)
-    private mutating func record(_ s: Int, ts: Int64, _ body: (inout JSONWriter) -> Void) throws {
-        // The header: the time, and a length filled in once the text is written.
-        withUnsafeBytes(of: (ts.littleEndian, UInt32(0))) { streams[s].out.append(UnsafeRawBufferPointer(rebasing: $0.prefix(12))) }
-        let lengthAt = streams[s].out.count - 4
-        body(&streams[s].out)
-        streams[s].out.store(UInt32(streams[s].out.count - lengthAt - 4), at: lengthAt)
+    private mutating func record(_ s: Int, ts: Int64, _ body: (inout JSONRecord) -> Void) throws {
+        streams[s].out.record { out in
+            // The header: the time, and a length filled in once the text is written.
+            out.int64Bytes(ts)
+            out.uint32Bytes(0)
+            let start = out.count
+            body(&out)
+            out.store(UInt32(out.count - start), at: start - 4)
+        }
         try streams[s].flush(to: spill)
     }
 
@@ -178,30 +189,26 @@ public struct TraceStreams {
 
     public mutating func counter(_ counter: Counter, at ts: Int64, _ bytes: Int64) throws {
         switch counter {
-        case .used:
-            try record(Self.usedStream, ts: ts) { out in
-                out.raw("{\"ph\":\"C\",\"name\":\"used\",\"ts\":"); out.int(ts)
-                out.raw(",\"pid\":1,\"tid\":0,\"args\":{\"bytes\":"); out.int(bytes); out.raw("}}")
-            }
-        case .compressed:
-            try record(Self.compressedStream, ts: ts) { out in
-                out.raw("{\"ph\":\"C\",\"name\":\"compressed\",\"ts\":"); out.int(ts)
-                out.raw(",\"pid\":1,\"tid\":0,\"args\":{\"bytes\":"); out.int(bytes); out.raw("}}")
-            }
-        case .footprint(let index):
-            try record(4 + index, ts: ts) { out in
-                out.raw("{\"ph\":\"C\",\"name\":\"footprint\",\"ts\":"); out.int(ts)
-                out.raw(",\"pid\":"); out.int(Int64(index) + 2)
-                out.raw(",\"tid\":0,\"args\":{\"bytes\":"); out.int(bytes); out.raw("}}")
-            }
+        case .used: try value(Self.usedStream, at: ts, bytes)
+        case .compressed: try value(Self.compressedStream, at: ts, bytes)
+        case .footprint(let index): try value(4 + index, at: ts, bytes)
         }
     }
 
     public mutating func pressure(at ts: Int64, _ level: PressureLevel) throws {
-        try record(Self.pressureStream, ts: ts) { out in
-            out.raw("{\"ph\":\"C\",\"name\":\"pressure\",\"ts\":"); out.int(ts)
-            out.raw(",\"pid\":1,\"tid\":0,\"args\":{\"level\":"); out.int(TraceJSON.levelNumber(level)); out.raw("}}")
+        try value(Self.pressureStream, at: ts, TraceJSON.levelNumber(level))
+    }
+
+    /// Appends a counter's value to its stream `s` (a ``Form/counter(name:pid:key:)`` stream): the
+    /// time and the value, 16 bytes, made into text when the file is written. Counters are most
+    /// of trace.json's events: their text would be five times as much to keep.
+    @inline(__always)
+    private mutating func value(_ s: Int, at ts: Int64, _ value: Int64) throws {
+        streams[s].out.record { out in
+            out.int64Bytes(ts)
+            out.int64Bytes(value)
         }
+        try streams[s].flush(to: spill)
     }
 
     /// A state slice of the app at `index` (nothing for `notRunning`).
@@ -338,29 +345,47 @@ public struct TraceStreams {
 
         var cursors: [Cursor] = []
         var heap = Heap<Head>()
-        for stream in streams {
-            var cursor = Cursor(reader: stream.reader(spill))
+        for (stream, form) in zip(streams, forms) {
+            var cursor = Cursor(reader: stream.reader(spill), form: form)
             if let ts = try cursor.peek() { heap.insert(Head(ts: ts, stream: cursors.count)) }
             cursors.append(cursor)
         }
         var first = true
-        while let head = heap.popMin() {
-            let s = head.stream
-            // Take this stream's records while they come before every other stream's next one.
-            let limit = heap.min
-            while let ts = try cursors[s].peek() {
-                if let limit, ts > limit.ts || (ts == limit.ts && s > limit.stream) {
-                    heap.insert(Head(ts: ts, stream: s))
-                    break
+        try cursors.withUnsafeMutableBufferPointer { cursors in
+            // The stream with the earliest record (equal times: the first stream) gives it, and
+            // takes its place in the heap with its next one (which, in a run of one stream's
+            // records, stays on top after a comparison or three).
+            while let head = heap.min {
+                let s = head.stream
+                out.record { out in
+                    if !first { out.raw(",\n") }
+                    cursors[s].take(into: &out)
                 }
-                if !first { out.raw(",\n") }
                 first = false
-                cursors[s].take(into: &out)
+                if let ts = try cursors[s].peek() {
+                    heap.replaceMin(with: Head(ts: ts, stream: s))
+                } else {
+                    _ = heap.popMin()
+                }
                 if out.count >= 1 << 20 { try flush(&out) }
             }
         }
         out.raw("\n]}\n")
         try flush(&out)
+    }
+
+    /// How a stream keeps its records.
+    private enum Form {
+        /// A record is its time (8 bytes), its length (4 bytes) and its JSON text.
+        case text
+        /// A record is a counter's time and value (8 bytes each), written as
+        /// `{"ph":"C","name":NAME,"ts":TIME,"pid":PID,"tid":0,"args":{KEY:VALUE}}`.
+        case counter(head: [UInt8], middle: [UInt8])
+
+        static func counter(name: String, pid: Int64, key: String) -> Form {
+            .counter(head: Array("{\"ph\":\"C\",\"name\":\"\(name)\",\"ts\":".utf8),
+                     middle: Array(",\"pid\":\(pid),\"tid\":0,\"args\":{\"\(key)\":".utf8))
+        }
     }
 
     private struct Head: Comparable {
@@ -373,12 +398,20 @@ public struct TraceStreams {
     /// Reads a stream's records in order.
     private struct Cursor {
         var reader: SpillStream.Reader
+        let form: Form
         var block: [UInt8] = []
         var position = 0
+
+        init(reader: SpillStream.Reader, form: Form) {
+            self.reader = reader
+            self.form = form
+        }
 
         /// The time of the next record, or nil at the end.
         mutating func peek() throws -> Int64? {
             while position >= block.count {
+                // The reader reads into its buffer again: let go of it first, so it is not copied.
+                block = []
                 guard let next = try reader.next() else { return nil }
                 block = next
                 position = 0
@@ -387,11 +420,22 @@ public struct TraceStreams {
         }
 
         /// Appends the next record's text to `out` (after ``peek()`` found one).
-        mutating func take(into out: inout JSONWriter) {
-            block.withUnsafeBytes { raw in
-                let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: UInt32.self)))
-                out.append(UnsafeRawBufferPointer(rebasing: raw[(position + 12)..<(position + 12 + length)]))
-                position += 12 + length
+        mutating func take(into out: inout JSONRecord) {
+            block.withUnsafeBufferPointer { bytes in
+                let raw = UnsafeRawBufferPointer(bytes)
+                switch form {
+                case .text:
+                    let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: UInt32.self)))
+                    out.raw(UnsafeBufferPointer(rebasing: bytes[(position + 12)..<(position + 12 + length)]))
+                    position += 12 + length
+                case .counter(let head, let middle):
+                    head.withUnsafeBufferPointer { out.raw($0) }
+                    out.int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: Int64.self)))
+                    middle.withUnsafeBufferPointer { out.raw($0) }
+                    out.int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: Int64.self)))
+                    out.raw("}}")
+                    position += 16
+                }
             }
         }
     }

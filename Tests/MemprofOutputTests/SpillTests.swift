@@ -1,0 +1,53 @@
+import Foundation
+import MemprofOutput
+import Testing
+
+/// Streams kept in a scratch file and read back (issue 9): what goes in comes out, in order,
+/// whether read block by block or written straight into a writer.
+@Suite struct SpillTests {
+    /// A stream of `count` records of a few dozen bytes, and the text they make.
+    private static func filled(_ count: Int, spill: SpillFile?, blockSize: Int) throws -> (SpillStream, [UInt8]) {
+        var stream = SpillStream(blockSize: blockSize)
+        var expected: [UInt8] = []
+        for n in 0..<count {
+            let text = "{\"n\":\(n),\"text\":\"\(String(repeating: "x", count: n % 37))\"},"
+            stream.out.rawText(text)
+            expected += Array(text.utf8)
+            try stream.flush(to: spill)
+        }
+        return (stream, expected)
+    }
+
+    @Test(arguments: [false, true])
+    func aStreamWrittenIntoAWriterIsWhatWentIn(spilled: Bool) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-spill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spill = spilled ? try SpillFile(in: directory, for: directory) : nil
+        let (stream, expected) = try Self.filled(60_000, spill: spill, blockSize: 4096)
+        // Handed on in pieces of a megabyte or more, but for the last.
+        var out = JSONWriter()
+        var written: [UInt8] = []
+        var pieces: [Int] = []
+        try stream.write(into: &out, spill) { out in
+            pieces.append(out.count)
+            written += out.bytes
+            out.removeAll()
+        }
+        written += out.bytes
+        #expect(written == expected)
+        #expect(pieces.count >= 2 && pieces.allSatisfy { $0 >= 1 << 20 })
+    }
+
+    @Test func aSpilledStreamReadBlockByBlockIsWhatWentIn() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-spill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spill = try SpillFile(in: directory, for: directory)
+        let (stream, expected) = try Self.filled(5_000, spill: spill, blockSize: 1000)
+        var reader = stream.reader(spill)
+        var read: [UInt8] = []
+        while let block = try reader.next() { read += block }
+        #expect(read == expected)
+    }
+}
