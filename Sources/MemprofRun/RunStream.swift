@@ -48,6 +48,11 @@ final class RunStream: SimulationSink {
     /// Jetsam snapshots taken since the last batch was handled (handled with it, before its events).
     private var snapshots: [JetsamEvent] = []
     private var points: [(Microseconds, Int64)] = []
+    /// The state intervals and handler runs a batch closed, for report.html's lanes.
+    private var closed: [(String, StateInterval)] = []
+    private var ended: [(String, HandlerInterval)] = []
+    /// App key → its index in trace.json's apps (asked here, not of `trace`: that would copy it).
+    private let traceIndexes: [String: Int]
     /// The first failure to write; later writes are skipped and the run reports it at its end.
     private(set) var failure: (any Error)?
     /// Time spent writing report.json's and trace.json's text while the run went.
@@ -74,6 +79,7 @@ final class RunStream: SimulationSink {
                              names: Dictionary(workload.apps.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a }),
                              spill: spill)
         traceIndex = keys.map { [trace] in trace.index(of: $0) ?? 0 }
+        traceIndexes = Dictionary(trace.apps.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         intervals = StateIntervals.Builder(apps: trace.apps, durationUs: workload.durationUs)
         keptHandlerRuns = keepsHandlerRuns ? [:] : nil
         history = HistoryDigest(durationUs: workload.durationUs, keepsHandlerRuns: keepsHandlerRuns)
@@ -189,19 +195,27 @@ final class RunStream: SimulationSink {
             for event in batch {
                 try trace.instant(event)
                 if let (app, interval) = intervals.add(event) {
-                    lanes.interval(app, interval)
-                    if let index = trace.index(of: app) { try trace.state(index, interval) }
+                    closed.append((app, interval))
+                    if let index = traceIndexes[app] { try trace.state(index, interval) }
                 }
-                handlerRuns.add(event, handlerRun)
+                handlerRuns.add(event) { app, run in
+                    ended.append((app, run))
+                    if let index = traceIndexes[app] { attempt { try trace.handler(index, run) } }
+                }
             }
         }
         traceClock.add(start, .now)
+        // report.html's lanes, after the clock of trace.json's writer.
+        for (app, interval) in closed { lanes.interval(app, interval) }
+        for (app, run) in ended { handlerRunEnded(app, run) }
+        closed.removeAll(keepingCapacity: true)
+        ended.removeAll(keepingCapacity: true)
     }
 
-    private func handlerRun(_ app: String, _ run: HandlerInterval) {
+    /// What report.html keeps of a handler run.
+    private func handlerRunEnded(_ app: String, _ run: HandlerInterval) {
         lanes.handlerRun(app, run)
         keptHandlerRuns?[app, default: []].append(run)
-        if let index = trace.index(of: app) { attempt { try trace.handler(index, run) } }
     }
 
     /// Writes out everything still held, at the end of the run.
@@ -214,11 +228,16 @@ final class RunStream: SimulationSink {
         guard parts.contains(.trace) else { return }
         let start = WriterClock.Instant.now
         intervals.finish { app, interval in
-            lanes.interval(app, interval)
-            if let index = trace.index(of: app) { attempt { try trace.state(index, interval) } }
+            closed.append((app, interval))
+            if let index = traceIndexes[app] { attempt { try trace.state(index, interval) } }
         }
-        handlerRuns.finish(durationUs: workload.durationUs, handlerRun)
+        handlerRuns.finish(durationUs: workload.durationUs) { app, run in
+            ended.append((app, run))
+            if let index = traceIndexes[app] { attempt { try trace.handler(index, run) } }
+        }
         traceClock.add(start, .now)
+        for (app, interval) in closed { lanes.interval(app, interval) }
+        for (app, run) in ended { handlerRunEnded(app, run) }
     }
 
     /// The level `TraceJSON.levelNumber(_:)` gives as `number`.

@@ -343,10 +343,25 @@ public struct TraceStreams {
         out.key("seed"); out.string(String(header.seed))
         out.raw("},\"traceEvents\":[\n")
 
+        // The counters' texts, in memory of their own while the streams are merged (the cursors
+        // point into it: taking a record retains nothing).
+        var texts: [UInt8] = []
+        var ranges: [(head: Range<Int>, middle: Range<Int>)] = []
+        for form in forms {
+            guard case .counter(let head, let middle) = form else { ranges.append((0..<0, 0..<0)); continue }
+            texts += head
+            texts += middle
+            ranges.append(((texts.count - middle.count - head.count)..<(texts.count - middle.count),
+                           (texts.count - middle.count)..<texts.count))
+        }
+        let held = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(texts.count, 1))
+        defer { held.deallocate() }
+        _ = held.initialize(from: texts)
         var cursors: [Cursor] = []
         var heap = Heap<Head>()
-        for (stream, form) in zip(streams, forms) {
-            var cursor = Cursor(reader: stream.reader(spill), form: form)
+        for (stream, range) in zip(streams, ranges) {
+            var cursor = Cursor(reader: stream.reader(spill), head: UnsafeBufferPointer(rebasing: held[range.head]),
+                                middle: UnsafeBufferPointer(rebasing: held[range.middle]))
             if let ts = try cursor.peek() { heap.insert(Head(ts: ts, stream: cursors.count)) }
             cursors.append(cursor)
         }
@@ -398,13 +413,16 @@ public struct TraceStreams {
     /// Reads a stream's records in order.
     private struct Cursor {
         var reader: SpillStream.Reader
-        let form: Form
+        /// A counter stream's text around its time and value (empty for a stream of text).
+        let head: UnsafeBufferPointer<UInt8>
+        let middle: UnsafeBufferPointer<UInt8>
         var block: [UInt8] = []
         var position = 0
 
-        init(reader: SpillStream.Reader, form: Form) {
+        init(reader: SpillStream.Reader, head: UnsafeBufferPointer<UInt8>, middle: UnsafeBufferPointer<UInt8>) {
             self.reader = reader
-            self.form = form
+            self.head = head
+            self.middle = middle
         }
 
         /// The time of the next record, or nil at the end.
@@ -421,21 +439,20 @@ public struct TraceStreams {
 
         /// Appends the next record's text to `out` (after ``peek()`` found one).
         mutating func take(into out: inout JSONRecord) {
-            block.withUnsafeBufferPointer { bytes in
-                let raw = UnsafeRawBufferPointer(bytes)
-                switch form {
-                case .text:
-                    let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: UInt32.self)))
-                    out.raw(UnsafeBufferPointer(rebasing: bytes[(position + 12)..<(position + 12 + length)]))
-                    position += 12 + length
-                case .counter(let head, let middle):
-                    head.withUnsafeBufferPointer { out.raw($0) }
-                    out.int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: Int64.self)))
-                    middle.withUnsafeBufferPointer { out.raw($0) }
-                    out.int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: Int64.self)))
-                    out.raw("}}")
-                    position += 16
+            let (at, head, middle) = (position, head, middle)
+            position += block.withUnsafeBytes { raw in
+                if head.isEmpty {
+                    let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self)))
+                    out.raw(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + at + 12,
+                                                count: length))
+                    return 12 + length
                 }
+                out.raw(head)
+                out.int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: Int64.self)))
+                out.raw(middle)
+                out.int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: Int64.self)))
+                out.raw("}}")
+                return 16
             }
         }
     }
