@@ -383,14 +383,14 @@ extension JSONWriter {
     /// writer of millions of records spent about a tenth of its time checking, piece by piece,
     /// that no copy of the writer shared its bytes).
     @inlinable @inline(__always)
-    public mutating func record(_ body: (inout JSONRecord) -> Void) {
+    public mutating func record(_ body: (inout JSONRecord) throws -> Void) rethrows {
         if _slowPath(!isKnownUniquelyReferenced(&owner) || capacity == 0) {
             reallocate(keeping: used, capacity: max(capacity, used + 64))
         }
-        withUnsafeMutablePointer(to: &self) { writer in
+        try withUnsafeMutablePointer(to: &self) { writer in
             var record = JSONRecord(writer)
-            body(&record)
-            record.finish()
+            defer { record.finish() }
+            try body(&record)
         }
     }
 }

@@ -370,19 +370,25 @@ public struct TraceStreams {
             // The stream with the earliest record (equal times: the first stream) gives it, and
             // takes its place in the heap with its next one (which, in a run of one stream's
             // records, stays on top after a comparison or three).
-            while let head = heap.min {
-                let s = head.stream
-                out.record { out in
-                    if !first { out.raw(",\n") }
-                    cursors[s].take(into: &out)
+            var done = false
+            while !done {
+                // A megabyte of records at a time, in one record of the writer.
+                try out.record { out in
+                    while let head = heap.min {
+                        let s = head.stream
+                        if !first { out.raw(",\n") }
+                        first = false
+                        cursors[s].take(into: &out)
+                        if let ts = try cursors[s].peek() {
+                            heap.replaceMin(with: Head(ts: ts, stream: s))
+                        } else {
+                            _ = heap.popMin()
+                        }
+                        if out.count >= 1 << 20 { return }
+                    }
+                    done = true
                 }
-                first = false
-                if let ts = try cursors[s].peek() {
-                    heap.replaceMin(with: Head(ts: ts, stream: s))
-                } else {
-                    _ = heap.popMin()
-                }
-                if out.count >= 1 << 20 { try flush(&out) }
+                if !done { try flush(&out) }
             }
         }
         out.raw("\n]}\n")
