@@ -187,12 +187,48 @@ public enum Evidence {
         /// Resume latency: the slowest resumes (ties in event order).
         var slowest: [(latency: Microseconds, event: SimEvent, kind: ResumeKind)] = []
 
+        /// What `add` looks for, worked out once from the metric's name (not per event).
+        enum Family {
+            case evictions
+            /// Exits with the reason the metric names (nil when it names none).
+            case exits(ExitReason?)
+            case compressions
+            case memoryWarnings
+            /// Launches of a kind, or (for `launches.<resume kind>`) resumes of a kind.
+            case launches(LaunchKind?, resume: ResumeKind?, afterKill: Bool)
+            case resumes(ResumeKind)
+            /// Handlers started, or ended with the outcome the metric names.
+            case handlers(BackgroundActivity, started: Bool, wanted: HandlerOutcome?)
+            case resumeLatency
+            /// Time at the level the metric names (nil when it names none).
+            case timeAtPressure(PressureLevel?)
+            case other
+        }
+        let family: Family
+
         init(_ path: MetricPath, limit: Int) {
             app = path.app
             let segments = path.relative.split(separator: ".").map(String.init)
             first = segments.first ?? ""
             second = segments.count > 1 ? segments[1] : ""
             self.limit = max(0, limit)
+            switch first {
+            case "evictions": family = .evictions
+            case "exits", "terminations": family = .exits(ExitReason(rawValue: second))
+            case "compressions": family = .compressions
+            case "memoryWarnings": family = .memoryWarnings
+            case "coldLaunches", "launches", "backgroundLaunches", "coldRelaunchesAfterKill":
+                let launch: LaunchKind? = first == "coldLaunches" || first == "coldRelaunchesAfterKill" ? .cold
+                    : first == "backgroundLaunches" ? .background : LaunchKind(rawValue: second)
+                family = .launches(launch, resume: ResumeKind(rawValue: second), afterKill: first == "coldRelaunchesAfterKill")
+            case "warmResumes", "compressedResumes": family = .resumes(first == "warmResumes" ? .warm : .fromCompressed)
+            case "backgroundTasks", "fetches", "pushes":
+                let handler: BackgroundActivity = first == "backgroundTasks" ? .backgroundTask : first == "fetches" ? .fetch : .push
+                family = .handlers(handler, started: second == "started", wanted: HandlerOutcome(detail: second))
+            case "resumeLatencyUs": family = .resumeLatency
+            case "timeAtPressureUs": family = .timeAtPressure(PressureLevel(rawValue: second))
+            default: family = .other
+            }
         }
 
         /// "at 1h2m, mail" (the app named for whole-run metrics).
@@ -214,17 +250,17 @@ public enum Evidence {
             // The lines are made only when kept, from copies (not `self`, which `line` changes).
             let (app, second) = (self.app, self.second)
             func at(_ e: SimEvent) -> String { Self.at(e, app) }
-            switch first {
-            case "evictions":
+            switch family {
+            case .evictions:
                 guard case .eviction(let bytes) = e.payload else { return nil }
                 return line("\(at(e)): evicted (\(Format.bytes(bytes)))")
-            case "exits", "terminations":
-                guard case .exit(let reason, let from) = e.payload, reason.rawValue == second else { return nil }
+            case .exits(let wanted):
+                guard case .exit(let reason, let from) = e.payload, reason == wanted else { return nil }
                 return line("\(at(e)): exit \(second) while \(from.rawValue)")
-            case "compressions":
+            case .compressions:
                 guard case .compression(let bytes, _, _) = e.payload else { return nil }
                 line("\(at(e)): compressed \(Format.bytes(bytes)) to flash")
-            case "memoryWarnings":
+            case .memoryWarnings:
                 if app == nil {
                     guard case .pressure(let level, let used) = e.payload, level != .normal else { return nil }
                     line("at \(Format.duration(e.atUs)): pressure \(level.rawValue) with \(Format.bytes(used)) in use")
@@ -232,33 +268,29 @@ public enum Evidence {
                     guard case .memoryWarning(let cause, let freed) = e.payload else { return nil }
                     line("\(at(e)): memory warning (\(cause.rawValue)), freed \(Format.bytes(freed))")
                 }
-            case "coldLaunches", "launches", "backgroundLaunches", "coldRelaunchesAfterKill":
-                let launch: LaunchKind? = first == "coldLaunches" || first == "coldRelaunchesAfterKill" ? .cold
-                    : first == "backgroundLaunches" ? .background : LaunchKind(rawValue: second)
+            case .launches(let launch, let resume, let afterKill):
                 if let launch {
                     if case .exit(let reason, _) = e.payload, let a = e.app { lastExit[a] = reason }
                     guard case .launch(launch, _, _) = e.payload else { return nil }
                     let after = e.app.flatMap { lastExit[$0] }
-                    if first == "coldRelaunchesAfterKill" && (after == nil || after == .userQuit) { return nil }
+                    if afterKill && (after == nil || after == .userQuit) { return nil }
                     line("\(at(e)): \(launch.rawValue) launch" + (after.map { " after exit \($0.rawValue)" } ?? ""))
-                } else if let resume = ResumeKind(rawValue: second) {
+                } else if let resume {
                     self.resume(resume, e)
                 }
-            case "warmResumes", "compressedResumes":
-                resume(first == "warmResumes" ? .warm : .fromCompressed, e)
-            case "backgroundTasks", "fetches", "pushes":
-                let handler: BackgroundActivity = first == "backgroundTasks" ? .backgroundTask : first == "fetches" ? .fetch : .push
-                if second == "started" {
+            case .resumes(let kind):
+                resume(kind, e)
+            case .handlers(let handler, let started, let wanted):
+                if started {
                     guard case .handlerStart(handler, _, let inForeground) = e.payload else { return nil }
                     line("\(at(e)): \(handler.rawValue) started" + (inForeground ? " (in the foreground)" : ""))
                 } else {
                     // The metric `completed` counts every end; the others, the ends with their outcome.
-                    let wanted = HandlerOutcome(detail: second)
                     guard case .handlerEnd(handler, let outcome) = e.payload, wanted == .completed || outcome == wanted
                     else { return nil }
                     line("\(at(e)): \(handler.rawValue) \(outcome.detail)")
                 }
-            case "resumeLatencyUs":
+            case .resumeLatency:
                 guard case .resume(let kind, let latency) = e.payload else { return nil }
                 total += 1
                 // Slowest first; among equal latencies, the earlier first.
@@ -267,13 +299,13 @@ public enum Evidence {
                     slowest.insert((latency, e, kind), at: at)
                     if slowest.count > limit { slowest.removeLast() }
                 }
-            case "timeAtPressureUs":
+            case .timeAtPressure(let wanted):
                 guard case .pressure(let level, _) = e.payload else { return nil }
-                if level.rawValue == second { enteredAt = e.atUs } else if let start = enteredAt {
+                if level == wanted { enteredAt = e.atUs } else if let start = enteredAt {
                     line("from \(Format.duration(start)) to \(Format.duration(e.atUs)): \(second) (\(Format.duration(e.atUs - start)))")
                     enteredAt = nil
                 }
-            default:
+            case .other:
                 break
             }
             return nil

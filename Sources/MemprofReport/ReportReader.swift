@@ -210,26 +210,27 @@ struct Reader {
 
     /// The next member of the object being read that is in `table` (its index), skipping (and
     /// checking) others; nil once the object ends. A key given twice throws.
-    mutating func nextKnown(_ table: KeyTable, first: inout Bool, seen: inout UInt64, hint: inout Int,
+    mutating func nextKnown(_ table: KeyTable, first: inout Bool, seen: inout UInt64, order: inout KeyOrder,
                             level: Int) throws -> Int? {
-        if first { hint = -1 }
-        // Most often the next key is the table's next, written plainly: one comparison.
-        let next = hint + 1 < table.count ? hint + 1 : 0
+        if first { order.state = 0 }
+        // Most often the next key is the one that followed the last key last time (or else the
+        // table's next), written plainly: one comparison.
+        let next = order.guess(keys: table.count)
         if seen & (1 << UInt64(next)) == 0, s.nextMember(named: table.quoted(next), first: &first) {
             seen |= 1 << UInt64(next)
-            hint = next
+            order.found(next)
             return next
         }
         // Else most often another of the table's keys, written plainly: found by its bytes.
         if let (k, quote) = s.nextMember(in: table, first: &first) {
-            hint = k
+            order.found(k)
             guard seen & (1 << UInt64(k)) == 0 else { throw s.fail("duplicate key '\(table.names[k])'", at: quote) }
             seen |= 1 << UInt64(k)
             return k
         }
         while let key = try s.nextMember(first: &first) {
             if let k = table.index(of: key, in: s) {
-                hint = k
+                order.found(k)
                 guard seen & (1 << UInt64(k)) == 0 else { throw s.fail("duplicate key '\(s.string(key))'", at: key.quote) }
                 seen |= 1 << UInt64(k)
                 return k
@@ -328,7 +329,8 @@ struct Reader {
         var out: [SimEvent] = []
         var first = true
         var n = 0
-        var hint = -1
+        var order = KeyOrder(states: 1 + eventKeys.count + kinds.cases.count)
+        defer { order.free() }
         let keep = tables.mask(options.eventKinds)
         while try s.nextElement(first: &first) {
             let start = s.index
@@ -344,7 +346,7 @@ struct Reader {
             // The candidates as kept, and the first band out of range among them (refused only
             // when the event is kept).
             var kept: (list: [SimEvent.Candidate], band: SchemaProblem?)?
-            while let k = try nextKnown(eventKeys, first: &object, seen: &seen, hint: &hint, level: 0) {
+            while let k = try nextKnown(eventKeys, first: &object, seen: &seen, order: &order, level: 0) {
                 func path() -> String { "events[\(n)].\(Reader.eventKeys.names[k])" }
                 switch k {
                 case 0: action = try optionalStringAt(path())
@@ -367,6 +369,8 @@ struct Reader {
                 case 12:
                     kindIndex = try choiceIndex(kinds, path())
                     kind = kinds.cases[kindIndex]
+                    // The keys after the kind depend on it: learned per kind.
+                    order.state = 1 + eventKeys.count + kindIndex
                 case 14: level = try optionalChoice(levels, path())
                 case 18: reason = try optionalChoice(reasons, path())
                 case 5:
@@ -419,14 +423,15 @@ struct Reader {
         var bandProblem: SchemaProblem?
         var first = true
         var n = 0
-        var hint = -1
+        var order = KeyOrder(states: 1 + candidateKeys.count)
+        defer { order.free() }
         while try s.nextElement(first: &first) {
             let start = s.index
             try beginObject(level: 1, "\(path)[\(n)]")
             var seen: UInt64 = 0
             var object = true
             var app = 0, band: Int64?, footprint: Int64 = 0, last: Int64 = 0, state = AppState.notRunning, taken = false
-            while let k = try nextKnown(candidateKeys, first: &object, seen: &seen, hint: &hint, level: 1) {
+            while let k = try nextKnown(candidateKeys, first: &object, seen: &seen, order: &order, level: 1) {
                 func at() -> String { "\(path)[\(n)].\(Reader.candidateKeys.names[k])" }
                 switch k {
                 case 0: app = try optionalStringAt(at()) ?? -1
@@ -474,8 +479,9 @@ struct Reader {
         var t = Timeline()
         var seen: UInt64 = 0
         var first = true
-        var hint = -1
-        while let k = try nextKnown(timelineKeys, first: &first, seen: &seen, hint: &hint, level: 0) {
+        var order = KeyOrder(states: 1 + timelineKeys.count)
+        defer { order.free() }
+        while let k = try nextKnown(timelineKeys, first: &first, seen: &seen, order: &order, level: 0) {
             switch k {
             case 0:
                 try beginObject(level: 1, "timeline.appBytes")
@@ -492,14 +498,15 @@ struct Reader {
                 try beginArray("timeline.levels")
                 var firstLevel = true
                 var n = 0
-                var levelHint = -1
+                var levelOrder = KeyOrder(states: 1 + levelKeys.count)
+                defer { levelOrder.free() }
                 while try s.nextElement(first: &firstLevel) {
                     let at = s.index
                     try beginObject(level: 1, "timeline.levels[\(n)]")
                     var seenLevel: UInt64 = 0
                     var object = true
                     var change = Timeline.LevelChange(atUs: 0, level: .normal)
-                    while let j = try nextKnown(levelKeys, first: &object, seen: &seenLevel, hint: &levelHint, level: 1) {
+                    while let j = try nextKnown(levelKeys, first: &object, seen: &seenLevel, order: &levelOrder, level: 1) {
                         if j == 0 { change.atUs = try int("timeline.levels[\(n)].atUs") } else {
                             change.level = try choice(levels, "timeline.levels[\(n)].level")
                         }
@@ -559,14 +566,15 @@ struct Reader {
         var out: [JetsamEvent] = []
         var first = true
         var n = 0
-        var hint = -1, processHint = -1
+        var order = KeyOrder(states: 1 + jetsamKeys.count), processOrder = KeyOrder(states: 1 + processKeys.count)
+        defer { order.free(); processOrder.free() }
         while try s.nextElement(first: &first) {
             let start = s.index
             try beginObject(level: 0, "jetsamEvents[\(n)]")
             var seen: UInt64 = 0
             var object = true
             var event = JetsamEvent(atUs: 0, killed: "", exitReason: .memoryPressure, largestProcess: "", pageSize: 0, processes: [])
-            while let k = try nextKnown(jetsamKeys, first: &object, seen: &seen, hint: &hint, level: 0) {
+            while let k = try nextKnown(jetsamKeys, first: &object, seen: &seen, order: &order, level: 0) {
                 func path() -> String { "jetsamEvents[\(n)].\(Reader.jetsamKeys.names[k])" }
                 switch k {
                 case 0: event.atUs = try int(path())
@@ -584,7 +592,7 @@ struct Reader {
                         var seenProcess: UInt64 = 0
                         var inner = true
                         var process = JetsamEvent.Process(name: "", rpages: 0, states: [])
-                        while let j = try nextKnown(processKeys, first: &inner, seen: &seenProcess, hint: &processHint, level: 1) {
+                        while let j = try nextKnown(processKeys, first: &inner, seen: &seenProcess, order: &processOrder, level: 1) {
                             func field() -> String { "\(path())[\(p)].\(Reader.processKeys.names[j])" }
                             switch j {
                             case 0: process.name = try keepString(field())
@@ -618,6 +626,35 @@ struct Reader {
         }
         return out
     }
+}
+
+/// The order of an object's keys, learned while reading a list of like objects: for each state
+/// (0 at the start of an object, 1 + k after key k, and states of the caller's own beyond, such
+/// as an event's kind), the key that came next the last time. memprof writes each kind of object
+/// with the same keys in the same order, so the guess is most often right and the next key is
+/// read with one comparison.
+struct KeyOrder {
+    var state = 0
+    let next: UnsafeMutablePointer<Int8>
+
+    init(states: Int) {
+        next = .allocate(capacity: states)
+        next.initialize(repeating: -1, count: states)
+    }
+
+    /// The key guessed to come next: the one learned, else the table's next (or its first).
+    @inline(__always) func guess(keys: Int) -> Int {
+        let learned = Int(next[state])
+        return learned >= 0 ? learned : state < keys ? state : 0
+    }
+
+    /// Key `k` came next.
+    @inline(__always) mutating func found(_ k: Int) {
+        next[state] = Int8(truncatingIfNeeded: k)
+        state = 1 + k
+    }
+
+    func free() { next.deallocate() }
 }
 
 /// The tables of `Reader`, in one object.
