@@ -176,25 +176,34 @@ struct Reader {
         guard schema == Report.schemaName else { throw ReportReadFailure(offset: nil, error: .unknownSchema(schema)) }
         if let problem { throw problem }
 
-        // The small sections through JSONDecoder, with the large ones as empty stand-ins.
-        var json = Data("{".utf8)
-        for (index, member) in small.enumerated() {
-            if index > 0 { json.append(0x2C) }
-            json.append(s.base + member.key.quote, count: member.key.end + 1 - member.key.quote)
-            json.append(0x3A)
-            json.append(s.base + member.value.lowerBound, count: member.value.count)
+        // The small sections (with the large ones as empty stand-ins) through the plain decoder,
+        // or, for anything it is not sure to read as JSONDecoder would, through JSONDecoder.
+        var members = small.map { member in
+            PlainJSONDecoder.Member(key: UnsafeBufferPointer(start: s.base + member.key.start, count: member.key.end - member.key.start),
+                                    value: UnsafeBufferPointer(start: s.base + member.value.lowerBound, count: member.value.count))
         }
-        for (name, present, empty) in [("events", events != nil, "[]"), ("jetsamEvents", jetsam != nil, "[]"),
-                                       ("timeline", timeline != nil, #"{"appBytes":{},"compressedBytes":[],"levels":[],"usedBytes":[]}"#)]
+        for (name, present) in [(StandIn.events, events != nil), (StandIn.jetsamEvents, jetsam != nil), (StandIn.timeline, timeline != nil)]
         where present {
-            json.append(contentsOf: Array("\(json.count > 1 ? "," : "")\"\(name)\":\(empty)".utf8))
+            members.append(PlainJSONDecoder.Member(key: name.key, value: name.value))
         }
-        json.append(0x7D)
         var report: Report
-        do {
-            report = try JSONDecoder().decode(Report.self, from: json)
-        } catch let error as DecodingError {
-            throw ReportReadFailure(offset: nil, error: .notAReport("does not match \(Report.schemaName): \(describe(error))"))
+        if let plain = PlainJSONDecoder.decode(Report.self, object: members) {
+            report = plain
+        } else {
+            var json = Data("{".utf8)
+            for (index, member) in members.enumerated() {
+                if index > 0 { json.append(0x2C) }
+                json.append(0x22)
+                json.append(member.key.baseAddress!, count: member.key.count)
+                json.append(contentsOf: [0x22, 0x3A])
+                json.append(member.value.baseAddress!, count: member.value.count)
+            }
+            json.append(0x7D)
+            do {
+                report = try JSONDecoder().decode(Report.self, from: json)
+            } catch let error as DecodingError {
+                throw ReportReadFailure(offset: nil, error: .notAReport("does not match \(Report.schemaName): \(describe(error))"))
+            }
         }
         report.events = events ?? []
         report.jetsamEvents = jetsam ?? []
@@ -330,7 +339,8 @@ struct Reader {
         var first = true
         var n = 0
         var order = KeyOrder(states: 1 + eventKeys.count + kinds.cases.count)
-        defer { order.free() }
+        var candidateOrder = KeyOrder(states: 1 + tables.candidateKeys.count)
+        defer { order.free(); candidateOrder.free() }
         let keep = tables.mask(options.eventKinds)
         while try s.nextElement(first: &first) {
             let start = s.index
@@ -374,7 +384,7 @@ struct Reader {
                 case 14: level = try optionalChoice(levels, path())
                 case 18: reason = try optionalChoice(reasons, path())
                 case 5:
-                    if !s.readNull() { kept = try candidates(keep: options.candidates, "events[\(n)].candidates") }
+                    if !s.readNull() { kept = try candidates(keep: options.candidates, event: n, order: &candidateOrder) }
                 default: try s.skipValue()
                 }
             }
@@ -415,24 +425,24 @@ struct Reader {
 
     /// The candidates of a reclaim (with `keep`; those taken only with `takenCandidatesOnly`),
     /// and the first of them whose band is out of range, for the caller to refuse if it keeps the event.
-    mutating func candidates(keep: Bool, _ path: String) throws -> (list: [SimEvent.Candidate], band: SchemaProblem?) {
+    mutating func candidates(keep: Bool, event: Int, order: inout KeyOrder) throws -> (list: [SimEvent.Candidate], band: SchemaProblem?) {
         // Local copies: one retain per list, not one per use.
         let candidateKeys = tables.candidateKeys, states = tables.states
-        try beginArray(path)
+        // The path in messages is made only for a message (capturing whole numbers, not a string).
+        func path() -> String { "events[\(event)].candidates" }
+        try beginArray(path())
         var out: [SimEvent.Candidate] = []
         var bandProblem: SchemaProblem?
         var first = true
         var n = 0
-        var order = KeyOrder(states: 1 + candidateKeys.count)
-        defer { order.free() }
         while try s.nextElement(first: &first) {
             let start = s.index
-            try beginObject(level: 1, "\(path)[\(n)]")
+            try beginObject(level: 1, "\(path())[\(n)]")
             var seen: UInt64 = 0
             var object = true
             var app = 0, band: Int64?, footprint: Int64 = 0, last: Int64 = 0, state = AppState.notRunning, taken = false
             while let k = try nextKnown(candidateKeys, first: &object, seen: &seen, order: &order, level: 1) {
-                func at() -> String { "\(path)[\(n)].\(Reader.candidateKeys.names[k])" }
+                func at() -> String { "\(path())[\(n)].\(Reader.candidateKeys.names[k])" }
                 switch k {
                 case 0: app = try optionalStringAt(at()) ?? -1
                 case 1: band = try optionalInt(at())
@@ -444,13 +454,13 @@ struct Reader {
                     taken = try s.readBool()
                 }
             }
-            try requireAll(seen, Self.candidateRequired, candidateKeys, "\(path)[\(n)]", at: start)
-            guard app >= 0 else { throw problem("\(path)[\(n)].app: expected a string, found null", at: start) }
+            try requireAll(seen, Self.candidateRequired, candidateKeys, "\(path())[\(n)]", at: start)
+            guard app >= 0 else { throw problem("\(path())[\(n)].app: expected a string, found null", at: start) }
             if keep && (taken || !options.takenCandidatesOnly) {
                 var c = SimEvent.Candidate(app: s.string(at: app), state: state, footprintBytes: footprint,
                                            lastForegroundUs: last, taken: taken)
                 if let band {
-                    do { c.band = try smallInt(band, "\(path)[\(n)].band", at: start) } catch let problem as SchemaProblem {
+                    do { c.band = try smallInt(band, "\(path())[\(n)].band", at: start) } catch let problem as SchemaProblem {
                         if bandProblem == nil { bandProblem = problem }
                     }
                 }
@@ -591,30 +601,34 @@ struct Reader {
                         try beginObject(level: 1, "\(path())[\(p)]")
                         var seenProcess: UInt64 = 0
                         var inner = true
-                        var process = JetsamEvent.Process(name: "", rpages: 0, states: [])
+                        // Made into a `Process` only when process lists are kept.
+                        var name = "", pid: Int?, priority: Int?, reason: String?, rpages: Int64 = 0, states: [String] = []
                         while let j = try nextKnown(processKeys, first: &inner, seen: &seenProcess, order: &processOrder, level: 1) {
                             func field() -> String { "\(path())[\(p)].\(Reader.processKeys.names[j])" }
                             switch j {
-                            case 0: process.name = try keepString(field())
-                            case 1: process.pid = try optionalInt(field()).map { try smallInt($0, field(), at: at) }
-                            case 2: process.priority = try optionalInt(field()).map { try smallInt($0, field(), at: at) }
+                            case 0: name = try keepString(field())
+                            case 1: pid = try optionalInt(field()).map { try smallInt($0, field(), at: at) }
+                            case 2: priority = try optionalInt(field()).map { try smallInt($0, field(), at: at) }
                             case 3:
-                                let reason = try optionalStringAt(field())
-                                if options.jetsamProcesses { process.reason = reason.map { s.string(at: $0) } }
-                            case 4: process.rpages = try int(field())
+                                let offset = try optionalStringAt(field())
+                                if options.jetsamProcesses { reason = offset.map { s.string(at: $0) } }
+                            case 4: rpages = try int(field())
                             default:
                                 try beginArray(field())
                                 var firstState = true
                                 var k = 0
                                 while try s.nextElement(first: &firstState) {
                                     let state = try keepString("\(field())[\(k)]")
-                                    if options.jetsamProcesses { process.states.append(state) }
+                                    if options.jetsamProcesses { states.append(state) }
                                     k += 1
                                 }
                             }
                         }
                         try requireAll(seenProcess, 1 << 0 | 1 << 4 | 1 << 5, processKeys, "\(path())[\(p)]", at: at)
-                        if options.jetsamProcesses { event.processes.append(process) }
+                        if options.jetsamProcesses {
+                            event.processes.append(JetsamEvent.Process(pid: pid, priority: priority, name: name, rpages: rpages,
+                                                                       states: states, reason: reason))
+                        }
                         p += 1
                     }
                 }
@@ -626,6 +640,27 @@ struct Reader {
         }
         return out
     }
+}
+
+/// The report's large sections as empty stand-ins, for decoding the rest of the report.
+struct StandIn {
+    let key: UnsafeBufferPointer<UInt8>
+    let value: UnsafeBufferPointer<UInt8>
+
+    init(_ key: String, _ value: String) {
+        func bytes(_ text: String) -> UnsafeBufferPointer<UInt8> {
+            let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
+            _ = buffer.initialize(from: text.utf8)
+            return UnsafeBufferPointer(buffer)
+        }
+        self.key = bytes(key)
+        self.value = bytes(value)
+    }
+
+    // Made once, kept for the life of the program.
+    nonisolated(unsafe) static let events = StandIn("events", "[]")
+    nonisolated(unsafe) static let jetsamEvents = StandIn("jetsamEvents", "[]")
+    nonisolated(unsafe) static let timeline = StandIn("timeline", #"{"appBytes":{},"compressedBytes":[],"levels":[],"usedBytes":[]}"#)
 }
 
 /// The order of an object's keys, learned while reading a list of like objects: for each state
