@@ -200,17 +200,31 @@ public struct JSONScanner {
         return i
     }
 
-    /// Reads the next member's key and ':' when that key is `quoted` (a name without escapes,
-    /// followed by its closing quote) and returns true; otherwise reads nothing and returns false.
-    @inlinable @inline(__always) public mutating func nextMember(named quoted: UnsafeBufferPointer<UInt8>, first: inout Bool) -> Bool {
+    /// Reads the next member's key and ':' when that key is name `k` of `names` (followed by its
+    /// closing quote) and returns true; otherwise reads nothing and returns false. The bytes are
+    /// compared eight at a time (`JSONNames` keeps eight readable bytes after its last name).
+    @inlinable @inline(__always) public mutating func nextMember(named k: Int, in names: JSONNames, first: inout Bool) -> Bool {
         guard var i = memberStart(first: first) else { return false }
-        let n = quoted.count
+        let n = names.lengths[k] + 1
         guard i + n + 1 < count, base[i] == 0x22 else { return false }
-        let name = quoted.baseAddress!
-        var k = 0
-        while k < n {
-            guard base[i + 1 + k] == name[k] else { return false }
-            k += 1
+        let name = UnsafeRawPointer(names.bytes + names.starts[k])
+        let text = UnsafeRawPointer(base + i + 1)
+        if i + 1 + (n + 7) / 8 * 8 <= count {
+            var j = 0
+            while j + 8 <= n {
+                guard text.loadUnaligned(fromByteOffset: j, as: UInt64.self) == name.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                else { return false }
+                j += 8
+            }
+            if j < n {
+                let differ = UInt64(littleEndian: text.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                    ^ name.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+                guard differ & ((1 &<< UInt64(8 * (n - j))) &- 1) == 0 else { return false }
+            }
+        } else {
+            for j in 0..<n where text.load(fromByteOffset: j, as: UInt8.self) != name.load(fromByteOffset: j, as: UInt8.self) {
+                return false
+            }
         }
         i += n + 1
         i = spaceEnd(from: i)
@@ -679,7 +693,9 @@ public struct JSONNames: @unchecked Sendable {
         self.names = names
         count = names.count
         let total = names.reduce(0) { $0 + $1.utf8.count + 1 }
-        bytes = .allocate(capacity: max(1, total))
+        // Eight bytes more, zeroed: a name is compared eight bytes at a time.
+        bytes = .allocate(capacity: total + 8)
+        (bytes + total).initialize(repeating: 0, count: 8)
         starts = .allocate(capacity: max(1, names.count))
         lengths = .allocate(capacity: max(1, names.count))
         lookup = .allocate(capacity: 32 * 128)
@@ -698,11 +714,6 @@ public struct JSONNames: @unchecked Sendable {
 
     @inlinable @inline(__always) static func slot(_ length: Int, _ first: UInt8) -> Int {
         (length & 31) << 7 | Int(first & 127)
-    }
-
-    /// Name `k` followed by its closing quote.
-    @inlinable @inline(__always) public func quoted(_ k: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: bytes + starts[k], count: lengths[k] + 1)
     }
 
     /// The index of the string or key `key` (read by `scanner`) among the names.

@@ -181,64 +181,16 @@ enum Plain {
         return value
     }
 
-    /// The string at `p`, its escapes decoded (a `\u` escape of a UTF-16 surrogate only as half
-    /// of a pair, as `JSONScanner` accepts them; otherwise gives up).
+    /// The string at `p`, its escapes decoded (by `JSONScanner`, as it reads strings everywhere).
     static func string(_ p: Byte, _ end: Byte) throws -> String {
         guard p < end, p.pointee == 0x22 else { throw GiveUp() }
         let stop = try stringEnd(p, end) - 1
         var q = p + 1
         while q < stop, q.pointee != 0x5C { q += 1 }
         if q == stop { return String(decoding: UnsafeBufferPointer(start: p + 1, count: stop - p - 1), as: UTF8.self) }
-        var bytes = Array(UnsafeBufferPointer(start: p + 1, count: q - p - 1))
-        while q < stop {
-            guard q.pointee == 0x5C else {
-                bytes.append(q.pointee)
-                q += 1
-                continue
-            }
-            guard q + 1 < stop else { throw GiveUp() }
-            let c = q[1]
-            q += 2
-            switch c {
-            case 0x22, 0x5C, 0x2F: bytes.append(c)
-            case 0x62: bytes.append(0x08)
-            case 0x66: bytes.append(0x0C)
-            case 0x6E: bytes.append(0x0A)
-            case 0x72: bytes.append(0x0D)
-            case 0x74: bytes.append(0x09)
-            case 0x75:
-                var scalar = try hex4(q, stop)
-                q += 4
-                if (0xD800..<0xDC00).contains(scalar) {
-                    guard q + 1 < stop, q.pointee == 0x5C, q[1] == 0x75 else { throw GiveUp() }
-                    let low = try hex4(q + 2, stop)
-                    guard (0xDC00..<0xE000).contains(low) else { throw GiveUp() }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    q += 6
-                }
-                guard let u = Unicode.Scalar(scalar) else { throw GiveUp() }
-                bytes.append(contentsOf: Array(String(Character(u)).utf8))
-            default: throw GiveUp()
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    static func hex4(_ p: Byte, _ end: Byte) throws -> UInt32 {
-        guard p + 4 <= end else { throw GiveUp() }
-        var v: UInt32 = 0
-        for i in 0..<4 {
-            let c = p[i]
-            let d: UInt8
-            switch c {
-            case 0x30...0x39: d = c - 0x30
-            case 0x41...0x46: d = c - 0x41 + 10
-            case 0x61...0x66: d = c - 0x61 + 10
-            default: throw GiveUp()
-            }
-            v = v << 4 | UInt32(d)
-        }
-        return v
+        var scanner = JSONScanner(UnsafeRawBufferPointer(start: p, count: stop + 1 - p))
+        guard let text = try? scanner.readString() else { throw GiveUp() }
+        return text
     }
 
     // MARK: the decoder

@@ -225,7 +225,7 @@ struct Reader {
         // Most often the next key is the one that followed the last key last time (or else the
         // table's next), written plainly: one comparison.
         let next = order.guess(keys: table.count)
-        if seen & (1 << UInt64(next)) == 0, s.nextMember(named: table.quoted(next), first: &first) {
+        if seen & (1 << UInt64(next)) == 0, s.nextMember(named: next, in: table, first: &first) {
             seen |= 1 << UInt64(next)
             order.found(next)
             return next

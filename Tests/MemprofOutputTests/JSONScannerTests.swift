@@ -144,6 +144,28 @@ import Testing
         }
     }
 
+    /// A member named as guessed is read whatever the length of its name (compared eight bytes
+    /// at a time, and byte by byte near the end of the text); any other key is left unread.
+    @Test func readsAMemberNamedAsGuessed() {
+        let names = JSONNames(["a", "atUs", "1234567", "12345678", "compressedBytes", "notification", "0123456789abcdef"])
+        for (k, name) in names.names.enumerated() {
+            for tail in ["1}", "1, \"x\": 2}", ""] {
+                for key in [name, name + "x", String(name.dropLast()) + "?", String(name.dropLast())] where !key.isEmpty {
+                    let text = Array("{\"\(key)\" : \(tail)".utf8)
+                    let (found, index) = text.withUnsafeBytes { raw -> (Bool, Int) in
+                        var s = JSONScanner(raw)
+                        s.index = 1
+                        var first = true
+                        return (s.nextMember(named: k, in: names, first: &first), s.index)
+                    }
+                    // Read only when the key is the name and its ':' is there.
+                    #expect(found == (key == name), "\(key) \(tail)")
+                    #expect(index == (found ? 1 + key.utf8.count + 4 : 1), "\(key) \(tail)")
+                }
+            }
+        }
+    }
+
     @Test func locatesOffsets() {
         let bytes = Array("{\n  \"a\": 1,\n  x".utf8)
         bytes.withUnsafeBytes { raw in
