@@ -318,7 +318,9 @@ public struct JSONScanner {
 
     /// The key's name.
     public func string(_ key: Key) -> String {
-        String(decoding: decodedBytes(key), as: UTF8.self)
+        // Most strings have no escapes: made from their bytes where they are.
+        if !key.escaped { return String(decoding: UnsafeBufferPointer(start: base + key.start, count: key.end - key.start), as: UTF8.self) }
+        return String(decoding: decodedBytes(key), as: UTF8.self)
     }
 
     // MARK: strings
