@@ -26,6 +26,24 @@ public struct SiblingBinary: Sendable {
         throw NotRunnable(command: command, path: path, cause: String(cString: strerror(errno)))
     }
 
+    /// Runs the sibling at once, before anything else (parsing the command line, Foundation), when
+    /// the command line's first argument is one of `commands` (`memprof compare …`): such a command
+    /// then costs one start of `memprof` only as far as its `main`. The sibling gets the same
+    /// arguments as from `exec(command:arguments:)`. Returns when it cannot run it (no sibling,
+    /// not runnable): the usual path then says why.
+    public func execEarly(commands: [String]) {
+        let arguments = CommandLine.arguments
+        guard arguments.count >= 2, commands.contains(arguments[1]) else { return }
+        var target = [CChar](repeating: 0, count: 4097)
+        let length = readlink("/proc/self/exe", &target, 4096)
+        guard length > 0, let slash = target[..<length].lastIndex(of: 0x2F) else { return }
+        let path = String(decoding: target[...slash].map { UInt8(bitPattern: $0) }, as: UTF8.self) + name
+        guard access(path, X_OK) == 0 else { return }
+        var cArgs: [UnsafeMutablePointer<CChar>?] = ([path] + arguments.dropFirst()).map { strdup($0) } + [nil]
+        execv(path, &cArgs)
+        for arg in cArgs { free(arg) }
+    }
+
     /// The path of the running executable, symlinks resolved (a `memprof` linked onto the PATH
     /// finds its siblings in the build folder).
     public static func runningExecutable() -> String {

@@ -20,6 +20,8 @@ struct Memprof: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        // `memprof compare …` and the other tools: straight to memprof-tools, unparsed.
+        SiblingBinary.tools.execEarly(commands: ToolCommand.all.map(\.name))
         CommandMain.run(Memprof.self, before: ToolEntries.handOverHelp)
     }
 }
