@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "MemprofCore", targets: ["MemprofCore"]),
         .library(name: "MemprofWorkload", targets: ["MemprofWorkload"]),
         .library(name: "MemprofReport", targets: ["MemprofReport"]),
+        .library(name: "MemprofReportReader", targets: ["MemprofReportReader"]),
         .library(name: "MemprofCompare", targets: ["MemprofCompare"]),
         .library(name: "MemprofProfile", targets: ["MemprofProfile"]),
         .library(name: "MemprofSampler", targets: ["MemprofSampler"]),
@@ -45,7 +46,7 @@ let package = Package(
     // Layers: a target depends only on layers above its own, or on one listed before it in its
     // layer (no back-edges):
     //   1. MemprofCore (the simulation), MemprofOutput (bytes out), MemprofProfile (samples as data)
-    //   2. MemprofWorkload (files in), MemprofReport (the report model), MemprofSampler
+    //   2. MemprofWorkload (files in), MemprofReport (the report model), MemprofReportReader, MemprofSampler
     //   3. renderers: MemprofTrace, MemprofHTML (neither depends on the other)
     //   4. MemprofRun (one run), MemprofCompare, MemprofBudgets, MemprofField, MemprofExport, MemprofServe
     //   5. MemprofCommandLine (what the executables share)
@@ -73,6 +74,9 @@ let package = Package(
             name: "MemprofReport",
             dependencies: ["MemprofCore", "MemprofProfile", "MemprofOutput"]
         ),
+        // Reading report.json back (compare, check, export): the checked, bounded reader. Not part of
+        // a run, so the first `./scripts/memprof run` does not compile it.
+        .target(name: "MemprofReportReader", dependencies: ["MemprofReport", "MemprofCore", "MemprofOutput"]),
         // One run as a library: workload in, report and its rendered files out, a report folder to write them to.
         .target(
             name: "MemprofRun",
@@ -147,19 +151,19 @@ let package = Package(
         .testTarget(name: "MemprofRunTests", dependencies: ["MemprofRun", "MemprofTestSupport", "MemprofWorkload", "MemprofOutput", "MemprofCore"]),
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
         .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload"]),
-        .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
         // Comparing two reports: the metrics of a report by name, thresholds, verdicts, and the
         // terminal, Markdown, HTML, JUnit and JSON forms of a comparison.
         .target(
             name: "MemprofCompare",
-            dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofHTML", "MemprofOutput",
+            dependencies: ["MemprofReportReader", "MemprofCore", "MemprofReport", "MemprofProfile", "MemprofHTML", "MemprofOutput",
                            "MemprofWorkload"]
         ),
         // Absolute budgets on a report (`memprof check`): the budget file, the check, the events
         // behind a broken budget, and the check's outputs.
         .target(
             name: "MemprofBudgets",
-            dependencies: ["MemprofCompare", "MemprofCore", "MemprofReport", "MemprofOutput", "MemprofWorkload"]
+            dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofCore", "MemprofReport", "MemprofOutput", "MemprofWorkload"]
         ),
         // A report in other viewers' formats (`memprof export`): trace, speedscope, folded, gzipped pprof.
         .target(name: "MemprofExport", dependencies: ["MemprofCompare", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofField", "MemprofOutput", "CZlib"]),
@@ -168,8 +172,8 @@ let package = Package(
         .target(name: "MemprofField", dependencies: ["MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofOutput"]),
         .testTarget(name: "MemprofFieldTests", dependencies: ["MemprofField", "MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReport", "MemprofTestSupport"]),
-        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput", "MemprofWorkload", "MemprofHTML", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput", "MemprofWorkload", "MemprofHTML", "MemprofTestSupport"]),
         .testTarget(
             name: "MemprofProfileTests", dependencies: ["MemprofProfile", "MemprofTestSupport"],
             resources: [.copy("Fixtures")]),
@@ -202,7 +206,7 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
-        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofReportReader", "MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport"]),
         .testTarget(name: "MemprofServeTests", dependencies: [
             "MemprofServe", "MemprofTestSupport", "MemprofCore",
             .product(name: "NIOCore", package: "swift-nio", condition: serve), .product(name: "NIOEmbedded", package: "swift-nio", condition: serve),

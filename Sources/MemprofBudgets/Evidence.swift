@@ -3,6 +3,7 @@ import MemprofCompare
 import MemprofCore
 import MemprofOutput
 import MemprofReport
+import MemprofReportReader
 
 /// The events behind a metric, in words: "at 58m57s: evicted while suspended (106 MB) to make room for safari".
 public enum Evidence {

@@ -74,16 +74,6 @@ public enum ReportJSON {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
-
-    /// Decodes a report, refusing files that are not reports or are of a schema this version does
-    /// not know (`ReportReader`, keeping everything).
-    public static func decode(_ data: Data) throws -> Report {
-        do {
-            return try data.withUnsafeBytes { try ReportReader.read($0) }
-        } catch let failure as ReportReadFailure {
-            throw failure.error
-        }
-    }
 }
 
 public enum ReportReadError: Error, CustomStringConvertible, Equatable {
@@ -95,35 +85,5 @@ public enum ReportReadError: Error, CustomStringConvertible, Equatable {
         case .notAReport(let why): "not a memprof report (\(why))"
         case .unknownSchema(let s): "report schema '\(s)' is not one this memprof reads (it reads \(Report.schemaName))"
         }
-    }
-}
-
-/// A decoding error in words, with the key path where it happened: "summary: missing key 'evictions'".
-func describe(_ error: DecodingError) -> String {
-    func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
-    }
-    func place(_ keys: [any CodingKey]) -> String { keys.isEmpty ? "the top" : path(keys) }
-    switch error {
-    case .keyNotFound(let key, let context):
-        return "\(place(context.codingPath)): missing key '\(key.stringValue)'"
-    case .typeMismatch(let type, let context):
-        return "\(place(context.codingPath)): expected \(words(type)), found something else"
-    case .valueNotFound(let type, let context):
-        return "\(place(context.codingPath)): expected \(words(type)), found null"
-    case .dataCorrupted(let context):
-        return "\(place(context.codingPath)): \(context.debugDescription)"
-    @unknown default:
-        return "\(error)"
-    }
-}
-
-private func words(_ type: Any.Type) -> String {
-    switch type {
-    case is Int.Type, is Int64.Type, is UInt64.Type, is Int32.Type: "a whole number"
-    case is Double.Type: "a number"
-    case is String.Type: "a string"
-    case is Bool.Type: "true or false"
-    default: "\(type)".hasPrefix("Array") ? "a list" : "\(type)".hasPrefix("Dictionary") ? "an object" : "\(type)"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MemprofReport
+import MemprofReportReader
 import MemprofTestSupport
 import Testing
 

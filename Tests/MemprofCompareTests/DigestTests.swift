@@ -5,6 +5,7 @@ import MemprofCore
 import MemprofHTML
 import MemprofOutput
 import MemprofReport
+import MemprofReportReader
 import MemprofTestSupport
 import MemprofWorkload
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import MemprofCompare
 import MemprofCore
 import MemprofReport
+import MemprofReportReader
 
 /// A small valid report (iphone-6-plus, policy seed-2015) with no apps, events or timeline; the
 /// tests fill in what they need through the model's public properties.

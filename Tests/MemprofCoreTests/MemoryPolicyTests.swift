@@ -321,11 +321,11 @@ struct MemoryPolicyTests {
         // and 16 for the name's rank): with apps of 1 GB and over, the apps are compared instead.
         // z and y (1.5 GB each, z first in the workload) tie on bytes and go by name. 0 open z,
         // 10 s y, 20 s x, 30 s w, 40 s v: 6.5 GB in use, v's 3 GB does not fit in 7 GB.
-        let GB: Bytes = 1024 * MB
+        let gigabyte: Bytes = 1024 * MB
         var apps = [makeApp("z", footprint: 1536 * MB), makeApp("y", footprint: 1536 * MB),
-                    makeApp("x", footprint: 2 * GB), makeApp("w", footprint: 512 * MB), makeApp("v", footprint: 3 * GB)]
+                    makeApp("x", footprint: 2 * gigabyte), makeApp("w", footprint: 512 * MB), makeApp("v", footprint: 3 * gigabyte)]
         apps += (apps.count..<32_768).map { makeApp("pad\($0)") }
-        let w = makeWorkload(apps, duration: 50 * sec, device: testDevice(appMemory: 7 * GB),
+        let w = makeWorkload(apps, duration: 50 * sec, device: testDevice(appMemory: 7 * gigabyte),
                              [(0, .open(0)), (10 * sec, .open(1)), (20 * sec, .open(2)), (30 * sec, .open(3)),
                               (40 * sec, .open(4))])
         var simulator = Simulator(workload: w)

@@ -4,6 +4,7 @@ import MemprofOutput
 import MemprofTestSupport
 import Testing
 @testable import MemprofReport
+@testable import MemprofReportReader
 
 /// The plain decoder of a report's small sections gives what `JSONDecoder` gives, or gives up
 /// (and the reader then uses `JSONDecoder`): it never gives another value.

@@ -4,6 +4,7 @@ import MemprofWorkload
 import MemprofTestSupport
 import Testing
 @testable import MemprofReport
+@testable import MemprofReportReader
 
 @Suite struct ReportJSONTests {
     @Test(arguments: BuiltinWorkloads.all.map(\.name))

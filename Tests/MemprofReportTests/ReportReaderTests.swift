@@ -3,6 +3,7 @@ import MemprofCore
 import MemprofTestSupport
 import Testing
 @testable import MemprofReport
+@testable import MemprofReportReader
 
 /// The one-pass report reader: it reads back exactly what the writer wrote, keeps only what it is
 /// asked to keep, and refuses what is not a report at its place.

@@ -1,6 +1,7 @@
 import Foundation
 import MemprofCore
 import MemprofReport
+import MemprofReportReader
 import MemprofWorkload
 import MemprofTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import MemprofCore
 import MemprofHTML
 import MemprofReport
+import MemprofReportReader
 
 /// What `compare` and `check` keep of a report's decision events, gathered while it is read
 /// (`ReportLoader.load(_:options:sink:)`) instead of the events themselves: the chart's decision

@@ -2,6 +2,7 @@ import Foundation
 import MemprofCore
 import MemprofOutput
 import MemprofReport
+import MemprofReportReader
 import MemprofWorkload
 
 /// Bad input to compare, check or export: exit status 2 on the command line.

@@ -1,6 +1,7 @@
 import Foundation
 import MemprofCore
 import MemprofOutput
+import MemprofReport
 
 /// What a reader of a report keeps of it. Everything is read and checked either way; what is not
 /// kept is not held in memory, so a reader that needs only part of a large report reads it in
@@ -739,42 +740,44 @@ struct SeriesReducer {
     }
 }
 
-/// The smallest and the largest point of each of `buckets` slices of time (`width` wide from
-/// `start`) of a series sorted by time, in time order (one point where they are the same): the
-/// series' every maximum and minimum, and each slice's, survive. Points before `start` count in
-/// the first slice, points past the last slice in the last.
-public enum MinMaxBuckets {
-    public static func reduce<P>(_ points: [P], start: Int64, width: Double, buckets: Int,
-                                 time: (P) -> Int64, value: (P) -> Int64) -> [P] {
-        var out: [P] = []
-        out.reserveCapacity(2 * buckets)
-        var current = -1
-        var low = 0
-        var high = 0
-        func flush() {
-            guard current >= 0 else { return }
-            out.append(points[min(low, high)])
-            if low != high { out.append(points[max(low, high)]) }
+extension ReportJSON {
+    /// Decodes a report, refusing files that are not reports or are of a schema this version does
+    /// not know (`ReportReader`, keeping everything).
+    public static func decode(_ data: Data) throws -> Report {
+        do {
+            return try data.withUnsafeBytes { try ReportReader.read($0) }
+        } catch let failure as ReportReadFailure {
+            throw failure.error
         }
-        for (index, point) in points.enumerated() {
-            let bucket = Self.bucket(of: time(point), start: start, width: width, buckets: buckets)
-            if bucket != current {
-                flush()
-                current = bucket
-                low = index
-                high = index
-            } else {
-                if value(point) < value(points[low]) { low = index }
-                if value(point) > value(points[high]) { high = index }
-            }
-        }
-        flush()
-        return out
     }
+}
 
-    /// The slice a time falls in: before `start` the first, past the last slice the last.
-    public static func bucket(of t: Int64, start: Int64, width: Double, buckets: Int) -> Int {
-        let slice = (Double(t) - Double(start)) / width
-        return min(buckets - 1, max(0, slice.isFinite ? Int(min(max(slice, -1), Double(buckets))) : 0))
+/// A decoding error in words, with the key path where it happened: "summary: missing key 'evictions'".
+func describe(_ error: DecodingError) -> String {
+    func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+    }
+    func place(_ keys: [any CodingKey]) -> String { keys.isEmpty ? "the top" : path(keys) }
+    switch error {
+    case .keyNotFound(let key, let context):
+        return "\(place(context.codingPath)): missing key '\(key.stringValue)'"
+    case .typeMismatch(let type, let context):
+        return "\(place(context.codingPath)): expected \(words(type)), found something else"
+    case .valueNotFound(let type, let context):
+        return "\(place(context.codingPath)): expected \(words(type)), found null"
+    case .dataCorrupted(let context):
+        return "\(place(context.codingPath)): \(context.debugDescription)"
+    @unknown default:
+        return "\(error)"
+    }
+}
+
+private func words(_ type: Any.Type) -> String {
+    switch type {
+    case is Int.Type, is Int64.Type, is UInt64.Type, is Int32.Type: "a whole number"
+    case is Double.Type: "a number"
+    case is String.Type: "a string"
+    case is Bool.Type: "true or false"
+    default: "\(type)".hasPrefix("Array") ? "a list" : "\(type)".hasPrefix("Dictionary") ? "an object" : "\(type)"
     }
 }
