@@ -74,9 +74,11 @@ let package = Package(
             name: "MemprofReport",
             dependencies: ["MemprofCore", "MemprofProfile", "MemprofOutput"]
         ),
-        // Reading report.json back (compare, check, export): the checked, bounded reader. Not part of
-        // a run, so the first `./scripts/memprof run` does not compile it.
+        // Reading report.json back (compare, check, export): the JSON scanner, the checked, bounded
+        // reader and its plain decoder. A run never reads a report, so a first build skips it.
         .target(name: "MemprofReportReader", dependencies: ["MemprofReport", "MemprofCore", "MemprofOutput"]),
+        .testTarget(name: "MemprofReportReaderTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofCore",
+                                                                   "MemprofOutput", "MemprofTestSupport"]),
         // One run as a library: workload in, report and its rendered files out, a report folder to write them to.
         .target(
             name: "MemprofRun",
