@@ -3,6 +3,7 @@
 /// series' every maximum and minimum, and each slice's, survive. Points before `start` count in
 /// the first slice, points past the last slice in the last.
 public enum MinMaxBuckets {
+    @inlinable
     public static func reduce<P>(_ points: [P], start: Int64, width: Double, buckets: Int,
                                  time: (P) -> Int64, value: (P) -> Int64) -> [P] {
         var out: [P] = []
@@ -32,6 +33,7 @@ public enum MinMaxBuckets {
     }
 
     /// The slice a time falls in: before `start` the first, past the last slice the last.
+    @inlinable
     public static func bucket(of t: Int64, start: Int64, width: Double, buckets: Int) -> Int {
         let slice = (Double(t) - Double(start)) / width
         return min(buckets - 1, max(0, slice.isFinite ? Int(min(max(slice, -1), Double(buckets))) : 0))
