@@ -6,13 +6,11 @@ import MemprofOutput
 /// maps what it throws to a message and an exit status (spec §11), the same way in `memprof` and
 /// in the siblings it runs.
 public enum CommandMain {
-    /// `before` runs first, inside the same error mapping (`memprof help NAME` handing over to a sibling).
-    public static func run<Root: ParsableCommand>(_ root: Root.Type, before: () throws -> Void = {}) -> Never {
+    public static func run<Root: ParsableCommand>(_ root: Root.Type) -> Never {
         // Past a file-size limit (ulimit -f), a write fails with EFBIG and a clear message
         // instead of the process being killed with a half-written file.
         signal(SIGXFSZ, SIG_IGN)
         do {
-            try before()
             var command = try Root.parseAsRoot()
             try command.run()
             Foundation.exit(ExitStatus.success)

@@ -20,42 +20,46 @@ public struct SiblingBinary: Sendable {
     /// command in those messages.
     public func exec(command: String, arguments: [String]) throws -> Never {
         let path = try beside(executable: Self.runningExecutable(), command: command)
-        let argv = [path] + arguments
-        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        execv(path, &cArgs)
-        throw NotRunnable(command: command, path: path, cause: String(cString: strerror(errno)))
+        let cause = Self.replaceProcess(with: path, arguments: arguments)
+        throw NotRunnable(command: command, path: path, cause: cause)
     }
 
-    /// Runs the sibling at once, before anything else (parsing the command line, Foundation), when
-    /// the command line's first argument is one of `commands` (`memprof compare …`): such a command
-    /// then costs one start of `memprof` only as far as its `main`. The sibling gets the same
-    /// arguments as from `exec(command:arguments:)`. Returns when it cannot run it (no sibling,
-    /// not runnable): the usual path then says why.
+    /// Runs the sibling at once, before the command line is parsed, when it names one of
+    /// `commands` (`memprof compare …`, or `memprof help compare`): such a command then costs
+    /// one start of `memprof` only as far as its `main`. Returns when the sibling is not there or
+    /// cannot be run; the command's entry then says why, through ``exec(command:arguments:)``.
     public func execEarly(commands: [String]) {
-        let arguments = CommandLine.arguments
-        guard arguments.count >= 2, commands.contains(arguments[1]) else { return }
-        var target = [CChar](repeating: 0, count: 4097)
-        let length = readlink("/proc/self/exe", &target, 4096)
-        guard length > 0, let slash = target[..<length].lastIndex(of: 0x2F) else { return }
-        let path = String(decoding: target[...slash].map { UInt8(bitPattern: $0) }, as: UTF8.self) + name
-        guard access(path, X_OK) == 0 else { return }
-        var cArgs: [UnsafeMutablePointer<CChar>?] = ([path] + arguments.dropFirst()).map { strdup($0) } + [nil]
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
+        guard let named, commands.contains(named),
+              let path = try? beside(executable: Self.runningExecutable(), command: named),
+              access(path, X_OK) == 0 else { return }
+        _ = Self.replaceProcess(with: path, arguments: arguments)
+    }
+
+    /// execv(2) of `path` with `arguments`; returns only when it fails, with the cause in words.
+    static func replaceProcess(with path: String, arguments: [String]) -> String {
+        var cArgs: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, &cArgs)
+        let cause = String(cString: strerror(errno))
         for arg in cArgs { free(arg) }
+        return cause
     }
 
     /// The path of the running executable, symlinks resolved (a `memprof` linked onto the PATH
-    /// finds its siblings in the build folder).
+    /// finds its siblings in the build folder): /proc/self/exe, read without Foundation.
     public static func runningExecutable() -> String {
-        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &target, Int(PATH_MAX))
+        if length > 0 { return String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
     }
 
     /// The sibling in the folder of `executable`, or the error that says how to build it.
     public func beside(executable: String, command: String) throws -> String {
-        let folder = (executable as NSString).deletingLastPathComponent
-        let path = (folder as NSString).appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: path) else {
+        let folder = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
+        let path = folder + "/" + name
+        guard access(path, F_OK) == 0 else {
             throw NotBuilt(command: command, sibling: name, path: path, buildCommand: buildCommand(folder: folder))
         }
         return path

@@ -120,7 +120,7 @@ public struct JSONWriter {
 
     /// Appends bytes that already are JSON text.
     public mutating func raw(_ data: some Sequence<UInt8>) {
-        let done = data.withContiguousStorageIfAvailable { append(UnsafeRawBufferPointer($0)) }
+        let done: Void? = data.withContiguousStorageIfAvailable { append(UnsafeRawBufferPointer($0)) }
         if done == nil { for b in data { byte(b) } }
     }
 

@@ -20,8 +20,9 @@ struct Memprof: ParsableCommand {
 @main
 enum Main {
     static func main() {
-        // `memprof compare …` and the other tools: straight to memprof-tools, unparsed.
+        // `memprof compare …`, `memprof help compare` and the other tools: straight to
+        // memprof-tools, unparsed (when it is missing, the command's entry says so).
         SiblingBinary.tools.execEarly(commands: ToolCommand.all.map(\.name))
-        CommandMain.run(Memprof.self, before: ToolEntries.handOverHelp)
+        CommandMain.run(Memprof.self)
     }
 }

@@ -16,16 +16,6 @@ extension ToolEntry {
     }
 }
 
-enum ToolEntries {
-    /// `memprof help NAME` for a command of `memprof-tools` shows that command's own help.
-    static func handOverHelp() throws {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        guard arguments.count >= 2, arguments[0] == "help",
-              let tool = ToolCommand.all.first(where: { $0.name == arguments[1] }) else { return }
-        try SiblingBinary.tools.exec(command: tool.name, arguments: arguments)
-    }
-}
-
 struct SweepEntry: ToolEntry {
     static let tool = ToolCommand.sweep
     @Argument(parsing: .captureForPassthrough, help: "The sweep file and options (memprof sweep --help).")

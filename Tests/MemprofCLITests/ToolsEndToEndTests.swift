@@ -18,6 +18,10 @@ import Testing
                     "\(outcome.stderr)")
             #expect(outcome.stderr.contains("swift build -c release --product memprof-tools"), "\(outcome.stderr)")
         }
+        // Help without the sibling is the entry's own: the command's summary, and how it runs.
+        let help = try ProcessRunner.run(alone, ["help", "compare"], in: folder)
+        #expect(help.status == 0, "\(help.stderr)")
+        #expect(help.stdout.contains("Compare two reports metric by metric"), "\(help.stdout)")
         // What a run needs is all there.
         let listed = try ProcessRunner.run(alone, ["list", "workloads"], in: folder)
         #expect(listed.status == 0 && listed.stdout.contains("phone-day"), "\(listed.stderr)")
