@@ -135,7 +135,7 @@ struct Reader {
 
     mutating func report() throws -> Report {
         guard s.peek() != nil else { throw s.fail("the file is empty", at: 0) }
-        guard s.peek() == 0x7B else { throw ReportReadFailure(offset: nil, error: .notAReport("not a JSON object")) }
+        guard s.peek() == 0x7B else { throw s.fail("not a JSON object", at: s.index) }
         try s.beginObject()
         var first = true
         var seen = JSONScanner.KeySet()

@@ -99,6 +99,7 @@ import Testing
         #expect(failure(noName)?.error == .notAReport("does not match memprof.report/1: tool: missing key 'name'"))
         #expect(failure("")?.error == .notAReport("the file is empty"))
         #expect(failure("[1]")?.error == .notAReport("not a JSON object"))
+        #expect(failure("\n  [1]")?.offset == 3, "located where the value starts")
         #expect(failure(#"{"a":1}"#)?.error == .notAReport("no 'schema' key"))
     }
 }
