@@ -221,7 +221,7 @@ let package = Package(
         .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport"]),
         // Fuzz targets over every parser of untrusted input, and a seeded mutation loop (issue 15);
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).
-        .target(name: "MemprofFuzz", dependencies: ["MemprofWorkload", "MemprofCompare", "MemprofBudgets", "MemprofRun",
+        .target(name: "MemprofFuzz", dependencies: ["MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofBudgets", "MemprofRun",
                                                     "MemprofReport", "MemprofCore", "MemprofFleet"]),
         .executableTarget(name: "memprof-fuzz", dependencies: ["MemprofFuzz"]),
     ],

@@ -56,15 +56,28 @@ extension ReportEventSink {
 /// bulk of a report) are read field by field from the bytes; the small sections (summary, apps,
 /// device, policy...) are decoded by `JSONDecoder` from their own bytes.
 public enum ReportReader {
-    /// Reads a report from `bytes`; `release(offset)` is called now and then with an offset
-    /// before which the reader will not look again, so a caller that mapped the file can drop
-    /// those pages.
+    /// Reads a report from `bytes`; `release(range)` is called now and then with bytes the
+    /// reader will not look at again, so a caller that mapped the file can drop those pages
+    /// (from two threads at once when a large report is read by two: ``SplitRead``).
     /// With a `sink`, the events kept are handed to it and the report's `events` stays empty.
+    /// Reports of `splitAbove` bytes or more are read by two threads (nil: by one).
     public static func read(_ bytes: UnsafeRawBufferPointer, options: ReportReadOptions = .everything,
-                            release: ((Int) -> Void)? = nil, sink: ReportEventSink? = nil) throws(ReportReadFailure) -> Report {
+                            release: (@Sendable (Range<Int>) -> Void)? = nil, sink: ReportEventSink? = nil,
+                            splitAbove: Int? = SplitRead.minimumBytes) throws(ReportReadFailure) -> Report {
+        let split = splitAbove.map { bytes.count >= $0 } ?? false
+        return try read(bytes, options: options, release: release, sink: sink, splitShare: split ? SplitRead.share : nil)
+    }
+
+    /// Reads a report, by two threads when `splitShare` is given (``SplitRead``: the share of the
+    /// bytes from the events list on that the first thread reads), whatever its size: for tests
+    /// and the fuzz target, which compare the two ways of reading.
+    public static func read(_ bytes: UnsafeRawBufferPointer, options: ReportReadOptions, release: (@Sendable (Range<Int>) -> Void)?,
+                     sink: ReportEventSink?, splitShare: Double?) throws(ReportReadFailure) -> Report {
         var reader = Reader(JSONScanner(bytes), options: options, release: release)
         reader.sink = sink
-        return try located { try reader.report() }
+        let second = splitShare.flatMap { SplitRead(bytes, share: $0, options: options, release: release, forSink: sink != nil) }
+        defer { second?.join() }
+        return try located { try reader.report(split: second) }
     }
 
     /// Reads again the `events` list at `range` of a report read before (`ReportEventSink.eventsRead`),
@@ -118,14 +131,17 @@ struct Choices<E: RawRepresentable & CaseIterable & Sendable>: Sendable where E.
 struct Reader {
     var s: JSONScanner
     let options: ReportReadOptions
-    let release: ((Int) -> Void)?
+    let release: (@Sendable (Range<Int>) -> Void)?
     var unknown = [JSONScanner.KeySet](repeating: JSONScanner.KeySet(), count: 4)
     var released = 0
     var sink: ReportEventSink?
+    /// The events kept in a list at most (a split's second reader, which holds the events it
+    /// reads for a sink until the first has read those before).
+    var keptLimit = Int.max
     /// The key and word tables, reached through one reference (not a lazy global per use).
     let tables = Tables.shared
 
-    init(_ s: JSONScanner, options: ReportReadOptions, release: ((Int) -> Void)?) {
+    init(_ s: JSONScanner, options: ReportReadOptions, release: (@Sendable (Range<Int>) -> Void)?) {
         self.s = s
         self.options = options
         self.release = release
@@ -133,26 +149,45 @@ struct Reader {
 
     static let topKeys = KeyTable(["events", "jetsamEvents", "schema", "timeline"])
 
-    mutating func report() throws -> Report {
+    mutating func report(split: SplitRead? = nil) throws -> Report {
         guard s.peek() != nil else { throw s.fail("the file is empty", at: 0) }
         guard s.peek() == 0x7B else { throw s.fail("not a JSON object", at: s.index) }
         try s.beginObject()
+        var top = TopMembers()
         var first = true
+        // With a split taken, the other reader has read the rest, to the end.
+        if try !members(&top, first: &first, split: split) { try s.expectEnd("the end of the report") }
+        guard let schema = top.schema else { throw ReportReadFailure(offset: nil, error: .notAReport("no 'schema' key")) }
+        guard schema == Report.schemaName else { throw ReportReadFailure(offset: nil, error: .unknownSchema(schema)) }
+        if let problem = top.problem { throw problem }
+        return try decode(top)
+    }
+
+    /// What the members of the report's top object hold, as they are read.
+    struct TopMembers {
         var seen = JSONScanner.KeySet()
+        /// Every key, in order.
+        var keys: [JSONScanner.Key] = []
         var small: [(key: JSONScanner.Key, value: Range<Int>)] = []
         var events: [SimEvent]?
         var jetsam: [JetsamEvent]?
         var timeline: Timeline?
         var schema: String?
-        // A value of the wrong shape in a large section waits until the schema is known: a
-        // report of another schema is named as such, not by its first unexpected field.
+        /// A value of the wrong shape in a large section waits until the schema is known: a
+        /// report of another schema is named as such, not by its first unexpected field.
         var problem: SchemaProblem?
+    }
+
+    /// Reads the top object's members up to its '}'. With a `split` whose reader has read the rest
+    /// of the report, stops where it starts (in the events) and takes what it read: returns true.
+    mutating func members(_ top: inout TopMembers, first: inout Bool, split: SplitRead? = nil) throws -> Bool {
         while let key = try s.nextMember(first: &first) {
-            try s.insert(key, into: &seen)
+            try s.insert(key, into: &top.seen)
+            top.keys.append(key)
             let start = s.index
             func section<T>(_ read: (inout Reader) throws -> T) throws -> T? {
                 do { return try read(&self) } catch let p as SchemaProblem {
-                    if problem == nil { problem = p }
+                    if top.problem == nil { top.problem = p }
                     s.index = start
                     try s.skipValue()
                     return nil
@@ -160,31 +195,40 @@ struct Reader {
             }
             switch tables.topKeys.index(of: key, in: s) {
             case 0:
-                events = try section { try $0.events() } ?? []
-                if problem == nil { sink?.eventsRead(at: start..<s.index) }
-            case 1: jetsam = try section { try $0.jetsamEvents() } ?? []
-            case 3: timeline = try section { try $0.timeline() } ?? Timeline()
+                var events = try section { try $0.events(split: split) } ?? []
+                if let split, let rest = split.taken {
+                    if let sink { for event in rest.events { sink.add(event) } } else { events += rest.events }
+                    top.events = events
+                    s.index = rest.eventsEnd
+                    if top.problem == nil { sink?.eventsRead(at: start..<s.index) }
+                    try take(rest, into: &top)
+                    return true
+                }
+                top.events = events
+                if top.problem == nil { sink?.eventsRead(at: start..<s.index) }
+            case 1: top.jetsam = try section { try $0.jetsamEvents() } ?? []
+            case 3: top.timeline = try section { try $0.timeline() } ?? Timeline()
             case 2:
-                if s.peek() == 0x22 { schema = try s.readString() } else { try s.skipValue() }
-                small.append((key, start..<s.index))
+                if s.peek() == 0x22 { top.schema = try s.readString() } else { try s.skipValue() }
+                top.small.append((key, start..<s.index))
             default:
                 try s.skipValue()
-                small.append((key, start..<s.index))
+                top.small.append((key, start..<s.index))
             }
         }
-        try s.expectEnd("the end of the report")
-        guard let schema else { throw ReportReadFailure(offset: nil, error: .notAReport("no 'schema' key")) }
-        guard schema == Report.schemaName else { throw ReportReadFailure(offset: nil, error: .unknownSchema(schema)) }
-        if let problem { throw problem }
+        return false
+    }
 
-        // The small sections (with the large ones as empty stand-ins) through the plain decoder,
-        // or, for anything it is not sure to read as JSONDecoder would, through JSONDecoder.
-        var members = small.map { member in
+    /// The report from its members: the small sections (with the large ones as empty stand-ins)
+    /// through the plain decoder, or, for anything it is not sure to read as JSONDecoder would,
+    /// through JSONDecoder.
+    func decode(_ top: TopMembers) throws -> Report {
+        var members = top.small.map { member in
             PlainJSONDecoder.Member(key: UnsafeBufferPointer(start: s.base + member.key.start, count: member.key.end - member.key.start),
                                     value: UnsafeBufferPointer(start: s.base + member.value.lowerBound, count: member.value.count))
         }
-        for (name, present) in [(StandIn.events, events != nil), (StandIn.jetsamEvents, jetsam != nil), (StandIn.timeline, timeline != nil)]
-        where present {
+        for (name, present) in [(StandIn.events, top.events != nil), (StandIn.jetsamEvents, top.jetsam != nil),
+                                (StandIn.timeline, top.timeline != nil)] where present {
             members.append(PlainJSONDecoder.Member(key: name.key, value: name.value))
         }
         var report: Report
@@ -206,9 +250,9 @@ struct Reader {
                 throw ReportReadFailure(offset: nil, error: .notAReport("does not match \(Report.schemaName): \(describe(error))"))
             }
         }
-        report.events = events ?? []
-        report.jetsamEvents = jetsam ?? []
-        report.timeline = timeline ?? Timeline()
+        report.events = top.events ?? []
+        report.jetsamEvents = top.jetsam ?? []
+        report.timeline = top.timeline ?? Timeline()
         return report
     }
 
@@ -332,10 +376,13 @@ struct Reader {
     static let reasons = Choices<ExitReason>("an exit reason")
     static let levels = Choices<PressureLevel>("a pressure level")
 
-    mutating func events() throws -> [SimEvent] {
+    /// The events list. With a `split`, stops before its element at `split.offset` when the other
+    /// reader has read the rest of the report from there (`split.taken`). `continuing`: the
+    /// scanner is at an element inside the list (the other reader's start), not at its '['.
+    mutating func events(split: SplitRead? = nil, continuing: Bool = false) throws -> [SimEvent] {
         // Local copies: one retain per list, not one per use.
         let eventKeys = tables.eventKeys, kinds = tables.kinds, states = tables.states, callbacks = tables.callbacks, reasons = tables.reasons, levels = tables.levels
-        try beginArray("events")
+        if !continuing { try beginArray("events") }
         var out: [SimEvent] = []
         var first = true
         var n = 0
@@ -344,6 +391,7 @@ struct Reader {
         defer { order.free(); candidateOrder.free() }
         let keep = tables.mask(options.eventKinds)
         while try s.nextElement(first: &first) {
+            if let split, s.spaceEnd(from: s.index) == split.offset, split.take() { break }
             let start = s.index
             try beginObject(level: 0, "events[\(n)]")
             var seen: UInt64 = 0
@@ -404,7 +452,10 @@ struct Reader {
                 }
                 do {
                     let event = try SimEvent(f)
-                    if let sink { sink.add(event) } else { out.append(event) }
+                    if let sink { sink.add(event) } else {
+                        out.append(event)
+                        if out.count > keptLimit { throw SplitRead.Abandoned() }
+                    }
                 } catch let error as SimEvent.FieldsError {
                     throw problem("events[\(n)].\(error.key): \(error.description)", at: start)
                 }
@@ -417,8 +468,8 @@ struct Reader {
 
     mutating func releaseBehind() {
         guard let release, s.index - released > 4 << 20 else { return }
+        release(released..<s.index)
         released = s.index
-        release(released)
     }
 
     static let candidateKeys = KeyTable(["app", "band", "footprintBytes", "lastForegroundUs", "state", "taken"])

@@ -7,10 +7,9 @@ import Darwin
 /// A file mapped read-only into memory, for reading once from start to end. Pages already read
 /// can be given back (`release`): they leave the process's memory, and are read again from the
 /// file should they be touched again, so a large file is read in memory that does not grow with it.
-final class MappedFile {
+final class MappedFile: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
     private let address: UnsafeMutableRawPointer?
-    private var released = 0
     private static let page = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
 
     init(path: String, shownAs name: String) throws {
@@ -34,30 +33,31 @@ final class MappedFile {
         populate(from: 0)
     }
 
-    /// The window mapped ahead of the reader in one call (instead of a page fault per few pages).
-    private static let window = 4 << 20
-    private var populated = 0
+
+    /// The window mapped ahead of a reader in one call (instead of a page fault per few pages).
+    private static let window = 8 << 20
 
     /// Maps the pages of the window after `offset` (Linux 5.14's MADV_POPULATE_READ; elsewhere,
     /// or when it fails, pages are mapped as they are touched).
     private func populate(from offset: Int) {
-        guard let address, populated < bytes.count, offset + Self.window > populated else { return }
-        let end = min(bytes.count, (offset + 2 * Self.window) / Self.page * Self.page + Self.page)
         #if os(Linux)
+        guard let address, offset < bytes.count else { return }
+        let start = offset / Self.page * Self.page
         let populateRead: Int32 = 22  // MADV_POPULATE_READ
-        _ = madvise(address + populated, min(end, bytes.count) - populated, populateRead)
+        _ = madvise(address + start, min(bytes.count, offset + Self.window) - start, populateRead)
         #endif
-        populated = min(end, bytes.count)
     }
 
-    /// Gives back the whole pages before `offset`.
-    func release(_ offset: Int) {
+    /// Gives back the whole pages in `range`, which a reader has read and will not look at
+    /// again (the page of its first byte too: what comes before it was read before, or by the
+    /// other reader, which reads it again from the file should it need to), and maps the window
+    /// after it. Safe to call from two threads (each for the range it reads).
+    @Sendable func release(_ range: Range<Int>) {
         guard let address else { return }
-        populate(from: offset)
-        let end = offset / Self.page * Self.page
-        guard end > released else { return }
-        _ = madvise(address + released, end - released, MADV_DONTNEED)
-        released = end
+        populate(from: range.upperBound)
+        let start = range.lowerBound / Self.page * Self.page, end = range.upperBound / Self.page * Self.page
+        guard end > start else { return }
+        _ = madvise(address + start, end - start, MADV_DONTNEED)
     }
 
     func close() {

@@ -95,7 +95,7 @@ public enum ReportLoader {
     }
 
     static func read(_ bytes: UnsafeRawBufferPointer, path: String, options: ReportReadOptions,
-                     release: ((Int) -> Void)?, sink: ReportEventSink? = nil) throws -> Report {
+                     release: (@Sendable (Range<Int>) -> Void)?, sink: ReportEventSink? = nil) throws -> Report {
         let report: Report
         do { report = try ReportReader.read(bytes, options: options, release: release, sink: sink) } catch {
             guard let offset = error.offset else { throw CompareInputError.notAReport(path, error.error) }
