@@ -75,7 +75,7 @@ public enum ReportReader {
                      sink: ReportEventSink?, splitShare: Double?) throws(ReportReadFailure) -> Report {
         var reader = Reader(JSONScanner(bytes), options: options, release: release)
         reader.sink = sink
-        let second = splitShare.flatMap { SplitRead(bytes, share: $0, options: options, release: release, forSink: sink != nil) }
+        let second = splitShare.flatMap { SplitRead(bytes, share: $0, options: options, release: release, sink: sink) }
         defer { second?.join() }
         return try located { try reader.report(split: second) }
     }
@@ -136,8 +136,10 @@ struct Reader {
     var released = 0
     var sink: ReportEventSink?
     /// The events kept in a list at most (a split's second reader, which holds the events it
-    /// reads for a sink until the first has read those before).
+    /// reads for a sink until the first has read those before): past it, `sinkWhenFree` waits
+    /// for the sink (nil: give up).
     var keptLimit = Int.max
+    var sinkWhenFree: (() -> ReportEventSink?)?
     /// The key and word tables, reached through one reference (not a lazy global per use).
     let tables = Tables.shared
 
@@ -454,7 +456,7 @@ struct Reader {
                     let event = try SimEvent(f)
                     if let sink { sink.add(event) } else {
                         out.append(event)
-                        if out.count > keptLimit { throw SplitRead.Abandoned() }
+                        if out.count > keptLimit { try handOver(&out) }
                     }
                 } catch let error as SimEvent.FieldsError {
                     throw problem("events[\(n)].\(error.key): \(error.description)", at: start)
@@ -464,6 +466,15 @@ struct Reader {
             if n & 1023 == 0 { releaseBehind() }
         }
         return out
+    }
+
+    /// Hands the events held to the sink once it is free, and the next ones as they come.
+    mutating func handOver(_ held: inout [SimEvent]) throws {
+        guard let sink = sinkWhenFree?() else { throw SplitRead.Abandoned() }
+        for event in held { sink.add(event) }
+        held.removeAll()
+        self.sink = sink
+        keptLimit = .max
     }
 
     mutating func releaseBehind() {

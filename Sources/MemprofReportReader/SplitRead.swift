@@ -12,6 +12,12 @@ import MemprofCore
 /// only if the second read its part of the events without a problem. Otherwise the first reads
 /// on by itself, as if there had been no second reader: the result, every message and its place
 /// are those of one reader going through the whole file.
+///
+/// With a sink, the second reader holds the events it keeps until the first has handed its own
+/// to the sink; past ``heldForSink`` it waits for the first to reach the split point and then
+/// hands them on itself (the first waits meanwhile), so the sink gets every event in order, from
+/// one thread at a time. (Should the second reader then fail in the events, the first reads them
+/// again and hands them on again before it fails the same way: a failed read's sink is not used.)
 public final class SplitRead: @unchecked Sendable {
     /// The second reader gave up: the first reads its part.
     struct Abandoned: Error {}
@@ -42,21 +48,36 @@ public final class SplitRead: @unchecked Sendable {
     /// The share of the bytes from the events list to the end that the first reader reads: the
     /// events cost more per byte than the jetsam snapshots and the timeline the second reads after them.
     static let share = 0.42
-    /// Events the second reader holds for a sink at most (kept kinds only); past that it gives up.
+    /// Events the second reader holds for a sink at most (kept kinds only); past that it waits
+    /// for the first to reach the split point and hands them on itself, the first waiting.
     static let heldForSink = 1 << 16
 
+    /// The first reader's sink, and the handing over of it: the first reader signals `arrival`
+    /// when it has reached the split point (`arrived`) or ended without reaching it.
+    private let sink: ReportEventSink?
+    private let arrival = DispatchSemaphore(value: 0)
+    private var arrived = false
+    private var signalled = false
+
     /// Starts the second reader, when the machine has a second core and a split point is found.
-    init?(_ bytes: UnsafeRawBufferPointer, share: Double = SplitRead.share, options: ReportReadOptions, release: (@Sendable (Range<Int>) -> Void)?,
-          forSink: Bool) {
+    init?(_ bytes: UnsafeRawBufferPointer, share: Double = SplitRead.share, options: ReportReadOptions,
+          release: (@Sendable (Range<Int>) -> Void)?, sink: ReportEventSink?, held: Int = SplitRead.heldForSink) {
         guard ProcessInfo.processInfo.activeProcessorCount > 1,
               let offset = Self.point(in: bytes, share: share) else { return nil }
         self.offset = offset
+        self.sink = sink
         reader = Reader(JSONScanner(bytes), options: options, release: release)
         reader.s.index = offset
         // Inside the top object and its events list.
         reader.s.depth = 2
         reader.released = offset
-        if forSink { reader.keptLimit = Self.heldForSink }
+        if sink != nil {
+            reader.keptLimit = held
+            reader.sinkWhenFree = { [unowned self] in
+                arrival.wait()
+                return arrived ? self.sink : nil
+            }
+        }
         release?(offset..<offset)
         let thread = Thread { [self] in run() }
         thread.name = "memprof reader"
@@ -83,16 +104,23 @@ public final class SplitRead: @unchecked Sendable {
         }
     }
 
-    /// Waits for the second reader; whether it read the rest (``taken`` then holds it).
+    /// At the split point: waits for the second reader (which may use the sink meanwhile);
+    /// whether it read the rest (``taken`` then holds it).
     func take() -> Bool {
+        arrived = true
         join()
         taken = rest
         return rest != nil
     }
 
-    /// Waits for the second reader to end (before the bytes go away).
+    /// Waits for the second reader to end (before the bytes go away); without ``take()``, a
+    /// second reader waiting for the sink gives up.
     func join() {
         guard !joined else { return }
+        if !signalled {
+            signalled = true
+            arrival.signal()
+        }
         done.wait()
         joined = true
     }
