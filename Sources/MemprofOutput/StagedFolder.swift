@@ -58,8 +58,10 @@ public final class StagedFolder {
     }
 
     /// A file of the new folder to write in pieces; ``StreamedFile/finish()`` it before ``commit()``.
-    public func stream(_ name: String) throws -> StreamedFile {
-        try StreamedFile(creating: staging.appendingPathComponent(name), name: name, folder: target)
+    /// `direct`: written past the page cache where the system allows (``DirectIO``), for a
+    /// file of many megabytes written in large pieces.
+    public func stream(_ name: String, direct: Bool = false) throws -> StreamedFile {
+        try StreamedFile(creating: staging.appendingPathComponent(name), name: name, folder: target, direct: direct)
     }
 
     /// Scratch space for streams read back before ``commit()``, in the staging folder (so on the
@@ -98,21 +100,47 @@ public final class StagedFolder {
 /// A new file written in pieces: created exclusively, flushed to the disk by ``finish()``; every
 /// failure is an ``OutputError`` naming the file's folder ("no space left on device writing
 /// runs.csv to Reports/my-sweep").
+///
+/// A direct file (``StagedFolder/stream(_:direct:)``) collects what is appended in an aligned
+/// buffer and writes it a buffer at a time past the page cache; ``finish()`` writes the last
+/// part padded to a block and cuts the file to its length.
 public final class StreamedFile {
     let url: URL
     let name: String
     let folder: URL
     private var fd: Int32
+    /// A direct file's writer (nil for a file written through the cache).
+    private let writer: DirectWriter?
+    /// The buffer being filled, and how far.
+    private var pending: AlignedBuffer?
+    private var filled = 0
+    /// Bytes of a direct file handed to the writer.
+    private var written: Int64 = 0
 
-    init(creating url: URL, name: String, folder: URL) throws {
+    /// The bytes a direct file writes at a time.
+    static let directChunk = 2 << 20
+
+    init(creating url: URL, name: String, folder: URL, direct: Bool = false) throws {
         self.url = url
         self.name = name
         self.folder = folder
-        fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
+        var isDirect = false
+        if direct {
+            (fd, isDirect) = DirectIO.open(url.path, flags, 0o644)
+        } else {
+            fd = open(url.path, flags, 0o644)
+        }
         guard fd >= 0 else { throw OutputError(path: folder.path, action: "writing \(name) to", errno: errno) }
+        writer = isDirect ? DirectWriter(fd: fd, direct: true, capacity: Self.directChunk) : nil
     }
 
-    deinit { if fd >= 0 { close(fd) } }
+    deinit {
+        if fd >= 0 {
+            writer?.wait()
+            close(fd)
+        }
+    }
 
     func fail(_ code: Int32) -> OutputError {
         OutputError(path: folder.path, action: "writing \(name) to", errno: code)
@@ -128,23 +156,61 @@ public final class StreamedFile {
 
     public func append(_ buffer: UnsafeRawBufferPointer) throws {
         guard fd >= 0 else { throw fail(EBADF) }
+        guard let writer else {
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw fail(errno)
+                }
+                offset += n
+            }
+            return
+        }
         var offset = 0
         while offset < buffer.count {
-            let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail(errno)
-            }
+            let pending = pending ?? writer.buffer(Self.directChunk)
+            self.pending = pending
+            let n = min(buffer.count - offset, Self.directChunk - filled)
+            (pending.base + filled).copyMemory(from: buffer.baseAddress! + offset, byteCount: n)
+            filled += n
             offset += n
+            if filled == Self.directChunk { try submit(count: filled, writer) }
         }
+    }
+
+    /// Runs `body`, a step of the direct writer, with its failure told as this file's.
+    private func reported(_ body: () throws -> Void) throws {
+        do { try body() } catch let failure as DirectWriterError { throw fail(failure.errno) }
+    }
+
+    /// Hands the first `count` bytes of the pending buffer to the writer.
+    private func submit(count: Int, _ writer: DirectWriter) throws {
+        try reported { try writer.submit(count, at: written) }
+        written += Int64(count)
+        pending = nil
+        filled = 0
     }
 
     /// Flushes the file to the disk and closes it.
     public func finish() throws {
         guard fd >= 0 else { return }
         defer {
+            writer?.wait()
             close(fd)
             fd = -1
+        }
+        if let writer {
+            // The last part padded to a block (with zeros), then the file cut to its length.
+            let length = written + Int64(filled)
+            if let pending, filled > 0 {
+                let padded = DirectIO.aligned(filled)
+                (pending.base + filled).initializeMemory(as: UInt8.self, repeating: 0, count: padded - filled)
+                try submit(count: padded, writer)
+            }
+            try reported { try writer.drain() }
+            if written != length && ftruncate(fd, off_t(length)) != 0 { throw fail(errno) }
         }
         if fsync(fd) != 0 && errno != EINVAL && errno != EROFS { throw fail(errno) }
     }
@@ -152,6 +218,7 @@ public final class StreamedFile {
     /// Closes and removes the file (after a failure).
     func discard() {
         if fd >= 0 {
+            writer?.wait()
             close(fd)
             fd = -1
         }

@@ -188,7 +188,7 @@ public enum RunPipeline {
     /// returns its time (with what was `spent` while the run went) and size.
     static func streamFile(_ name: String, into staged: StagedFolder, spent: WriterClock,
                            _ write: (inout JSONWriter, (inout JSONWriter) throws -> Void) throws -> Void) throws -> WrittenFile {
-        let file = try staged.stream(name)
+        let file = try staged.stream(name, direct: true)
         var clock = spent
         let start = WriterClock.Instant.now
         var out = JSONWriter(capacity: 1 << 21)
