@@ -39,14 +39,15 @@ enum DirectIO {
 
     /// Opens `path` with `flags` and, when the system allows, `O_DIRECT`; returns the descriptor
     /// (or -1 with `errno` set) and whether it is direct.
+    ///
+    /// Direct I/O is turned on after opening (`fcntl`), not asked for by `open`: a file system
+    /// without it (ramfs) creates the file before refusing, and `O_CREAT | O_EXCL` asked again
+    /// would then find it there.
     static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> (fd: Int32, direct: Bool) {
-        if let flag {
-            let fd = Glibc.open(path, flags | flag, mode)
-            if fd >= 0 { return (fd, true) }
-            // Refused for this file system: the same file, through the cache.
-            guard errno == EINVAL else { return (-1, false) }
-        }
-        return (Glibc.open(path, flags, mode), false)
+        let fd = Glibc.open(path, flags, mode)
+        guard fd >= 0, let flag else { return (fd, false) }
+        let current = fcntl(fd, F_GETFL)
+        return (fd, current >= 0 && fcntl(fd, F_SETFL, current | flag) == 0)
     }
 
     /// Turns direct I/O off on `fd` (after a write or read the system refused); whether it is off.
