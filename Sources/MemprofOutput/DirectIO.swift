@@ -14,8 +14,9 @@ import Glibc
 /// (``DirectWriter``). The scratch space of a run (``SpillFile``) stays in the cache: it is
 /// read back at once, and direct reads of it made the run slower (README, performance).
 ///
-/// Direct I/O is asked for, never needed: where the system refuses it (`EINVAL` on opening or on
-/// a write: some network and FUSE file systems), the file is written through the cache.
+/// Direct I/O is asked for, never needed: where the system refuses it (`EINVAL` when it is
+/// turned on or on a write: ramfs, some network and FUSE file systems), the file is written
+/// through the cache.
 enum DirectIO {
     /// `O_DIRECT` of this architecture (not exported by Swift's Glibc module), or nil where
     /// memprof does not know it (then every file goes through the cache).
