@@ -125,6 +125,8 @@ import Testing
         } throws: { error in
             (error as? OutputError)?.description == "no space left on device writing trace.json to \(target.path)"
         }
+        // Closed before the folder is unmounted (an open file keeps it busy).
+        file.discard()
         staged.abort()
         #expect(try FileManager.default.contentsOfDirectory(atPath: small.path) == [])
     }
