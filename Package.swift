@@ -183,8 +183,7 @@ let package = Package(
         // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index scan).
         .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"]),
         // trace.json in the Trace Event Format (Perfetto, chrome://tracing), and lifecycle intervals.
-        .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput",
-                                                   .product(name: "HeapModule", package: "swift-collections")]),
+        .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"]),
         // `memprof serve`: a read-only HTTP server over a reports folder (Hummingbird), with a guard
         // in front of NIO's HTTP parser that bounds each request (414, 431, 505, 408).
         .target(

@@ -7,10 +7,11 @@
 /// `jetsamEvents`, `timeline` series and `stateIntervals` are empty: a run's state intervals are
 /// its `transition` events (each carries its cause), and its series are the memory changes.
 public protocol SimulationSink: AnyObject {
-    /// An event, in the order of the run (handed over, not copied).
-    func record(_ event: consuming SimEvent)
+    /// An event, in the order of the run (handed over, not copied); `app` is the index of its
+    /// app (`event.app`) in the workload's apps, nil for a device event.
+    func record(_ event: consuming SimEvent, app: Int?)
     /// The jetsam snapshot of a memory kill, taken before the kill's own events.
-    func record(_ snapshot: consuming JetsamEvent)
+    func record(_ snapshot: consuming JetsamSnapshot)
     /// Memory changed at `atUs`: app `app` (an index into the workload's apps) now holds
     /// `appBytes` resident, and the device `usedBytes` in use and `compressedBytes` on flash.
     /// Several calls at one instant may follow each other: the last holds (see ``Series``).

@@ -93,6 +93,14 @@ extension JSONWriter {
             out.write(j)
         }
     }
+
+    /// A jetsam snapshot as the engine took it (apps named by `appIDs`), after a comma when `comma`.
+    public mutating func write(_ j: JetsamSnapshot, appIDs: [String], comma: Bool = false) {
+        record { out in
+            if comma { out.byte(UInt8(ascii: ",")) }
+            out.write(j, appIDs: appIDs)
+        }
+    }
 }
 
 /// The records of report.json's large sections written straight, each in one ``JSONRecord``,
@@ -200,23 +208,48 @@ extension JSONRecord {
     /// A process of a jetsam snapshot (most of report.json in a run with many kills).
     @inline(__always)
     mutating func write(_ p: JetsamEvent.Process) {
-        raw("{\"name\":"); string(p.name)
-        if let pid = p.pid { raw(",\"pid\":"); int(pid) }
-        if let priority = p.priority { raw(",\"priority\":"); int(priority) }
-        if let reason = p.reason { raw(",\"reason\":"); string(reason) }
-        raw(",\"rpages\":"); int(p.rpages)
-        raw(",\"states\":"); list(p.states) { $0.string($1) }
+        process(name: p.name, pid: p.pid, priority: p.priority, reason: p.reason, rpages: p.rpages, states: p.states)
+    }
+
+    @inline(__always)
+    private mutating func process(name: String, pid: Int?, priority: Int?, reason: String?, rpages: Int64,
+                                  states: [String]) {
+        raw("{\"name\":"); string(name)
+        if let pid { raw(",\"pid\":"); int(pid) }
+        if let priority { raw(",\"priority\":"); int(priority) }
+        if let reason { raw(",\"reason\":"); string(reason) }
+        raw(",\"rpages\":"); int(rpages)
+        raw(",\"states\":"); list(states) { $0.string($1) }
         byte(UInt8(ascii: "}"))
     }
 
     /// A jetsam snapshot.
     mutating func write(_ j: JetsamEvent) {
-        raw("{\"atUs\":"); int(j.atUs)
-        raw(",\"exitReason\":"); string(j.exitReason.rawValue)
-        raw(",\"killed\":"); string(j.killed)
-        raw(",\"largestProcess\":"); string(j.largestProcess)
-        raw(",\"pageSize\":"); int(j.pageSize)
-        raw(",\"processes\":"); list(j.processes) { $0.write($1) }
+        snapshot(atUs: j.atUs, exitReason: j.exitReason, killed: j.killed, largestProcess: j.largestProcess,
+                 pageSize: j.pageSize) { out in out.list(j.processes) { $0.write($1) } }
+    }
+
+    /// A jetsam snapshot as the engine took it, its apps named by `appIDs` (the workload's
+    /// order): the same text as ``write(_:)-(JetsamEvent)`` writes for ``JetsamSnapshot/event(appIDs:)``.
+    mutating func write(_ j: JetsamSnapshot, appIDs: [String]) {
+        snapshot(atUs: j.atUs, exitReason: j.exitReason, killed: appIDs[j.killed], largestProcess: appIDs[j.largestProcess],
+                 pageSize: j.pageSize) { out in
+            out.list(j.processes) { out, p in
+                out.process(name: appIDs[p.app], pid: p.pid, priority: p.priority, reason: j.reason(of: p),
+                            rpages: p.rpages, states: p.states)
+            }
+        }
+    }
+
+    @inline(__always)
+    private mutating func snapshot(atUs: Microseconds, exitReason: ExitReason, killed: String, largestProcess: String,
+                                   pageSize: Bytes, processes: (inout JSONRecord) -> Void) {
+        raw("{\"atUs\":"); int(atUs)
+        raw(",\"exitReason\":"); string(exitReason.rawValue)
+        raw(",\"killed\":"); string(killed)
+        raw(",\"largestProcess\":"); string(largestProcess)
+        raw(",\"pageSize\":"); int(pageSize)
+        raw(",\"processes\":"); processes(&self)
         byte(UInt8(ascii: "}"))
     }
 

@@ -57,9 +57,10 @@ public struct ReportStreams {
         try events.stream.flush(to: spill)
     }
 
-    public mutating func jetsamEvent(_ snapshot: JetsamEvent) throws {
+    /// A jetsam snapshot of the run.
+    public mutating func jetsamEvent(_ snapshot: JetsamSnapshot) throws {
         let comma = jetsam.next()
-        jetsam.stream.out.write(snapshot, comma: comma)
+        jetsam.stream.out.write(snapshot, appIDs: appKeys, comma: comma)
         try jetsam.stream.flush(to: spill)
     }
 

@@ -44,101 +44,174 @@ public enum StateIntervals {
 
     /// ``make(events:apps:durationUs:)`` one event at a time, for a run whose events are streamed
     /// (issue 9): each app's intervals come out in time order as its transitions close them.
+    ///
+    /// Apps are held by index (their place in `apps`, then in the order met): a run that knows
+    /// each event's app index gives it (``add(_:app:)``), which asks no dictionary.
     public struct Builder {
-        private var open: [String: StateInterval] = [:]
+        /// By app index; nil for an app met in a transition before any interval was opened.
+        private var open: [StateInterval?]
+        private var apps: AppIndexes
         let durationUs: Microseconds
 
         public init(apps: [String], durationUs: Microseconds) {
             self.durationUs = durationUs
-            for app in apps { open[app] = StateInterval(startUs: 0, endUs: 0, state: .notRunning) }
+            self.apps = AppIndexes(apps)
+            open = Array(repeating: StateInterval(startUs: 0, endUs: 0, state: .notRunning), count: self.apps.names.count)
         }
 
         /// The interval `event` closes, if it is a transition and the interval lasted.
         public mutating func add(_ event: SimEvent) -> (app: String, interval: StateInterval)? {
-            guard case .transition(let from, let to, let cause) = event.payload, let app = event.app else { return nil }
-            var current = open[app] ?? StateInterval(startUs: 0, endUs: 0, state: from)
+            guard case .transition = event.payload, let app = event.app else { return nil }
+            let i = apps.index(app)
+            if i == open.count { open.append(nil) }
+            return add(event, app: i).map { (app, $0) }
+        }
+
+        /// The interval `event`, an event of the app at index `i` (of `apps`), closes, if it is a
+        /// transition and the interval lasted.
+        @inline(__always)
+        public mutating func add(_ event: SimEvent, app i: Int) -> StateInterval? {
+            guard case .transition(let from, let to, let cause) = event.payload else { return nil }
+            var current = open[i] ?? StateInterval(startUs: 0, endUs: 0, state: from)
             let at = min(max(event.atUs, current.startUs), durationUs)
             current.endUs = at
-            open[app] = StateInterval(startUs: at, endUs: at, state: to, cause: cause)
-            return current.lengthUs > 0 ? (app, current) : nil
+            open[i] = StateInterval(startUs: at, endUs: at, state: to, cause: cause)
+            return current.lengthUs > 0 ? current : nil
         }
 
         /// Closes every app's last interval at the end of the run.
         public mutating func finish(_ emit: (String, StateInterval) -> Void) {
-            for (app, var current) in open {
+            let names = apps.names
+            finishByIndex { emit(names[$0], $1) }
+        }
+
+        /// ``finish(_:)`` with apps by index.
+        public mutating func finishByIndex(_ emit: (Int, StateInterval) -> Void) {
+            for (i, interval) in open.enumerated() {
+                guard var current = interval else { continue }
                 current.endUs = max(durationUs, current.startUs)
-                if current.lengthUs > 0 { emit(app, current) }
+                if current.lengthUs > 0 { emit(i, current) }
             }
-            open = [:]
+            open = []
         }
     }
 
     /// ``handlers(events:durationUs:)`` one event at a time: each app's runs come out sorted by
-    /// start and end, as soon as no run still open can come before them.
+    /// start and end, as soon as no run still open can come before them. Apps by index, as in
+    /// ``Builder``: in the order met, or as the caller numbers them (``add(_:app:_:)``).
     public struct HandlerRuns {
-        private var open: [String: [HandlerInterval]] = [:]
+        private var open: [[HandlerInterval]] = []
         /// Ended runs waiting for an earlier-starting open run of their app to end, sorted.
-        private var ended: [String: [HandlerInterval]] = [:]
+        private var ended: [[HandlerInterval]] = []
+        private var apps = AppIndexes([])
 
         public init() {}
 
         public mutating func add(_ event: SimEvent, _ emit: (String, HandlerInterval) -> Void) {
             guard let app = event.app else { return }
             switch event.payload {
+            case .handlerStart, .handlerEnd, .exit:
+                let i = apps.index(app)
+                add(event, app: i) { _, run in emit(app, run) }
+            default: return
+            }
+        }
+
+        /// ``add(_:_:)`` for an event of the app numbered `i` by the caller.
+        @inline(__always)
+        public mutating func add(_ event: SimEvent, app i: Int, _ emit: (Int, HandlerInterval) -> Void) {
+            switch event.payload {
             case .handlerStart(let activity, _, _):
-                open[app, default: []].append(HandlerInterval(startUs: event.atUs, endUs: event.atUs,
-                                                              handler: activity.rawValue, outcome: "running"))
+                grow(to: i)
+                open[i].append(HandlerInterval(startUs: event.atUs, endUs: event.atUs, handler: activity.rawValue,
+                                               outcome: "running"))
             case .handlerEnd(let activity, let outcome):
+                guard i < open.count else { return }
                 let name = activity.rawValue
-                guard var list = open[app], let index = list.lastIndex(where: { $0.handler == name }) ?? list.indices.last
-                else { return }
-                var run = list.remove(at: index)
-                open[app] = list
+                guard let index = open[i].lastIndex(where: { $0.handler == name }) ?? open[i].indices.last else { return }
+                var run = open[i].remove(at: index)
                 run.endUs = max(run.startUs, event.atUs)
                 run.outcome = outcome.detail
-                end(run, app, emit)
+                end(run, i, emit)
             case .exit(let reason, _):
                 // An app that ends takes its running handlers with it.
-                let list = open[app] ?? []
-                open[app] = []
+                guard i < open.count, !open[i].isEmpty else { return }
+                let list = open[i]
+                open[i] = []
                 for var run in list {
                     run.endUs = max(run.startUs, event.atUs)
                     run.outcome = "exit \(reason.rawValue)"
-                    end(run, app, emit)
+                    end(run, i, emit)
                 }
             default:
                 return
             }
         }
 
-        private mutating func end(_ run: HandlerInterval, _ app: String, _ emit: (String, HandlerInterval) -> Void) {
-            var list = ended[app] ?? []
-            ended[app] = nil
-            let at = list.firstIndex { ($0.startUs, $0.endUs) > (run.startUs, run.endUs) } ?? list.count
-            list.insert(run, at: at)
+        private mutating func grow(to i: Int) {
+            while open.count <= i {
+                open.append([])
+                ended.append([])
+            }
+        }
+
+        private mutating func end(_ run: HandlerInterval, _ i: Int, _ emit: (Int, HandlerInterval) -> Void) {
+            let at = ended[i].firstIndex { ($0.startUs, $0.endUs) > (run.startUs, run.endUs) } ?? ended[i].count
+            ended[i].insert(run, at: at)
             // A run still open started no earlier than its start and ends no earlier than now: the
             // ended runs starting at or before every open run's start are in their final order.
-            let earliestOpen = open[app]?.map(\.startUs).min() ?? .max
-            let ready = list.prefix { $0.startUs <= earliestOpen }.count
-            for run in list[..<ready] { emit(app, run) }
-            list.removeFirst(ready)
-            ended[app] = list.isEmpty ? nil : list
+            let earliestOpen = open[i].map(\.startUs).min() ?? .max
+            let ready = ended[i].prefix { $0.startUs <= earliestOpen }.count
+            guard ready > 0 else { return }
+            for run in ended[i][..<ready] { emit(i, run) }
+            ended[i].removeFirst(ready)
         }
 
         /// Ends the runs still open at the end of the run (`running`) and hands out the rest.
         public mutating func finish(durationUs: Microseconds, _ emit: (String, HandlerInterval) -> Void) {
-            for (app, list) in open.sorted(by: { $0.key < $1.key }) {
-                open[app] = []
+            let names = apps.names
+            finish(durationUs: durationUs, order: names.indices.sorted { names[$0] < names[$1] }) { emit(names[$0], $1) }
+        }
+
+        /// ``finish(durationUs:_:)`` with apps by the caller's numbers, in their order.
+        public mutating func finishByIndex(durationUs: Microseconds, _ emit: (Int, HandlerInterval) -> Void) {
+            finish(durationUs: durationUs, order: Array(open.indices), emit)
+        }
+
+        private mutating func finish(durationUs: Microseconds, order: [Int], _ emit: (Int, HandlerInterval) -> Void) {
+            for i in order where i < open.count {
+                let list = open[i]
+                open[i] = []
                 for var run in list {
                     run.endUs = max(run.startUs, durationUs)
-                    end(run, app, emit)
+                    end(run, i, emit)
                 }
             }
-            open = [:]
-            for (app, list) in ended.sorted(by: { $0.key < $1.key }) {
-                for run in list { emit(app, run) }
+            for i in order where i < ended.count {
+                for run in ended[i] { emit(i, run) }
+                ended[i] = []
             }
-            ended = [:]
+            open = []
+            ended = []
+        }
+    }
+
+    /// App keys numbered in the order given, then in the order met.
+    struct AppIndexes {
+        private(set) var names: [String]
+        private var indexes: [String: Int] = [:]
+
+        init(_ names: [String]) {
+            self.names = []
+            for name in names { _ = index(name) }
+        }
+
+        /// The number of `name`, given a new one if it has none.
+        mutating func index(_ name: String) -> Int {
+            if let i = indexes[name] { return i }
+            indexes[name] = names.count
+            names.append(name)
+            return names.count - 1
         }
     }
 }

@@ -45,14 +45,19 @@ final class RunStream: SimulationSink {
     /// Workload index of an app → its index in trace.json's (sorted) apps.
     private let traceIndex: [Int]
     private var batch: [SimEvent] = []
+    /// The workload index of each event's app in `batch` (-1: none).
+    private var batchApps: [Int] = []
     /// Jetsam snapshots taken since the last batch was handled (handled with it, before its events).
-    private var snapshots: [JetsamEvent] = []
+    private var snapshots: [JetsamSnapshot] = []
+    /// The workload's app keys, in its order.
+    private let appKeys: [String]
     private var points: [(Microseconds, Int64)] = []
-    /// The state intervals and handler runs a batch closed, for report.html's lanes.
-    private var closed: [(String, StateInterval)] = []
-    private var ended: [(String, HandlerInterval)] = []
-    /// App key → its index in trace.json's apps (asked here, not of `trace`: that would copy it).
-    private let traceIndexes: [String: Int]
+    /// The state intervals and handler runs a batch closed, for report.html's lanes (apps by
+    /// their index in trace.json's apps).
+    private var closed: [(Int, StateInterval)] = []
+    private var ended: [(Int, HandlerInterval)] = []
+    /// trace.json's (sorted) app keys (asked here, not of `trace`: that would copy it).
+    private let traceApps: [String]
     /// The first failure to write; later writes are skipped and the run reports it at its end.
     private(set) var failure: (any Error)?
     /// Time spent writing report.json's and trace.json's text while the run went.
@@ -73,13 +78,14 @@ final class RunStream: SimulationSink {
         self.parts = parts
         self.spill = spill
         let keys = workload.apps.map(\.id)
+        appKeys = keys
         report = ReportStreams(appKeys: keys, eventLog: eventLog, spill: spill)
         trace = TraceStreams(header: .init(tool: "memprof \(MemprofVersion.current)", workload: workload.name,
                                            device: workload.device.name, policy: workload.policy.name, seed: workload.seed),
                              names: Dictionary(workload.apps.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a }),
                              spill: spill)
         traceIndex = keys.map { [trace] in trace.index(of: $0) ?? 0 }
-        traceIndexes = Dictionary(trace.apps.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        traceApps = trace.apps
         intervals = StateIntervals.Builder(apps: trace.apps, durationUs: workload.durationUs)
         keptHandlerRuns = keepsHandlerRuns ? [:] : nil
         history = HistoryDigest(durationUs: workload.durationUs, keepsHandlerRuns: keepsHandlerRuns)
@@ -89,18 +95,20 @@ final class RunStream: SimulationSink {
         compressed.record(0, 0)
         levels.record(0, TraceJSON.levelNumber(.normal))
         batch.reserveCapacity(Self.batchSize)
+        batchApps.reserveCapacity(Self.batchSize)
         memory = MemoryDigest(apps: keys.count, durationUs: workload.durationUs, device: workload.device)
         lanes = LaneDigest(apps: keys, durationUs: workload.durationUs)
     }
 
     // MARK: SimulationSink
 
-    func record(_ event: consuming SimEvent) {
+    func record(_ event: consuming SimEvent, app: Int?) {
         batch.append(event)
+        batchApps.append(app ?? -1)
         if batch.count == Self.batchSize { handleBatch() }
     }
 
-    func record(_ snapshot: consuming JetsamEvent) {
+    func record(_ snapshot: consuming JetsamSnapshot) {
         snapshots.append(snapshot)
     }
 
@@ -163,11 +171,20 @@ final class RunStream: SimulationSink {
     }
 
     private func handleBatch() {
-        defer { batch.removeAll(keepingCapacity: true) }
+        defer {
+            batch.removeAll(keepingCapacity: true)
+            batchApps.removeAll(keepingCapacity: true)
+        }
+        // The batch's events lent in place to each writer: `batch[k]`, or a loop over `batch`,
+        // would copy each event for each of them.
+        batch.withUnsafeBufferPointer { handle($0) }
+    }
+
+    private func handle(_ events: UnsafeBufferPointer<SimEvent>) {
         if !snapshots.isEmpty {
             // A batch's snapshots were all taken before its last event: the page's history gets
             // them before the batch's events, as when each was handed over as it was taken.
-            if parts.contains(.trace) { for snapshot in snapshots { history.jetsam(snapshot) } }
+            if parts.contains(.trace) { for snapshot in snapshots { history.jetsam(snapshot.event(appIDs: appKeys)) } }
             if parts.contains(.report), failure == nil {
                 let start = WriterClock.Instant.now
                 attempt { for snapshot in snapshots { try report.jetsamEvent(snapshot) } }
@@ -175,39 +192,45 @@ final class RunStream: SimulationSink {
             }
             snapshots.removeAll(keepingCapacity: true)
         }
-        for event in batch {
-            if case .pressure(let level, _) = event.payload { levels.record(event.atUs, TraceJSON.levelNumber(level)) }
+        for k in events.indices {
+            if case .pressure(let level, _) = events[k].payload { levels.record(events[k].atUs, TraceJSON.levelNumber(level)) }
         }
         if levels.points.count > Self.seriesHeld { drainLevels(above: Self.seriesHeld) }
         if parts.contains(.trace) {
-            for event in batch { history.event(event) }
-            for event in batch { lanes.event(event) }
+            for k in events.indices { history.event(events[k]) }
+            for k in events.indices { lanes.event(events[k]) }
         }
         guard failure == nil else { return }
         if parts.contains(.report) {
             let start = WriterClock.Instant.now
-            attempt { for event in batch { try report.event(event) } }
+            attempt { for k in events.indices { try report.event(events[k]) } }
             reportClock.add(start, .now)
         }
         guard parts.contains(.trace) else { return }
+        let apps = batchApps
         let start = WriterClock.Instant.now
         attempt {
-            for event in batch {
-                try trace.instant(event)
-                if let (app, interval) = intervals.add(event) {
+            for k in events.indices {
+                // One copy for the three (each call would copy the event in `events` otherwise).
+                let event = events[k]
+                // The app's index among trace.json's apps.
+                let app = apps[k] >= 0 ? traceIndex[apps[k]] : nil
+                try trace.instant(event, app: app)
+                guard let app else { continue }
+                if let interval = intervals.add(event, app: app) {
                     closed.append((app, interval))
-                    if let index = traceIndexes[app] { try trace.state(index, interval) }
+                    try trace.state(app, interval)
                 }
-                handlerRuns.add(event) { app, run in
+                handlerRuns.add(event, app: app) { app, run in
                     ended.append((app, run))
-                    if let index = traceIndexes[app] { attempt { try trace.handler(index, run) } }
+                    attempt { try trace.handler(app, run) }
                 }
             }
         }
         traceClock.add(start, .now)
         // report.html's lanes, after the clock of trace.json's writer.
-        for (app, interval) in closed { lanes.interval(app, interval) }
-        for (app, run) in ended { handlerRunEnded(app, run) }
+        for (app, interval) in closed { lanes.interval(traceApps[app], interval) }
+        for (app, run) in ended { handlerRunEnded(traceApps[app], run) }
         closed.removeAll(keepingCapacity: true)
         ended.removeAll(keepingCapacity: true)
     }
@@ -227,17 +250,17 @@ final class RunStream: SimulationSink {
         drain(.compressed, &compressed, above: 0)
         guard parts.contains(.trace) else { return }
         let start = WriterClock.Instant.now
-        intervals.finish { app, interval in
+        intervals.finishByIndex { app, interval in
             closed.append((app, interval))
-            if let index = traceIndexes[app] { attempt { try trace.state(index, interval) } }
+            attempt { try trace.state(app, interval) }
         }
-        handlerRuns.finish(durationUs: workload.durationUs) { app, run in
+        handlerRuns.finishByIndex(durationUs: workload.durationUs) { app, run in
             ended.append((app, run))
-            if let index = traceIndexes[app] { attempt { try trace.handler(index, run) } }
+            attempt { try trace.handler(app, run) }
         }
         traceClock.add(start, .now)
-        for (app, interval) in closed { lanes.interval(app, interval) }
-        for (app, run) in ended { handlerRunEnded(app, run) }
+        for (app, interval) in closed { lanes.interval(traceApps[app], interval) }
+        for (app, run) in ended { handlerRunEnded(traceApps[app], run) }
     }
 
     /// The level `TraceJSON.levelNumber(_:)` gives as `number`.

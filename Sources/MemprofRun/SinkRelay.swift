@@ -18,8 +18,8 @@ import MemprofCore
 final class SinkRelay: SimulationSink {
     /// One call of the engine.
     private enum Call {
-        case event(SimEvent)
-        case snapshot(JetsamEvent)
+        case event(SimEvent, app: Int?)
+        case snapshot(JetsamSnapshot)
         case memory(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes)
     }
 
@@ -49,9 +49,9 @@ final class SinkRelay: SimulationSink {
         if !finished { for worker in workers { _ = worker.put(.last({})) } }
     }
 
-    func record(_ event: consuming SimEvent) { keep(.event(consume event)) }
+    func record(_ event: consuming SimEvent, app: Int?) { keep(.event(consume event, app: app)) }
 
-    func record(_ snapshot: consuming JetsamEvent) { keep(.snapshot(consume snapshot)) }
+    func record(_ snapshot: consuming JetsamSnapshot) { keep(.snapshot(consume snapshot)) }
 
     func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
         keep(.memory(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes, compressedBytes: compressedBytes))
@@ -127,7 +127,7 @@ final class SinkRelay: SimulationSink {
                 case .calls(let calls):
                     for call in calls {
                         switch call {
-                        case .event(let event): sink.record(event)
+                        case .event(let event, let app): sink.record(event, app: app)
                         case .snapshot(let snapshot): sink.record(snapshot)
                         case .memory(let atUs, let app, let appBytes, let usedBytes, let compressedBytes):
                             sink.memoryChanged(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes,

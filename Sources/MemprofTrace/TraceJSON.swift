@@ -3,7 +3,6 @@ import Foundation
 import MemprofCore
 import MemprofProfile
 import MemprofReport
-import HeapModule
 
 /// A report as a Trace Event Format file (`trace.json`), which ui.perfetto.dev and
 /// chrome://tracing open (spec §11, issue 4).
@@ -273,6 +272,11 @@ public struct TraceStreams {
     /// exits and warnings on their app's lifecycle thread, pressure changes and reclaims on the
     /// device's; nothing for other events.
     public mutating func instant(_ event: SimEvent) throws {
+        try instant(event, app: event.app.flatMap(index(of:)))
+    }
+
+    /// ``instant(_:)`` for an event of the app at `index` among ``apps`` (nil: none).
+    public mutating func instant(_ event: SimEvent, app index: Int?) throws {
         let onApp: Bool
         switch event.payload {
         case .launch, .resume, .compression, .eviction, .exit, .memoryWarning: onApp = true
@@ -281,7 +285,7 @@ public struct TraceStreams {
              .objectDismissed, .notificationDelivery, .swap:
             return
         }
-        let pid = onApp ? self.pid(event.app) : TraceJSON.devicePid
+        let pid = onApp ? index.map { Int64($0) + 2 } ?? TraceJSON.devicePid : TraceJSON.devicePid
         try record(instantsStream, ts: event.atUs) { out in
             out.raw("{\"ph\":\"i\",\"name\":\"")
             switch event.payload {
@@ -358,7 +362,7 @@ public struct TraceStreams {
         defer { held.deallocate() }
         _ = held.initialize(from: texts)
         var cursors: [Cursor] = []
-        var heap = Heap<Head>()
+        var heap = MergeHeap()
         for (stream, range) in zip(streams, ranges) {
             var cursor = Cursor(reader: stream.reader(spill), head: UnsafeBufferPointer(rebasing: held[range.head]),
                                 middle: UnsafeBufferPointer(rebasing: held[range.middle]))
@@ -382,7 +386,7 @@ public struct TraceStreams {
                         if let ts = try cursors[s].peek() {
                             heap.replaceMin(with: Head(ts: ts, stream: s))
                         } else {
-                            _ = heap.popMin()
+                            heap.popMin()
                         }
                         if out.count >= 1 << 20 { return }
                     }
@@ -413,7 +417,53 @@ public struct TraceStreams {
         var ts: Int64
         var stream: Int
 
-        static func < (a: Head, b: Head) -> Bool { (a.ts, a.stream) < (b.ts, b.stream) }
+        @inline(__always)
+        static func < (a: Head, b: Head) -> Bool { a.ts != b.ts ? a.ts < b.ts : a.stream < b.stream }
+    }
+
+    /// The streams' next records by time, for the merge: a binary min-heap, whose top replaced by
+    /// the same stream's next record sinks only as far as it must (in a run of one stream's
+    /// records, two comparisons and no move: a min-max heap compares six at every step).
+    private struct MergeHeap {
+        private var items: [Head] = []
+
+        var min: Head? { items.first }
+
+        mutating func insert(_ head: Head) {
+            items.append(head)
+            var i = items.count - 1
+            while i > 0, items[i] < items[(i - 1) / 2] {
+                items.swapAt(i, (i - 1) / 2)
+                i = (i - 1) / 2
+            }
+        }
+
+        @inline(__always)
+        mutating func replaceMin(with head: Head) {
+            items.withUnsafeMutableBufferPointer { Self.sink(head, in: $0) }
+        }
+
+        mutating func popMin() {
+            let last = items.removeLast()
+            if !items.isEmpty { replaceMin(with: last) }
+        }
+
+        /// Puts `head` at the top of `items` and moves it down to its place.
+        @inline(__always)
+        private static func sink(_ head: Head, in items: UnsafeMutableBufferPointer<Head>) {
+            let count = items.count
+            var i = 0
+            while true {
+                let left = 2 &* i &+ 1
+                guard left < count else { break }
+                var child = left
+                if left &+ 1 < count, items[left &+ 1] < items[left] { child = left &+ 1 }
+                guard items[child] < head else { break }
+                items[i] = items[child]
+                i = child
+            }
+            items[i] = head
+        }
     }
 
     /// Reads a stream's records in order.

@@ -92,4 +92,26 @@ import Testing
             #expect(Self.text { $0.pair(t, v, comma: true) } == "," + (try Self.encoded([t, v])))
         }
     }
+
+    /// A snapshot as the engine takes it (apps by index) is written straight as the report's
+    /// `JetsamEvent` it stands for: every state, with and without audio and a band, the killed
+    /// app with its reason, names that must be escaped.
+    @Test(arguments: [ExitReason.memoryPressure, .memoryLimit])
+    func engineSnapshotsAreWrittenAsTheirJetsamEvents(reason: ExitReason) throws {
+        let ids = ["mail", "we\"ird\\name", "é\n", "maps"]
+        let processes = AppState.allCases.enumerated().flatMap { n, state in
+            [true, false].map { playing in
+                JetsamSnapshot.Process(app: n % ids.count, priority: playing ? nil : n * 10, rpages: Int64(n) * 4099 - 1,
+                                       state: state, playingAudio: playing)
+            }
+        }
+        let snapshot = JetsamSnapshot(atUs: 291_000_000, killed: 1, exitReason: reason, largestProcess: 2, pageSize: 16384,
+                                      processes: processes)
+        let event = snapshot.event(appIDs: ids)
+        #expect(event.killed == ids[1] && event.largestProcess == ids[2])
+        #expect(event.processes.map(\.pid) == processes.map { 300 + 7 * $0.app })
+        #expect(event.processes.filter { $0.reason != nil }.map(\.name) == [String](repeating: ids[1], count: processes.filter { $0.app == 1 }.count))
+        #expect(Self.text { $0.write(snapshot, appIDs: ids, comma: true) } == "," + (try Self.encoded(event)))
+        #expect(Self.text { $0.write(snapshot, appIDs: ids) } == Self.text { $0.write(event) })
+    }
 }

@@ -16,7 +16,7 @@ extension Simulator {
             if let sinkRef {
                 sinkRef._withUnsafeGuaranteedRef { $0.sink.record(snapshot.take()!) }
             } else {
-                jetsamEvents.append(snapshot.take()!)
+                jetsamEvents.append(snapshot.take()!.event(appIDs: appIDs))
             }
         }
         let from = apps[i].state
@@ -44,8 +44,9 @@ extension Simulator {
 
     /// The report of a memory kill in iOS's shape (issue 16): every app in memory, frozen ones
     /// included, with a pid, its band and its states in iOS's words; a per-process-limit victim's
-    /// resident pages are its limit, as real reports show them.
-    func jetsamSnapshot(killing killed: Int, _ reason: ExitReason, requested: Bytes?) -> JetsamEvent {
+    /// resident pages are its limit, as real reports show them. Apps by index (``JetsamSnapshot``):
+    /// nothing is retained or copied per process.
+    func jetsamSnapshot(killing killed: Int, _ reason: ExitReason, requested: Bytes?) -> JetsamSnapshot {
         let pageSize = workload.device.pageSize
         // A memoryLimit victim shows what it asked for, capped at the per-app limit: exactly the
         // limit when it passed it (as real reports show), its demand when memory ran out first.
@@ -77,19 +78,18 @@ extension Simulator {
             }
         }
         // Appended in place (`map` builds each process and then copies it into the array).
-        var processes: [JetsamEvent.Process] = []
+        var processes: [JetsamSnapshot.Process] = []
         processes.reserveCapacity(order.count)
         for key in order {
             let j = Int(key & mask)
             let state = apps[j].state
-            processes.append(JetsamEvent.Process(
-                pid: 300 + 7 * j, priority: policyCandidate(j).band ?? jetsamBands.band(state, playingAudio: apps[j].playing),
-                name: apps[j].spec.id, rpages: (shown(j) + pageSize - 1) / pageSize,
-                states: state.jetsamStates(playingAudio: apps[j].playing),
-                reason: j == killed ? reason.jetsamReason : nil))
+            let playing = apps[j].playing
+            processes.append(JetsamSnapshot.Process(
+                app: j, priority: policyCandidate(j).band ?? jetsamBands.band(state, playingAudio: playing),
+                rpages: (shown(j) + pageSize - 1) / pageSize, state: state, playingAudio: playing))
         }
-        return JetsamEvent(atUs: now, killed: apps[killed].spec.id, exitReason: reason,
-                           largestProcess: apps[order.first.map { Int($0 & mask) } ?? killed].spec.id,
-                           pageSize: pageSize, processes: processes)
+        return JetsamSnapshot(atUs: now, killed: killed, exitReason: reason,
+                              largestProcess: order.first.map { Int($0 & mask) } ?? killed,
+                              pageSize: pageSize, processes: processes)
     }
 }

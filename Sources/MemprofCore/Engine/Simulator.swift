@@ -93,6 +93,8 @@ public struct Simulator {
     var apps: [AppRuntime]
     /// Each app's place in the order of app ids (`<`), so sorting by name compares integers.
     let nameRank: [Int]
+    /// The apps' ids, in the workload's order.
+    let appIDs: [String]
     var foreground: Int?
     var used: Bytes = 0
     var compressedUsed: Bytes = 0
@@ -131,7 +133,8 @@ public struct Simulator {
         warningBytes = Self.threshold(workload.policy.warningLevel, of: appMemory)
         criticalBytes = Self.threshold(workload.policy.criticalLevel, of: appMemory)
         apps = workload.apps.map { AppRuntime(spec: $0) }
-        nameRank = Self.ranks(of: workload.apps.map(\.id))
+        appIDs = workload.apps.map(\.id)
+        nameRank = Self.ranks(of: appIDs)
     }
 
     /// The rank of each string in `<` order; strings equal under `<` share a rank.
@@ -257,27 +260,27 @@ public struct Simulator {
     /// Records what happened to app `i` now, if the run keeps its history.
     mutating func record(_ payload: consuming SimEvent.Payload, _ i: Int) {
         guard options.keepsHistory else { return }
-        keep(SimEvent(atUs: now, app: apps[i].spec.id, payload))
+        keep(payload, app: i)
     }
 
     /// Records what happened to the device now (no app), if the run keeps its history.
     mutating func recordDevice(_ payload: consuming SimEvent.Payload) {
         guard options.keepsHistory else { return }
-        keep(SimEvent(atUs: now, app: nil, payload))
+        keep(payload, app: nil)
     }
 
     mutating func ignored(_ action: ScriptAction, _ why: IgnoredReason) {
         guard options.keepsHistory else { return }
-        keep(SimEvent(atUs: now, app: action.app.map { apps[$0].spec.id },
-                      .ignored(action: action.name, reason: why)))
+        keep(.ignored(action: action.name, reason: why), app: action.app)
     }
 
-    /// An event of the history: to the sink, or into the result (moved, not copied).
+    /// An event of the history, now, of app `i` (an index into the workload's apps; nil for the
+    /// device): to the sink, or into the result (made in place, moved, not copied).
     @inline(__always)
-    mutating func keep(_ event: consuming SimEvent) {
-        guard let sinkRef else { return events.append(event) }
-        var handed = Optional(event)
-        sinkRef._withUnsafeGuaranteedRef { $0.sink.record(handed.take()!) }
+    mutating func keep(_ payload: consuming SimEvent.Payload, app i: Int?) {
+        var handed = Optional(SimEvent(atUs: now, app: i.map { appIDs[$0] }, payload))
+        guard let sinkRef else { return events.append(handed.take()!) }
+        sinkRef._withUnsafeGuaranteedRef { $0.sink.record(handed.take()!, app: i) }
     }
 
     /// Whether the engine keeps each app's state intervals itself (with a sink, the transitions

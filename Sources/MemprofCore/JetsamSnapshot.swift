@@ -1,0 +1,66 @@
+/// A jetsam snapshot as the engine takes it at a memory kill (issue 9): apps by their index in
+/// the workload, states as the engine's, so taking one copies no strings and retains nothing
+/// (a run with many kills takes one at each, with every app in memory). ``event(appIDs:)``
+/// makes it the report's ``JetsamEvent``; report.json's writer writes it straight.
+public struct JetsamSnapshot: Sendable, Hashable {
+    /// One app in memory at the kill.
+    public struct Process: Sendable, Hashable {
+        /// Its index in the workload's apps.
+        public var app: Int
+        /// Its jetsam band at the moment (nil when it has none).
+        public var priority: Int?
+        /// Resident pages.
+        public var rpages: Int64
+        public var state: AppState
+        public var playingAudio: Bool
+
+        public init(app: Int, priority: Int?, rpages: Int64, state: AppState, playingAudio: Bool) {
+            self.app = app
+            self.priority = priority
+            self.rpages = rpages
+            self.state = state
+            self.playingAudio = playingAudio
+        }
+
+        /// A stable pid per app: 300 + 7 × its index in the workload.
+        public var pid: Int { 300 + 7 * app }
+
+        /// Its `states` in iOS's words.
+        public var states: [String] { state.jetsamStates(playingAudio: playingAudio) }
+    }
+
+    public var atUs: Microseconds
+    /// The index of the app killed.
+    public var killed: Int
+    public var exitReason: ExitReason
+    /// The index of the largest app in memory.
+    public var largestProcess: Int
+    public var pageSize: Bytes
+    /// Largest first (ties by app id, then index).
+    public var processes: [Process]
+
+    public init(atUs: Microseconds, killed: Int, exitReason: ExitReason, largestProcess: Int, pageSize: Bytes,
+                processes: [Process]) {
+        self.atUs = atUs
+        self.killed = killed
+        self.exitReason = exitReason
+        self.largestProcess = largestProcess
+        self.pageSize = pageSize
+        self.processes = processes
+    }
+
+    /// The `reason` of a process: on the killed one only.
+    public func reason(of process: Process) -> String? {
+        process.app == killed ? exitReason.jetsamReason : nil
+    }
+
+    /// The snapshot with apps named by `appIDs` (the workload's app ids, in its order).
+    public func event(appIDs: [String]) -> JetsamEvent {
+        JetsamEvent(atUs: atUs, killed: appIDs[killed], exitReason: exitReason, largestProcess: appIDs[largestProcess],
+                    pageSize: pageSize,
+                    processes: processes.map {
+                        JetsamEvent.Process(pid: $0.pid, priority: $0.priority, name: appIDs[$0.app], rpages: $0.rpages,
+                                            states: $0.states, reason: reason(of: $0))
+                    })
+    }
+}
