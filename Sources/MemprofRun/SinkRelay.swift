@@ -23,8 +23,21 @@ final class SinkRelay: SimulationSink {
         case memory(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes)
     }
 
+    /// A full chunk of calls, shared by the workers (each reads it; the last to let go frees it).
+    /// Filled through a pointer: an `Array` checks that its storage is its own on every append.
+    private final class Chunk: @unchecked Sendable {
+        // Unchecked: filled by the simulating thread alone, then only read by the workers.
+        let base = UnsafeMutablePointer<Call>.allocate(capacity: SinkRelay.chunkSize)
+        var count = 0
+
+        deinit {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
+    }
+
     private let workers: [Worker]
-    private var chunk: [Call] = []
+    private var chunk = Chunk()
     private var finished = false
     /// Time the simulation spent waiting for the worker to take a chunk.
     private(set) var waitedNs: UInt64 = 0
@@ -35,7 +48,6 @@ final class SinkRelay: SimulationSink {
     /// Starts a thread per sink, which passes every call on to it.
     init(_ sinks: [any SimulationSink]) {
         workers = sinks.map(Worker.init(sink:))
-        chunk.reserveCapacity(Self.chunkSize)
         for worker in workers {
             let thread = Thread { worker.work() }
             thread.name = "memprof writer"
@@ -60,14 +72,14 @@ final class SinkRelay: SimulationSink {
     /// Adds `call` to the chunk, and hands the chunk over when it is full.
     @inline(__always)
     private func keep(_ call: consuming Call) {
-        chunk.append(call)
+        (chunk.base + chunk.count).initialize(to: call)
+        chunk.count += 1
         if chunk.count == Self.chunkSize { send() }
     }
 
     private func send() {
-        var full: [Call] = []
-        full.reserveCapacity(Self.chunkSize)
-        swap(&full, &chunk)
+        let full = chunk
+        chunk = Chunk()
         for worker in workers { waitedNs += worker.put(.calls(full)) }
     }
 
@@ -76,7 +88,7 @@ final class SinkRelay: SimulationSink {
     func finish(_ last: @escaping (Int) -> Void) {
         precondition(!finished, "a SinkRelay finishes once")
         finished = true
-        if !chunk.isEmpty { send() }
+        if chunk.count > 0 { send() }
         for (i, worker) in workers.enumerated() { waitedNs += worker.put(.last({ last(i) })) }
         for worker in workers { worker.done.wait() }
     }
@@ -86,7 +98,7 @@ final class SinkRelay: SimulationSink {
         // Unchecked: `sink` is used by the worker thread alone until `done` is signalled; the
         // queue is guarded by `condition`.
         enum Item {
-            case calls([Call])
+            case calls(Chunk)
             case last(() -> Void)
         }
 
@@ -125,7 +137,7 @@ final class SinkRelay: SimulationSink {
             while true {
                 switch take() {
                 case .calls(let calls):
-                    for call in calls {
+                    for call in UnsafeBufferPointer(start: calls.base, count: calls.count) {
                         switch call {
                         case .event(let event, let app): sink.record(event, app: app)
                         case .snapshot(let snapshot): sink.record(snapshot)
