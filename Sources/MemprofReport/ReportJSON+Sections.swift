@@ -230,7 +230,7 @@ extension JSONRecord {
     }
 
     /// A jetsam snapshot as the engine took it, its apps named by `appIDs` (the workload's
-    /// order): the same text as ``write(_:)-(JetsamEvent)`` writes for ``JetsamSnapshot/event(appIDs:)``.
+    /// order): the same text as the `JetsamEvent` it stands for (``JetsamSnapshot/event(appIDs:)``).
     mutating func write(_ j: JetsamSnapshot, appIDs: [String]) {
         snapshot(atUs: j.atUs, exitReason: j.exitReason, killed: appIDs[j.killed], largestProcess: appIDs[j.largestProcess],
                  pageSize: j.pageSize) { out in
