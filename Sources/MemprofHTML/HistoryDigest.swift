@@ -44,7 +44,11 @@ public struct HistoryDigest {
     private static let jetsamTailCapacity = HTMLReport.jetsamLimit - jetsamHalf
     private var jetsamCount = 0
     private var jetsamHead: [JetsamEvent] = []
-    private var jetsamTail = Ring<JetsamEvent>(capacity: HistoryDigest.jetsamTailCapacity)
+    /// The last snapshots, as they came: a streamed run's are made reports' snapshots only if
+    /// they are among those shown (a long run takes tens of thousands).
+    private var jetsamTail = Ring<HeldJetsam>(capacity: HistoryDigest.jetsamTailCapacity)
+    /// The app keys of the run's snapshots (``jetsam(_:appIDs:)``).
+    private var appIDs: [String] = []
     /// Snapshots a kill not yet read may link to (``SnapshotIndex``).
     private let snapshots: SnapshotIndex
     /// The time of the last event read: later events cannot link to snapshots before it.
@@ -92,8 +96,28 @@ public struct HistoryDigest {
     public mutating func jetsam(_ snapshot: JetsamEvent) {
         let index = jetsamCount
         jetsamCount += 1
-        if index < Self.jetsamHalf { jetsamHead.append(snapshot) } else { jetsamTail.append(snapshot) }
-        snapshots.add(snapshot, index: index)
+        if index < Self.jetsamHalf { jetsamHead.append(snapshot) } else { jetsamTail.append(.event(snapshot)) }
+        snapshots.add(atUs: snapshot.atUs, killed: snapshot.killed, index: index)
+    }
+
+    /// ``jetsam(_:)`` for a snapshot as the engine takes it, its apps named by `appIDs` (the
+    /// workload's keys, the same for every snapshot of a run).
+    public mutating func jetsam(_ snapshot: JetsamSnapshot, appIDs: [String]) {
+        let index = jetsamCount
+        jetsamCount += 1
+        self.appIDs = appIDs
+        if index < Self.jetsamHalf {
+            jetsamHead.append(snapshot.event(appIDs: appIDs))
+        } else {
+            jetsamTail.append(.snapshot(snapshot))
+        }
+        snapshots.add(atUs: snapshot.atUs, killed: appIDs[snapshot.killed], index: index)
+    }
+
+    /// A snapshot as it came.
+    private enum HeldJetsam {
+        case event(JetsamEvent)
+        case snapshot(JetsamSnapshot)
     }
 
     /// The next change of the pressure level.
@@ -136,7 +160,12 @@ public struct HistoryDigest {
         let tailRows = tail.elements
         let shownTail = decisions <= rowLimit ? tailRows : Array(tailRows.suffix(rowHalf))
         var jetsam = jetsamHead.enumerated().map { (index: $0.offset, event: $0.element) }
-        let tailJetsam = jetsamTail.elements
+        let tailJetsam = jetsamTail.elements.map { [appIDs] held in
+            switch held {
+            case .event(let event): event
+            case .snapshot(let snapshot): snapshot.event(appIDs: appIDs)
+            }
+        }
         let shownJetsam = jetsamCount <= HTMLReport.jetsamLimit ? tailJetsam : Array(tailJetsam.suffix(Self.jetsamHalf))
         let firstTail = jetsamCount - shownJetsam.count
         jetsam += shownJetsam.enumerated().map { (index: firstTail + $0.offset, event: $0.element) }
@@ -215,18 +244,21 @@ public struct HandlerRunTimes {
 /// when several share both); those before the last event read are dropped, as no later event
 /// links to them.
 final class SnapshotIndex {
-    private var byKey: [String: Int] = [:]
-    private var order = Ring<(atUs: Microseconds, key: String, index: Int)>(capacity: 0)
-
-    private static func key(_ atUs: Microseconds, _ app: String) -> String { "\(atUs)|\(app)" }
-
-    func add(_ snapshot: JetsamEvent, index: Int) {
-        let key = Self.key(snapshot.atUs, snapshot.killed)
-        byKey[key] = index
-        order.appendGrowing((snapshot.atUs, key, index))
+    private struct Key: Hashable {
+        var atUs: Microseconds
+        var app: String
     }
 
-    func index(_ atUs: Microseconds, _ app: String) -> Int? { byKey[Self.key(atUs, app)] }
+    private var byKey: [Key: Int] = [:]
+    private var order = Ring<(atUs: Microseconds, key: Key, index: Int)>(capacity: 0)
+
+    func add(atUs: Microseconds, killed: String, index: Int) {
+        let key = Key(atUs: atUs, app: killed)
+        byKey[key] = index
+        order.appendGrowing((atUs, key, index))
+    }
+
+    func index(_ atUs: Microseconds, _ app: String) -> Int? { byKey[Key(atUs: atUs, app: app)] }
 
     func drop(before time: Microseconds) {
         while let first = order.first, first.atUs < time {

@@ -21,7 +21,9 @@ public struct LaneDigest {
     private var segments: [[LaneSegment]]
     private var handlers: [[HandlerInterval]]
     private var marks: [[(atUs: Microseconds, kind: Int, detail: String)]]
-    private var placed: [Int64: Int] = [:]
+    /// The column of each lane's last mark (-1: none yet): events come in time order, so a
+    /// lane's marks are placed column after column.
+    private var lastColumn: [Int64]
 
     /// Lanes for `apps` (in the chart's order) over a run of `durationUs`: time is cut into at
     /// most `laneBudget / apps` columns per lane (200 to 2,000).
@@ -35,7 +37,11 @@ public struct LaneDigest {
         segments = apps.map { _ in [] }
         handlers = apps.map { _ in [] }
         marks = apps.map { _ in [] }
+        lastColumn = apps.map { _ in -1 }
     }
+
+    /// The lane of an app key (its index in the apps the digest was made for).
+    public func row(of app: String) -> Int? { rows[app] }
 
     /// The lanes of a whole report.
     static func whole(_ report: Report, apps: [String], options: HTMLReport.Options) -> Drawn {
@@ -51,6 +57,12 @@ public struct LaneDigest {
     /// The next state interval of `app` (in time order).
     public mutating func interval(_ app: String, _ interval: StateInterval) {
         guard let row = rows[app] else { return }
+        self.interval(row: row, interval)
+    }
+
+    /// ``interval(_:_:)`` for the app of lane `row` (a streamed run knows its apps by index:
+    /// no key is hashed per interval).
+    public mutating func interval(row: Int, _ interval: StateInterval) {
         builders[row].add(interval) { Self.append($0, to: &segments[row]) }
     }
 
@@ -72,6 +84,11 @@ public struct LaneDigest {
     /// them). Runs shorter than a column are merged, keeping the first's name.
     public mutating func handlerRun(_ app: String, _ run: HandlerInterval) {
         guard let row = rows[app] else { return }
+        handlerRun(row: row, run)
+    }
+
+    /// ``handlerRun(_:_:)`` for the app of lane `row`.
+    public mutating func handlerRun(row: Int, _ run: HandlerInterval) {
         if var last = handlers[row].last, run.startUs - last.endUs < minLength,
             last.endUs - last.startUs < minLength || run.endUs - run.startUs < minLength
         {
@@ -87,6 +104,11 @@ public struct LaneDigest {
     /// marks, one per app and column, the most telling kind there (a kill over a launch).
     public mutating func event(_ event: SimEvent) {
         guard let app = event.app, let row = rows[app] else { return }
+        self.event(event, row: row)
+    }
+
+    /// ``event(_:)`` for an event of the app of lane `row`.
+    public mutating func event(_ event: SimEvent, row: Int) {
         let name: String
         let detail: String
         switch event.payload {
@@ -98,13 +120,14 @@ public struct LaneDigest {
         default: return
         }
         let kind = LaneChart.markKinds.firstIndex(of: name) ?? 0
-        let key = Int64(row) * (columns + 1) + event.atUs * columns / duration
-        if let index = placed[key] {
+        let column = event.atUs * columns / duration
+        if column == lastColumn[row] {
+            let index = marks[row].count - 1
             if LaneChart.markPriority[kind] > LaneChart.markPriority[marks[row][index].kind] {
                 marks[row][index] = (event.atUs, kind, detail)
             }
         } else {
-            placed[key] = marks[row].count
+            lastColumn[row] = column
             marks[row].append((event.atUs, kind, detail))
         }
     }

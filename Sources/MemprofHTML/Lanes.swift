@@ -62,18 +62,25 @@ public enum Lanes {
 
         public mutating func finish(_ emit: (LaneSegment) -> Void) { flushGroup(emit) }
 
+        private static let states = AppState.allCases
+
         private mutating func flushGroup(_ emit: (LaneSegment) -> Void) {
             guard let first = group.first, let last = group.last else { return }
             if group.count == 1 {
                 emit(LaneSegment(startUs: first.startUs, endUs: first.endUs, state: first.state,
                                  cause: first.cause?.text ?? ""))
             } else {
-                var time: [AppState: Microseconds] = [:]
-                for interval in group { time[interval.state, default: 0] += interval.lengthUs }
-                let dominant = AppState.allCases.max { (time[$0] ?? 0) < (time[$1] ?? 0) } ?? first.state
+                // Time in each state (by its place in `AppState.allCases`; nil: not held).
+                var time = [Microseconds?](repeating: nil, count: Self.states.count)
+                for interval in group {
+                    let place = Self.states.firstIndex(of: interval.state)!
+                    time[place] = (time[place] ?? 0) + interval.lengthUs
+                }
+                let dominant = Self.states.indices.max { (time[$0] ?? 0) < (time[$1] ?? 0) }.map { Self.states[$0] }
+                    ?? first.state
                 emit(LaneSegment(startUs: first.startUs, endUs: last.endUs, state: dominant,
                                  cause: "\(group.count) changes", merged: group.count,
-                                 states: AppState.allCases.filter { time[$0] != nil }))
+                                 states: Self.states.indices.filter { time[$0] != nil }.map { Self.states[$0] }))
             }
             group.removeAll(keepingCapacity: true)
         }

@@ -25,9 +25,11 @@ public struct MinMaxReducer<Payload> {
     /// Whether the answer is every point (no reduction applies).
     private var keepsAll: Bool { buckets <= 0 || width <= 0 }
 
-    public mutating func add(_ point: StepPoint, _ payload: Payload) {
+    /// Adds the next point; `payload` is asked for only when the point may be in the answer (a
+    /// payload that is an array the caller keeps changing is then copied only when kept).
+    public mutating func add(_ point: StepPoint, _ payload: @autoclosure () -> Payload) {
         if kept != nil {
-            kept!.append((point, payload))
+            kept!.append((point, payload()))
             if !keepsAll && kept!.count > 2 * buckets + 2 { kept = nil }
         }
         defer { count += 1 }
@@ -36,11 +38,11 @@ public struct MinMaxReducer<Payload> {
         if bucket != current {
             flush()
             current = bucket
-            low = (count, point, payload)
+            low = (count, point, payload())
             high = low
         } else {
-            if point.value < low!.point.value { low = (count, point, payload) }
-            if point.value > high!.point.value { high = (count, point, payload) }
+            if point.value < low!.point.value { low = (count, point, payload()) }
+            if point.value > high!.point.value { high = (count, point, payload()) }
         }
     }
 
@@ -129,19 +131,13 @@ public struct MemoryDigest {
     /// The instant is over: its last values are final.
     private mutating func close() {
         let t = instant
-        let apps = started ? touched : Array(appNow.indices)
-        touched.removeAll(keepingCapacity: true)
-        for a in apps where appLast[a] != appNow[a] {
-            appLast[a] = appNow[a]
-            if smallTimes != nil {
-                smallSeries[a].append(StepPoint(atUs: t, value: appNow[a]))
-                smallTimes!.insert(t)
-                if smallTimes!.count > 2 * stackBuckets {
-                    smallTimes = nil
-                    smallSeries = []
-                }
-            }
+        if started {
+            // In place: a copy of `touched` would make the array copy itself when emptied.
+            for k in touched.indices { closeApp(touched[k], at: t) }
+        } else {
+            for a in appNow.indices { closeApp(a, at: t) }
         }
+        touched.removeAll(keepingCapacity: true)
         if !started { atStart = appNow }
         started = true
         if usedLast != usedNow {
@@ -160,6 +156,21 @@ public struct MemoryDigest {
         if excessOver == nil, lowerLast != compressedNow {
             lowerLast = compressedNow
             lower.add(StepPoint(atUs: t, value: compressedNow))
+        }
+    }
+
+    /// App `a`'s value at instant `t` is final.
+    @inline(__always)
+    private mutating func closeApp(_ a: Int, at t: Microseconds) {
+        guard appLast[a] != appNow[a] else { return }
+        appLast[a] = appNow[a]
+        if smallTimes != nil {
+            smallSeries[a].append(StepPoint(atUs: t, value: appNow[a]))
+            smallTimes!.insert(t)
+            if smallTimes!.count > 2 * stackBuckets {
+                smallTimes = nil
+                smallSeries = []
+            }
         }
     }
 

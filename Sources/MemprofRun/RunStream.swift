@@ -58,6 +58,8 @@ final class RunStream: SimulationSink {
     private var ended: [(Int, HandlerInterval)] = []
     /// trace.json's (sorted) app keys (asked here, not of `trace`: that would copy it).
     private let traceApps: [String]
+    /// trace.json's index of an app → its workload index (its lane in report.html).
+    private let workloadIndex: [Int]
     /// The first failure to write; later writes are skipped and the run reports it at its end.
     private(set) var failure: (any Error)?
     /// Time spent writing report.json's and trace.json's text while the run went.
@@ -86,6 +88,9 @@ final class RunStream: SimulationSink {
                              spill: spill)
         traceIndex = keys.map { [trace] in trace.index(of: $0) ?? 0 }
         traceApps = trace.apps
+        var workloadIndex = Array(repeating: 0, count: keys.count)
+        for (i, t) in traceIndex.enumerated() where t < keys.count { workloadIndex[t] = i }
+        self.workloadIndex = workloadIndex
         intervals = StateIntervals.Builder(apps: trace.apps, durationUs: workload.durationUs)
         keptHandlerRuns = keepsHandlerRuns ? [:] : nil
         history = HistoryDigest(durationUs: workload.durationUs, keepsHandlerRuns: keepsHandlerRuns)
@@ -184,7 +189,7 @@ final class RunStream: SimulationSink {
         if !snapshots.isEmpty {
             // A batch's snapshots were all taken before its last event: the page's history gets
             // them before the batch's events, as when each was handed over as it was taken.
-            if parts.contains(.trace) { for snapshot in snapshots { history.jetsam(snapshot.event(appIDs: appKeys)) } }
+            if parts.contains(.trace) { for snapshot in snapshots { history.jetsam(snapshot, appIDs: appKeys) } }
             if parts.contains(.report), failure == nil {
                 let start = WriterClock.Instant.now
                 attempt { for snapshot in snapshots { try report.jetsamEvent(snapshot) } }
@@ -198,7 +203,7 @@ final class RunStream: SimulationSink {
         if levels.points.count > Self.seriesHeld { drainLevels(above: Self.seriesHeld) }
         if parts.contains(.trace) {
             for k in events.indices { history.event(events[k]) }
-            for k in events.indices { lanes.event(events[k]) }
+            for k in events.indices where batchApps[k] >= 0 { lanes.event(events[k], row: batchApps[k]) }
         }
         guard failure == nil else { return }
         if parts.contains(.report) {
@@ -229,16 +234,16 @@ final class RunStream: SimulationSink {
         }
         traceClock.add(start, .now)
         // report.html's lanes, after the clock of trace.json's writer.
-        for (app, interval) in closed { lanes.interval(traceApps[app], interval) }
-        for (app, run) in ended { handlerRunEnded(traceApps[app], run) }
+        for (app, interval) in closed { lanes.interval(row: workloadIndex[app], interval) }
+        for (app, run) in ended { handlerRunEnded(app, run) }
         closed.removeAll(keepingCapacity: true)
         ended.removeAll(keepingCapacity: true)
     }
 
-    /// What report.html keeps of a handler run.
-    private func handlerRunEnded(_ app: String, _ run: HandlerInterval) {
-        lanes.handlerRun(app, run)
-        keptHandlerRuns?[app, default: []].append(run)
+    /// What report.html keeps of a handler run of the app at `app` among trace.json's apps.
+    private func handlerRunEnded(_ app: Int, _ run: HandlerInterval) {
+        lanes.handlerRun(row: workloadIndex[app], run)
+        keptHandlerRuns?[traceApps[app], default: []].append(run)
     }
 
     /// Writes out everything still held, at the end of the run.
@@ -259,8 +264,8 @@ final class RunStream: SimulationSink {
             attempt { try trace.handler(app, run) }
         }
         traceClock.add(start, .now)
-        for (app, interval) in closed { lanes.interval(traceApps[app], interval) }
-        for (app, run) in ended { handlerRunEnded(traceApps[app], run) }
+        for (app, interval) in closed { lanes.interval(row: workloadIndex[app], interval) }
+        for (app, run) in ended { handlerRunEnded(app, run) }
     }
 
     /// The level `TraceJSON.levelNumber(_:)` gives as `number`.
