@@ -13,14 +13,14 @@ import MemprofTrace
 /// is turned into report.json's and trace.json's text as the engine makes it, and that text goes
 /// into a ``SpillFile`` in the report's staging folder; report.html keeps what it draws.
 ///
-/// Events are handled in batches (a few thousand at a time): the time spent writing each file's
-/// text is measured per batch.
+/// The engine's calls come a chunk at a time (``RelayedCalls``, lent in place by the
+/// ``SinkRelay``): the time spent writing each file's text is measured per chunk.
 ///
 /// A stream makes the ``Parts`` it is given: `memprof run` has two, one for report.json and one
 /// for trace.json and report.html, each fed the engine's calls by a ``SinkRelay`` on a thread of
 /// its own and each spilling into a scratch file of its own, so the simulation and the two
 /// writers share the machine's cores.
-final class RunStream: SimulationSink {
+final class RunStream: RelayedSink {
     /// What a stream makes.
     struct Parts: OptionSet {
         let rawValue: Int
@@ -44,11 +44,6 @@ final class RunStream: SimulationSink {
     private var appSeries: [Series]
     /// Workload index of an app → its index in trace.json's (sorted) apps.
     private let traceIndex: [Int]
-    private var batch: [SimEvent] = []
-    /// The workload index of each event's app in `batch` (-1: none).
-    private var batchApps: [Int] = []
-    /// Jetsam snapshots taken since the last batch was handled (handled with it, before its events).
-    private var snapshots: [JetsamSnapshot] = []
     /// The workload's app keys, in its order.
     private let appKeys: [String]
     private var points: [(Microseconds, Int64)] = []
@@ -72,7 +67,6 @@ final class RunStream: SimulationSink {
     /// The swimlanes, drawn as intervals, handler runs and marks come.
     private(set) var lanes: LaneDigest
 
-    private static let batchSize = 4096
     private static let seriesHeld = 1024
 
     init(workload: Workload, eventLog: EventLog, spill: SpillFile, keepsHandlerRuns: Bool, parts: Parts = .all) {
@@ -99,25 +93,21 @@ final class RunStream: SimulationSink {
         used.record(0, 0)
         compressed.record(0, 0)
         levels.record(0, TraceJSON.levelNumber(.normal))
-        batch.reserveCapacity(Self.batchSize)
-        batchApps.reserveCapacity(Self.batchSize)
         memory = MemoryDigest(apps: keys.count, durationUs: workload.durationUs, device: workload.device)
         lanes = LaneDigest(apps: keys, durationUs: workload.durationUs)
     }
 
-    // MARK: SimulationSink
+    // MARK: RelayedSink
 
-    func record(_ event: consuming SimEvent, app: Int?) {
-        batch.append(event)
-        batchApps.append(app ?? -1)
-        if batch.count == Self.batchSize { handleBatch() }
+    func take(_ calls: RelayedCalls) {
+        for change in calls.memory {
+            memoryChanged(atUs: change.atUs, app: change.app, appBytes: change.appBytes, usedBytes: change.usedBytes,
+                          compressedBytes: change.compressedBytes)
+        }
+        handle(calls.events, apps: calls.apps, snapshots: calls.snapshots)
     }
 
-    func record(_ snapshot: consuming JetsamSnapshot) {
-        snapshots.append(snapshot)
-    }
-
-    func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
+    private func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
         if parts.contains(.trace) {
             memory.memoryChanged(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes, compressedBytes: compressedBytes)
         }
@@ -175,27 +165,20 @@ final class RunStream: SimulationSink {
         }
     }
 
-    private func handleBatch() {
-        defer {
-            batch.removeAll(keepingCapacity: true)
-            batchApps.removeAll(keepingCapacity: true)
-        }
-        // The batch's events lent in place to each writer: `batch[k]`, or a loop over `batch`,
-        // would copy each event for each of them.
-        batch.withUnsafeBufferPointer { handle($0) }
-    }
-
-    private func handle(_ events: UnsafeBufferPointer<SimEvent>) {
+    /// A chunk's events (lent in place: a loop over a copy, or an array of them, would copy
+    /// each event for each writer), with their apps' workload indexes and the jetsam snapshots
+    /// taken meanwhile.
+    private func handle(_ events: UnsafeBufferPointer<SimEvent>, apps batchApps: UnsafeBufferPointer<Int>,
+                        snapshots: [JetsamSnapshot]) {
         if !snapshots.isEmpty {
-            // A batch's snapshots were all taken before its last event: the page's history gets
-            // them before the batch's events, as when each was handed over as it was taken.
+            // A chunk's snapshots were all taken before its last event: the page's history gets
+            // them before the chunk's events, as when each was handed over as it was taken.
             if parts.contains(.trace) { for snapshot in snapshots { history.jetsam(snapshot, appIDs: appKeys) } }
             if parts.contains(.report), failure == nil {
                 let start = WriterClock.Instant.now
                 attempt { for snapshot in snapshots { try report.jetsamEvent(snapshot) } }
                 reportClock.add(start, .now)
             }
-            snapshots.removeAll(keepingCapacity: true)
         }
         for k in events.indices {
             if case .pressure(let level, _) = events[k].payload { levels.record(events[k].atUs, TraceJSON.levelNumber(level)) }
@@ -248,7 +231,6 @@ final class RunStream: SimulationSink {
 
     /// Writes out everything still held, at the end of the run.
     func finish() {
-        handleBatch()
         drainLevels(above: 0)
         for i in appSeries.indices { drain(.app(i), &appSeries[i], above: 0) }
         drain(.used, &used, above: 0)

@@ -6,33 +6,41 @@ import MemprofCore
 /// its own (issue 9): the simulation goes on while report.json's and trace.json's text is made,
 /// so a run uses the machine's other cores instead of doing everything in turn.
 ///
-/// The engine's calls are kept in order, in chunks of a few thousand, and every chunk goes to
-/// every sink's thread through a queue of at most ``depth`` chunks: when a writer falls behind,
-/// the simulation waits (memory stays bounded), and the time it waited is counted
-/// (``waitedNs``), so the simulation's own time can be told apart from the writers'. Each thread
-/// makes exactly the calls the engine made, in the same order, so what a wrapped sink writes is
-/// the same as when the engine calls it directly.
+/// The engine's calls are kept in chunks of a few thousand, and every chunk goes to every sink's
+/// thread through a queue of at most ``depth`` chunks: when a writer falls behind, the
+/// simulation waits (memory stays bounded), and the time it waited is counted (``waitedNs``), so
+/// the simulation's own time can be told apart from the writers'. A sink is lent each chunk in
+/// place (``RelayedCalls``): its events are moved into the chunk once and read there by every
+/// sink, neither copied nor retained per sink.
 ///
 /// The wrapped sinks are only touched by their threads until ``finish(_:)`` returns; after that,
 /// by the caller again.
 final class SinkRelay: SimulationSink {
-    /// One call of the engine.
-    private enum Call {
-        case event(SimEvent, app: Int?)
-        case snapshot(JetsamSnapshot)
-        case memory(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes)
-    }
-
     /// A full chunk of calls, shared by the workers (each reads it; the last to let go frees it).
-    /// Filled through a pointer: an `Array` checks that its storage is its own on every append.
+    /// Filled through pointers: an `Array` checks that its storage is its own on every append.
     private final class Chunk: @unchecked Sendable {
         // Unchecked: filled by the simulating thread alone, then only read by the workers.
-        let base = UnsafeMutablePointer<Call>.allocate(capacity: SinkRelay.chunkSize)
-        var count = 0
+        let events = UnsafeMutablePointer<SimEvent>.allocate(capacity: SinkRelay.chunkSize)
+        let apps = UnsafeMutablePointer<Int>.allocate(capacity: SinkRelay.chunkSize)
+        let memory = UnsafeMutablePointer<MemoryChange>.allocate(capacity: SinkRelay.chunkSize)
+        var eventCount = 0
+        var memoryCount = 0
+        var snapshots: [JetsamSnapshot] = []
+
+        var calls: RelayedCalls {
+            RelayedCalls(events: UnsafeBufferPointer(start: events, count: eventCount),
+                         apps: UnsafeBufferPointer(start: apps, count: eventCount),
+                         snapshots: snapshots,
+                         memory: UnsafeBufferPointer(start: memory, count: memoryCount))
+        }
+
+        var isEmpty: Bool { eventCount == 0 && memoryCount == 0 && snapshots.isEmpty }
 
         deinit {
-            base.deinitialize(count: count)
-            base.deallocate()
+            events.deinitialize(count: eventCount)
+            events.deallocate()
+            apps.deallocate()
+            memory.deallocate()
         }
     }
 
@@ -45,8 +53,8 @@ final class SinkRelay: SimulationSink {
     static let chunkSize = 4096
     static let depth = 8
 
-    /// Starts a thread per sink, which passes every call on to it.
-    init(_ sinks: [any SimulationSink]) {
+    /// Starts a thread per sink, which hands it every chunk.
+    init(_ sinks: [any RelayedSink]) {
         workers = sinks.map(Worker.init(sink:))
         for worker in workers {
             let thread = Thread { worker.work() }
@@ -61,20 +69,20 @@ final class SinkRelay: SimulationSink {
         if !finished { for worker in workers { _ = worker.put(.last({})) } }
     }
 
-    func record(_ event: consuming SimEvent, app: Int?) { keep(.event(consume event, app: app)) }
-
-    func record(_ snapshot: consuming JetsamSnapshot) { keep(.snapshot(consume snapshot)) }
-
-    func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
-        keep(.memory(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes, compressedBytes: compressedBytes))
+    func record(_ event: consuming SimEvent, app: Int?) {
+        (chunk.events + chunk.eventCount).initialize(to: event)
+        chunk.apps[chunk.eventCount] = app ?? -1
+        chunk.eventCount += 1
+        if chunk.eventCount == Self.chunkSize { send() }
     }
 
-    /// Adds `call` to the chunk, and hands the chunk over when it is full.
-    @inline(__always)
-    private func keep(_ call: consuming Call) {
-        (chunk.base + chunk.count).initialize(to: call)
-        chunk.count += 1
-        if chunk.count == Self.chunkSize { send() }
+    func record(_ snapshot: consuming JetsamSnapshot) { chunk.snapshots.append(snapshot) }
+
+    func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
+        chunk.memory[chunk.memoryCount] = MemoryChange(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes,
+                                                      compressedBytes: compressedBytes)
+        chunk.memoryCount += 1
+        if chunk.memoryCount == Self.chunkSize { send() }
     }
 
     private func send() {
@@ -83,12 +91,12 @@ final class SinkRelay: SimulationSink {
         for worker in workers { waitedNs += worker.put(.calls(full)) }
     }
 
-    /// Hands over what is left, runs `last(i)` on sink `i`'s thread after its every call, and
+    /// Hands over what is left, runs `last(i)` on sink `i`'s thread after its every chunk, and
     /// waits for the threads to end. Call once, after the simulation.
     func finish(_ last: @escaping (Int) -> Void) {
         precondition(!finished, "a SinkRelay finishes once")
         finished = true
-        if chunk.count > 0 { send() }
+        if !chunk.isEmpty { send() }
         for (i, worker) in workers.enumerated() { waitedNs += worker.put(.last({ last(i) })) }
         for worker in workers { worker.done.wait() }
     }
@@ -102,12 +110,12 @@ final class SinkRelay: SimulationSink {
             case last(() -> Void)
         }
 
-        let sink: any SimulationSink
+        let sink: any RelayedSink
         let condition = NSCondition()
         var queue: [Item] = []
         let done = DispatchSemaphore(value: 0)
 
-        init(sink: any SimulationSink) { self.sink = sink }
+        init(sink: any RelayedSink) { self.sink = sink }
 
         /// Queues `item`, waiting while the queue is full; returns the nanoseconds waited.
         func put(_ item: Item) -> UInt64 {
@@ -136,16 +144,8 @@ final class SinkRelay: SimulationSink {
         func work() {
             while true {
                 switch take() {
-                case .calls(let calls):
-                    for call in UnsafeBufferPointer(start: calls.base, count: calls.count) {
-                        switch call {
-                        case .event(let event, let app): sink.record(event, app: app)
-                        case .snapshot(let snapshot): sink.record(snapshot)
-                        case .memory(let atUs, let app, let appBytes, let usedBytes, let compressedBytes):
-                            sink.memoryChanged(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes,
-                                               compressedBytes: compressedBytes)
-                        }
-                    }
+                case .calls(let chunk):
+                    sink.take(chunk.calls)
                 case .last(let last):
                     last()
                     done.signal()
@@ -154,4 +154,29 @@ final class SinkRelay: SimulationSink {
             }
         }
     }
+}
+
+/// A memory change of the engine (``SimulationSink/memoryChanged(atUs:app:appBytes:usedBytes:compressedBytes:)``).
+struct MemoryChange {
+    var atUs: Microseconds
+    var app: Int
+    var appBytes: Bytes
+    var usedBytes: Bytes
+    var compressedBytes: Bytes
+}
+
+/// One chunk of the engine's calls, lent by a ``SinkRelay`` to a sink for the time of
+/// ``RelayedSink/take(_:)``: each kind of call in the engine's order. Jetsam snapshots were all
+/// taken before the chunk's last event, and a snapshot before the events of its kill.
+struct RelayedCalls {
+    let events: UnsafeBufferPointer<SimEvent>
+    /// The workload index of each event's app (-1: a device event).
+    let apps: UnsafeBufferPointer<Int>
+    let snapshots: [JetsamSnapshot]
+    let memory: UnsafeBufferPointer<MemoryChange>
+}
+
+/// What a ``SinkRelay`` feeds: the engine's calls a chunk at a time, on the sink's own thread.
+protocol RelayedSink: AnyObject {
+    func take(_ calls: RelayedCalls)
 }
