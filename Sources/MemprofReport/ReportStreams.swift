@@ -1,10 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MemprofCore
 import MemprofOutput
 
 /// report.json's large sections streamed as a run goes (issue 9): the events the log keeps, the
-/// jetsam snapshots and the timeline's series, each JSON text in a ``SpillStream``; ``write(_:into:flush:)``
+/// jetsam snapshots and the timeline's series, each in a ``SpillStream``; ``write(_:into:flush:)``
 /// puts them together with the sections known at the end, byte for byte as ``ReportJSON/encode(_:)``
-/// writes the same report held whole.
+/// writes the same report held whole. Events and series points are kept as JSON text; jetsam
+/// snapshots as the engine's numbers (``JetsamRecord``, a quarter of their text), made text when
+/// the file is written, after the run, when the writer's thread is otherwise waiting for the disk.
 public struct ReportStreams {
     /// What the `events` section keeps.
     public let eventLog: EventLog
@@ -59,8 +64,8 @@ public struct ReportStreams {
 
     /// A jetsam snapshot of the run.
     public mutating func jetsamEvent(_ snapshot: JetsamSnapshot) throws {
-        let comma = jetsam.next()
-        jetsam.stream.out.write(snapshot, appIDs: appKeys, comma: comma)
+        _ = jetsam.next()
+        jetsam.stream.out.record { JetsamRecord.write(snapshot, into: &$0) }
         try jetsam.stream.flush(to: spill)
     }
 
@@ -94,12 +99,36 @@ public struct ReportStreams {
         try levels.stream.flush(to: spill)
     }
 
+    /// The `jetsamEvents` array: the records made text.
+    private func writeJetsam(into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void) throws {
+        out.byte(UInt8(ascii: "["))
+        var reader = jetsam.stream.reader(spill)
+        var snapshot = JetsamSnapshot(atUs: 0, killed: 0, exitReason: .memoryPressure, largestProcess: 0, pageSize: 0,
+                                      processes: [])
+        var comma = false
+        while let block = try reader.next() {
+            try block.withUnsafeBytes { raw in
+                var at = 0
+                while at < raw.count {
+                    guard JetsamRecord.read(raw, at: &at, into: &snapshot, apps: appKeys.count) else {
+                        // Only a scratch file changed under the run reads so.
+                        throw OutputError(path: "report.json", action: "reading back the jetsam snapshots of", errno: EIO)
+                    }
+                    out.write(snapshot, appIDs: appKeys, comma: comma)
+                    comma = true
+                }
+            }
+            if out.count >= 1 << 20 { try flush(&out) }
+        }
+        out.byte(UInt8(ascii: "]"))
+    }
+
     /// Writes report.json: `report`'s small sections, and the streamed ones in place of its
     /// `events`, `jetsamEvents` and `timeline` (which are not read).
     public func write(_ report: Report, into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void) throws {
         try ReportJSON.write(report, into: &out, flush: flush,
                              events: { out in try events.write(into: &out, spill, flush: flush) },
-                             jetsamEvents: { out in try jetsam.write(into: &out, spill, flush: flush) },
+                             jetsamEvents: { out in try writeJetsam(into: &out, flush: flush) },
                              timeline: { out in
                                  out.raw("{\"appBytes\":{")
                                  let order = appKeys.indices.sorted { appKeys[$0] < appKeys[$1] }
@@ -116,5 +145,64 @@ public struct ReportStreams {
                                  try used.write(into: &out, spill, flush: flush)
                                  out.byte(UInt8(ascii: "}"))
                              })
+    }
+}
+
+/// A jetsam snapshot as report.json's stream keeps it while the run goes: its numbers, 8 bytes
+/// each (little-endian): the time, the killed app, the exit reason, the largest app, the page
+/// size and the number of processes, then per process its app, its priority, its resident pages
+/// and its state, audio and whether it has a priority in one word.
+enum JetsamRecord {
+    private static let reasons = ExitReason.allCases
+    private static let states = AppState.allCases
+
+    static func write(_ j: JetsamSnapshot, into out: inout JSONRecord) {
+        out.int64Bytes(j.atUs)
+        out.int64Bytes(Int64(j.killed))
+        out.int64Bytes(Int64(reasons.firstIndex(of: j.exitReason)!))
+        out.int64Bytes(Int64(j.largestProcess))
+        out.int64Bytes(j.pageSize)
+        out.int64Bytes(Int64(j.processes.count))
+        for p in j.processes {
+            out.int64Bytes(Int64(p.app))
+            out.int64Bytes(Int64(p.priority ?? 0))
+            out.int64Bytes(p.rpages)
+            let flags = states.firstIndex(of: p.state)! | (p.playingAudio ? 1 << 8 : 0) | (p.priority != nil ? 1 << 9 : 0)
+            out.int64Bytes(Int64(flags))
+        }
+    }
+
+    /// Reads the record at `at` into `j` (reusing its processes' storage) and moves `at` past it;
+    /// false when the bytes are not such a record (a spill file changed under the run).
+    static func read(_ raw: UnsafeRawBufferPointer, at: inout Int, into j: inout JetsamSnapshot, apps: Int) -> Bool {
+        var position = at
+        func next() -> Int64? {
+            guard position + 8 <= raw.count else { return nil }
+            defer { position += 8 }
+            return Int64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: Int64.self))
+        }
+        func index(_ value: Int64?, below count: Int) -> Int? {
+            guard let value, value >= 0, value < count else { return nil }
+            return Int(value)
+        }
+        guard let atUs = next(), let killed = index(next(), below: apps), let reason = index(next(), below: reasons.count),
+            let largest = index(next(), below: apps), let pageSize = next(), let count = index(next(), below: apps + 1)
+        else { return false }
+        j.atUs = atUs
+        j.killed = killed
+        j.exitReason = reasons[reason]
+        j.largestProcess = largest
+        j.pageSize = pageSize
+        j.processes.removeAll(keepingCapacity: true)
+        for _ in 0..<count {
+            guard let app = index(next(), below: apps), let priority = next(), let rpages = next(), let flags = next(),
+                let state = index(flags & 0xff, below: states.count)
+            else { return false }
+            j.processes.append(JetsamSnapshot.Process(app: app, priority: flags & (1 << 9) != 0 ? Int(priority) : nil,
+                                                      rpages: rpages, state: states[state],
+                                                      playingAudio: flags & (1 << 8) != 0))
+        }
+        at = position
+        return true
     }
 }
