@@ -99,7 +99,7 @@ public enum RunPipeline {
             let orderedApps = workload.apps.map(\.id)
             let assembly = FileAssembly(reportStream: reportStream, traceStream: traceStream, staged: staged, report: report,
                                         orderedApps: orderedApps)
-            DispatchQueue.concurrentPerform(iterations: 3) { assembly.write(part: $0) }
+            assembly.writeAll()
             // Failures and timings in the files' order, as when they were written one by one.
             for written in [assembly.reportJSON, assembly.reportHTML, assembly.traceJSON] {
                 let file = try written.get()
@@ -145,7 +145,27 @@ public enum RunPipeline {
             self.orderedApps = orderedApps
         }
 
-        /// Writes one of the three files (trace.json, the largest to read back, first).
+        /// Writes the three files side by side: trace.json and report.json on threads of their
+        /// own (much of their time is the disk's: they are written past the page cache), report.html
+        /// on the caller's meanwhile. (`concurrentPerform` would run no more parts than there are
+        /// cores: the page waited for one of the others.)
+        func writeAll() {
+            let done = DispatchGroup()
+            for part in 0..<2 {
+                done.enter()
+                let thread = Thread { [self] in
+                    write(part: part)
+                    done.leave()
+                }
+                thread.name = "memprof assembly"
+                thread.stackSize = 1 << 22
+                thread.start()
+            }
+            write(part: 2)
+            done.wait()
+        }
+
+        /// Writes one of the three files.
         func write(part: Int) {
             switch part {
             case 0:
