@@ -107,6 +107,16 @@ public struct LaneDigest {
         self.event(event, row: row)
     }
 
+    /// Whether the lanes read events of `kind` (the marks').
+    public static func reads(_ kind: SimEvent.Kind) -> Bool {
+        switch kind {
+        case .launch, .resume, .eviction, .compression, .exit: true
+        case .transition, .callback, .decompression, .memoryWarning, .pressure, .reclaim, .handlerStart, .handlerEnd,
+             .pushDelivered, .ignored, .objectShown, .objectDismissed, .notificationDelivery, .swap:
+            false
+        }
+    }
+
     /// ``event(_:)`` for an event of the app of lane `row`.
     public mutating func event(_ event: SimEvent, row: Int) {
         let name: String

@@ -104,7 +104,7 @@ final class RunStream: RelayedSink {
             memoryChanged(atUs: change.atUs, app: change.app, appBytes: change.appBytes, usedBytes: change.usedBytes,
                           compressedBytes: change.compressedBytes)
         }
-        handle(calls.events, apps: calls.apps, snapshots: calls.snapshots)
+        handle(calls.events, apps: calls.apps, kinds: calls.kinds, snapshots: calls.snapshots)
     }
 
     private func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
@@ -169,7 +169,7 @@ final class RunStream: RelayedSink {
     /// each event for each writer), with their apps' workload indexes and the jetsam snapshots
     /// taken meanwhile.
     private func handle(_ events: UnsafeBufferPointer<SimEvent>, apps batchApps: UnsafeBufferPointer<Int>,
-                        snapshots: [JetsamSnapshot]) {
+                        kinds: UnsafeBufferPointer<SimEvent.Kind>, snapshots: [JetsamSnapshot]) {
         if !snapshots.isEmpty {
             // A chunk's snapshots were all taken before its last event: the page's history gets
             // them before the chunk's events, as when each was handed over as it was taken.
@@ -180,13 +180,16 @@ final class RunStream: RelayedSink {
                 reportClock.add(start, .now)
             }
         }
-        for k in events.indices {
+        // Each loop reads only the events of the kinds it reads (`events[k]` copies the event).
+        for k in events.indices where kinds[k] == .pressure {
             if case .pressure(let level, _) = events[k].payload { levels.record(events[k].atUs, TraceJSON.levelNumber(level)) }
         }
         if levels.points.count > Self.seriesHeld { drainLevels(above: Self.seriesHeld) }
         if parts.contains(.trace) {
-            for k in events.indices { history.event(events[k]) }
-            for k in events.indices where batchApps[k] >= 0 { lanes.event(events[k], row: batchApps[k]) }
+            for k in events.indices where history.reads(kinds[k]) { history.event(events[k]) }
+            for k in events.indices where batchApps[k] >= 0 && LaneDigest.reads(kinds[k]) {
+                lanes.event(events[k], row: batchApps[k])
+            }
         }
         guard failure == nil else { return }
         if parts.contains(.report) {
@@ -198,7 +201,7 @@ final class RunStream: RelayedSink {
         let apps = batchApps
         let start = WriterClock.Instant.now
         attempt {
-            for k in events.indices {
+            for k in events.indices where Self.traces(kinds[k]) {
                 // One copy for the three (each call would copy the event in `events` otherwise).
                 let event = events[k]
                 // The app's index among trace.json's apps.
@@ -221,6 +224,18 @@ final class RunStream: RelayedSink {
         for (app, run) in ended { handlerRunEnded(app, run) }
         closed.removeAll(keepingCapacity: true)
         ended.removeAll(keepingCapacity: true)
+    }
+
+    /// Whether trace.json reads events of `kind`: as instants (``TraceStreams/instant(_:app:)``),
+    /// state changes (`StateIntervals.Builder`) or handler runs (`StateIntervals.HandlerRuns`).
+    static func traces(_ kind: SimEvent.Kind) -> Bool {
+        switch kind {
+        case .launch, .resume, .compression, .eviction, .exit, .memoryWarning, .pressure, .reclaim, .transition, .handlerStart,
+             .handlerEnd:
+            true
+        case .callback, .decompression, .pushDelivered, .ignored, .objectShown, .objectDismissed, .notificationDelivery, .swap:
+            false
+        }
     }
 
     /// What report.html keeps of a handler run of the app at `app` among trace.json's apps.

@@ -22,6 +22,7 @@ final class SinkRelay: SimulationSink {
         // Unchecked: filled by the simulating thread alone, then only read by the workers.
         let events = UnsafeMutablePointer<SimEvent>.allocate(capacity: SinkRelay.chunkSize)
         let apps = UnsafeMutablePointer<Int>.allocate(capacity: SinkRelay.chunkSize)
+        let kinds = UnsafeMutablePointer<SimEvent.Kind>.allocate(capacity: SinkRelay.chunkSize)
         let memory = UnsafeMutablePointer<MemoryChange>.allocate(capacity: SinkRelay.chunkSize)
         var eventCount = 0
         var memoryCount = 0
@@ -30,6 +31,7 @@ final class SinkRelay: SimulationSink {
         var calls: RelayedCalls {
             RelayedCalls(events: UnsafeBufferPointer(start: events, count: eventCount),
                          apps: UnsafeBufferPointer(start: apps, count: eventCount),
+                         kinds: UnsafeBufferPointer(start: kinds, count: eventCount),
                          snapshots: snapshots,
                          memory: UnsafeBufferPointer(start: memory, count: memoryCount))
         }
@@ -40,6 +42,7 @@ final class SinkRelay: SimulationSink {
             events.deinitialize(count: eventCount)
             events.deallocate()
             apps.deallocate()
+            kinds.deallocate()
             memory.deallocate()
         }
     }
@@ -70,6 +73,7 @@ final class SinkRelay: SimulationSink {
     }
 
     func record(_ event: consuming SimEvent, app: Int?) {
+        chunk.kinds[chunk.eventCount] = event.kind
         (chunk.events + chunk.eventCount).initialize(to: event)
         chunk.apps[chunk.eventCount] = app ?? -1
         chunk.eventCount += 1
@@ -172,6 +176,8 @@ struct RelayedCalls {
     let events: UnsafeBufferPointer<SimEvent>
     /// The workload index of each event's app (-1: a device event).
     let apps: UnsafeBufferPointer<Int>
+    /// Each event's kind (asked of an event lent in place, it would copy the event).
+    let kinds: UnsafeBufferPointer<SimEvent.Kind>
     let snapshots: [JetsamSnapshot]
     let memory: UnsafeBufferPointer<MemoryChange>
 }
