@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCore
+import MemprofReport
 import MemprofRun
 import MemprofTestSupport
 import MemprofWorkload
@@ -24,6 +25,43 @@ import Testing
     func streamedFilesEqualTheWholeRunsFiles(name: String, log: EventLog) throws {
         var request = RunRequest(workload: try WorkloadSource.load(name), sampling: .unsampled)
         request.eventLog = log
+        _ = try Self.expectStreamedEqualsWhole(request)
+    }
+
+    /// A long run (two days of generated use by twelve apps: tens of thousands of events and
+    /// memory changes, so many chunks of the relay, blocks of every scratch stream, and jetsam
+    /// snapshots kept as numbers) writes the whole run's files too, under both policies.
+    @Test(arguments: ["seed-2015", "xnu"])
+    func aLongStreamedRunWritesTheWholeRunsFiles(policy: String) throws {
+        let dir = try Scratch.makeDirectory("long-run")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("long.yaml")
+        try Self.longWorkload(policy: policy).write(to: file, atomically: true, encoding: .utf8)
+        let request = RunRequest(workload: try WorkloadSource.load(file.path), sampling: .unsampled)
+        let whole = try Self.expectStreamedEqualsWhole(request)
+        #expect(whole.events.count > 40_000)
+        #expect(whole.jetsamEvents.count > 100)
+    }
+
+    /// Twelve apps of 40 to 260 MB on an iPhone 6 Plus for 48 hours, switched every 20 s.
+    static func longWorkload(policy: String) -> String {
+        var text = "memprof: 1\nname: long\nseed: 7\nduration: 48h\ndevice: iphone-6-plus\npolicy: \(policy)\napps:\n"
+        for i in 0..<12 {
+            text += """
+                  app\(i):
+                    launch: {footprint: \(40 + 20 * i)MB, time: 800ms}
+                    onBackground: {release: \(5 + i)MB, time: 1s}
+                    onMemoryWarning: {release: 4MB}
+
+                """
+            if i % 3 == 0 { text += "    modes: [fetch]\n    fetch: {interval: 15m, time: 3s, allocates: 2MB}\n" }
+        }
+        text += "script:\n  - {at: 0s, open: app0}\ngenerate:\n  switchEvery: 20s\n  homeEvery: 10m\n"
+        return text
+    }
+
+    /// Runs `request` whole and streamed, expects the same files; returns the whole run's report.
+    static func expectStreamedEqualsWhole(_ request: RunRequest) throws -> Report {
         let whole = try RunPipeline.run(request)
         let dir = try Scratch.makeDirectory("streamed")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -44,5 +82,6 @@ import Testing
             #expect(Self.withoutGeneratedTime(try written("report.html"))
                 == Self.withoutGeneratedTime(try #require(files["report.html"])))
         }
+        return whole.report
     }
 }
