@@ -202,20 +202,8 @@ final class RunStream: RelayedSink {
         let start = WriterClock.Instant.now
         attempt {
             for k in events.indices where Self.traces(kinds[k]) {
-                // One copy for the three (each call would copy the event in `events` otherwise).
-                let event = events[k]
                 // The app's index among trace.json's apps.
-                let app = apps[k] >= 0 ? traceIndex[apps[k]] : nil
-                try trace.instant(event, app: app)
-                guard let app else { continue }
-                if let interval = intervals.add(event, app: app) {
-                    closed.append((app, interval))
-                    try trace.state(app, interval)
-                }
-                handlerRuns.add(event, app: app) { app, run in
-                    ended.append((app, run))
-                    attempt { try trace.handler(app, run) }
-                }
+                try traceEvent(events[k], app: apps[k] >= 0 ? traceIndex[apps[k]] : nil)
             }
         }
         traceClock.add(start, .now)
@@ -224,6 +212,22 @@ final class RunStream: RelayedSink {
         for (app, run) in ended { handlerRunEnded(app, run) }
         closed.removeAll(keepingCapacity: true)
         ended.removeAll(keepingCapacity: true)
+    }
+
+    /// trace.json's records of an event: its instant, the state interval or handler run it
+    /// closes. Borrowed: the event is read where the relay keeps it, not copied (a call per
+    /// record with `events[k]` would copy it each time).
+    private func traceEvent(_ event: borrowing SimEvent, app: Int?) throws {
+        try trace.instant(event, app: app)
+        guard let app else { return }
+        if let interval = intervals.add(event, app: app) {
+            closed.append((app, interval))
+            try trace.state(app, interval)
+        }
+        handlerRuns.add(event, app: app) { app, run in
+            ended.append((app, run))
+            attempt { try trace.handler(app, run) }
+        }
     }
 
     /// Whether trace.json reads events of `kind`: as instants (``TraceStreams/instant(_:app:)``),
