@@ -14,7 +14,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 seconds=300
-targets="workload yaml sweep thresholds budget report"
+targets="workload yaml sweep thresholds budget report plain-json"
 mode=libfuzzer
 seed=1
 while [ $# -gt 0 ]; do

@@ -21,7 +21,7 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [workload, yaml, sweep, thresholds, budget, report]
+    public static let all: [FuzzTarget] = [workload, yaml, sweep, thresholds, budget, report, plainJSON]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 
@@ -135,6 +135,72 @@ public enum FuzzTargets {
 }
 
 /// Seeds and fixtures for the targets.
+extension FuzzTargets {
+    /// The report reader's fast decoder (`PlainJSONDecoder`) against Foundation's `JSONDecoder`
+    /// on the same checked JSON (valid, keys unique in each object, as `JSONScanner` checks
+    /// before the fast path is tried): whatever the fast decoder reads, `JSONDecoder` must read
+    /// too, to the same value (compared as `JSONEncoder` writes both, keys sorted); where it gives
+    /// up, the reader falls back to `JSONDecoder` and nothing is compared. A difference is a crash.
+    public static let plainJSON = FuzzTarget(name: "plain-json", run: { data in
+        let checked: Bool = data.withUnsafeBytes { raw in
+            var scanner = JSONScanner(raw)
+            do throws(JSONScanError) {
+                try scanner.skipValue()
+                try scanner.expectEnd()
+                return true
+            } catch {
+                return false
+            }
+        }
+        guard checked else { return false }
+        var read = false
+        read = PlainDifference.check(Report.self, data) || read
+        read = PlainDifference.check(Report.Run.self, data) || read
+        read = PlainDifference.check(Report.Host.self, data) || read
+        read = PlainDifference.check(Report.Notifications.self, data) || read
+        read = PlainDifference.check(Report.Finding.self, data) || read
+        read = PlainDifference.check([String: Int64].self, data) || read
+        read = PlainDifference.check([Double].self, data) || read
+        return read
+    }, seeds: {
+        let reports = report.seeds()
+        // Each top-level section of the baselines on its own, so the small types are reached.
+        var sections: [Data] = []
+        for data in reports.prefix(4) {
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { continue }
+            for (_, value) in object {
+                if let piece = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]),
+                   piece.count < 64 * 1024
+                {
+                    sections.append(piece)
+                }
+            }
+        }
+        return reports + sections + ["{}", "[]", "{\"a\":1}", "[1.5,2,-0.25]", "{\"x\":12345678901234567890}"].map { Data($0.utf8) }
+    })
+}
+
+/// One type read both ways (``FuzzTargets/plainJSON``).
+enum PlainDifference {
+    /// Whether the fast decoder read `data` as `T`; traps when `JSONDecoder` disagrees.
+    static func check<T: Codable>(_ type: T.Type, _ data: Data) -> Bool {
+        let plain = data.withUnsafeBytes { raw in
+            PlainJSONDecoder.decode(T.self, from: raw.bindMemory(to: UInt8.self))
+        }
+        guard let plain else { return false }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let foundation = try? JSONDecoder().decode(T.self, from: data) else {
+            fatalError("PlainJSONDecoder read a \(T.self) that JSONDecoder refuses: \(String(decoding: data.prefix(300), as: UTF8.self))")
+        }
+        let one = try? encoder.encode(plain), two = try? encoder.encode(foundation)
+        if one != two {
+            fatalError("PlainJSONDecoder and JSONDecoder read different \(T.self): \(String(decoding: data.prefix(300), as: UTF8.self))")
+        }
+        return true
+    }
+}
+
 enum Seeds {
     /// The repository, found from the working directory upwards (the fuzz scripts run from it).
     static let repository: URL? = {
