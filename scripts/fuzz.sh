@@ -67,7 +67,7 @@ for target in $targets; do
     else
         if line=$(MEMPROF_FUZZ_CRASHES="$crashes" "$loop_bin" loop "$target" "$seconds" "$seed"); then
             echo "$line"
-            runs=$(echo "$line" | grep -o '^[a-z]*: [0-9]*' | grep -o '[0-9]*$')
+            runs=$(echo "$line" | grep -o '^[a-z-]*: [0-9]*' | grep -o '[0-9]*$')
             total=$((total + runs))
         else
             saved="$crashes/crash-$target-$(date +%s)"
