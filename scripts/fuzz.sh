@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every parser of untrusted input (issue 15): the workload parser (and the engine behind
-# it), its YAML composer against Yams' (yaml), the sweep file, the thresholds and budget parsers and the report reader of compare/check/export. Each
+# it), its YAML composer against Yams' (yaml), the sweep file, the thresholds and budget parsers, the report reader of compare/check/export
+# and its fast decoder against JSONDecoder (plain-json). Each
 # target starts from its seeds (built-in workloads, baseline reports, example files) and prints
 # executions, corpus size and crashes; a crashing or hanging input is saved under
 # .build/fuzz/crashes and the script exits 1.
@@ -67,7 +68,9 @@ for target in $targets; do
     else
         if line=$(MEMPROF_FUZZ_CRASHES="$crashes" "$loop_bin" loop "$target" "$seconds" "$seed"); then
             echo "$line"
-            runs=$(echo "$line" | grep -o '^[a-z-]*: [0-9]*' | grep -o '[0-9]*$')
+            # "TARGET: N executions in ...": the count after the target's own name, whatever it holds.
+            runs=${line#"$target: "}
+            runs=${runs%% *}
             total=$((total + runs))
         else
             saved="$crashes/crash-$target-$(date +%s)"

@@ -134,7 +134,6 @@ public enum FuzzTargets {
     })
 }
 
-/// Seeds and fixtures for the targets.
 extension FuzzTargets {
     /// The report reader's fast decoder (`PlainJSONDecoder`) against Foundation's `JSONDecoder`
     /// on the same checked JSON (valid, keys unique in each object, as `JSONScanner` checks
@@ -201,6 +200,7 @@ enum PlainDifference {
     }
 }
 
+/// Seeds and fixtures for the targets.
 enum Seeds {
     /// The repository, found from the working directory upwards (the fuzz scripts run from it).
     static let repository: URL? = {

@@ -40,9 +40,6 @@ public struct LaneDigest {
         lastColumn = apps.map { _ in -1 }
     }
 
-    /// The lane of an app key (its index in the apps the digest was made for).
-    public func row(of app: String) -> Int? { rows[app] }
-
     /// The lanes of a whole report.
     static func whole(_ report: Report, apps: [String], options: HTMLReport.Options) -> Drawn {
         var digest = LaneDigest(apps: apps, durationUs: report.run.durationUs, options: options)

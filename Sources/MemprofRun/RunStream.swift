@@ -207,7 +207,12 @@ final class RunStream: RelayedSink {
             }
         }
         traceClock.add(start, .now)
-        // report.html's lanes, after the clock of trace.json's writer.
+        drawClosed()
+    }
+
+    /// Hands the state intervals and handler runs closed since the last call to report.html's
+    /// lanes (after the clock of trace.json's writer, which made their records).
+    private func drawClosed() {
         for (app, interval) in closed { lanes.interval(row: workloadIndex[app], interval) }
         for (app, run) in ended { handlerRunEnded(app, run) }
         closed.removeAll(keepingCapacity: true)
@@ -265,8 +270,7 @@ final class RunStream: RelayedSink {
             attempt { try trace.handler(app, run) }
         }
         traceClock.add(start, .now)
-        for (app, interval) in closed { lanes.interval(row: workloadIndex[app], interval) }
-        for (app, run) in ended { handlerRunEnded(app, run) }
+        drawClosed()
     }
 
     /// The level `TraceJSON.levelNumber(_:)` gives as `number`.
