@@ -56,6 +56,16 @@ public struct JSONWriter {
         used = 0
     }
 
+    /// Forgets the first `n` bytes written, moving the rest to the front.
+    public mutating func removeFirst(_ n: Int) {
+        precondition(n >= 0 && n <= count)
+        guard n > 0 else { return }
+        if !isKnownUniquelyReferenced(&owner) { reallocate(keeping: count, capacity: max(capacity, 64)) }
+        // The two ranges overlap: `memmove` (copyMemory) copies as if through a buffer.
+        UnsafeMutableRawPointer(base).copyMemory(from: base + n, byteCount: count - n)
+        used -= n
+    }
+
     /// Room for `more` bytes in storage of this writer's own; returns where they go.
     @inlinable @inline(__always)
     mutating func reserve(_ more: Int) -> UnsafeMutablePointer<UInt8> {

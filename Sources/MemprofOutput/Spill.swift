@@ -114,6 +114,12 @@ public struct SpillStream {
     /// Whether nothing was written.
     public var isEmpty: Bool { out.isEmpty && blocks.isEmpty && kept.isEmpty }
 
+    /// Bytes moved into blocks so far.
+    private var moved = 0
+
+    /// Every byte written so far (in blocks and in ``out``).
+    public var byteCount: Int { moved + out.count }
+
     /// Moves the bytes written so far into a block once they fill one.
     @inline(__always)
     public mutating func flush(to spill: SpillFile?) throws {
@@ -128,7 +134,34 @@ public struct SpillStream {
         } else {
             kept.append(out.bytes)
         }
+        moved += out.count
         out.removeAll()
+    }
+
+    /// Blocks already handed out by ``nextBlock(_:into:)`` (a stream is read this way, or by a
+    /// ``reader(_:)`` or ``write(into:_:flush:)``, not both).
+    private var blocksRead = 0, keptRead = 0
+
+    /// Reads the oldest block not read yet into `buffer` (replacing what it held) and releases it
+    /// from the spill file; false when every block was read (what is left is in ``out``). For a
+    /// stream read while it is still written: blocks written later are read after, in order.
+    public mutating func nextBlock(_ spill: SpillFile?, into buffer: inout [UInt8]) throws -> Bool {
+        if let spill, blocksRead < blocks.count {
+            let block = blocks[blocksRead]
+            try spill.read(at: block.offset, count: block.count, into: &buffer)
+            spill.release(at: block.offset, count: block.count)
+            blocksRead += 1
+            if blocksRead >= 64, blocksRead * 2 >= blocks.count {
+                blocks.removeFirst(blocksRead)
+                blocksRead = 0
+            }
+            return true
+        }
+        guard keptRead < kept.count else { return false }
+        buffer = kept[keptRead]
+        kept[keptRead] = []
+        keptRead += 1
+        return true
     }
 
     /// The blocks written, in order, one at a time (reading the spill file into one buffer).

@@ -64,6 +64,14 @@ public final class StagedFolder {
         try StreamedFile(creating: staging.appendingPathComponent(name), name: name, folder: target, direct: direct)
     }
 
+    /// A new file `name` of the folder written in parts side by side, each from its own thread:
+    /// part `k` from byte `starts[k]` (`starts[0]` is 0, and each part ends where the next starts).
+    /// ``PartedFile/finish()`` completes it once every part is finished.
+    public func stream(_ name: String, direct: Bool = false, partsAt starts: [Int64]) throws -> PartedFile {
+        try PartedFile(creating: staging.appendingPathComponent(name), name: name, folder: target, direct: direct,
+                       starts: starts)
+    }
+
     /// Scratch space for streams read back before ``commit()``, in the staging folder (so on the
     /// same disk as the output), removed whatever happens.
     public func makeSpillFile() throws -> SpillFile {
@@ -114,17 +122,37 @@ public final class StreamedFile {
     /// The buffer being filled, and how far.
     private var pending: AlignedBuffer?
     private var filled = 0
-    /// Bytes of a direct file handed to the writer.
-    private var written: Int64 = 0
+    /// Where the next buffer goes: the end of the bytes of a direct file handed to the writer,
+    /// or of the bytes written through the cache.
+    private var written: Int64
+    /// Where this file's bytes start in the file on disk: a part of a ``PartedFile`` starts
+    /// where the part before it ends.
+    let start: Int64
+    /// Whether it is a part of a ``PartedFile`` (which cuts and flushes the file once every part
+    /// is written).
+    private let isPart: Bool
+    /// A direct part's first bytes, up to the first block it starts (written through the cache
+    /// by ``PartedFile/finish()``: the part before pads that block), and how many those are.
+    private(set) var head: [UInt8] = []
+    private let headLength: Int
+    /// Bytes appended so far.
+    public private(set) var appended: Int64 = 0
 
     /// The bytes a direct file writes at a time.
     static let directChunk = 2 << 20
 
-    init(creating url: URL, name: String, folder: URL, direct: Bool = false) throws {
+    /// - Parameters:
+    ///   - part: for a part of a ``PartedFile``, where it starts and whether it creates the file
+    ///     (the first part) or opens it.
+    init(creating url: URL, name: String, folder: URL, direct: Bool = false,
+         part: (start: Int64, creates: Bool)? = nil) throws {
         self.url = url
         self.name = name
         self.folder = folder
-        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
+        start = part?.start ?? 0
+        isPart = part != nil
+        let flags = part.map { $0.creates ? O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC : O_WRONLY | O_CLOEXEC }
+            ?? O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
         var isDirect = false
         if direct {
             (fd, isDirect) = DirectIO.open(url.path, flags, 0o644)
@@ -133,6 +161,8 @@ public final class StreamedFile {
         }
         guard fd >= 0 else { throw OutputError(path: folder.path, action: "writing \(name) to", errno: errno) }
         writer = isDirect ? DirectWriter(fd: fd, direct: true, capacity: Self.directChunk) : nil
+        headLength = isDirect ? DirectIO.aligned(Int(start)) - Int(start) : 0
+        written = start + Int64(headLength)
     }
 
     deinit {
@@ -156,19 +186,26 @@ public final class StreamedFile {
 
     public func append(_ buffer: UnsafeRawBufferPointer) throws {
         guard fd >= 0 else { throw fail(EBADF) }
+        appended += Int64(buffer.count)
         guard let writer else {
             var offset = 0
             while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let n = pwrite(fd, buffer.baseAddress! + offset, buffer.count - offset, off_t(written))
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw fail(errno)
                 }
                 offset += n
+                written += Int64(n)
             }
             return
         }
         var offset = 0
+        if head.count < headLength {
+            let n = min(buffer.count, headLength - head.count)
+            head += UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+            offset = n
+        }
         while offset < buffer.count {
             let pending = pending ?? writer.buffer(Self.directChunk)
             self.pending = pending
@@ -210,9 +247,9 @@ public final class StreamedFile {
                 try submit(count: padded, writer)
             }
             try reported { try writer.drain() }
-            if written != length && ftruncate(fd, off_t(length)) != 0 { throw fail(errno) }
+            if !isPart && written != length && ftruncate(fd, off_t(length)) != 0 { throw fail(errno) }
         }
-        if fsync(fd) != 0 && errno != EINVAL && errno != EROFS { throw fail(errno) }
+        if !isPart, fsync(fd) != 0 && errno != EINVAL && errno != EROFS { throw fail(errno) }
     }
 
     /// Closes and removes the file (after a failure).
@@ -223,5 +260,57 @@ public final class StreamedFile {
             fd = -1
         }
         unlink(url.path)
+    }
+}
+
+/// A new file written in parts side by side (issue 9: report.json's two halves, each read back
+/// from a run's scratch space and written on a thread of its own): part `k` is a
+/// ``StreamedFile`` writing from byte `starts[k]` on, and must end where part `k + 1` starts.
+/// Once every part is finished, ``finish()`` writes what direct parts left to it (their bytes
+/// before their first whole block), cuts the file to its length and flushes it.
+public final class PartedFile: @unchecked Sendable {
+    // Unchecked: each part is written by one thread at a time, and `finish()` runs after them.
+    public let parts: [StreamedFile]
+    let url: URL
+    let name: String
+    let folder: URL
+
+    init(creating url: URL, name: String, folder: URL, direct: Bool, starts: [Int64]) throws {
+        precondition(starts.first == 0 && zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 })
+        self.url = url
+        self.name = name
+        self.folder = folder
+        var parts: [StreamedFile] = []
+        for (k, start) in starts.enumerated() {
+            parts.append(try StreamedFile(creating: url, name: name, folder: folder, direct: direct,
+                                          part: (start: start, creates: k == 0)))
+        }
+        self.parts = parts
+    }
+
+    /// Completes the file (after every part's ``StreamedFile/finish()``).
+    public func finish() throws {
+        for (part, next) in zip(parts, parts.dropFirst()) where part.start + part.appended != next.start {
+            // A part longer or shorter than planned would leave the file wrong: never written so.
+            throw OutputError(path: folder.path, action: "writing \(name) (a part of the wrong length) to", errno: EIO)
+        }
+        let fd = open(url.path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw OutputError(path: folder.path, action: "writing \(name) to", errno: errno) }
+        defer { close(fd) }
+        func fail(_ code: Int32) -> OutputError { OutputError(path: folder.path, action: "writing \(name) to", errno: code) }
+        for part in parts where !part.head.isEmpty {
+            try part.head.withUnsafeBytes { bytes in
+                var done = 0
+                while done < bytes.count {
+                    let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(part.start) + off_t(done))
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { throw fail(n < 0 ? errno : EIO) }
+                    done += n
+                }
+            }
+        }
+        let length = parts.last.map { $0.start + $0.appended } ?? 0
+        if ftruncate(fd, off_t(length)) != 0 { throw fail(errno) }
+        if fsync(fd) != 0 && errno != EINVAL && errno != EROFS { throw fail(errno) }
     }
 }

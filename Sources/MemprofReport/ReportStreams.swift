@@ -126,25 +126,67 @@ public struct ReportStreams {
     /// Writes report.json: `report`'s small sections, and the streamed ones in place of its
     /// `events`, `jetsamEvents` and `timeline` (which are not read).
     public func write(_ report: Report, into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void) throws {
-        try ReportJSON.write(report, into: &out, flush: flush,
-                             events: { out in try events.write(into: &out, spill, flush: flush) },
-                             jetsamEvents: { out in try writeJetsam(into: &out, flush: flush) },
-                             timeline: { out in
-                                 out.raw("{\"appBytes\":{")
-                                 let order = appKeys.indices.sorted { appKeys[$0] < appKeys[$1] }
-                                 for (n, i) in order.enumerated() {
-                                     if n > 0 { out.byte(UInt8(ascii: ",")) }
-                                     out.key(appKeys[i])
-                                     try apps[i].write(into: &out, spill, flush: flush)
-                                 }
-                                 out.raw("},\"compressedBytes\":")
-                                 try compressed.write(into: &out, spill, flush: flush)
-                                 out.raw(",\"levels\":")
-                                 try levels.write(into: &out, spill, flush: flush)
-                                 out.raw(",\"usedBytes\":")
-                                 try used.write(into: &out, spill, flush: flush)
-                                 out.byte(UInt8(ascii: "}"))
-                             })
+        let skeleton = try Skeleton(report)
+        try writeFirstPart(skeleton, into: &out, flush: flush)
+        try writeSecondPart(skeleton, into: &out, flush: flush)
+    }
+
+    /// report.json without its streamed sections: the text of `report`'s small sections, and
+    /// where in it the `events`, `jetsamEvents` and `timeline` arrays go.
+    public struct Skeleton {
+        let text: [UInt8]
+        let events: Int, jetsam: Int, timeline: Int
+
+        public init(_ report: Report) throws {
+            var out = JSONWriter(capacity: 1 << 16)
+            var at: [Int] = []
+            try ReportJSON.write(report, into: &out, flush: { _ in }, events: { at.append($0.count) },
+                                 jetsamEvents: { at.append($0.count) }, timeline: { at.append($0.count) })
+            text = out.bytes
+            (events, jetsam, timeline) = (at[0], at[1], at[2])
+        }
+    }
+
+    /// The length of report.json's first part (``writeFirstPart(_:into:flush:)``): up to the end
+    /// of the `events` array, which is where the second part starts.
+    public func firstPartLength(_ skeleton: Skeleton) -> Int64 {
+        Int64(skeleton.events + events.stream.byteCount + 2)
+    }
+
+    /// Writes report.json up to the end of the `events` array (most of a long run's file is that
+    /// array: the two parts are of a size, and can be written side by side, ``PartedFile``).
+    public func writeFirstPart(_ skeleton: Skeleton, into out: inout JSONWriter,
+                               flush: (inout JSONWriter) throws -> Void) throws {
+        skeleton.text.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[..<skeleton.events])) }
+        try events.write(into: &out, spill, flush: flush)
+        try flush(&out)
+    }
+
+    /// Writes the rest of report.json, after ``writeFirstPart(_:into:flush:)``'s.
+    public func writeSecondPart(_ skeleton: Skeleton, into out: inout JSONWriter,
+                                flush: (inout JSONWriter) throws -> Void) throws {
+        func text(_ range: Range<Int>) {
+            skeleton.text.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        }
+        text(skeleton.events..<skeleton.jetsam)
+        try writeJetsam(into: &out, flush: flush)
+        text(skeleton.jetsam..<skeleton.timeline)
+        out.raw("{\"appBytes\":{")
+        let order = appKeys.indices.sorted { appKeys[$0] < appKeys[$1] }
+        for (n, i) in order.enumerated() {
+            if n > 0 { out.byte(UInt8(ascii: ",")) }
+            out.key(appKeys[i])
+            try apps[i].write(into: &out, spill, flush: flush)
+        }
+        out.raw("},\"compressedBytes\":")
+        try compressed.write(into: &out, spill, flush: flush)
+        out.raw(",\"levels\":")
+        try levels.write(into: &out, spill, flush: flush)
+        out.raw(",\"usedBytes\":")
+        try used.write(into: &out, spill, flush: flush)
+        out.byte(UInt8(ascii: "}"))
+        text(skeleton.timeline..<skeleton.text.count)
+        try flush(&out)
     }
 }
 

@@ -79,6 +79,16 @@ public enum StateIntervals {
             return current.lengthUs > 0 ? current : nil
         }
 
+        /// The earliest start of an interval still open that trace.json draws (every state but
+        /// `notRunning`), or nil: no interval closed later starts before it.
+        public var earliestOpenStart: Microseconds? {
+            var earliest: Microseconds?
+            for case let interval? in open where interval.state != .notRunning {
+                earliest = min(earliest ?? interval.startUs, interval.startUs)
+            }
+            return earliest
+        }
+
         /// Closes every app's last interval at the end of the run.
         public mutating func finish(_ emit: (String, StateInterval) -> Void) {
             let names = apps.names
@@ -146,6 +156,15 @@ public enum StateIntervals {
             default:
                 return
             }
+        }
+
+        /// The earliest start of a run not handed out yet (open, or ended and waiting for an
+        /// earlier one of its app), or nil: no run handed out later starts before it.
+        public var earliestWaitingStart: Microseconds? {
+            var earliest: Microseconds?
+            for list in open { for run in list { earliest = min(earliest ?? run.startUs, run.startUs) } }
+            for list in ended { if let run = list.first { earliest = min(earliest ?? run.startUs, run.startUs) } }
+            return earliest
         }
 
         private mutating func grow(to i: Int) {

@@ -56,8 +56,9 @@ public enum RunPipeline {
 
     /// Simulates `request.workload` and writes its files into `folder` as the run goes (issue 9):
     /// events, jetsam snapshots and memory changes flow from the simulation into report.json's and
-    /// trace.json's text in scratch space beside the folder (`RunStream`), and the files are
-    /// put together when the run ends. The folder is replaced whole or not at all.
+    /// trace.json's text in scratch space beside the folder (`RunStream`); trace.json is written
+    /// as the run goes (unless work is sampled: its samples track comes after the run), and the
+    /// other files are put together when the run ends. The folder is replaced whole or not at all.
     ///
     /// - Returns: the report without its events, jetsam snapshots and timeline (they are in the
     ///   files), the stack files, and the names of every file written, in order.
@@ -67,17 +68,22 @@ public enum RunPipeline {
         let staged = try folder.stage()
         do {
             let performer = request.makePerformer()
-            // report.json on one thread, trace.json and report.html on another, each spilling
-            // into a scratch file of its own.
+            // report.json, trace.json and what report.html draws each on a thread of its own, the
+            // files spilling into a scratch file of their own.
             let reportStream = RunStream(workload: workload, eventLog: request.eventLog, spill: try staged.makeSpillFile(),
-                                         keepsHandlerRuns: performer != nil, parts: .report)
+                                         keepsHandlerRuns: false, parts: .report)
+            let pageStream = RunStream(workload: workload, eventLog: request.eventLog, spill: try staged.makeSpillFile(),
+                                       keepsHandlerRuns: performer != nil, parts: .page)
+            // trace.json is written as the run goes, unless the run's work is sampled (the samples
+            // track is made after the run).
             let traceStream = RunStream(workload: workload, eventLog: request.eventLog, spill: try staged.makeSpillFile(),
-                                        keepsHandlerRuns: performer != nil, parts: .trace)
+                                        keepsHandlerRuns: performer != nil, parts: .trace,
+                                        traceFile: performer == nil ? try staged.stream("trace.json", direct: true) : nil)
             var options = Simulator.Options()
             options.progress = request.progress
             options.performer = performer
             // The text is made on other threads while the simulation goes on.
-            let relay = SinkRelay([reportStream, traceStream])
+            let relay = SinkRelay([reportStream, traceStream, pageStream])
             options.sink = relay
             var simulator = Simulator(workload: workload, options: options)
             let started = DispatchTime.now()
@@ -88,8 +94,8 @@ public enum RunPipeline {
             // The time the simulation waited for the writers is theirs, not the simulation's.
             let elapsed = DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds
             let wallMs = Double(elapsed - min(elapsed, relay.waitedNs)) / 1e6
-            relay.finish { [reportStream, traceStream] in ($0 == 0 ? reportStream : traceStream).finish() }
-            if let failure = reportStream.failure ?? traceStream.failure { throw failure }
+            relay.finish { [reportStream, traceStream, pageStream] in [reportStream, traceStream, pageStream][$0].finish() }
+            if let failure = reportStream.failure ?? traceStream.failure ?? pageStream.failure { throw failure }
 
             let profile = performer?.makeProfile()
             traceStream.addSampledWork(profile)
@@ -97,8 +103,8 @@ public enum RunPipeline {
                                 host: .current(simulationWallMs: wallMs, processedOccurrences: result.processedOccurrences),
                                 profile: profile)
             let orderedApps = workload.apps.map(\.id)
-            let assembly = FileAssembly(reportStream: reportStream, traceStream: traceStream, staged: staged, report: report,
-                                        orderedApps: orderedApps)
+            let assembly = FileAssembly(reportStream: reportStream, traceStream: traceStream, pageStream: pageStream,
+                                        staged: staged, report: report, orderedApps: orderedApps)
             assembly.writeAll()
             // Failures and timings in the files' order, as when they were written one by one.
             for written in [assembly.reportJSON, assembly.reportHTML, assembly.traceJSON] {
@@ -120,16 +126,19 @@ public enum RunPipeline {
         }
     }
 
-    /// report.json, report.html and trace.json of a streamed run, put together side by side once
-    /// the run has ended (they need nothing of each other; on two cores this part of a long run,
-    /// reading the scratch back and writing the files, takes half the time).
+    /// report.json, report.html and (when it was not written as the run went) trace.json of a
+    /// streamed run, put together side by side once the run has ended (they need nothing of each
+    /// other; on two cores this part of a long run, reading the scratch back and writing the
+    /// files, takes half the time). report.json is written in two halves side by side
+    /// (``PartedFile``): up to the end of its `events`, and the rest.
     ///
     /// Unchecked: each part reads its own streams of the run (the scratch files with `pread`),
-    /// writes its own file and sets its own result; the run's streams are not changed meanwhile
-    /// except by report.html's part (the digests), which nothing else reads.
+    /// writes its own file or part and sets its own result; the run's streams are not changed
+    /// meanwhile except by report.html's part (the digests), which nothing else reads.
     private final class FileAssembly: @unchecked Sendable {
         let reportStream: RunStream
         let traceStream: RunStream
+        let pageStream: RunStream
         let staged: StagedFolder
         let report: Report
         let orderedApps: [String]
@@ -137,21 +146,36 @@ public enum RunPipeline {
         var reportHTML: Result<WrittenFile, any Error> = .failure(CancellationError())
         var traceJSON: Result<WrittenFile, any Error> = .failure(CancellationError())
 
-        init(reportStream: RunStream, traceStream: RunStream, staged: StagedFolder, report: Report, orderedApps: [String]) {
+        init(reportStream: RunStream, traceStream: RunStream, pageStream: RunStream, staged: StagedFolder, report: Report,
+             orderedApps: [String]) {
             self.reportStream = reportStream
             self.traceStream = traceStream
+            self.pageStream = pageStream
             self.staged = staged
             self.report = report
             self.orderedApps = orderedApps
         }
 
-        /// Writes the three files side by side: trace.json and report.json on threads of their
-        /// own (much of their time is the disk's: they are written past the page cache), report.html
-        /// on the caller's meanwhile. (`concurrentPerform` would run no more parts than there are
-        /// cores: the page waited for one of the others.)
+        /// report.json's text around its streamed sections, and its file in two parts.
+        private var reportFile: Result<(skeleton: ReportStreams.Skeleton, file: PartedFile), any Error>
+            = .failure(CancellationError())
+        /// What writing each part of report.json took, or its failure.
+        private var reportParts: [Result<WriterClock, any Error>] = Array(repeating: .failure(CancellationError()), count: 2)
+
+        /// Writes the files side by side: trace.json (unless it was written as the run went) and
+        /// report.json's two halves on threads of their own (much of their time is the disk's:
+        /// they are written past the page cache), report.html on the caller's meanwhile.
+        /// (`concurrentPerform` would run no more parts than there are cores: the page waited for
+        /// one of the others.)
         func writeAll() {
+            reportFile = Result {
+                let skeleton = try ReportStreams.Skeleton(report)
+                let file = try staged.stream("report.json", direct: true,
+                                             partsAt: [0, reportStream.report.firstPartLength(skeleton)])
+                return (skeleton, file)
+            }
             let done = DispatchGroup()
-            for part in 0..<2 {
+            for part in 0..<3 where part != 0 || traceStream.writtenTrace == nil {
                 done.enter()
                 let thread = Thread { [self] in
                     write(part: part)
@@ -161,31 +185,51 @@ public enum RunPipeline {
                 thread.stackSize = 1 << 22
                 thread.start()
             }
-            write(part: 2)
+            write(part: 3)
             done.wait()
+            if let written = traceStream.writtenTrace { traceJSON = .success(written) }
+            reportJSON = Result {
+                let file = try reportFile.get().file
+                var clock = reportStream.reportClock
+                let parts = try reportParts.map { try $0.get() }
+                clock.wallNs += parts.map(\.wallNs).max() ?? 0
+                clock.cpuNs += parts.reduce(0) { $0 + $1.cpuNs }
+                let start = WriterClock.Instant.now
+                try file.finish()
+                clock.add(start, .now)
+                return WrittenFile(name: "report.json", clock: clock,
+                                   bytes: Int(file.parts.reduce(0) { $0 + $1.appended }), streamed: true)
+            }
         }
 
-        /// Writes one of the three files.
+        /// Writes a file, or a part of report.json.
         func write(part: Int) {
             switch part {
             case 0:
                 traceJSON = Result {
                     try streamFile("trace.json", into: staged, spent: traceStream.traceClock) { out, flush in
-                        try traceStream.trace.write(into: &out, flush: flush)
+                        try traceStream.writeTrace(into: &out, flush: flush)
                     }
                 }
-            case 1:
-                reportJSON = Result {
-                    try streamFile("report.json", into: staged, spent: reportStream.reportClock) { out, flush in
-                        try reportStream.report.write(report, into: &out, flush: flush)
+            case 1, 2:
+                reportParts[part - 1] = Result {
+                    let (skeleton, file) = try reportFile.get()
+                    let clock = try streamPart(file.parts[part - 1]) { out, flush in
+                        if part == 1 {
+                            try reportStream.report.writeFirstPart(skeleton, into: &out, flush: flush)
+                        } else {
+                            try reportStream.report.writeSecondPart(skeleton, into: &out, flush: flush)
+                        }
                     }
+                    try file.parts[part - 1].finish()
+                    return clock
                 }
             default:
                 reportHTML = Result {
                     var clock = WriterClock()
                     let start = WriterClock.Instant.now
-                    let html = HTMLReport.data(report, orderedApps: orderedApps, memory: traceStream.finishMemory(),
-                                               lanes: traceStream.finishLanes(), history: traceStream.finishHistory())
+                    let html = HTMLReport.data(report, orderedApps: orderedApps, memory: pageStream.finishMemory(),
+                                               lanes: pageStream.finishLanes(), history: pageStream.finishHistory())
                     clock.add(start, .now)
                     try staged.write(OutputFile(name: "report.html", data: html))
                     return WrittenFile(name: "report.html", clock: clock, bytes: html.count, streamed: false)
@@ -209,18 +253,26 @@ public enum RunPipeline {
     static func streamFile(_ name: String, into staged: StagedFolder, spent: WriterClock,
                            _ write: (inout JSONWriter, (inout JSONWriter) throws -> Void) throws -> Void) throws -> WrittenFile {
         let file = try staged.stream(name, direct: true)
-        var clock = spent
+        var clock = try streamPart(file, write)
+        clock.wallNs += spent.wallNs
+        clock.cpuNs += spent.cpuNs
+        try file.finish()
+        return WrittenFile(name: name, clock: clock, bytes: Int(file.appended), streamed: true)
+    }
+
+    /// Writes `file` (or a part of a file) from `write`, which hands its text to `flush` in
+    /// pieces; returns the time it took (not finished: the caller finishes it).
+    static func streamPart(_ file: StreamedFile,
+                           _ write: (inout JSONWriter, (inout JSONWriter) throws -> Void) throws -> Void) throws -> WriterClock {
+        var clock = WriterClock()
         let start = WriterClock.Instant.now
         var out = JSONWriter(capacity: 1 << 21)
-        var bytes = 0
         try write(&out) { out in
-            bytes += out.count
             try out.withUnsafeBytes { try file.append($0) }
             out.removeAll()
         }
         clock.add(start, .now)
-        try file.finish()
-        return WrittenFile(name: name, clock: clock, bytes: bytes, streamed: true)
+        return clock
     }
 
     /// The stack files of a profile: written only when samples were collected or a program's

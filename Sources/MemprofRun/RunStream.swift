@@ -12,27 +12,34 @@ import MemprofTrace
 /// The sink of a run written as it goes (issue 9): each event, jetsam snapshot and memory change
 /// is turned into report.json's and trace.json's text as the engine makes it, and that text goes
 /// into a ``SpillFile`` in the report's staging folder; report.html keeps what it draws.
+/// trace.json itself is written as the run goes when nothing is added to it after the run (no
+/// sampled work): its records are merged round by round, up to the earliest time a record still
+/// to come can have (``writeLiveTrace()``), byte for byte the file one merge at the end writes.
 ///
 /// The engine's calls come a chunk at a time (``RelayedCalls``, lent in place by the
 /// ``SinkRelay``): the time spent writing each file's text is measured per chunk.
 ///
-/// A stream makes the ``Parts`` it is given: `memprof run` has two, one for report.json and one
-/// for trace.json and report.html, each fed the engine's calls by a ``SinkRelay`` on a thread of
-/// its own and each spilling into a scratch file of its own, so the simulation and the two
-/// writers share the machine's cores.
+/// A stream makes the ``Parts`` it is given: `memprof run` has three, one for report.json, one
+/// for trace.json and one for what report.html draws, each fed the engine's calls by a
+/// ``SinkRelay`` on a thread of its own (the files each spilling into a scratch file of their
+/// own), so the simulation and the writers share the machine's cores.
 final class RunStream: RelayedSink {
     /// What a stream makes.
     struct Parts: OptionSet {
         let rawValue: Int
         /// report.json's streamed sections.
         static let report = Parts(rawValue: 1)
-        /// trace.json's streams and what report.html draws.
+        /// trace.json's streams.
         static let trace = Parts(rawValue: 2)
-        static let all: Parts = [.report, .trace]
+        /// What report.html draws of the history (the memory chart, the swimlanes, the decisions).
+        static let page = Parts(rawValue: 4)
+        static let all: Parts = [.report, .trace, .page]
     }
 
     let workload: Workload
     let parts: Parts
+    /// Whether the stream makes trace.json's records, report.html's digests.
+    private let writesTrace: Bool, drawsPage: Bool
     private let spill: SpillFile
     private(set) var report: ReportStreams
     private(set) var trace: TraceStreams
@@ -66,12 +73,28 @@ final class RunStream: RelayedSink {
     private(set) var memory: MemoryDigest
     /// The swimlanes, drawn as intervals, handler runs and marks come.
     private(set) var lanes: LaneDigest
+    /// trace.json when it is written as the run goes (a run without sampled work), else nil: it is
+    /// then put together at the end (``writeTrace(into:flush:)``).
+    private let liveTrace: StreamedFile?
+    private var liveOut = JSONWriter(capacity: 1 << 21)
+    private var liveBytes = 0
+    /// trace.json written as the run went, once the run has ended.
+    private(set) var writtenTrace: RunPipeline.WrittenFile?
+    /// The time of the engine's latest call handed over: every later call is at that time or after.
+    private var latestUs: Microseconds = 0
 
     private static let seriesHeld = 1024
 
-    init(workload: Workload, eventLog: EventLog, spill: SpillFile, keepsHandlerRuns: Bool, parts: Parts = .all) {
+    /// - Parameter traceFile: trace.json, to write as the run goes (``Parts/trace`` only; not for
+    ///   a run whose work is sampled: its samples track is made after the run).
+    init(workload: Workload, eventLog: EventLog, spill: SpillFile, keepsHandlerRuns: Bool, parts: Parts = .all,
+         traceFile: StreamedFile? = nil) {
+        precondition(traceFile == nil || (parts == .trace && !keepsHandlerRuns))
+        liveTrace = traceFile
         self.workload = workload
         self.parts = parts
+        writesTrace = parts.contains(.trace)
+        drawsPage = parts.contains(.page)
         self.spill = spill
         let keys = workload.apps.map(\.id)
         appKeys = keys
@@ -86,7 +109,7 @@ final class RunStream: RelayedSink {
         for (i, t) in traceIndex.enumerated() where t < keys.count { workloadIndex[t] = i }
         self.workloadIndex = workloadIndex
         intervals = StateIntervals.Builder(apps: trace.apps, durationUs: workload.durationUs)
-        keptHandlerRuns = keepsHandlerRuns ? [:] : nil
+        keptHandlerRuns = keepsHandlerRuns && writesTrace ? [:] : nil
         history = HistoryDigest(durationUs: workload.durationUs, keepsHandlerRuns: keepsHandlerRuns)
         appSeries = keys.map { _ in Series() }
         for i in appSeries.indices { appSeries[i].record(0, 0) }
@@ -105,18 +128,29 @@ final class RunStream: RelayedSink {
                           compressedBytes: change.compressedBytes)
         }
         handle(calls.events, apps: calls.apps, kinds: calls.kinds, snapshots: calls.snapshots)
+        guard liveTrace != nil else { return }
+        // The last event's time, read in place (an event read whole would be copied).
+        if let events = calls.events.baseAddress, !calls.events.isEmpty {
+            latestUs = max(latestUs, events[calls.events.count - 1].atUs)
+        }
+        if let last = calls.memory.last { latestUs = max(latestUs, last.atUs) }
+        writeLiveTrace()
     }
 
     private func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
-        if parts.contains(.trace) {
+        if drawsPage {
             memory.memoryChanged(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes, compressedBytes: compressedBytes)
         }
+        // The series are the files' (the page's chart keeps its own).
+        guard parts.contains(.report) || writesTrace else { return }
         appSeries[app].record(atUs, appBytes)
         used.record(atUs, usedBytes)
         compressed.record(atUs, compressedBytes)
-        if appSeries[app].points.count > Self.seriesHeld { drain(.app(app), &appSeries[app], above: Self.seriesHeld) }
-        if used.points.count > Self.seriesHeld { drain(.used, &used, above: Self.seriesHeld) }
-        if compressed.points.count > Self.seriesHeld { drain(.compressed, &compressed, above: Self.seriesHeld) }
+        // A live trace.json takes each point once it is final, after every chunk.
+        guard liveTrace == nil else { return }
+        if appSeries[app].points.count > Self.seriesHeld { drain(.app(app), &appSeries[app], .above(Self.seriesHeld)) }
+        if used.points.count > Self.seriesHeld { drain(.used, &used, .above(Self.seriesHeld)) }
+        if compressed.points.count > Self.seriesHeld { drain(.compressed, &compressed, .above(Self.seriesHeld)) }
     }
 
     // MARK: Streaming
@@ -126,10 +160,27 @@ final class RunStream: RelayedSink {
         do { try write() } catch { failure = error }
     }
 
-    /// Writes the final points of a series to both files.
-    private func drain(_ series: ReportStreams.Series, _ values: inout Series, above: Int) {
+    /// Which points of a series to write.
+    private enum Drain {
+        /// All but the last two once more than so many are held (0: every point, at the end).
+        case above(Int)
+        /// Those dated before this time (``Series/drain(before:_:)``).
+        case before(Microseconds)
+    }
+
+    /// Takes the points `drain` says from `values`, into ``points``.
+    private func take(_ drain: Drain, from values: inout Series) {
         points.removeAll(keepingCapacity: true)
-        values.drain(above: above) { points.append(($0, $1)) }
+        switch drain {
+        case .above(let above): values.drain(above: above) { points.append(($0, $1)) }
+        case .before(let time): values.drain(before: time) { points.append(($0, $1)) }
+        }
+    }
+
+    /// Writes the final points of a series to both files.
+    private func drain(_ series: ReportStreams.Series, _ values: inout Series, _ drain: Drain) {
+        take(drain, from: &values)
+        guard !points.isEmpty else { return }
         guard failure == nil else { return }
         if parts.contains(.report) {
             let start = WriterClock.Instant.now
@@ -148,17 +199,17 @@ final class RunStream: RelayedSink {
         }
     }
 
-    private func drainLevels(above: Int) {
-        points.removeAll(keepingCapacity: true)
-        levels.drain(above: above) { points.append(($0, $1)) }
+    private func drainLevels(_ drain: Drain) {
+        take(drain, from: &levels)
+        guard !points.isEmpty else { return }
         let changes = points.map { Timeline.LevelChange(atUs: $0.0, level: Self.level($0.1)) }
         if parts.contains(.report) {
             let start = WriterClock.Instant.now
             attempt { for change in changes { try report.level(change) } }
             reportClock.add(start, .now)
         }
-        if parts.contains(.trace) {
-            for change in changes { history.level(change) }
+        if drawsPage { for change in changes { history.level(change) } }
+        if writesTrace {
             let start = WriterClock.Instant.now
             attempt { for change in changes { try trace.pressure(at: change.atUs, change.level) } }
             traceClock.add(start, .now)
@@ -173,7 +224,7 @@ final class RunStream: RelayedSink {
         if !snapshots.isEmpty {
             // A chunk's snapshots were all taken before its last event: the page's history gets
             // them before the chunk's events, as when each was handed over as it was taken.
-            if parts.contains(.trace) { for snapshot in snapshots { history.jetsam(snapshot, appIDs: appKeys) } }
+            if drawsPage { for snapshot in snapshots { history.jetsam(snapshot, appIDs: appKeys) } }
             if parts.contains(.report), failure == nil {
                 let start = WriterClock.Instant.now
                 attempt { for snapshot in snapshots { try report.jetsamEvent(snapshot) } }
@@ -184,8 +235,8 @@ final class RunStream: RelayedSink {
         for k in events.indices where kinds[k] == .pressure {
             if case .pressure(let level, _) = events[k].payload { levels.record(events[k].atUs, TraceJSON.levelNumber(level)) }
         }
-        if levels.points.count > Self.seriesHeld { drainLevels(above: Self.seriesHeld) }
-        if parts.contains(.trace) {
+        if liveTrace == nil, levels.points.count > Self.seriesHeld { drainLevels(.above(Self.seriesHeld)) }
+        if drawsPage {
             for k in events.indices where history.reads(kinds[k]) { history.event(events[k]) }
             for k in events.indices where batchApps[k] >= 0 && LaneDigest.reads(kinds[k]) {
                 lanes.event(events[k], row: batchApps[k])
@@ -197,7 +248,7 @@ final class RunStream: RelayedSink {
             attempt { for k in events.indices { try report.event(events[k]) } }
             reportClock.add(start, .now)
         }
-        guard parts.contains(.trace) else { return }
+        guard writesTrace || drawsPage else { return }
         let apps = batchApps
         let start = WriterClock.Instant.now
         attempt {
@@ -206,7 +257,7 @@ final class RunStream: RelayedSink {
                 try traceEvent(events[k], app: apps[k] >= 0 ? traceIndex[apps[k]] : nil)
             }
         }
-        traceClock.add(start, .now)
+        if writesTrace { traceClock.add(start, .now) }
         drawClosed()
     }
 
@@ -214,24 +265,28 @@ final class RunStream: RelayedSink {
     /// lanes (after the clock of trace.json's writer, which made their records).
     private func drawClosed() {
         for (app, interval) in closed { lanes.interval(row: workloadIndex[app], interval) }
-        for (app, run) in ended { handlerRunEnded(app, run) }
+        for (app, run) in ended {
+            if drawsPage { lanes.handlerRun(row: workloadIndex[app], run) }
+            keptHandlerRuns?[traceApps[app], default: []].append(run)
+        }
         closed.removeAll(keepingCapacity: true)
         ended.removeAll(keepingCapacity: true)
     }
 
     /// trace.json's records of an event: its instant, the state interval or handler run it
-    /// closes. Borrowed: the event is read where the relay keeps it, not copied (a call per
-    /// record with `events[k]` would copy it each time).
+    /// closes (and the interval and run, for report.html's lanes). Borrowed: the event is read
+    /// where the relay keeps it, not copied (a call per record with `events[k]` would copy it
+    /// each time).
     private func traceEvent(_ event: borrowing SimEvent, app: Int?) throws {
-        try trace.instant(event, app: app)
+        if writesTrace { try trace.instant(event, app: app) }
         guard let app else { return }
         if let interval = intervals.add(event, app: app) {
-            closed.append((app, interval))
-            try trace.state(app, interval)
+            if drawsPage { closed.append((app, interval)) }
+            if writesTrace { try trace.state(app, interval) }
         }
         handlerRuns.add(event, app: app) { app, run in
             ended.append((app, run))
-            attempt { try trace.handler(app, run) }
+            if writesTrace { attempt { try trace.handler(app, run) } }
         }
     }
 
@@ -247,30 +302,82 @@ final class RunStream: RelayedSink {
         }
     }
 
-    /// What report.html keeps of a handler run of the app at `app` among trace.json's apps.
-    private func handlerRunEnded(_ app: Int, _ run: HandlerInterval) {
-        lanes.handlerRun(row: workloadIndex[app], run)
-        keptHandlerRuns?[traceApps[app], default: []].append(run)
+    /// Writes the records of trace.json no later call can precede, as the run goes: the
+    /// counters' final points (dated before the latest call: a change replaces only a point at
+    /// its own time), then every stream's records dated before the earliest of the latest call
+    /// and the starts of the state intervals and handler runs still open (every record to come
+    /// is dated then or later, so the merge round by round writes what one merge at the end
+    /// would). On the 450-hour run a few megabytes of records wait at most.
+    private func writeLiveTrace() {
+        drainLevels(.before(latestUs))
+        for i in appSeries.indices { drain(.app(i), &appSeries[i], .before(latestUs)) }
+        drain(.used, &used, .before(latestUs))
+        drain(.compressed, &compressed, .before(latestUs))
+        var limit = latestUs
+        if let start = intervals.earliestOpenStart { limit = min(limit, start) }
+        if let start = handlerRuns.earliestWaitingStart { limit = min(limit, start) }
+        mergeLiveTrace(before: limit)
+    }
+
+    /// Merges trace.json's records dated before `limit` (all for nil) into the live file.
+    private func mergeLiveTrace(before limit: Microseconds?) {
+        guard let liveTrace, failure == nil else { return }
+        let start = WriterClock.Instant.now
+        attempt {
+            try trace.merge(before: limit, into: &liveOut) { out in
+                liveBytes += out.count
+                try out.withUnsafeBytes { try liveTrace.append($0) }
+                out.removeAll()
+            }
+        }
+        traceClock.add(start, .now)
     }
 
     /// Writes out everything still held, at the end of the run.
     func finish() {
-        drainLevels(above: 0)
-        for i in appSeries.indices { drain(.app(i), &appSeries[i], above: 0) }
-        drain(.used, &used, above: 0)
-        drain(.compressed, &compressed, above: 0)
-        guard parts.contains(.trace) else { return }
+        drainLevels(.above(0))
+        for i in appSeries.indices { drain(.app(i), &appSeries[i], .above(0)) }
+        drain(.used, &used, .above(0))
+        drain(.compressed, &compressed, .above(0))
+        guard writesTrace || drawsPage else { return }
         let start = WriterClock.Instant.now
         intervals.finishByIndex { app, interval in
-            closed.append((app, interval))
-            attempt { try trace.state(app, interval) }
+            if drawsPage { closed.append((app, interval)) }
+            if writesTrace { attempt { try trace.state(app, interval) } }
         }
         handlerRuns.finishByIndex(durationUs: workload.durationUs) { app, run in
             ended.append((app, run))
-            attempt { try trace.handler(app, run) }
+            if writesTrace { attempt { try trace.handler(app, run) } }
+        }
+        if writesTrace { traceClock.add(start, .now) }
+        drawClosed()
+        finishLiveTrace()
+    }
+
+    /// Merges the last records into the live trace.json and ends it.
+    private func finishLiveTrace() {
+        guard let liveTrace else { return }
+        mergeLiveTrace(before: nil)
+        guard failure == nil else { return }
+        let start = WriterClock.Instant.now
+        attempt {
+            try trace.finish(into: &liveOut) { out in
+                liveBytes += out.count
+                try out.withUnsafeBytes { try liveTrace.append($0) }
+                out.removeAll()
+            }
+            try liveTrace.finish()
         }
         traceClock.add(start, .now)
-        drawClosed()
+        if failure == nil {
+            writtenTrace = RunPipeline.WrittenFile(name: "trace.json", clock: traceClock, bytes: liveBytes, streamed: true)
+        }
+    }
+
+    /// Writes trace.json whole, when it was not written as the run went (after ``finish()`` and
+    /// ``addSampledWork(_:)``).
+    func writeTrace(into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void) throws {
+        try trace.write(into: &out, flush: flush)
     }
 
     /// The level `TraceJSON.levelNumber(_:)` gives as `number`.

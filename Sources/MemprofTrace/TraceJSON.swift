@@ -81,6 +81,7 @@ public struct TraceStreams {
     /// How each stream keeps its records.
     private let forms: [Form]
     private let spill: SpillFile?
+    private var merging = Merging()
 
     private static let metadataStream = 0, usedStream = 1, compressedStream = 2, pressureStream = 3
     private var instantsStream: Int { 4 + 4 * apps.count }
@@ -336,41 +337,41 @@ public struct TraceStreams {
 
     // MARK: Writing
 
-    /// Writes trace.json: the header, then every stream's records merged by time (equal times
-    /// in stream order), handing `out` to `flush` whenever it holds a megabyte or more.
-    public func write(into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void) throws {
-        out.raw("{\"displayTimeUnit\":\"ms\",\"otherData\":{")
-        out.key("tool"); out.string(header.tool); out.raw(",")
-        out.key("workload"); out.string(header.workload); out.raw(",")
-        out.key("device"); out.string(header.device); out.raw(",")
-        out.key("policy"); out.string(header.policy); out.raw(",")
-        out.key("seed"); out.string(String(header.seed))
-        out.raw("},\"traceEvents\":[\n")
+    /// Writes trace.json whole: the header, then every stream's records merged by time (equal
+    /// times in stream order), then the end, handing `out` to `flush` whenever it holds a
+    /// megabyte or more. The streams are read once: call it once, after every record.
+    public mutating func write(into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void) throws {
+        try merge(before: nil, into: &out, flush: flush)
+        try finish(into: &out, flush: flush)
+    }
 
-        // The counters' texts, in memory of their own while the streams are merged (the cursors
-        // point into it: taking a record retains nothing).
-        var texts: [UInt8] = []
-        var ranges: [(head: Range<Int>, middle: Range<Int>)] = []
-        for form in forms {
-            guard case .counter(let head, let middle) = form else { ranges.append((0..<0, 0..<0)); continue }
-            texts += head
-            texts += middle
-            ranges.append(((texts.count - middle.count - head.count)..<(texts.count - middle.count),
-                           (texts.count - middle.count)..<texts.count))
+    /// Writes trace.json as it goes (issue 9): the header at the first call, then the records of
+    /// every stream dated before `limit` (all of them for nil), merged as ``write(into:flush:)``
+    /// merges them, handing `out` to `flush` whenever it holds a megabyte or more.
+    ///
+    /// The caller promises that every record added afterwards is dated `limit` or later: then the
+    /// records merged call by call come out in the order of one merge at the end, byte for byte
+    /// (a record held back is one a later record could precede: dated `limit` or later). A record
+    /// read out of a stream no longer takes memory or scratch space.
+    public mutating func merge(before limit: Int64?, into out: inout JSONWriter,
+                               flush: (inout JSONWriter) throws -> Void) throws {
+        if merging.cursors.isEmpty { startMerge(into: &out) }
+        // The state is taken out of `self` for the loop (the streams are read meanwhile).
+        var m = merging
+        merging = Merging()
+        defer { merging = m }
+        for s in streams.indices {
+            if m.queued[s] {
+                // A next record left in memory may have been moved to the scratch file since,
+                // with what came after it: it is then the first of the next block.
+                if m.cursors[s].position >= m.cursors[s].block.count { _ = try peek(s, &m.cursors[s]) }
+            } else if let ts = try peek(s, &m.cursors[s]) {
+                // A stream read to its end last time, and written to since, takes its place again.
+                m.heap.insert(Head(ts: ts, stream: s))
+                m.queued[s] = true
+            }
         }
-        let held = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(texts.count, 1))
-        defer { held.deallocate() }
-        _ = held.initialize(from: texts)
-        var cursors: [Cursor] = []
-        var heap = MergeHeap()
-        for (stream, range) in zip(streams, ranges) {
-            var cursor = Cursor(reader: stream.reader(spill), head: UnsafeBufferPointer(rebasing: held[range.head]),
-                                middle: UnsafeBufferPointer(rebasing: held[range.middle]))
-            if let ts = try cursor.peek() { heap.insert(Head(ts: ts, stream: cursors.count)) }
-            cursors.append(cursor)
-        }
-        var first = true
-        try cursors.withUnsafeMutableBufferPointer { cursors in
+        try m.texts.withUnsafeBufferPointer { texts in
             // The stream with the earliest record (equal times: the first stream) gives it, and
             // takes its place in the heap with its next one (which, in a run of one stream's
             // records, stays on top after a comparison or three).
@@ -378,15 +379,16 @@ public struct TraceStreams {
             while !done {
                 // A megabyte of records at a time, in one record of the writer.
                 try out.record { out in
-                    while let head = heap.min {
+                    while let head = m.heap.min, limit.map({ head.ts < $0 }) ?? true {
                         let s = head.stream
-                        if !first { out.raw(",\n") }
-                        first = false
-                        cursors[s].take(into: &out)
-                        if let ts = try cursors[s].peek() {
-                            heap.replaceMin(with: Head(ts: ts, stream: s))
+                        if !m.first { out.raw(",\n") }
+                        m.first = false
+                        take(s, &m.cursors[s], into: &out, texts)
+                        if let ts = try peek(s, &m.cursors[s]) {
+                            m.heap.replaceMin(with: Head(ts: ts, stream: s))
                         } else {
-                            heap.popMin()
+                            m.heap.popMin()
+                            m.queued[s] = false
                         }
                         if out.count >= 1 << 20 { return }
                     }
@@ -395,8 +397,106 @@ public struct TraceStreams {
                 if !done { try flush(&out) }
             }
         }
+        // What was read of the streams' text in memory goes: the next records are written after
+        // what is left, and a block moved to the scratch file holds no record read already.
+        for s in streams.indices where m.cursors[s].outPosition > 0 {
+            streams[s].out.removeFirst(m.cursors[s].outPosition)
+            m.cursors[s].outPosition = 0
+        }
+    }
+
+    /// Ends trace.json (after the last ``merge(before:into:flush:)``, which read every record).
+    public mutating func finish(into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void) throws {
         out.raw("\n]}\n")
         try flush(&out)
+    }
+
+    /// The header, and the merge's cursors.
+    private mutating func startMerge(into out: inout JSONWriter) {
+        out.raw("{\"displayTimeUnit\":\"ms\",\"otherData\":{")
+        out.key("tool"); out.string(header.tool); out.raw(",")
+        out.key("workload"); out.string(header.workload); out.raw(",")
+        out.key("device"); out.string(header.device); out.raw(",")
+        out.key("policy"); out.string(header.policy); out.raw(",")
+        out.key("seed"); out.string(String(header.seed))
+        out.raw("},\"traceEvents\":[\n")
+        // The counters' texts, side by side (the cursors know their ranges).
+        for form in forms {
+            guard case .counter(let head, let middle) = form else {
+                merging.cursors.append(Cursor(head: 0..<0, middle: 0..<0))
+                continue
+            }
+            let at = merging.texts.count
+            merging.texts += head
+            merging.texts += middle
+            merging.cursors.append(Cursor(head: at..<(at + head.count), middle: (at + head.count)..<merging.texts.count))
+        }
+        merging.queued = Array(repeating: false, count: streams.count)
+    }
+
+    /// The time of stream `s`'s next record (read from the scratch file when it is there), or nil
+    /// when every record written so far was taken.
+    @inline(__always)
+    private mutating func peek(_ s: Int, _ cursor: inout Cursor) throws -> Int64? {
+        if cursor.position < cursor.block.count {
+            return cursor.block.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: cursor.position, as: Int64.self) }
+        }
+        // Blocks moved to the scratch file come before the text in memory (read from its start:
+        // within a merge no block is added).
+        if cursor.outPosition == 0, try streams[s].nextBlock(spill, into: &cursor.block) {
+            // Read into the cursor's own buffer, in place. A block is never empty.
+            cursor.position = 0
+            return cursor.block.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0, as: Int64.self) }
+        }
+        guard cursor.outPosition < streams[s].out.count else { return nil }
+        return streams[s].out.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: cursor.outPosition, as: Int64.self) }
+    }
+
+    /// Appends stream `s`'s next record's text to `out` (after ``peek(_:_:)`` found one).
+    @inline(__always)
+    private func take(_ s: Int, _ cursor: inout Cursor, into out: inout JSONRecord, _ texts: UnsafeBufferPointer<UInt8>) {
+        let head = UnsafeBufferPointer(rebasing: texts[cursor.head])
+        let middle = UnsafeBufferPointer(rebasing: texts[cursor.middle])
+        if cursor.position < cursor.block.count {
+            let at = cursor.position
+            cursor.position += cursor.block.withUnsafeBytes { Self.text(of: $0, at: at, head, middle, into: &out) }
+        } else {
+            let at = cursor.outPosition
+            cursor.outPosition += streams[s].out.withUnsafeBytes { Self.text(of: $0, at: at, head, middle, into: &out) }
+        }
+    }
+
+    /// Appends the text of the record at `at` in `raw` to `out`; returns the record's length. A
+    /// counter's record (`head` not empty) is its time and value, made text between `head` and
+    /// `middle`; any other is its time, length and text.
+    @inline(__always)
+    private static func text(of raw: UnsafeRawBufferPointer, at: Int, _ head: UnsafeBufferPointer<UInt8>,
+                             _ middle: UnsafeBufferPointer<UInt8>, into out: inout JSONRecord) -> Int {
+        if head.isEmpty {
+            let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self)))
+            out.raw(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + at + 12, count: length))
+            return 12 + length
+        }
+        out.raw(head)
+        out.int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: Int64.self)))
+        out.raw(middle)
+        out.int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: Int64.self)))
+        out.raw("}}")
+        return 16
+    }
+
+    /// The merge, kept from one ``merge(before:into:flush:)`` to the next.
+    private struct Merging {
+        /// Per stream, where its next record is.
+        var cursors: [Cursor] = []
+        /// The next record of every stream that has one.
+        var heap = MergeHeap()
+        /// Per stream, whether it is in the heap.
+        var queued: [Bool] = []
+        /// The counters' texts around their time and value.
+        var texts: [UInt8] = []
+        /// Whether no record was written yet (the next needs no comma).
+        var first = true
     }
 
     /// How a stream keeps its records.
@@ -466,50 +566,21 @@ public struct TraceStreams {
         }
     }
 
-    /// Reads a stream's records in order.
+    /// Where a stream's next record is: in a block read back from the scratch file, or in the
+    /// stream's text still in memory.
     private struct Cursor {
-        var reader: SpillStream.Reader
-        /// A counter stream's text around its time and value (empty for a stream of text).
-        let head: UnsafeBufferPointer<UInt8>
-        let middle: UnsafeBufferPointer<UInt8>
+        /// A counter stream's text around its time and value, in ``Merging/texts`` (empty for a
+        /// stream of text).
+        let head: Range<Int>
+        let middle: Range<Int>
         var block: [UInt8] = []
         var position = 0
+        /// How far the stream's text in memory was read (0 between merges).
+        var outPosition = 0
 
-        init(reader: SpillStream.Reader, head: UnsafeBufferPointer<UInt8>, middle: UnsafeBufferPointer<UInt8>) {
-            self.reader = reader
+        init(head: Range<Int>, middle: Range<Int>) {
             self.head = head
             self.middle = middle
-        }
-
-        /// The time of the next record, or nil at the end.
-        mutating func peek() throws -> Int64? {
-            while position >= block.count {
-                // The reader reads into its buffer again: let go of it first, so it is not copied.
-                block = []
-                guard let next = try reader.next() else { return nil }
-                block = next
-                position = 0
-            }
-            return block.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(fromByteOffset: position, as: Int64.self)) }
-        }
-
-        /// Appends the next record's text to `out` (after ``peek()`` found one).
-        mutating func take(into out: inout JSONRecord) {
-            let (at, head, middle) = (position, head, middle)
-            position += block.withUnsafeBytes { raw in
-                if head.isEmpty {
-                    let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self)))
-                    out.raw(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + at + 12,
-                                                count: length))
-                    return 12 + length
-                }
-                out.raw(head)
-                out.int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: Int64.self)))
-                out.raw(middle)
-                out.int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: Int64.self)))
-                out.raw("}}")
-                return 16
-            }
         }
     }
 }
