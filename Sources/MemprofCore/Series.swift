@@ -31,24 +31,13 @@ public struct Series: Sendable {
     /// compares with the last two).
     private var handed = 0
 
-    /// Hands the points no later ``record(_:_:)`` can change (all but the last two: it only ever
-    /// replaces or removes the last point, comparing with the one before) to `body`, oldest
-    /// first, and forgets them, once more than `above` are held; `above: 0` hands every point
-    /// (the end of a run). A series streamed this way holds a bounded number of points.
-    public mutating func drain(above: Int = 0, _ body: (Microseconds, Int64) throws -> Void) rethrows {
-        guard above == 0 || points.count - handed > above else { return }
-        let n = above == 0 ? points.count : points.count - 2
-        guard n >= handed else { return }
-        for k in handed..<n { try body(points[k].time, points[k].value) }
-        points.removeFirst(n)
-        handed = 0
-    }
-
-    /// Hands the points dated before `time` not handed yet to `body`, oldest first, when every
-    /// later ``record(_:_:)`` is at `time` or after (it changes only a point at its own time):
-    /// for a series written as it goes, each point as soon as it is final. The points handed are
-    /// forgotten in batches, but never the last two, which `record` compares with.
-    public mutating func drain(before time: Microseconds, _ body: (Microseconds, Int64) throws -> Void) rethrows {
+    /// Hands the points dated before `time` not handed yet to `body`, oldest first: for a series
+    /// written as it goes, each point once it is final, which it is when every later
+    /// ``record(_:_:)`` is at `time` or after (a change replaces or removes only a point at its
+    /// own time). `time: .max` hands every point (the end of a run). The points handed are
+    /// forgotten in batches, but never the last two, which `record` compares with: a series
+    /// drained this way holds a bounded number of points.
+    public mutating func drain(before time: Microseconds = .max, _ body: (Microseconds, Int64) throws -> Void) rethrows {
         var k = handed
         while k < points.count, points[k].time < time {
             try body(points[k].time, points[k].value)
@@ -56,11 +45,14 @@ public struct Series: Sendable {
         }
         handed = k
         let forgettable = min(handed, points.count - 2)
-        if forgettable >= 256 {
+        if forgettable >= Self.forgottenTogether {
             points.removeFirst(forgettable)
             handed -= forgettable
         }
     }
+
+    /// Points handed out are forgotten this many at a time (a removal moves the two kept).
+    static let forgottenTogether = 64
 
     public var pairs: [[Int64]] {
         points.map { [$0.time, $0.value] }

@@ -83,8 +83,6 @@ final class RunStream: RelayedSink {
     /// The time of the engine's latest call handed over: every later call is at that time or after.
     private var latestUs: Microseconds = 0
 
-    private static let seriesHeld = 1024
-
     /// - Parameter traceFile: trace.json, to write as the run goes (``Parts/trace`` only; not for
     ///   a run whose work is sampled: its samples track is made after the run).
     init(workload: Workload, eventLog: EventLog, spill: SpillFile, keepsHandlerRuns: Bool, parts: Parts = .all,
@@ -128,13 +126,15 @@ final class RunStream: RelayedSink {
                           compressedBytes: change.compressedBytes)
         }
         handle(calls.events, apps: calls.apps, kinds: calls.kinds, snapshots: calls.snapshots)
-        guard liveTrace != nil else { return }
         // The last event's time, read in place (an event read whole would be copied).
         if let events = calls.events.baseAddress, !calls.events.isEmpty {
             latestUs = max(latestUs, events[calls.events.count - 1].atUs)
         }
         if let last = calls.memory.last { latestUs = max(latestUs, last.atUs) }
-        writeLiveTrace()
+        // Every series' final points are written after every chunk: a series holds a chunk's
+        // points, not more (its points stay in the cache).
+        drainSeries(before: latestUs)
+        if liveTrace != nil { writeLiveTrace() }
     }
 
     private func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
@@ -146,11 +146,6 @@ final class RunStream: RelayedSink {
         appSeries[app].record(atUs, appBytes)
         used.record(atUs, usedBytes)
         compressed.record(atUs, compressedBytes)
-        // A live trace.json takes each point once it is final, after every chunk.
-        guard liveTrace == nil else { return }
-        if appSeries[app].points.count > Self.seriesHeld { drain(.app(app), &appSeries[app], .above(Self.seriesHeld)) }
-        if used.points.count > Self.seriesHeld { drain(.used, &used, .above(Self.seriesHeld)) }
-        if compressed.points.count > Self.seriesHeld { drain(.compressed, &compressed, .above(Self.seriesHeld)) }
     }
 
     // MARK: Streaming
@@ -160,26 +155,24 @@ final class RunStream: RelayedSink {
         do { try write() } catch { failure = error }
     }
 
-    /// Which points of a series to write.
-    private enum Drain {
-        /// All but the last two once more than so many are held (0: every point, at the end).
-        case above(Int)
-        /// Those dated before this time (``Series/drain(before:_:)``).
-        case before(Microseconds)
+    /// Takes the points of `values` dated before `time` into ``points``.
+    private func take(before time: Microseconds, from values: inout Series) {
+        points.removeAll(keepingCapacity: true)
+        values.drain(before: time) { points.append(($0, $1)) }
     }
 
-    /// Takes the points `drain` says from `values`, into ``points``.
-    private func take(_ drain: Drain, from values: inout Series) {
-        points.removeAll(keepingCapacity: true)
-        switch drain {
-        case .above(let above): values.drain(above: above) { points.append(($0, $1)) }
-        case .before(let time): values.drain(before: time) { points.append(($0, $1)) }
-        }
+    /// Writes every series' points dated before `time` (all for `.max`).
+    private func drainSeries(before time: Microseconds) {
+        drainLevels(before: time)
+        guard parts.contains(.report) || writesTrace else { return }
+        for i in appSeries.indices { drain(.app(i), &appSeries[i], before: time) }
+        drain(.used, &used, before: time)
+        drain(.compressed, &compressed, before: time)
     }
 
     /// Writes the final points of a series to both files.
-    private func drain(_ series: ReportStreams.Series, _ values: inout Series, _ drain: Drain) {
-        take(drain, from: &values)
+    private func drain(_ series: ReportStreams.Series, _ values: inout Series, before time: Microseconds) {
+        take(before: time, from: &values)
         guard !points.isEmpty else { return }
         guard failure == nil else { return }
         if parts.contains(.report) {
@@ -199,8 +192,8 @@ final class RunStream: RelayedSink {
         }
     }
 
-    private func drainLevels(_ drain: Drain) {
-        take(drain, from: &levels)
+    private func drainLevels(before time: Microseconds) {
+        take(before: time, from: &levels)
         guard !points.isEmpty else { return }
         let changes = points.map { Timeline.LevelChange(atUs: $0.0, level: Self.level($0.1)) }
         if parts.contains(.report) {
@@ -235,7 +228,6 @@ final class RunStream: RelayedSink {
         for k in events.indices where kinds[k] == .pressure {
             if case .pressure(let level, _) = events[k].payload { levels.record(events[k].atUs, TraceJSON.levelNumber(level)) }
         }
-        if liveTrace == nil, levels.points.count > Self.seriesHeld { drainLevels(.above(Self.seriesHeld)) }
         if drawsPage {
             for k in events.indices where history.reads(kinds[k]) { history.event(events[k]) }
             for k in events.indices where batchApps[k] >= 0 && LaneDigest.reads(kinds[k]) {
@@ -302,17 +294,13 @@ final class RunStream: RelayedSink {
         }
     }
 
-    /// Writes the records of trace.json no later call can precede, as the run goes: the
-    /// counters' final points (dated before the latest call: a change replaces only a point at
-    /// its own time), then every stream's records dated before the earliest of the latest call
-    /// and the starts of the state intervals and handler runs still open (every record to come
-    /// is dated then or later, so the merge round by round writes what one merge at the end
-    /// would). On the 450-hour run a few megabytes of records wait at most.
+    /// Writes the records of trace.json no later call can precede, as the run goes (after the
+    /// counters' final points, dated before the latest call: a change replaces only a point at its
+    /// own time): every stream's records dated before the earliest of the latest call and the
+    /// starts of the state intervals and handler runs still open (every record to come is dated
+    /// then or later, so the merge round by round writes what one merge at the end would). On the
+    /// 450-hour run a few megabytes of records wait at most.
     private func writeLiveTrace() {
-        drainLevels(.before(latestUs))
-        for i in appSeries.indices { drain(.app(i), &appSeries[i], .before(latestUs)) }
-        drain(.used, &used, .before(latestUs))
-        drain(.compressed, &compressed, .before(latestUs))
         var limit = latestUs
         if let start = intervals.earliestOpenStart { limit = min(limit, start) }
         if let start = handlerRuns.earliestWaitingStart { limit = min(limit, start) }
@@ -335,10 +323,7 @@ final class RunStream: RelayedSink {
 
     /// Writes out everything still held, at the end of the run.
     func finish() {
-        drainLevels(.above(0))
-        for i in appSeries.indices { drain(.app(i), &appSeries[i], .above(0)) }
-        drain(.used, &used, .above(0))
-        drain(.compressed, &compressed, .above(0))
+        drainSeries(before: .max)
         guard writesTrace || drawsPage else { return }
         let start = WriterClock.Instant.now
         intervals.finishByIndex { app, interval in

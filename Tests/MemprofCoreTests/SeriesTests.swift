@@ -19,11 +19,13 @@ import Testing
     func pointsHandedAsTheyBecomeFinalAreTheSeriesPoints(seed: UInt64) {
         var whole = Series(), live = Series()
         var handed: [(time: Microseconds, value: Int64)] = []
+        var held = 0
         for (n, (time, value)) in Self.changes(seed: seed, count: 20_000).enumerated() {
             whole.record(time, value)
             live.record(time, value)
             // Every later change is at `time` or after: the points before it are final.
             if n % 7 == 0 { live.drain(before: time) { handed.append(($0, $1)) } }
+            held = max(held, live.points.count)
         }
         live.drain { handed.append(($0, $1)) }
         var all: [(time: Microseconds, value: Int64)] = []
@@ -31,8 +33,8 @@ import Testing
         #expect(handed.map(\.time) == all.map(\.time))
         #expect(handed.map(\.value) == all.map(\.value))
         #expect(all.count > 1000)
-        // The live series held only the last points it still compares with, never the whole run.
-        #expect(live.points.isEmpty)
+        // The live series held the points since the last drain and a few handed ones, never the run.
+        #expect(held < 80)
     }
 
     @Test func aPointAtTheLatestTimeIsNotHandedYet() {
