@@ -111,14 +111,14 @@ public struct SpillStream {
         out = JSONWriter(capacity: blockSize + 1024)
     }
 
-    /// Whether nothing was written.
-    public var isEmpty: Bool { out.isEmpty && blocks.isEmpty && kept.isEmpty }
-
     /// Bytes moved into blocks so far.
     private var moved = 0
 
-    /// Every byte written so far (in blocks and in ``out``).
+    /// Every byte written so far (in blocks and in ``out``), read back or not.
     public var byteCount: Int { moved + out.count }
+
+    /// Whether nothing was written.
+    public var isEmpty: Bool { byteCount == 0 }
 
     /// Moves the bytes written so far into a block once they fill one.
     @inline(__always)

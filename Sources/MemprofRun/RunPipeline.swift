@@ -159,8 +159,9 @@ public enum RunPipeline {
         /// report.json's text around its streamed sections, and its file in two parts.
         private var reportFile: Result<(skeleton: ReportStreams.Skeleton, file: PartedFile), any Error>
             = .failure(CancellationError())
-        /// What writing each part of report.json took, or its failure.
-        private var reportParts: [Result<WriterClock, any Error>] = Array(repeating: .failure(CancellationError()), count: 2)
+        /// What writing each part of report.json took, or its failure (each set by its own thread).
+        private var firstPart: Result<WriterClock, any Error> = .failure(CancellationError())
+        private var secondPart: Result<WriterClock, any Error> = .failure(CancellationError())
 
         /// Writes the files side by side: trace.json (unless it was written as the run went) and
         /// report.json's two halves on threads of their own (much of their time is the disk's:
@@ -191,7 +192,7 @@ public enum RunPipeline {
             reportJSON = Result {
                 let file = try reportFile.get().file
                 var clock = reportStream.reportClock
-                let parts = try reportParts.map { try $0.get() }
+                let parts = [try firstPart.get(), try secondPart.get()]
                 clock.wallNs += parts.map(\.wallNs).max() ?? 0
                 clock.cpuNs += parts.reduce(0) { $0 + $1.cpuNs }
                 let start = WriterClock.Instant.now
@@ -199,6 +200,23 @@ public enum RunPipeline {
                 clock.add(start, .now)
                 return WrittenFile(name: "report.json", clock: clock,
                                    bytes: Int(file.parts.reduce(0) { $0 + $1.appended }), streamed: true)
+            }
+        }
+
+        /// Writes part `k` of report.json (0: up to the end of `events`, 1: the rest) and
+        /// finishes it; the time it took.
+        private func reportPart(_ k: Int) -> Result<WriterClock, any Error> {
+            Result {
+                let (skeleton, file) = try reportFile.get()
+                let clock = try streamPart(file.parts[k]) { out, flush in
+                    if k == 0 {
+                        try reportStream.report.writeFirstPart(skeleton, into: &out, flush: flush)
+                    } else {
+                        try reportStream.report.writeSecondPart(skeleton, into: &out, flush: flush)
+                    }
+                }
+                try file.parts[k].finish()
+                return clock
             }
         }
 
@@ -211,19 +229,10 @@ public enum RunPipeline {
                         try traceStream.writeTrace(into: &out, flush: flush)
                     }
                 }
-            case 1, 2:
-                reportParts[part - 1] = Result {
-                    let (skeleton, file) = try reportFile.get()
-                    let clock = try streamPart(file.parts[part - 1]) { out, flush in
-                        if part == 1 {
-                            try reportStream.report.writeFirstPart(skeleton, into: &out, flush: flush)
-                        } else {
-                            try reportStream.report.writeSecondPart(skeleton, into: &out, flush: flush)
-                        }
-                    }
-                    try file.parts[part - 1].finish()
-                    return clock
-                }
+            case 1:
+                firstPart = reportPart(0)
+            case 2:
+                secondPart = reportPart(1)
             default:
                 reportHTML = Result {
                     var clock = WriterClock()
