@@ -180,6 +180,12 @@ public final class StreamedFile {
         try data.withUnsafeBytes { try append($0) }
     }
 
+    /// Appends what `out` holds and empties it (a writer's text handed on a piece at a time).
+    public func append(emptying out: inout JSONWriter) throws {
+        try out.withUnsafeBytes { try append($0) }
+        out.removeAll()
+    }
+
     public func append(_ bytes: ArraySlice<UInt8>) throws {
         try bytes.withUnsafeBytes { try append($0) }
     }
@@ -188,16 +194,10 @@ public final class StreamedFile {
         guard fd >= 0 else { throw fail(EBADF) }
         appended += Int64(buffer.count)
         guard let writer else {
-            var offset = 0
-            while offset < buffer.count {
-                let n = pwrite(fd, buffer.baseAddress! + offset, buffer.count - offset, off_t(written))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw fail(errno)
-                }
-                offset += n
-                written += Int64(n)
-            }
+            var direct = false
+            let code = DirectIO.write(fd, buffer, at: written, direct: &direct)
+            if code != 0 { throw fail(code) }
+            written += Int64(buffer.count)
             return
         }
         var offset = 0
@@ -299,15 +299,9 @@ public final class PartedFile: @unchecked Sendable {
         defer { close(fd) }
         func fail(_ code: Int32) -> OutputError { OutputError(path: folder.path, action: "writing \(name) to", errno: code) }
         for part in parts where !part.head.isEmpty {
-            try part.head.withUnsafeBytes { bytes in
-                var done = 0
-                while done < bytes.count {
-                    let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(part.start) + off_t(done))
-                    if n < 0 && errno == EINTR { continue }
-                    if n <= 0 { throw fail(n < 0 ? errno : EIO) }
-                    done += n
-                }
-            }
+            var direct = false
+            let code = part.head.withUnsafeBytes { DirectIO.write(fd, $0, at: part.start, direct: &direct) }
+            if code != 0 { throw fail(code) }
         }
         let length = parts.last.map { $0.start + $0.appended } ?? 0
         if ftruncate(fd, off_t(length)) != 0 { throw fail(errno) }

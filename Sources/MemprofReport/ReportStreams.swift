@@ -123,14 +123,6 @@ public struct ReportStreams {
         out.byte(UInt8(ascii: "]"))
     }
 
-    /// Writes report.json: `report`'s small sections, and the streamed ones in place of its
-    /// `events`, `jetsamEvents` and `timeline` (which are not read).
-    public func write(_ report: Report, into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void) throws {
-        let skeleton = try Skeleton(report)
-        try writeFirstPart(skeleton, into: &out, flush: flush)
-        try writeSecondPart(skeleton, into: &out, flush: flush)
-    }
-
     /// report.json without its streamed sections: the text of `report`'s small sections, and
     /// where in it the `events`, `jetsamEvents` and `timeline` arrays go.
     public struct Skeleton {

@@ -276,10 +276,7 @@ public enum RunPipeline {
         var clock = WriterClock()
         let start = WriterClock.Instant.now
         var out = JSONWriter(capacity: 1 << 21)
-        try write(&out) { out in
-            try out.withUnsafeBytes { try file.append($0) }
-            out.removeAll()
-        }
+        try write(&out) { try file.append(emptying: &$0) }
         clock.add(start, .now)
         return clock
     }

@@ -77,7 +77,6 @@ final class RunStream: RelayedSink {
     /// then put together at the end (``writeTrace(into:flush:)``).
     private let liveTrace: StreamedFile?
     private var liveOut = JSONWriter(capacity: 1 << 21)
-    private var liveBytes = 0
     /// trace.json written as the run went, once the run has ended.
     private(set) var writtenTrace: RunPipeline.WrittenFile?
     /// The time of the engine's latest call handed over: every later call is at that time or after.
@@ -311,13 +310,7 @@ final class RunStream: RelayedSink {
     private func mergeLiveTrace(before limit: Microseconds?) {
         guard let liveTrace, failure == nil else { return }
         let start = WriterClock.Instant.now
-        attempt {
-            try trace.merge(before: limit, into: &liveOut) { out in
-                liveBytes += out.count
-                try out.withUnsafeBytes { try liveTrace.append($0) }
-                out.removeAll()
-            }
-        }
+        attempt { try trace.merge(before: limit, into: &liveOut) { try liveTrace.append(emptying: &$0) } }
         traceClock.add(start, .now)
     }
 
@@ -346,16 +339,13 @@ final class RunStream: RelayedSink {
         guard failure == nil else { return }
         let start = WriterClock.Instant.now
         attempt {
-            try trace.finish(into: &liveOut) { out in
-                liveBytes += out.count
-                try out.withUnsafeBytes { try liveTrace.append($0) }
-                out.removeAll()
-            }
+            try trace.finish(into: &liveOut) { try liveTrace.append(emptying: &$0) }
             try liveTrace.finish()
         }
         traceClock.add(start, .now)
         if failure == nil {
-            writtenTrace = RunPipeline.WrittenFile(name: "trace.json", clock: traceClock, bytes: liveBytes, streamed: true)
+            writtenTrace = RunPipeline.WrittenFile(name: "trace.json", clock: traceClock, bytes: Int(liveTrace.appended),
+                                                   streamed: true)
         }
     }
 
