@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks how fast `memprof compare` and `memprof check` read reports (issue 15.7), in release
+# Benchmarks how fast `memprof compare` and `memprof check` read reports, in release
 # mode, and in how much memory:
 #   1. two reports of a generated 24 h, 50-app workload, compared as compare does it from the
 #      command line: the report size, the wall time, the read speed (both reports' bytes per

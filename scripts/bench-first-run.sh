@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The first `./scripts/memprof run` on a fresh clone (issue 11, point 9: aim ≤ 90 s on 2 cores):
+# The first `./scripts/memprof run` on a fresh clone (target ≤ 90 s on 2 cores):
 # clones the committed HEAD into a scratch folder, times the README's first command there (set-up,
 # release build of memprof and the preload library, the run of the default workload), and prints
 # wall and CPU time with the machine and its load. Then it times what a first `compare` adds

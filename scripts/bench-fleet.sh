@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fleet sweep figures (issue 10), release build: 1,000 seeds of phone-day end to end (fleet.json,
+# Fleet sweep figures, release build: 1,000 seeds of phone-day end to end (fleet.json,
 # runs.csv and fleet.html written), 1 against 2 threads, peak memory of 10,000 seeds against 1,000,
 # and the merge of 64 shards of a 10,000-seed sweep. Prints the figures; asserts nothing.
 #

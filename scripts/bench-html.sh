@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of the reports people look at (issue 9): report.html's size and the time to write it,
+# Benchmark of the reports people look at: report.html's size and the time to write it,
 # and how long headless Chromium takes to render it (scripts/html_render.py: to the load event, the
 # end of the page's script and the first frame after both, and the page's main-thread CPU time),
 # median of 3 loads. Workloads: the largest built-in one and the large

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks memprof in release mode and prints every figure with the machine (issue 9):
+# Benchmarks memprof in release mode and prints every figure with the machine:
 #   1. the simulator and the report.json writer in one process (memprof-bench: 100 apps, 24 h);
 #   2. `memprof run --no-sampling` end to end on generated workloads (scripts/gen-workload.py):
 #      50 apps over 450 hours with 100,000 scripted switches, and the same pace over 1 and 7 days:
@@ -7,7 +7,7 @@
 #      report's `host`: the simulating thread's wall time, less what it waited for the writers'
 #      threads), each file's writer (MB/s, from MEMPROF_TIMINGS: wall time, and for the files
 #      streamed while the run goes the writing thread's CPU time), wall time, CPU time and peak RSS;
-#   3. the peak RSS of the 7-day run over the 1-day run (the issue asks for at most 1.2);
+#   3. the peak RSS of the 7-day run over the 1-day run (the limit is 1.2);
 #   4. each run's report.html rendered in headless Chromium (scripts/html_render.py: wall time to
 #      the first frame after the load event, and the page's main-thread CPU time; at most 0.3 s).
 # BENCH_REPEAT=N runs each measurement N times and keeps the best of each figure (default 1): the

@@ -33,7 +33,7 @@ done
     --html Reports/compare.html >/dev/null) || [ $? -eq 1 ]    # exit 1: the xnu day is worse, as expected
 [[ -s "$work/Reports/compare.html" ]] || { echo "compare wrote no page"; exit 1; }
 pages+=("$work/Reports/compare.html" "$work/Reports/index.html")
-# fleet.html of a small sweep (issue 10): two devices × two policies over 12 seeds.
+# fleet.html of a small sweep: two devices × two policies over 12 seeds.
 printf 'memprof: 1\nsweep: browser-fleet\nworkload: phone-day\nseeds: 1..12\nmatrix:\n  device: [iphone-6-plus, ipad-air-2]\n  policy: [seed-2015, xnu]\n' >"$work/fleet.yaml"
 (cd "$work" && "$memprof" sweep fleet.yaml >/dev/null)
 pages+=("$work/Reports/browser-fleet/fleet.html")

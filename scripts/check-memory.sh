@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Memory that does not grow with the run (issue 9): `memprof run` on a generated workload of 1 day
+# Memory that does not grow with the run: `memprof run` on a generated workload of 1 day
 # and on the same apps at the same pace over 7 days (scripts/gen-workload.py); the 7-day run's peak
-# RSS must be at most MEMORY_RATIO_LIMIT times the 1-day run's: the issue's 1.2. Measured 1.06
+# RSS must be at most MEMORY_RATIO_LIMIT times the 1-day run's (default 1.2). Measured 1.06
 # (release build) with these workloads; a run that kept its events, or wrote its files from
 # memory, is at 4-5x, one whose report.html kept every decision at 1.25. Quick: a few thousand switches.
 #   scripts/check-memory.sh [MEMPROF_BIN]   (default .build/debug/memprof)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes every parser of untrusted input (issue 15): the workload parser (and the engine behind
+# Fuzzes every parser of untrusted input: the workload parser (and the engine behind
 # it), its YAML composer against Yams' (yaml), the sweep file, the thresholds and budget parsers, the report reader of compare/check/export
 # and its fast decoder against JSONDecoder (plain-json). Each
 # target starts from its seeds (built-in workloads, baseline reports, example files) and prints

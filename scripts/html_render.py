@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measures how long headless Chromium takes to render memprof HTML pages (issue 9: report.html
+"""Measures how long headless Chromium takes to render memprof HTML pages (target: report.html
 rendered in at most 0.3 s for any run), over the DevTools protocol (scripts/browser_check.py's
 client). Each page is loaded LOADS times from file:// in a fresh tab of a 1400 × 1000 window; per
 load it reads, in ms from the navigation's start (Navigation Timing):

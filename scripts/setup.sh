@@ -5,7 +5,7 @@
 #   scripts/setup.sh --tests   and what the tests need: python3-jsonschema, chromium, golang-go
 set -euo pipefail
 # scripts/setup.sh --fleet: Dask distributed (PyPI) in .build/fleet-venv, for scripts/fleet_dask.py
-# and its check (issue 10: sweeps past one machine run their shards as Dask tasks).
+# and its check (sweeps past one machine run their shards as Dask tasks).
 if [ "${1:-}" = "--fleet" ]; then
   venv="${FLEET_VENV:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/fleet-venv}"
   [ -x "$venv/bin/dask" ] && exit 0

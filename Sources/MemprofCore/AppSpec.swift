@@ -16,11 +16,11 @@ public struct HandlerSpec: Sendable, Hashable {
     /// `allocates: measured`: the handler demands its program's measured peak in use (§8.1).
     public var allocatesMeasured: Bool
     /// The handler takes a file lock in a shared container and still holds it when the app is
-    /// suspended: iOS then kills the app (`0xdead10cc`, `suspendedWithLockedFile`). Issue 16.
+    /// suspended: iOS then kills the app (`0xdead10cc`, `suspendedWithLockedFile`).
     public var locksFile = false
     /// The share of one CPU the handler keeps busy in the background (0.9 = 90%); over the
     /// background limit (``cpuLimitShare`` over ``cpuLimitWindowUs``) iOS kills the app
-    /// (`cpuResourceLimit`). Issue 16.
+    /// (`cpuResourceLimit`).
     public var cpu: Double?
 
     /// iOS's background CPU limit, as its CPU resource reports state it: "exceeding limit of 80%

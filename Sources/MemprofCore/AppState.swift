@@ -25,7 +25,7 @@ public enum AppState: String, Sendable, Hashable, Codable, CaseIterable {
 
     public var isForeground: Bool { self == .inactive || self == .active }
 
-    /// The state in the words iOS writes in a jetsam report's `states` (issue 16): `inactive` and
+    /// The state in the words iOS writes in a jetsam report's `states`: `inactive` and
     /// `background` never appear there; a running background app is `active`.
     /// (The arrays are built once: a snapshot at every memory kill lists every app in memory.)
     public func jetsamStates(playingAudio: Bool) -> [String] {
@@ -71,9 +71,9 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
     case watchdog
     case badAccess
     /// Suspended while holding a file lock in a shared container (`0xdead10cc`; MetricKit's
-    /// `cumulativeSuspendedWithLockedFileExitCount`). Issue 16.
+    /// `cumulativeSuspendedWithLockedFileExitCount`).
     case suspendedWithLockedFile
-    /// Over the background CPU limit (MetricKit's `cumulativeCPUResourceLimitExitCount`). Issue 16.
+    /// Over the background CPU limit (MetricKit's `cumulativeCPUResourceLimitExitCount`).
     case cpuResourceLimit
 
     /// Position in `allCases`, for per-reason counts.

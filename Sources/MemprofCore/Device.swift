@@ -22,7 +22,7 @@ public struct Device: Sendable, Hashable, Codable {
     /// How much slower the device is than the machine memprof runs on (measured work only).
     public var cpuScale: Double
     /// The OS version the device runs, as `iOS 8.4.1 (12H321)`: it chooses the `xnu` policy's
-    /// numbers (issue 16) and is what exported jetsam reports name. Left out when not given.
+    /// numbers and is what exported jetsam reports name. Left out when not given.
     public var osVersion: String?
 
     public init(name: String, platform: Platform, ram: Bytes, systemReserved: Bytes, appLimit: Bytes,

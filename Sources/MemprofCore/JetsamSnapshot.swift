@@ -1,4 +1,4 @@
-/// A jetsam snapshot as the engine takes it at a memory kill (issue 9): apps by their index in
+/// A jetsam snapshot as the engine takes it at a memory kill: apps by their index in
 /// the workload, states as the engine's, so taking one copies no strings and retains nothing
 /// (a run with many kills takes one at each, with every app in memory). ``event(appIDs:)``
 /// makes it the report's ``JetsamEvent``; report.json's writer writes it straight.

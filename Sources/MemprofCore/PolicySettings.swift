@@ -143,7 +143,7 @@ public struct XNUSettings: Sendable, Hashable, Codable {
         }
     }
 
-    /// The numbers of the kernel a device's iOS version runs (issue 16, fix 1): xnu-8792 (iOS 16)
+    /// The numbers of the kernel a device's iOS version runs: xnu-8792 (iOS 16)
     /// and later use ``kernel``; earlier kernels the 0–21 scale of ``legacy``, and before
     /// xnu-4903 (iOS 12) a 1 MB freezer minimum. A device without a version, or a Mac, gets ``kernel``.
     public static func forDevice(_ device: Device) -> XNUSettings {

@@ -11,9 +11,9 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     case trace, speedscope, folded, pprof
     /// The report's metrics for github-action-benchmark (`customSmallerIsBetter`).
     case benchmark
-    /// One JetsamEvent `.ips` file per moment of memory kills, into a folder (issue 16).
+    /// One JetsamEvent `.ips` file per moment of memory kills, into a folder.
     case jetsam
-    /// `MXMetricPayload`-shaped JSON, one payload per app (issue 16).
+    /// `MXMetricPayload`-shaped JSON, one payload per app.
     case metrickit
 
     /// Whether the format is made of stack samples.

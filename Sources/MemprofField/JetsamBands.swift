@@ -47,7 +47,7 @@ public struct JetsamBands: Sendable, Equatable {
 /// memprof's lifecycle states in the words iOS writes in a jetsam report's `states`
 /// (`inactive` and `background` never appear in real reports).
 public enum JetsamVocabulary {
-    /// The states of a report.json process (memprof's words before issue 16, or iOS's, which
+    /// The states of a report.json process (memprof's own words, as older reports have them, or iOS's, which
     /// pass through unchanged) in iOS's words.
     public static func iosWords(_ states: [String]) -> [String] {
         var out: [String] = []

@@ -17,7 +17,7 @@ public enum JetsamExport {
     }
 
     /// One report per moment: every memory kill at the same instant is one event, each killed
-    /// process with its own `reason` (spec §10, issue 16 fix 3).
+    /// process with its own `reason` (spec §10).
     public static func reports(_ report: Report) -> [File] {
         var moments: [(atUs: Microseconds, events: [JetsamEvent])] = []
         for e in report.jetsamEvents {

@@ -6,7 +6,7 @@ import MemprofOutput
 import MemprofRun
 import MemprofWorkload
 
-/// `memprof export FLEET --format metrickit -o DIR` (issue 16): per cell of a sweep, the
+/// `memprof export FLEET --format metrickit -o DIR`: per cell of a sweep, the
 /// `MXMetricPayload`-shaped array `memprof export REPORT --format metrickit` writes for one run,
 /// aggregated over the cell's runs from runs.csv:
 ///

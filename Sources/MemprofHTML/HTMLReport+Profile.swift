@@ -2,7 +2,7 @@ import MemprofCore
 import MemprofProfile
 import MemprofReport
 
-// The stack-samples section (issue 4, item 7; issue 12): when the report carries a `profile` with
+// The stack-samples section: when the report carries a `profile` with
 // samples, a flame graph per app and handler and the sampler's own figures. The graphs are data
 // (`FlameGraphs`) that the page's script lays out and draws.
 

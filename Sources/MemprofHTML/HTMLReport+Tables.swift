@@ -29,7 +29,7 @@ extension HTMLReport {
         }
         // The rows come in chunks of their own tables (same fixed columns), each skipped by the
         // browser while scrolled out of view (`content-visibility: auto`): a long table costs
-        // the page's first render no more than its first chunk (issue 9).
+        // the page's first render no more than its first chunk.
         let columns = "<colgroup><col class=\"c-t\"><col class=\"c-k\"><col class=\"c-f\"><col class=\"c-n\"><col class=\"c-w\">"
             + "<col class=\"c-n\"><col class=\"c-c\"></colgroup>"
         out += "<div class=\"scroll\" id=\"dtable\"><table class=\"dt dhead\">\(columns)<thead><tr><th>time</th><th>decision</th><th>for</th>"

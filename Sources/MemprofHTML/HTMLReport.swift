@@ -3,7 +3,7 @@ import Foundation
 import MemprofCore
 import MemprofReport
 
-/// The report as one self-contained HTML page (`report.html`, spec §11, issue 4): inline CSS, SVG
+/// The report as one self-contained HTML page (`report.html`, spec §11): inline CSS, SVG
 /// and a little plain JavaScript written here; no network request of any kind, works from
 /// `file://`, light and dark themes. Its size is bounded whatever the run's length: series are
 /// reduced per bucket keeping minima and maxima, lanes merge states too short to see, and long

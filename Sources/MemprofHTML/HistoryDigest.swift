@@ -3,7 +3,7 @@ import MemprofReport
 
 /// What report.html shows of a run's history besides the memory chart's series (``MemoryDigest``)
 /// and the swimlanes (``LaneDigest``), made one event, jetsam snapshot and pressure change at a
-/// time (issue 9): the decisions table's first and last rows and its counts, the chart's decision
+/// time: the decisions table's first and last rows and its counts, the chart's decision
 /// marks (``DecisionMarks``), the jetsam reports shown (the first and last of them) with their
 /// decisions, the pressure strip's columns and the flame graphs' handler runs. A streamed run
 /// feeds it as it goes, a whole report all at once; either way it holds no more than the page

@@ -2,7 +2,7 @@ import MemprofCore
 import MemprofReport
 
 /// What the lifecycle swimlanes draw (``LaneChart``), made one interval, handler run and event
-/// at a time: a streamed run (issue 9) feeds it as it goes, a whole report all at once. Holds what
+/// at a time: a streamed run feeds it as it goes, a whole report all at once. Holds what
 /// the lanes draw, bounded by apps × columns, not the run's intervals or events.
 public struct LaneDigest {
     /// The lanes, per app in the chart's order.

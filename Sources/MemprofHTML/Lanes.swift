@@ -39,7 +39,7 @@ public enum Lanes {
         return out
     }
 
-    /// ``segments(_:minLengthUs:)`` one interval at a time (a streamed run's, issue 9): holds
+    /// ``segments(_:minLengthUs:)`` one interval at a time (a streamed run's): holds
     /// only the short intervals of the piece being merged.
     public struct Builder {
         let minLengthUs: Microseconds

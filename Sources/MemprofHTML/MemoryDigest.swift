@@ -66,8 +66,8 @@ extension MinMaxReducer where Payload == Void {
     public mutating func add(_ point: StepPoint) { add(point, ()) }
 }
 
-/// The memory chart's series of a run, reduced while the run streams its memory changes
-/// (issue 9): the points ``MemoryChart`` would draw from the run's whole timeline, in memory
+/// The memory chart's series of a run, reduced while the run streams its memory changes:
+/// the points ``MemoryChart`` would draw from the run's whole timeline, in memory
 /// bounded by the number of apps and buckets, not by the run's length.
 ///
 /// Fed the engine's memory changes in order; the value an app, the device or the store holds at

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Writing past the page cache (`O_DIRECT`), for a long run's large files (issue 9: report.json
+/// Writing past the page cache (`O_DIRECT`), for a long run's large files (report.json
 /// and trace.json, hundreds of megabytes for a run of 450 hours).
 ///
 /// On a virtual machine whose memory the host backs lazily (free pages reported to the host),

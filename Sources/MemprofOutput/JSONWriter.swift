@@ -389,7 +389,7 @@ public struct ObjectWriter {
 
 extension JSONWriter {
     /// Writes one record through a ``JSONRecord``: the storage is made this writer's own once,
-    /// and every piece of the record is then written with a capacity check alone (issue 9: a
+    /// and every piece of the record is then written with a capacity check alone (a
     /// writer of millions of records spent about a tenth of its time checking, piece by piece,
     /// that no copy of the writer shared its bytes).
     @inlinable @inline(__always)

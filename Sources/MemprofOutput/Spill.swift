@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// Scratch space for streams written while a run goes on and read back once when it ends
-/// (issue 9): the blocks of many ``SpillStream``s, appended to one temporary file that is
+/// Scratch space for streams written while a run goes on and read back once when it ends:
+/// the blocks of many ``SpillStream``s, appended to one temporary file that is
 /// unlinked as soon as it is opened, so nothing is left behind whatever happens to the process.
 ///
 /// Each block starts on a page of its own, and a block read back is punched out of the file

@@ -263,7 +263,7 @@ public final class StreamedFile {
     }
 }
 
-/// A new file written in parts side by side (issue 9: report.json's two halves, each read back
+/// A new file written in parts side by side (report.json's two halves, each read back
 /// from a run's scratch space and written on a thread of its own): part `k` is a
 /// ``StreamedFile`` writing from byte `starts[k]` on, and must end where part `k + 1` starts.
 /// Once every part is finished, ``finish()`` writes what direct parts left to it (their bytes

@@ -16,7 +16,7 @@ public enum ReportJSON {
         return Data(out.bytes)
     }
 
-    /// Writes report.json with its three large sections written by the caller (issue 9: from
+    /// Writes report.json with its three large sections written by the caller (from
     /// the streams of a run, see `ReportStreams`), everything else from `report`, handing `out`
     /// to `flush` between sections (a streaming writer empties it into its file there).
     public static func write(_ report: Report, into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void,

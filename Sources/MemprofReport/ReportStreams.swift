@@ -4,10 +4,11 @@ import Glibc
 import MemprofCore
 import MemprofOutput
 
-/// report.json's large sections streamed as a run goes (issue 9): the events the log keeps, the
-/// jetsam snapshots and the timeline's series, each in a ``SpillStream``; ``write(_:into:flush:)``
-/// puts them together with the sections known at the end, byte for byte as ``ReportJSON/encode(_:)``
-/// writes the same report held whole. Events and series points are kept as JSON text; jetsam
+/// report.json's large sections streamed as a run goes: the events the log keeps, the
+/// jetsam snapshots and the timeline's series, each in a ``SpillStream``;
+/// ``writeFirstPart(_:into:flush:)`` and ``writeSecondPart(_:into:flush:)`` put them together
+/// with the sections known at the end, byte for byte as ``ReportJSON/encode(_:)`` writes the
+/// same report held whole. Events and series points are kept as JSON text; jetsam
 /// snapshots as the engine's numbers (``JetsamRecord``, a quarter of their text), made text when
 /// the file is written, after the run, when the writer's thread is otherwise waiting for the disk.
 public struct ReportStreams {

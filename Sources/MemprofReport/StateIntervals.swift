@@ -42,8 +42,8 @@ public enum StateIntervals {
         return result
     }
 
-    /// ``make(events:apps:durationUs:)`` one event at a time, for a run whose events are streamed
-    /// (issue 9): each app's intervals come out in time order as its transitions close them.
+    /// ``make(events:apps:durationUs:)`` one event at a time, for a run whose events are streamed:
+    /// each app's intervals come out in time order as its transitions close them.
     ///
     /// Apps are held by index (their place in `apps`, then in the order met): a run that knows
     /// each event's app index gives it (``add(_:app:)``), which asks no dictionary.

@@ -1,7 +1,7 @@
 import Foundation
 import MemprofCore
 
-/// A large report read by two threads (issue 15.7): the second starts at an element of the
+/// A large report read by two threads: the second starts at an element of the
 /// `events` list, about two fifths of the way from the list to the end of the file, and reads
 /// from there to the end (the rest of the events, then the top object's members after them),
 /// while the first reads from the start up to that element and then takes what the second read.

@@ -54,7 +54,7 @@ public enum RunPipeline {
                             sampling: request.sampling)
     }
 
-    /// Simulates `request.workload` and writes its files into `folder` as the run goes (issue 9):
+    /// Simulates `request.workload` and writes its files into `folder` as the run goes:
     /// events, jetsam snapshots and memory changes flow from the simulation into report.json's and
     /// trace.json's text in scratch space beside the folder (`RunStream`); trace.json is written
     /// as the run goes (unless work is sampled: its samples track comes after the run), and the

@@ -9,7 +9,7 @@ import MemprofProfile
 import MemprofReport
 import MemprofTrace
 
-/// The sink of a run written as it goes (issue 9): each event, jetsam snapshot and memory change
+/// The sink of a run written as it goes: each event, jetsam snapshot and memory change
 /// is turned into report.json's and trace.json's text as the engine makes it, and that text goes
 /// into a ``SpillFile`` in the report's staging folder; report.html keeps what it draws.
 /// trace.json itself is written as the run goes when nothing is added to it after the run (no

@@ -3,7 +3,7 @@ import Foundation
 import MemprofCore
 
 /// A ``SimulationSink`` that hands what the engine records to other sinks, each on a thread of
-/// its own (issue 9): the simulation goes on while report.json's and trace.json's text is made,
+/// its own: the simulation goes on while report.json's and trace.json's text is made,
 /// so a run uses the machine's other cores instead of doing everything in turn.
 ///
 /// The engine's calls are kept in chunks of a few thousand, and every chunk goes to every sink's

@@ -4,7 +4,7 @@ import MemprofWorkload
 /// How much work a workload describes, counted before anything runs, so that a small file that
 /// asks for an absurd amount of work (`generate: {switchEvery: 1us}` over a day, a million
 /// years of growth ticks, terabytes of sampled work) is refused up front with a sentence saying
-/// how much it describes, instead of exhausting memory or time (issue 15.3).
+/// how much it describes, instead of exhausting memory or time.
 ///
 /// Occurrences are the things the simulator schedules: script entries, generated app switches and
 /// home presses, background fetches, VoIP keep-alives and the once-a-second growth of the

@@ -5,7 +5,7 @@ import MemprofProfile
 import MemprofReport
 
 /// A report as a Trace Event Format file (`trace.json`), which ui.perfetto.dev and
-/// chrome://tracing open (spec §11, issue 4).
+/// chrome://tracing open (spec §11).
 ///
 /// The shape, which `memprof export --format trace` shares:
 /// - `{"traceEvents": [...], "displayTimeUnit": "ms", "otherData": {...}}`; `ts` and `dur` are
@@ -47,8 +47,8 @@ public enum TraceJSON {
     }
 }
 
-/// trace.json's events as streams each in time order, merged by time when the file is written
-/// (issue 9): the counters, each app's states, handler runs and sampled work, and the instants.
+/// trace.json's events as streams each in time order, merged by time when the file is written:
+/// the counters, each app's states, handler runs and sampled work, and the instants.
 /// Written in the order of generation, equal times keep the order of the streams (metadata first,
 /// then `used`, `compressed`, `pressure`, each app's footprint, states, handler runs and sampled
 /// work, apps by key, then instants), which is the order `TraceJSON` has always written.
@@ -345,7 +345,7 @@ public struct TraceStreams {
         try finish(into: &out, flush: flush)
     }
 
-    /// Writes trace.json as it goes (issue 9): the header at the first call, then the records of
+    /// Writes trace.json as it goes: the header at the first call, then the records of
     /// every stream dated before `limit` (all of them for nil), merged as ``write(into:flush:)``
     /// merges them, handing `out` to `flush` whenever it holds a megabyte or more.
     ///

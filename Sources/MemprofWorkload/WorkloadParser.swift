@@ -65,7 +65,7 @@ public struct WorkloadParser {
         let duration = try top.required("duration").positiveDuration()
         let device = try top["device"].map(parseDevice) ?? Device.preset(named: "iphone-6-plus")!
         var policy = try top["policy"].map(parsePolicy) ?? .seed2015
-        // The xnu policy uses the numbers of the kernel the device's iOS version runs (issue 16).
+        // The xnu policy uses the numbers of the kernel the device's iOS version runs.
         if policy.xnu != nil { policy.xnu = XNUSettings.forDevice(device) }
         let appsNode = try top.required("apps")
         let appEntries = try appsNode.namedEntries()

@@ -7,7 +7,7 @@ import MemprofCompare
 import MemprofWorkload
 import MemprofReport
 
-/// `memprof check REPORT --budget FILE`: absolute budgets (spec §11, issue 5).
+/// `memprof check REPORT --budget FILE`: absolute budgets (spec §11).
 struct CheckCommand: ParsableCommand {
     static let configuration = ToolCommand.check.configuration
 

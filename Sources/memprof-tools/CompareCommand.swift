@@ -7,7 +7,7 @@ import MemprofFleet
 import MemprofWorkload
 import MemprofReport
 
-/// `memprof compare BASE NEW`: every metric, its verdict, and the outputs CI reads (spec §11, issue 5).
+/// `memprof compare BASE NEW`: every metric, its verdict, and the outputs CI reads (spec §11).
 struct CompareCommand: ParsableCommand {
     static let configuration = ToolCommand.compare.configuration
 

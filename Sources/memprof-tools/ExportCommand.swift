@@ -8,7 +8,7 @@ import MemprofFleet
 import MemprofReport
 import MemprofCore
 
-/// `memprof export REPORT --format F`: a report in another viewer's format (spec §11, issue 5).
+/// `memprof export REPORT --format F`: a report in another viewer's format (spec §11).
 struct ExportCommand: ParsableCommand {
     static let configuration = ToolCommand.export.configuration
 

@@ -6,7 +6,7 @@ import MemprofWorkload
 import MemprofOutput
 
 /// `memprof import JETSAM.ips -o workload.yaml`: a device's JetsamEvent report as a workload that
-/// replays the moment before the kill (issue 16).
+/// replays the moment before the kill.
 struct ImportCommand: ParsableCommand {
     static let configuration = ToolCommand.`import`.configuration
 

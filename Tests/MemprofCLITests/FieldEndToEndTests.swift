@@ -2,7 +2,7 @@ import Foundation
 import MemprofTestSupport
 import Testing
 
-/// Issue 16 through the built binary: export --format jetsam and metrickit, import, and the
+/// Field formats through the built binary: export --format jetsam and metrickit, import, and the
 /// errors of each.
 @Suite(.serialized) struct FieldEndToEndTests {
     @Test func jetsamExportImportAndRunReproduceTheKill() throws {

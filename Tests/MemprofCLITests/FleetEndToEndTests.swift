@@ -2,7 +2,7 @@ import Foundation
 import MemprofTestSupport
 import Testing
 
-/// Issue 10 through the built binary: sweep, shard, merge, and their bad input.
+/// Fleets through the built binary: sweep, shard, merge, and their bad input.
 @Suite(.serialized) struct FleetEndToEndTests {
     static let sweep = """
         memprof: 1
@@ -45,10 +45,10 @@ import Testing
         #expect((report["summary"] as! [String: Any])["coldLaunches"] as? Int == worst["value"] as? Int)
     }
 
-    /// A fleet folder is replaced in one step like a report folder (issue 15.2): a shard's partial
+    /// A fleet folder is replaced in one step like a report folder: a shard's partial
     /// result over a whole sweep keeps no fleet.html of the earlier one; a dead sweep's staging
     /// folder is removed by the next sweep beside it; a full disk is one sentence, exit 3, and
-    /// nothing of the sweep is left behind (before: exit 1 with raw Cocoa text and `.tmp-` files).
+    /// nothing of the sweep is left behind (no raw Cocoa text, no `.tmp-` files).
     @Test func fleetFoldersAreReplacedWholeAndFailuresLeaveNothing() throws {
         let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -5,8 +5,8 @@ import Glibc
 import MemprofTestSupport
 import Testing
 
-/// Issue 15, through the built binary: hostile input never crashes memprof and never leaves
-/// debris. Each test failed (a trap, exit 132, or a raw error) before its change.
+/// Through the built binary: hostile input never crashes memprof (no trap, no raw error) and
+/// never leaves debris.
 @Suite(.serialized) struct HardeningEndToEndTests {
     static func workload(_ body: String, duration: String = "10m") -> String {
         """
@@ -142,8 +142,8 @@ import Testing
         #expect(try Self.reportInFolder(folder).get() == "ipad-afternoon")
     }
 
-    /// A run into a folder of an earlier sampled run leaves no stack files of that run behind
-    /// (issue 11.1), and files memprof did not write are kept.
+    /// A run into a folder of an earlier sampled run leaves no stack files of that run behind,
+    /// and files memprof did not write are kept.
     @Test func aReportFolderHoldsExactlyOneRunsFiles() throws {
         let root = try Scratch.makeDirectory("stale")
         defer { try? FileManager.default.removeItem(at: root) }

@@ -2,9 +2,8 @@ import Foundation
 import MemprofTestSupport
 import Testing
 
-/// Issue 11, items 4 and 5, through the built binary: limits are shown before and after a run,
-/// and releases stop at the app's floor. Each test failed before its change (the warnings and
-/// `headroom` did not exist; `minFootprint` was an unknown key and releases went to 0 B).
+/// Limits through the built binary: limits are shown before and after a run (the warnings and
+/// `headroom`), and releases stop at the app's floor (`minFootprint`), not at 0 B.
 @Suite(.serialized) struct LimitsEndToEndTests {
     static let overLimits = """
         memprof: 1

@@ -4,7 +4,7 @@ import MemprofReportReader
 import MemprofTestSupport
 import Testing
 
-/// Issue 11, item 7, through the built binary: `memprof run W --device --policy --set`.
+/// Overrides through the built binary: `memprof run W --device --policy --set`.
 @Suite(.serialized) struct OverrideEndToEndTests {
     @Test func deviceAndPolicyAndSetChangeTheRunAsTheFileWould() throws {
         let dir = try Scratch.makeDirectory("cli")

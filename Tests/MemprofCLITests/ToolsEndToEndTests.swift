@@ -3,7 +3,7 @@ import MemprofTestSupport
 import Testing
 
 /// `memprof sweep|merge|compare|check|export|import` run the `memprof-tools` binary beside
-/// `memprof` (issue 11, point 9: the first build compiles only what a run needs).
+/// `memprof` (so the first build compiles only what a run needs).
 @Suite struct ToolsEndToEndTests {
     @Test func aMissingToolsBinaryIsNamedWithItsBuildCommand() throws {
         // A memprof with no memprof-tools beside it.

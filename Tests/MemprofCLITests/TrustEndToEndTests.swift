@@ -2,7 +2,7 @@ import Foundation
 import MemprofTestSupport
 import Testing
 
-/// Issue 11, through the built binary: each test failed before its change.
+/// Trust in what memprof reads and writes, through the built binary.
 @Suite(.serialized) struct TrustEndToEndTests {
     /// `validate` and `run` load workloads the same way: a kernel this build does not have is
     /// refused by both, at the same place.

@@ -3,7 +3,7 @@ import Synchronization
 import MemprofCore
 import Testing
 
-/// Issue 15: the engine's invariants — memory accounting (used is the sum of resident
+/// The engine's invariants — memory accounting (used is the sum of resident
 /// footprints, within app memory; compressed within flash), one state per app with transitions
 /// that start where the last ended, at most one foreground app, and time in states adding up to
 /// the duration — over 10,000 seeded random workloads, on every core. The same checks as

@@ -1,7 +1,8 @@
 import MemprofCore
 import Testing
 
-/// Issue 16: the two exits real apps hit that memprof could not produce, each at its moment.
+/// The two exits real apps hit besides memory kills (a file lock held at suspension, the
+/// background CPU limit), each at its moment.
 struct LockedFileAndCPUTests {
     static func task(_ time: Microseconds, locksFile: Bool = false, cpu: Double? = nil) -> BackgroundTaskSpec {
         var handler = HandlerSpec(timeUs: time)

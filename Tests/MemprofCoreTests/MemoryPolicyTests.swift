@@ -183,7 +183,7 @@ struct MemoryPolicyTests {
         // appLimit 50 MB. 0 open a (30 MB); 2 s allocate 20 MB → exactly 50 MB: allowed.
         // 3 s allocate 1 byte → 50 MB + 1 > 50 MB → killed, memoryLimit, before any warning
         // (used never passes 80 MB). Snapshot: a per-process-limit victim's pages are its limit,
-        // as real reports show them (issue 16 fix 6): 50 MB / 16 KB = 3200 pages.
+        // as real reports show them: 50 MB / 16 KB = 3200 pages.
         let w = makeWorkload([makeApp("a", footprint: 30 * MB)], duration: 5 * sec, device: testDevice(appLimit: 50 * MB),
                              [(0, .open(0)), (2 * sec, .allocate(0, 20 * MB)), (3 * sec, .allocate(0, 1))])
         let r = simulate(w)

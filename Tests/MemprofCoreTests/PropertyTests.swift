@@ -136,7 +136,7 @@ struct PropertyTests {
             case .exit:
                 // A compressed app is never taken to make room: it leaves only when the user
                 // quits it, or as the demanding app itself (its own read-back does not fit: a
-                // page-shortage kill right after its own reclaim, issue 16 fix 2).
+                // page-shortage kill right after its own reclaim).
                 let ownReadBack = e.fields.reason == .memoryPressure && lastReclaim?.atUs == e.atUs && lastReclaim?.app == e.app
                 check(e.fields.from != .compressed || e.fields.reason == .userQuit || e.fields.reason == .memoryLimit || ownReadBack,
                       "compressed app ended: \(e)")

@@ -1,7 +1,7 @@
 import MemprofCore
 import Testing
 
-/// A change-point series written out as it goes (issue 9): each point once it is final, the
+/// A change-point series written out as it goes: each point once it is final, the
 /// same points as when the series is handed out whole at the end.
 @Suite struct SeriesTests {
     /// Changes at a clock that moves on or stays (several changes at an instant, changes back to

@@ -1,8 +1,8 @@
 import MemprofCore
 import Testing
 
-/// The engine tells the performer where each run of work lies in simulated time (issue 12), and
-/// keeps MetricKit's per-app figures (issue 16).
+/// The engine tells the performer where each run of work lies in simulated time, and
+/// keeps MetricKit's per-app figures.
 @Suite struct WorkPlacementTests {
     final class Log: @unchecked Sendable {
         var placements: [(startUs: Microseconds, durationUs: Microseconds)] = []

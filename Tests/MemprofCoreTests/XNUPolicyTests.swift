@@ -102,7 +102,7 @@ struct XNUPolicyTests {
         // 20 s fg allocates 80 MB (own 100 ≤ limit 100): 65 + 80 = 145 > 100, need 45 MB.
         // Order: i (0) → 140, bg (30) → 120, fz (75, frees flash, no RAM) → 120: still 20 MB short,
         // so the foreground app itself (band 100) goes for page shortage before au (band 120)
-        // above it (issue 16 fix 6).
+        // above it.
         let apps = [makeApp("au", modes: [.audio]),
                     makeApp("bg", task: BackgroundTaskSpec(handler: HandlerSpec(timeUs: 10 * mins))),
                     makeApp("fz", footprint: 10 * MB), makeApp("i", footprint: 5 * MB), makeApp("fg")]

@@ -3,7 +3,7 @@ import MemprofFleet
 import MemprofTestSupport
 import Testing
 
-/// `memprof export FLEET --format metrickit` (issue 16): one payload array per cell, its runs
+/// `memprof export FLEET --format metrickit`: one payload array per cell, its runs
 /// aggregated, checked against Apple's field names and against numbers worked out by hand.
 @Suite struct FleetMetricKitTests {
     /// Every run is the same day (no `generate`), so a cell's sums are three times one run's.

@@ -45,7 +45,7 @@ struct SweepFileTests {
             .hasPrefix("sweep.yaml:2:8: sweep: 'Bad Name' is not a valid name"))
         #expect(error("memprof: 1\nsweep: x\nworkload: nowhere\nseeds: 1..2").hasPrefix("sweep.yaml:3:11: workload: no such file, and no built-in workload named 'nowhere'"))
         #expect(error("memprof: 1\nsweep: x\nworkload: tiny.yaml").hasPrefix("sweep.yaml:1:1: : missing key 'seeds'"))
-        // Located like a workload's errors (issue 15.6): YAML syntax, bytes that are not UTF-8, an
+        // Located like a workload's errors: YAML syntax, bytes that are not UTF-8, an
         // empty file; and the worst count through the workload reader's range check.
         #expect(error("memprof: [").hasPrefix("sweep.yaml:2:1: : invalid YAML"))
         #expect(error("memprof: 1\nsweep: x\u{7}\n").hasPrefix("sweep.yaml:2:9: : control character 0x07"))

@@ -6,7 +6,7 @@ import MemprofTestSupport
 import Testing
 
 /// report.html carries each CPU stack's sample times so a selected range recomputes the flame
-/// graph from its samples (issue 12); the page's share of them is bounded.
+/// graph from its samples; the page's share of them is bounded.
 @Suite struct FlameTimesTests {
     static let frames = [Frame(name: "main", module: "m"), Frame(name: "work", module: "m")]
 

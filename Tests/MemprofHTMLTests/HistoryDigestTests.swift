@@ -4,7 +4,7 @@ import MemprofReport
 import Testing
 @testable import MemprofHTML
 
-/// report.html's history (issue 9): gathered one event at a time, it keeps what the page shows
+/// report.html's history: gathered one event at a time, it keeps what the page shows
 /// (the table's first and last rows, the first and last jetsam reports with their decisions)
 /// and the same rows, counts and links as every decision of the run would give.
 @Suite struct HistoryDigestTests {

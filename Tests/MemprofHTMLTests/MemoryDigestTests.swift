@@ -2,7 +2,7 @@ import MemprofCore
 import MemprofHTML
 import Testing
 
-/// The reductions a streamed run makes as it goes (issue 9) equal those of the whole series.
+/// The reductions a streamed run makes as it goes equal those of the whole series.
 @Suite struct MemoryDigestTests {
     /// A deterministic series with `count` points over `0..<end`.
     static func series(_ count: Int, end: Int64, seed: UInt64) -> [StepPoint] {

@@ -5,7 +5,7 @@ import Glibc
 @testable import MemprofOutput
 import Testing
 
-/// Large files written past the page cache (issue 9, ``StagedFolder/stream(_:direct:)``): what
+/// Large files written past the page cache (``StagedFolder/stream(_:direct:)``): what
 /// is appended is what the file holds, to the byte, whatever the pieces' sizes and wherever
 /// the file system lets direct I/O through or not; a full disk is the usual sentence.
 @Suite struct DirectIOTests {

@@ -2,7 +2,7 @@ import Foundation
 import MemprofOutput
 import Testing
 
-/// Streams kept in a scratch file and read back (issue 9): what goes in comes out, in order,
+/// Streams kept in a scratch file and read back: what goes in comes out, in order,
 /// whether read block by block or written straight into a writer.
 @Suite struct SpillTests {
     /// A stream of `count` records of a few dozen bytes, and the text they make.

@@ -2,7 +2,7 @@ import Foundation
 import MemprofProfile
 import Testing
 
-/// Sample times (issue 12): each stack says when its samples were taken in simulated time.
+/// Sample times: each stack says when its samples were taken in simulated time.
 @Suite("Sample times")
 struct SampleTimeTests {
     static let a = [ProfileFixtures.main, ProfileFixtures.sort]

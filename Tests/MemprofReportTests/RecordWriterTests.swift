@@ -4,7 +4,7 @@ import MemprofOutput
 import Testing
 @testable import MemprofReport
 
-/// The records report.json's large sections write straight (issue 9: one `JSONRecord` per
+/// The records report.json's large sections write straight (one `JSONRecord` per
 /// record), held to `JSONEncoder`'s output of the same values: every kind of event, with and
 /// without each optional key, and text that must be escaped.
 @Suite struct RecordWriterTests {

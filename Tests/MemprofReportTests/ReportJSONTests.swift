@@ -72,7 +72,7 @@ import Testing
     @Test func jetsamEventsHaveTheShapeOfIOSReports() throws {
         let report = try ReportFixture.builtin("background-heavy")
         let event = try #require(report.jetsamEvents.first)
-        // background-heavy runs on the iPhone 6 Plus, whose A8 has 4 KB pages (issue 16 fix 7).
+        // background-heavy runs on the iPhone 6 Plus, whose A8 has 4 KB pages.
         #expect(event.pageSize == 4096)
         let killed = try #require(event.processes.first { $0.reason != nil })
         #expect(event.processes.allSatisfy { $0.pid != nil && $0.priority != nil })

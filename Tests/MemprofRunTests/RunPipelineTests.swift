@@ -72,7 +72,7 @@ import Testing
     }
 }
 
-/// `--events` (issue 9): what report.json keeps of the log; everything else is complete.
+/// `--events`: what report.json keeps of the log; everything else is complete.
 @Suite struct EventLogTests {
     func run(_ log: EventLog) throws -> (report: [String: Any], files: [String: Data]) {
         // A workload without real work: its report.html and trace.json hold no measured times.

@@ -6,7 +6,7 @@ import MemprofTestSupport
 import MemprofWorkload
 import Testing
 
-/// A run written as it goes (issue 9: `RunPipeline.run(_:writingTo:)`, what `memprof run` does)
+/// A run written as it goes (`RunPipeline.run(_:writingTo:)`, what `memprof run` does)
 /// writes the same files as the run held whole in memory (`RunPipeline.run(_:)`), byte for byte
 /// apart from wall-clock facts (`host`, the page's `generated` time) and measured work.
 @Suite struct StreamedRunTests {

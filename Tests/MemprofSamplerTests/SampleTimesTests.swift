@@ -4,7 +4,7 @@ import Testing
 
 @testable import MemprofSampler
 
-/// Every sample gets a simulated time once the simulation places its run (issue 12).
+/// Every sample gets a simulated time once the simulation places its run.
 @Suite("Sample times of real work", .serialized)
 struct SampleTimesTests {
     @Test("samples lie inside their run's simulated interval, in order of the wall clock")

@@ -6,7 +6,7 @@ import MemprofTestSupport
 import Testing
 @testable import MemprofTrace
 
-/// trace.json merged round by round while a run goes (issue 9) is the file one merge at the end
+/// trace.json merged round by round while a run goes is the file one merge at the end
 /// writes, byte for byte, when each round stops before the earliest time a later record can have.
 @Suite struct LiveMergeTests {
     /// A run's records made up: counters at the clock, instants at the clock, and each app's state

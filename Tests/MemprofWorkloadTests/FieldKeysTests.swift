@@ -2,7 +2,7 @@ import MemprofCore
 import MemprofWorkload
 import Testing
 
-/// Issue 16's workload keys: a device's `osVersion`, and a handler's `locksFile` and `cpu`.
+/// The workload keys of field fidelity: a device's `osVersion`, and a handler's `locksFile` and `cpu`.
 @Suite struct FieldKeysTests {
     @Test func handlersDeclareFileLocksAndCPU() throws {
         let w = try parse(minimal.replacingOccurrences(of: "fetch: {interval: 15m, time: 4s}",

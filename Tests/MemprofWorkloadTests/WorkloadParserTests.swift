@@ -176,7 +176,7 @@ func error(of text: String) -> WorkloadError? {
     @Test func xnuPolicyByNameAndAsPreset() throws {
         let named = try parse(minimal.replacingOccurrences(of: "apps:\n", with: "policy: xnu\napps:\n"))
         // The default device (iphone-6-plus, iOS 8.4.1) runs a kernel before xnu-8792: the 0–21
-        // scale, and the 1 MB freezer minimum of kernels before xnu-4903 (issue 16 fix 1).
+        // scale, and the 1 MB freezer minimum of kernels before xnu-4903.
         #expect(named.policy.name == "xnu")
         #expect(named.policy.xnu == XNUSettings.forDevice(Device.preset(named: "iphone-6-plus")!))
         #expect(named.policy.xnu?.foregroundBand == 10 && named.policy.xnu?.audioBand == 12)

@@ -6,7 +6,7 @@ import Testing
 /// The workload reader composes text into a `YAMLTree` from libyaml's events; sweep, thresholds
 /// and budget files and workloads with overrides still go through Yams' node tree. These tests
 /// hold the two equal (same nodes and marks, same errors at the same places) and check the
-/// hostile inputs of issue 15 on the tree path.
+/// hostile inputs of the fuzz corpus on the tree path.
 @Suite struct YAMLTreeTests {
     /// Texts that exercise the composer: every built-in workload, then the corners of YAML.
     static let corpus: [String] = BuiltinWorkloads.all.map(\.yaml) + [

@@ -56,7 +56,7 @@ struct AppRuntime {
     var voipHandlerToken: UInt64?
     var voipCallToken: UInt64?
     var playing = false
-    /// A handler that declared `locksFile` has run: the next suspension kills the app (issue 16).
+    /// A handler that declared `locksFile` has run: the next suspension kills the app.
     var holdsFileLock = false
     var tracking = false
 

@@ -39,7 +39,7 @@ enum Occurrence {
     case fetchWake(app: Int, wakeToken: UInt64)
     /// A fetch or push handler completes (Waking.swift).
     case handlerDone(app: Int, kind: HandlerKind, runToken: UInt64)
-    /// A background handler's CPU limit window ends (issue 16; Waking.swift).
+    /// A background handler's CPU limit window ends (Waking.swift).
     case cpuLimit(app: Int, kind: HandlerKind, runToken: UInt64)
     /// A fetch or push handler reaches its window (Waking.swift).
     case handlerTimeout(app: Int, kind: HandlerKind, runToken: UInt64)

@@ -12,7 +12,7 @@ extension Simulator {
         // Never on a Mac (spec §3); an app about to crash (spec §7) ends from `background`.
         guard apps[i].state == .background, !apps[i].keepsRunning, suspendsIdleApps,
               apps[i].objects.pendingCrash == nil else { return }
-        // A file lock still held at suspension: iOS kills the app then (0xdead10cc, issue 16).
+        // A file lock still held at suspension: iOS kills the app then (0xdead10cc).
         if apps[i].holdsFileLock { return kill(i, .suspendedWithLockedFile, requested: nil) }
         setState(i, .suspended, cause: cause)
         let footprint = apps[i].footprint

@@ -187,7 +187,7 @@ extension Simulator {
         suspendIfIdle(i, after: .activityEnded(.voipKeepalive, .completed))
     }
 
-    /// Issue 16: a handler that locks a file leaves the app holding the lock until it is
+    /// A handler that locks a file leaves the app holding the lock until it is
     /// suspended (Suspension.swift kills it then); one that keeps the CPU busier than iOS's
     /// background limit for the whole limit window is killed when the window ends.
     mutating func holdLockAndWatchCPU(_ i: Int, _ spec: HandlerSpec, time: Microseconds, token: UInt64, kind: HandlerKind) {
