@@ -8,6 +8,9 @@
 #     `MemprofSampler/`, `scripts/bench.sh`) exists, under Sources/ or from the repository's root;
 #  3. checks that every relative link of README.md ([text](path), path#anchor) names a file that
 #     exists.
+# With --all-modules it also reads the public doc comments of the modules that have no catalog
+# and fails on their symbol links that do not resolve (many name another module's symbols, which
+# DocC cannot link across modules: write those in code voice).
 # Needs a build: the symbol graphs come from `swift package dump-symbol-graph`.
 # Output: .build/docs/<Module>.doccarchive. Exit status 0 when everything resolves, 1 otherwise.
 set -euo pipefail
@@ -40,6 +43,23 @@ for catalog in "${catalogs[@]}"; do
     done
     rm -rf "$work"
 done
+
+# --all-modules: the doc comments of every module without a catalog, through an empty catalog.
+if [ "${1:-}" = --all-modules ]; then
+    for graph in "$graphs"/*.symbols.json; do
+        module="$(basename "$graph" .symbols.json)"
+        case "$module" in *@*|memprofPackage*) continue ;; esac
+        [ -d "Sources/$module/$module.docc" ] && continue
+        work="$(mktemp -d)"
+        mkdir "$work/$module.docc"
+        cp "$graphs/$module".symbols.json "$graphs/$module"@*.symbols.json "$work/" 2>/dev/null || true
+        docc convert "$work/$module.docc" --additional-symbol-graph-dir "$work" \
+            --fallback-display-name "$module" --fallback-bundle-identifier "memprof.$module" \
+            --output-path "$work/out" >"$work/log" 2>&1 || true
+        if grep -E "doesn't exist at" "$work/log" | sed "s|^|$module: |" | grep .; then status=1; fi
+        rm -rf "$work"
+    done
+fi
 
 # README.md's relative links: [text](path) or [text](path#anchor), not http(s) or mailto.
 for target in $(grep -oE '\]\([^)# ]+(#[^) ]*)?\)' README.md | sed -E 's/^\]\(//; s/\)$//; s/#.*//' \
