@@ -2,7 +2,8 @@ import MemprofCore
 import MemprofReport
 
 /// `memprof export REPORT --format jetsam -o DIR`: one JetsamEvent `.ips` file per moment of
-/// memory kills in a report, in the layout iOS writes (the README lists every field and its source).
+/// memory kills in a report, in the layout iOS writes (the Field format reference article lists
+/// every field and its source).
 public enum JetsamExport {
     /// A run has no calendar date; its reports are dated from this instant (2015-01-01 00:00:00 UTC,
     /// the reference text's year) plus the moment's time in the run.

@@ -12,7 +12,7 @@ import Glibc
 /// moves the bytes from two aligned buffers memprof reuses to the disk, whatever the state of
 /// the cache: one copy into the buffer, and the device's wait on a thread of its own
 /// (``DirectWriter``). The scratch space of a run (``SpillFile``) stays in the cache: it is
-/// read back at once, and direct reads of it made the run slower (README, performance).
+/// read back at once, and direct reads of it made the run slower.
 ///
 /// Direct I/O is asked for, never needed: where the system refuses it (`EINVAL` when it is
 /// turned on or on a write: ramfs, some network and FUSE file systems), the file is written

@@ -29,7 +29,7 @@ public enum TerminalSummary {
         }
         lines += TextTable.render(rows, rightAligned: Set(1...7).union([8]))
         lines.append("")
-        // Each declared handler's time and the app's peak against their limits (issue: limits shown).
+        // Each declared handler's time and the app's peak against their limits.
         let headroom = orderedApps.compactMap { id in
             report.apps[id]?.headroom.map { [id, $0.phrases.joined(separator: "; ")] }
         }

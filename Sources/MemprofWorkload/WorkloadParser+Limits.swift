@@ -10,7 +10,7 @@ public struct WorkloadWarning: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension WorkloadParser {
-    /// Releases that make no sense for the app (spec §4, README "minFootprint"): more than it can
+    /// Releases that make no sense for the app (spec §4, README "The floor"): more than it can
     /// ever hold above its floor.
     func checkReleases(_ workload: Workload, appNodes: [NodeReader]) throws {
         let allocating = Set(workload.script.compactMap { entry -> Int? in

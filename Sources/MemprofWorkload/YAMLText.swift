@@ -71,7 +71,7 @@ public enum YAMLText {
 
     /// Composes `text` into its root node through libyaml's event parser into a ``YAMLTree``:
     /// the same nodes, marks and errors as ``compose(_:file:)``, about ten times faster on a large
-    /// workload (README, "Large runs").
+    /// workload (MemprofRun's Design notes article, "Reading workloads").
     static func composeTree(_ text: String, file: String) throws -> NodeReader {
         let tree: YAMLTree?
         do {

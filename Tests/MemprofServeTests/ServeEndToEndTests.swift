@@ -74,7 +74,7 @@ final class ServedFolder {
 }
 
 /// Bounds for answers under load (2 busy cores, other suites running): far above what is
-/// measured on an idle machine (milliseconds, see README "serve"), far below the seconds of
+/// measured on an idle machine (milliseconds), far below the seconds of
 /// CPU such requests cost before the guard.
 let promptly = 5.0
 

@@ -1,7 +1,7 @@
-/// What must hold after every step (spec §4 and the README's invariants), checked with
+/// What must hold after every step (spec §4 and the model article's Invariants), checked with
 /// `Options.checksInvariants`.
 extension Simulator {
-    /// Checks what must hold after every step (spec §4 and the README's invariants).
+    /// Checks what must hold after every step (spec §4 and the model article's Invariants).
     mutating func checkInvariants() {
         var resident: Bytes = 0
         var compressed: Bytes = 0
