@@ -2,15 +2,21 @@ import ArgumentParser
 import MemprofCommandLine
 import Foundation
 import MemprofFleet
+import MemprofOutput
 
 /// `memprof merge DIR... --out DIR`: a thin adapter over ``FleetMerge``.
 struct MergeCommand: ParsableCommand {
-    static let configuration = ToolCommand.merge.configuration
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Combine the shards of a sweep (memprof sweep --shard K/N) into one result.",
+        discussion: "Refuses parts of different sweeps, a shard given twice, a missing shard (unless --partial) "
+            + "and folders that are not memprof.fleet/1 results.")
 
     @Argument(help: "Folders written by memprof sweep --shard or memprof merge --partial.")
     var parts: [String]
 
-    @Option(help: "Folder to write the merged result into.")
+    @Option(name: [.short, .long], help: ArgumentHelp("Folder to write the merged result into.", valueName: "folder"),
+            transform: OutputPath.named)
     var out: String
 
     @Flag(help: "Write a partial result when shards are missing (to merge again later).")
@@ -18,6 +24,6 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let result = try FleetMerge.merge(parts, into: URL(fileURLWithPath: out), partial: partial)
-        print(FleetSummary.render(result, folder: out))
+        try StandardStream.out(FleetSummary.render(result, folder: out) + "\n")
     }
 }
