@@ -14,8 +14,6 @@ let package = Package(
         .executable(name: "memprof", targets: ["memprof"]),
         // `memprof serve` runs this sibling binary, so Hummingbird and SwiftNIO stay out of `memprof`.
         .executable(name: "memprof-serve", targets: ["memprof-serve"]),
-        // `memprof sweep|merge|compare|check|export|import` run this sibling binary.
-        .executable(name: "memprof-tools", targets: ["memprof-tools"]),
         .library(name: "MemprofCore", targets: ["MemprofCore"]),
         .library(name: "MemprofWorkload", targets: ["MemprofWorkload"]),
         .library(name: "MemprofReport", targets: ["MemprofReport"]),
@@ -50,7 +48,7 @@ let package = Package(
     //   3. renderers: MemprofTrace, MemprofHTML (neither depends on the other)
     //   4. MemprofRun (one run), MemprofCompare, MemprofBudgets, MemprofField, MemprofExport, MemprofServe
     //   5. MemprofCommandLine (what the executables share)
-    //   6. the executables: memprof, memprof-tools, memprof-serve, memprof-bench, memprof-bench-sampler
+    //   6. the executables: memprof, memprof-serve, memprof-bench, memprof-bench-sampler
     targets: [
         // How output leaves memprof: the one JSON writer, escapers, JUnit XML, files written whole.
         .target(name: "MemprofOutput"),
@@ -96,24 +94,15 @@ let package = Package(
         ),
         .testTarget(name: "MemprofCommandLineTests", dependencies: ["MemprofCommandLine", "MemprofOutput", "MemprofWorkload",
                                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        // The command line: parses arguments, calls the libraries, maps errors to exit codes. Only
-        // what a run needs is compiled in; `memprof-tools` and `memprof-serve` do the rest.
+        // The command line: parses arguments, calls the libraries, maps errors to exit codes. Every
+        // command but `serve` (which runs `memprof-serve`) is compiled in.
         .executableTarget(
             name: "memprof",
             dependencies: [
                 "MemprofCommandLine", "MemprofCore", "MemprofWorkload", "MemprofReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "MemprofSampler", "MemprofProfile", "MemprofHTML", "MemprofTrace", "MemprofOutput", "MemprofRun",
-            ]
-        ),
-        // The commands that read what runs wrote (sweep, merge, compare, check, export, import): run
-        // by `memprof`, built on first use, so a first `./scripts/memprof run` does not compile them.
-        .executableTarget(
-            name: "memprof-tools",
-            dependencies: [
-                "MemprofCommandLine", "MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare",
-                "MemprofBudgets", "MemprofExport", "MemprofFleet", "MemprofField", "MemprofOutput",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofFleet", "MemprofField",
             ]
         ),
         // Sampling profiles as plain data, and their folded-stack and speedscope forms.

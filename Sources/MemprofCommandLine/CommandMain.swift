@@ -4,15 +4,18 @@ import MemprofOutput
 
 /// The one top of memprof's executables: parses the command line of `Root`, runs the command, and
 /// maps what it throws to a message and an exit status (spec §11), the same way in `memprof` and
-/// in the siblings it runs.
+/// in `memprof-serve`.
 public enum CommandMain {
     public static func run<Root: ParsableCommand>(_ root: Root.Type) -> Never {
+        StandardDescriptors.openClosedOnes()
         // Past a file-size limit (ulimit -f), a write fails with EFBIG and a clear message
         // instead of the process being killed with a half-written file.
         signal(SIGXFSZ, SIG_IGN)
+        Interruption.removeUnfinishedOutputOnSignals()
         do {
             var command = try Root.parseAsRoot()
             try command.run()
+            try StandardDescriptors.flushStandardOutput()
             Foundation.exit(ExitStatus.success)
         } catch {
             fail(error, as: Root.self)
@@ -20,17 +23,30 @@ public enum CommandMain {
     }
 
     /// Ends the process for what a command of `Root` threw: memprof's own errors with their
-    /// message and status, command-line mistakes with status 2, the rest as the parser would.
+    /// message and status, command-line mistakes with status 2, the rest as the parser would
+    /// (help and the version on standard output, checked as every output is: status 3 when it
+    /// cannot be written).
     public static func fail<Root: ParsableCommand>(_ error: any Error, as root: Root.Type) -> Never {
         if let error = error as? any MemprofError {
-            FileHandle.standardError.write(Data("memprof: \(error.description)\n".utf8))
+            StandardStream.error("memprof: \(error.description)\n")
             Foundation.exit(error.exitStatus)
         }
-        if Root.exitCode(for: error) == .validationFailure {
+        let code = Root.exitCode(for: error)
+        let message = Root.fullMessage(for: error)
+        if code == .validationFailure {
             // Command-line mistakes are bad input too: status 2, as the spec says.
-            FileHandle.standardError.write(Data((Root.fullMessage(for: error) + "\n").utf8))
+            StandardStream.error(message + "\n")
             Foundation.exit(ExitStatus.badInput)
         }
-        Root.exit(withError: error)
+        do {
+            if code == .success, !message.isEmpty { try StandardStream.out(message + "\n") }
+            // What a command printed before it ended with a status of its own (compare's table
+            // before status 1) must have reached standard output too.
+            try StandardDescriptors.flushStandardOutput()
+        } catch {
+            fail(error, as: root)
+        }
+        if code != .success, !message.isEmpty { StandardStream.error(message + "\n") }
+        Foundation.exit(code.rawValue)
     }
 }

@@ -2,15 +2,13 @@ import Foundation
 import MemprofOutput
 
 /// A binary of memprof's that lies beside `memprof` and that a command runs in its place (exec),
-/// so signals, output and the exit status are the sibling's own: `memprof-serve` (Hummingbird and
-/// SwiftNIO) and `memprof-tools` (sweeps, compare, check, export, import). They are binaries of
-/// their own so that the first build, `./scripts/memprof run`, compiles only what a run needs.
+/// so signals, output and the exit status are the sibling's own: `memprof-serve`, a binary of its
+/// own so that `memprof` is built without Hummingbird and SwiftNIO.
 public struct SiblingBinary: Sendable {
     /// The sibling's file name, `memprof-serve`.
     public var name: String
 
     public static let server = SiblingBinary(name: "memprof-serve")
-    public static let tools = SiblingBinary(name: "memprof-tools")
 
     public init(name: String) { self.name = name }
 
@@ -24,21 +22,11 @@ public struct SiblingBinary: Sendable {
         throw NotRunnable(command: command, path: path, cause: cause)
     }
 
-    /// Runs the sibling at once, before the command line is parsed, when it names one of
-    /// `commands` (`memprof compare …`, or `memprof help compare`): such a command then costs
-    /// one start of `memprof` only as far as its `main`. Returns when the sibling is not there or
-    /// cannot be run; the command's entry then says why, through ``exec(command:arguments:)``.
-    public func execEarly(commands: [String]) {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
-        guard let named, commands.contains(named),
-              let path = try? beside(executable: Self.runningExecutable(), command: named),
-              access(path, X_OK) == 0 else { return }
-        _ = Self.replaceProcess(with: path, arguments: arguments)
-    }
-
     /// execv(2) of `path` with `arguments`; returns only when it fails, with the cause in words.
+    /// The signals memprof handles itself (``Interruption``) are the sibling's to handle: their
+    /// default action is restored first.
     static func replaceProcess(with path: String, arguments: [String]) -> String {
+        Interruption.restoreDefaults()
         var cArgs: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, &cArgs)
         let cause = String(cString: strerror(errno))

@@ -103,8 +103,16 @@ public enum FleetMerge {
     /// Reads and checks one part: its fleet.json, and runs.csv rows that belong to its shards.
     static func readPart(_ folder: String) throws -> Part {
         let dir = URL(fileURLWithPath: folder)
-        guard let json = FileManager.default.contents(atPath: dir.appendingPathComponent("fleet.json").path) else {
-            throw MergeError("\(folder): no fleet.json (a folder written by memprof sweep or merge)")
+        var info = stat()
+        if stat(folder, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+            let kind = info.st_mode & S_IFMT == S_IFREG ? "a file" : InputFile.kind(ofMode: info.st_mode)
+            throw MergeError("\(folder): is \(kind), not a folder written by memprof sweep or merge")
+        }
+        let json: Data
+        switch InputFile.read(dir.appendingPathComponent("fleet.json").path, maxBytes: .max) {
+        case .success(let bytes): json = Data(bytes)
+        case .failure(.missing): throw MergeError("\(folder): no fleet.json (a folder written by memprof sweep or merge)")
+        case .failure(let refusal): throw MergeError("\(folder)/fleet.json: \(refusal.message)")
         }
         // What merge needs of a part, without its statistics (they are recomputed from the rows).
         struct Probe: Decodable { var schema: String? }
@@ -118,11 +126,14 @@ public enum FleetMerge {
         do { result = try JSONDecoder().decode(FleetResult.Header.self, from: json) } catch {
             throw MergeError("\(folder)/fleet.json: not a \(FleetResult.schemaName) file (\(error))")
         }
-        guard let csv = FileManager.default.contents(atPath: dir.appendingPathComponent("runs.csv").path) else {
-            throw MergeError("\(folder): no runs.csv")
+        let csv: [UInt8]
+        switch InputFile.read(dir.appendingPathComponent("runs.csv").path, maxBytes: .max) {
+        case .success(let bytes): csv = bytes
+        case .failure(.missing): throw MergeError("\(folder): no runs.csv")
+        case .failure(let refusal): throw MergeError("\(folder)/runs.csv: \(refusal.message)")
         }
         let header: [String], rows: [RunsCSV.Row]
-        do { (header, rows) = try RunsCSV.read(Array(csv)) } catch RunsCSV.ReadError.badRow(let line, let why) {
+        do { (header, rows) = try RunsCSV.read(csv) } catch RunsCSV.ReadError.badRow(let line, let why) {
             throw MergeError("\(folder)/runs.csv:\(line): \(why)")
         } catch {
             throw MergeError("\(folder)/runs.csv: not a runs table written by memprof sweep")

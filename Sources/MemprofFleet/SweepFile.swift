@@ -1,4 +1,5 @@
 import Foundation
+import MemprofOutput
 import MemprofWorkload
 import Yams
 
@@ -46,14 +47,16 @@ public struct SweepFile: Sendable, Equatable {
     ///
     /// - Throws: ``WorkloadError`` naming file, line, column and key, for bad input.
     public static func load(_ path: String) throws -> SweepFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if !FileManager.default.fileExists(atPath: path) {
-                guard let builtin = BuiltinSweeps.named(path) else { throw BuiltinSweeps.unknown(path) }
-                return try parse(builtin, file: "builtin:\(path)")
-            }
-            throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: "cannot read the file")
+        let text: String
+        switch InputFile.read(path, maxBytes: InputText.maxBytes) {
+        case .success(let bytes): text = try YAMLText.decode(Data(bytes), file: path)
+        case .failure(.missing):
+            guard let builtin = BuiltinSweeps.named(path) else { throw BuiltinSweeps.unknown(path) }
+            return try parse(builtin, file: "builtin:\(path)")
+        case .failure(let refusal):
+            throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: refusal.message)
         }
-        var sweep = try parse(try YAMLText.decode(data, file: path), file: path)
+        var sweep = try parse(text, file: path)
         // A workload path is read from the sweep file's folder, as a careful user expects.
         let folder = (path as NSString).deletingLastPathComponent
         let beside = (folder as NSString).appendingPathComponent(sweep.workload)

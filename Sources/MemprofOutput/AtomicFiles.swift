@@ -56,27 +56,22 @@ public enum AtomicFiles {
                 let target = directory.appendingPathComponent(file.name)
                 let temporary = target.deletingLastPathComponent().appendingPathComponent(TemporaryName.make(for: target.lastPathComponent))
                 try writeNew(file.data, to: temporary, name: file.name, folder: directory)
+                UnfinishedOutput.shared.begin(temporary.path)
                 written.append((temporary, target))
             }
-            for (temporary, target) in written where rename(temporary.path, target.path) != 0 {
-                throw OutputError(path: target.path, action: "renaming into place", errno: errno)
+            for (temporary, target) in written {
+                if rename(temporary.path, target.path) != 0 {
+                    throw OutputError(path: target.path, action: "renaming into place", errno: errno)
+                }
+                UnfinishedOutput.shared.end(temporary.path)
             }
         } catch {
-            for (temporary, _) in written { unlink(temporary.path) }
+            for (temporary, _) in written {
+                unlink(temporary.path)
+                UnfinishedOutput.shared.end(temporary.path)
+            }
             throw error
         }
-    }
-
-    /// Writes one file: a temporary file beside the target, renamed into place.
-    ///
-    /// - Throws: ``OutputError``; the temporary file is removed first.
-    public static func write(_ data: Data, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw OutputError.aFolder(path)
-        }
-        try write([OutputFile(name: url.lastPathComponent, data: data)], into: url.deletingLastPathComponent())
     }
 
     // MARK: - Steps
@@ -241,6 +236,12 @@ public struct OutputError: MemprofError, Equatable, Sendable {
         return e
     }
 
+    static func emptyPath() -> OutputError {
+        var e = OutputError(path: "", action: "", errno: ENOENT)
+        e.reason = "an empty path names no file; give a file name"
+        return e
+    }
+
     static func aFolder(_ path: String) -> OutputError {
         var e = OutputError(path: path, action: "", errno: EISDIR)
         e.reason = "\(path) is a folder; give a file name"
@@ -258,6 +259,7 @@ public struct OutputError: MemprofError, Equatable, Sendable {
 
     public var description: String {
         if let reason { return reason }
+        if errno == EBADF { return "\(path) is closed or not open for writing" }
         let cause: String = switch errno {
         case ENOSPC: "no space left on device"
         case EDQUOT: "disk quota exceeded"

@@ -50,6 +50,7 @@ public final class StagedFolder {
         guard mkdir(staging.path, 0o755) == 0 else {
             throw OutputError(path: parent.path, action: "creating a folder in", errno: errno)
         }
+        UnfinishedOutput.shared.begin(staging.path)
     }
 
     /// Writes one whole file into the staging folder.
@@ -97,11 +98,13 @@ public final class StagedFolder {
         // The staging folder now holds the old run's files (or nothing): remove it. A kill here
         // leaves it for the next write into this parent folder to remove.
         try? fm.removeItem(at: staging)
+        UnfinishedOutput.shared.end(staging.path)
     }
 
     /// Removes the staging folder and everything written into it.
     public func abort() {
         try? FileManager.default.removeItem(at: staging)
+        UnfinishedOutput.shared.end(staging.path)
     }
 }
 

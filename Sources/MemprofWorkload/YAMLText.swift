@@ -1,5 +1,6 @@
 import Foundation
 import Yams
+import MemprofOutput
 
 /// Text of a YAML (or JSON) input file — a workload, thresholds or budget file — checked and
 /// composed with located errors: bytes that are not UTF-8, control characters, an empty file and
@@ -147,8 +148,9 @@ extension String {
 }
 
 /// Reads the text of an input file (a workload, thresholds or budget file): a missing file, a
-/// folder, an unreadable or oversized file, bytes that are not UTF-8 and control characters are
-/// each a located ``WorkloadError`` (bad input, exit status 2).
+/// folder, what is not a regular file (a FIFO, a device: ``InputFile``), an unreadable or
+/// oversized file, bytes that are not UTF-8 and control characters are each a located
+/// ``WorkloadError`` (bad input, exit status 2).
 public enum InputText {
     /// The largest input file read: 256 MB of text describes far more than any run can simulate.
     public static let maxBytes = 256 * 1024 * 1024
@@ -157,20 +159,9 @@ public enum InputText {
         func fail(_ message: String) -> WorkloadError {
             WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: message)
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw fail("no such file") }
-        guard !isDirectory.boolValue else { throw fail("is a folder, not a file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw fail("cannot read the file (\(String(cString: strerror(errno))))")
+        switch InputFile.read(path, maxBytes: maxBytes) {
+        case .success(let bytes): return try YAMLText.decode(Data(bytes), file: path)
+        case .failure(let refusal): throw fail(refusal.message)
         }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: maxBytes + 1) ?? Data()
-        } catch {
-            throw fail("cannot read the file (\((error as NSError).localizedFailureReason ?? "\(error)"))")
-        }
-        guard data.count <= maxBytes else { throw fail("is larger than \(maxBytes / 1024 / 1024) MB; memprof reads input files up to that size") }
-        return try YAMLText.decode(data, file: path)
     }
 }

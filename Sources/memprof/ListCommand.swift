@@ -6,28 +6,41 @@ import MemprofWorkload
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the built-in devices, policies or workloads.")
+        commandName: "list", abstract: "List the built-in devices, policies and workloads.",
+        discussion: "Without a kind, lists all three, each under its name.")
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
         case devices, policies, workloads
     }
 
-    @Argument(help: "devices, policies or workloads")
-    var kind: Kind
+    @Argument(help: "devices, policies or workloads (default: all three).")
+    var kind: Kind?
 
-    @Option(help: "With workloads: print this built-in workload's YAML, to copy and edit.")
+    @Option(help: "Print this built-in workload's YAML, to copy and edit.")
     var yaml: String?
 
     func validate() throws {
         guard let yaml else { return }
-        guard kind == .workloads else { throw ValidationError("--yaml goes with 'list workloads'") }
+        guard kind == nil || kind == .workloads else { throw ValidationError("--yaml goes with 'list workloads'") }
         guard BuiltinWorkloads.all.contains(where: { $0.name == yaml }) else {
             throw ValidationError("no built-in workload named '\(yaml)'; built-in: "
                 + BuiltinWorkloads.all.map(\.name).joined(separator: ", "))
         }
     }
 
-    func run() {
+    func run() throws {
+        if let yaml, let entry = BuiltinWorkloads.all.first(where: { $0.name == yaml }) {
+            return try StandardStream.out(entry.yaml + "\n")
+        }
+        guard let kind else {
+            let sections = Kind.allCases.map { "\($0.rawValue):\n" + Self.lines($0).map { "  \($0)\n" }.joined() }
+            return try StandardStream.out(sections.joined(separator: "\n"))
+        }
+        try StandardStream.out(Self.lines(kind).map { $0 + "\n" }.joined())
+    }
+
+    /// The table of one kind, a line per row.
+    static func lines(_ kind: Kind) -> [String] {
         switch kind {
         case .devices:
             let rows = [["device", "platform", "RAM", "app memory", "app limit", "flash store", "page"]]
@@ -35,7 +48,7 @@ struct ListCommand: ParsableCommand {
                     [d.name, d.platform.rawValue, Format.bytes(d.ram), Format.bytes(d.appMemory), Format.bytes(d.appLimit),
                      Format.bytes(d.flash), Format.bytes(d.pageSize)]
                 }
-            TextTable.render(rows, rightAligned: [2, 3, 4, 5, 6]).forEach { print($0) }
+            return TextTable.render(rows, rightAligned: [2, 3, 4, 5, 6])
         case .policies:
             let rows = PolicySettings.presets.map { p -> [String] in
                 let levels = "warning at \(p.warningLevel), critical at \(p.criticalLevel)"
@@ -48,16 +61,12 @@ struct ListCommand: ParsableCommand {
                     + "available < \(Int(x.freezeThreshold * 100))% of RAM and > \(x.freezeSuspendedThreshold) unfrozen, "
                     + "at most \(x.frozenProcessesMax) frozen; " + levels]
             }
-            TextTable.render(rows).forEach { print($0) }
+            return TextTable.render(rows)
         case .workloads:
-            if let yaml, let entry = BuiltinWorkloads.all.first(where: { $0.name == yaml }) {
-                print(entry.yaml)
-                return
-            }
             let rows = BuiltinWorkloads.all.map { w in
                 [w.name + (w.name == BuiltinWorkloads.defaultName ? " (default)" : ""), w.summary]
             }
-            TextTable.render(rows).forEach { print($0) }
+            return TextTable.render(rows)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCore
+import MemprofOutput
 import MemprofReport
 
 /// Progress of a long simulation on stderr, paced by wall time, not by simulated work.
@@ -35,16 +36,16 @@ final class ProgressLine: @unchecked Sendable {
         let percent = durationUs > 0 ? Int(now * 100 / durationUs) : 100
         let text = "simulating \(Format.duration(now)) of \(Format.duration(durationUs)) (\(percent)%)"
         if isTerminal {
-            FileHandle.standardError.write(Data("\r\(text)".utf8))
+            StandardStream.error("\r\(text)")
         } else {
             let elapsed = Int(Double(wall - started) / 1e9)
-            FileHandle.standardError.write(Data("memprof: \(text), \(elapsed)s\n".utf8))
+            StandardStream.error("memprof: \(text), \(elapsed)s\n")
         }
         shown = true
     }
 
     /// Removes the line from a terminal once the simulation is done.
     func clear() {
-        if shown && isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if shown && isTerminal { StandardStream.error("\r\u{1B}[K") }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import MemprofCommandLine
 import Foundation
 import MemprofCore
+import MemprofOutput
 import MemprofRun
 import MemprofWorkload
 
@@ -16,7 +17,8 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "A workload file or built-in name (default: \(BuiltinWorkloads.defaultName)).")
     var workload: String?
 
-    @Option(help: "Folder to write the report into (default: Reports/<name>).")
+    @Option(name: [.short, .long], help: ArgumentHelp("Folder to write the report into (default: Reports/<name>).",
+                                                      valueName: "folder"), transform: OutputPath.named)
     var out: String?
 
     @Option(help: "Seed for the random parts of the workload, instead of the file's.")
@@ -35,6 +37,12 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var workLimits: WorkLimitOptions
 
+    @Flag(help: ArgumentHelp(
+        "Print how long each step took to standard error.",
+        discussion: "One line per step: 'timing NAME MS ms BYTES bytes' (wall time, and for a file its size) and "
+            + "'timing-cpu NAME MS ms' (the CPU time of the thread that did it)."))
+    var timings = false
+
     func run() throws {
         var loaded = try WorkloadSource.load(workload, overrides: try overrides.overrides(),
                                              limits: try workLimits.limits)
@@ -44,12 +52,12 @@ struct RunCommand: ParsableCommand {
         var request = RunRequest(workload: loaded, sampling: sampling.sampling)
         request.eventLog = events
         request.progress = { progress.update($0) }
-        if ProcessInfo.processInfo.environment["MEMPROF_TIMINGS"] != nil {
+        if timings {
             request.timings = { name, ms, bytes in
-                FileHandle.standardError.write(Data("timing \(name) \(String(format: "%.1f", ms)) ms \(bytes) bytes\n".utf8))
+                StandardStream.error("timing \(name) \(String(format: "%.1f", ms)) ms \(bytes) bytes\n")
             }
             request.cpuTimings = { name, ms in
-                FileHandle.standardError.write(Data("timing-cpu \(name) \(String(format: "%.1f", ms)) ms\n".utf8))
+                StandardStream.error("timing-cpu \(name) \(String(format: "%.1f", ms)) ms\n")
             }
         }
         let folder = out.map { ReportFolder(path: $0) } ?? .default(forWorkload: loaded.workload.name)
@@ -61,7 +69,7 @@ struct RunCommand: ParsableCommand {
             progress.clear()
             throw error
         }
-        print(artifacts.summary(folder: out ?? "Reports/\(loaded.workload.name)"))
+        try StandardStream.out(artifacts.summary(folder: out ?? "Reports/\(loaded.workload.name)") + "\n")
     }
 }
 

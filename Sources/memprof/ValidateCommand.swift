@@ -22,8 +22,8 @@ struct ValidateCommand: ParsableCommand {
             do {
                 let loaded = try WorkloadSource.load(path, limits: limits)
                 printWarnings(loaded.warnings)
-                print("\(path): ok (\(loaded.workload.name), \(loaded.workload.apps.count) apps, "
-                    + "\(loaded.workload.script.count) script entries)")
+                try StandardStream.out("\(path): ok (\(loaded.workload.name), \(loaded.workload.apps.count) apps, "
+                    + "\(loaded.workload.script.count) script entries)\n")
             } catch let error as WorkloadError {
                 problems.append(error.description)
             }
@@ -35,6 +35,6 @@ struct ValidateCommand: ParsableCommand {
 /// Prints a workload's warnings to standard error, one `memprof: warning: …` line each.
 func printWarnings(_ warnings: [WorkloadWarning]) {
     for warning in warnings {
-        FileHandle.standardError.write(Data("memprof: \(warning)\n".utf8))
+        StandardStream.error("memprof: \(warning)\n")
     }
 }

@@ -20,7 +20,7 @@ struct ViewCommand: ParsableCommand {
         let page = try Self.page(for: report)
         let url = page.absoluteURL.standardizedFileURL.absoluteString
         if printOnly || !Self.open(url) {
-            print(url)
+            try StandardStream.out(url + "\n")
         }
     }
 

@@ -9,7 +9,18 @@ import MemprofReport
 
 /// `memprof check REPORT --budget FILE`: absolute budgets (spec §11).
 struct CheckCommand: ParsableCommand {
-    static let configuration = ToolCommand.check.configuration
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a report against absolute budgets; exit 1 when one is broken.",
+        discussion: """
+            The budget file maps metrics to limits, e.g.
+              apps:
+                mail: {evictions: {max: 1}, exits.memoryLimit: {max: 0}, peakFootprintBytes: {max: 150MB}}
+              summary:
+                backgroundTasks.expiredKilled: {max: 0}
+            Each broken budget prints what was allowed, what happened and the events behind it. \
+            Exit 0 when every budget holds, 1 when one is broken, 2 for bad input, 3 when an output cannot be written.
+            """)
 
     @Argument(help: "The report (report.json or its folder).")
     var report: String
@@ -17,17 +28,7 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "The budget file (YAML).")
     var budget: String
 
-    @Option(help: "Write a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set).")
-    var markdown: String?
-
-    @Option(help: "Write a self-contained HTML page.")
-    var html: String?
-
-    @Option(help: "Write JUnit XML, one test case per budget.")
-    var junit: String?
-
-    @Option(help: "Write the results as JSON.")
-    var json: String?
+    @OptionGroup var files: ResultFileOptions
 
     func run() throws {
         // The report is read keeping only what the check and its page show: the events behind
@@ -56,13 +57,10 @@ struct CheckCommand: ParsableCommand {
                 try ReportLoader.rereadEvents(report, at: range, kinds: kinds, sink: EventVisitor(visit))
             }
         }
-        let markdownText = CheckOutput.markdown(check)
-        if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }
-        try Terminal.appendToStepSummary(markdownText)
-        if let html { try AtomicFiles.write(Data(CheckOutput.html(check, report: loaded, marks: decisions.finish().marks).utf8), to: html) }
-        if let junit { try AtomicFiles.write(Data(CheckOutput.junit(check).utf8), to: junit) }
-        if let json { try AtomicFiles.write(try CheckOutput.json(check), to: json) }
-        print(CheckOutput.terminal(check, color: Terminal.stdoutWantsColor), terminator: "")
+        try files.write(markdown: CheckOutput.markdown(check),
+                        html: { _ in CheckOutput.html(check, report: loaded, marks: decisions.finish().marks) },
+                        junit: { CheckOutput.junit(check) }, json: { try CheckOutput.json(check) })
+        try StandardStream.out(CheckOutput.terminal(check, color: Terminal.stdoutWantsColor))
         if !check.passed { throw ExitCode(1) }
     }
 }

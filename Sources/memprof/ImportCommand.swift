@@ -8,12 +8,18 @@ import MemprofOutput
 /// `memprof import JETSAM.ips -o workload.yaml`: a device's JetsamEvent report as a workload that
 /// replays the moment before the kill.
 struct ImportCommand: ParsableCommand {
-    static let configuration = ToolCommand.`import`.configuration
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Turn a JetsamEvent .ips report into a workload that replays the kill under the xnu policy.",
+        discussion: "Device RAM comes from the report's product (or its memory pages), every app process becomes "
+            + "an app with its resident size and state, daemons become reserved memory. Run the workload with "
+            + "`memprof run`; the killed process dies again for the reason the report names.")
 
     @Argument(help: "The JetsamEvent report (.ips).")
     var report: String
 
-    @Option(name: [.short, .long], help: "Where to write the workload (default: standard output).")
+    @Option(name: [.short, .long], help: ArgumentHelp("Where to write the workload (default, or -: standard output).",
+                                                      valueName: "file"), transform: OutputPath.named)
     var out: String?
 
     @Option(help: "The workload's name ([a-z0-9-]+; default: from the file name).")
@@ -21,23 +27,23 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let url = URL(fileURLWithPath: report)
-        guard FileManager.default.fileExists(atPath: url.path) else { throw BadInput("\(report): no such file") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size <= JetsamReportReader.maxBytes else {
+        let bytes: [UInt8]
+        switch InputFile.read(report, maxBytes: JetsamReportReader.maxBytes) {
+        case .success(let read): bytes = read
+        case .failure(.tooLarge):
             throw IPSError(file: report, line: 0, column: 0, keyPath: "",
                            message: "the file is larger than \(JetsamReportReader.maxBytes >> 20) MB; a JetsamEvent report is far smaller")
+        case .failure(let refusal): throw BadInput("\(report): \(refusal.message)")
         }
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw BadInput("\(report): cannot read it (\(error.localizedDescription))") }
-        let parsed = try JetsamReportReader(file: report).read(Array(data))
+        let parsed = try JetsamReportReader(file: report).read(bytes)
         let workloadName = try name.map(Self.checkedName) ?? Self.name(fromFile: url)
         let result = try JetsamImport(file: report, name: workloadName).workload(from: parsed)
         if let out, out != "-" {
             try AtomicFiles.write(Data(result.yaml.utf8), to: out)
             let kills = result.expectedKills.map { "\($0.app) (\($0.reason.rawValue))" }.joined(separator: ", ")
-            FileHandle.standardError.write(Data("\(out): written; under xnu it kills \(kills)\n".utf8))
+            StandardStream.error("\(out): written; under xnu it kills \(kills)\n")
         } else {
-            FileHandle.standardOutput.write(Data(result.yaml.utf8))
+            try StandardStream.out(result.yaml)
         }
     }
 

@@ -6,12 +6,18 @@ import MemprofOutput
 
 /// `memprof sweep FILE [--shard K/N]`: a thin adapter over ``SweepPlan`` and ``FleetSweep``.
 struct SweepCommand: ParsableCommand {
-    static let configuration = ToolCommand.sweep.configuration
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Run a fleet sweep: a workload over many seeds and a matrix of devices, policies and keys.",
+        discussion: "Writes fleet.json, runs.csv and fleet.html into Reports/<sweep>/ (or --out). "
+            + "With --shard K/N, runs the K-th of N parts and writes a partial result for memprof merge.")
 
     @Argument(help: "A sweep file (YAML or JSON), or a built-in sweep: phone-fleet, phone-day-200.")
     var file: String
 
-    @Option(help: "Folder to write into (default: Reports/<sweep>, or Reports/<sweep>-shard-K-of-N).")
+    @Option(name: [.short, .long],
+            help: ArgumentHelp("Folder to write into (default: Reports/<sweep>, or Reports/<sweep>-shard-K-of-N).",
+                               valueName: "folder"), transform: OutputPath.named)
     var out: String?
 
     @Option(help: "Run only the K-th of N parts of the sweep (1-based), for memprof merge.")
@@ -35,6 +41,6 @@ struct SweepCommand: ParsableCommand {
         let folder = out ?? "Reports/\(plan.sweep.name)" + (parsedShard.map { "-shard-\($0.index)-of-\($0.count)" } ?? "")
         let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
         let result = try FleetSweep.run(plan, threads: threadCount, into: URL(fileURLWithPath: folder))
-        print(FleetSummary.render(result, folder: folder))
+        try StandardStream.out(FleetSummary.render(result, folder: folder) + "\n")
     }
 }

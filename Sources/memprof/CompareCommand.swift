@@ -9,7 +9,15 @@ import MemprofReport
 
 /// `memprof compare BASE NEW`: every metric, its verdict, and the outputs CI reads (spec §11).
 struct CompareCommand: ParsableCommand {
-    static let configuration = ToolCommand.compare.configuration
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare two reports metric by metric; exit 1 when something got worse.",
+        discussion: """
+            BASE and NEW are report.json files or folders holding one, or two fleet results (a sweep's folder \
+            or its fleet.json). Counts (evictions, kills, launches, warnings) fail on any rise by default, \
+            because the simulation is deterministic; sizes and durations fail beyond --threshold (default 5%). \
+            Exit 0 when nothing is worse, 1 when something is, 2 for bad input, 3 when an output cannot be written.
+            """)
 
     @Argument(help: "The base report (report.json or its folder).")
     var base: String
@@ -35,17 +43,7 @@ struct CompareCommand: ParsableCommand {
     @Flag(help: "Show every metric, not only those that changed.")
     var all = false
 
-    @Option(help: "Write a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set).")
-    var markdown: String?
-
-    @Option(help: "Write a self-contained HTML page.")
-    var html: String?
-
-    @Option(help: "Write JUnit XML, one test case per metric.")
-    var junit: String?
-
-    @Option(help: "Write the comparison as JSON.")
-    var json: String?
+    @OptionGroup var files: ResultFileOptions
 
     @Option(help: "Fleet results only: the significance level of the paired test (default 0.01).")
     var alpha: Double = 0.01
@@ -67,18 +65,15 @@ struct CompareCommand: ParsableCommand {
 
         let comparison = try Comparer.compare(base: baseReport, new: newReport, thresholds: limits,
                                               allowDifferent: allowDifferent)
-        let markdownText = CompareOutput.markdown(comparison, all: all)
-        if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }
-        try Terminal.appendToStepSummary(markdownText)
-        if let html {
-            let page = CompareHTML.comparison(comparison, base: baseReport, new: newReport, all: all,
-                                              links: .beside(base: base, new: new, page: html),
-                                              digests: (baseDigest, newDigest))
-            try AtomicFiles.write(Data(page.utf8), to: html)
-        }
-        if let junit { try AtomicFiles.write(Data(CompareOutput.junit(comparison).utf8), to: junit) }
-        if let json { try AtomicFiles.write(try CompareOutput.json(comparison), to: json) }
-        print(CompareOutput.terminal(comparison, all: all, color: Terminal.stdoutWantsColor), terminator: "")
+        try files.write(
+            markdown: CompareOutput.markdown(comparison, all: all),
+            html: { page in
+                CompareHTML.comparison(comparison, base: baseReport, new: newReport, all: all,
+                                       links: .beside(base: base, new: new, page: page),
+                                       digests: (baseDigest, newDigest))
+            },
+            junit: { CompareOutput.junit(comparison) }, json: { try CompareOutput.json(comparison) })
+        try StandardStream.out(CompareOutput.terminal(comparison, all: all, color: Terminal.stdoutWantsColor))
         if comparison.hasRegression { throw ExitCode(1) }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MemprofCompare
 import MemprofFleet
+import MemprofCommandLine
 import MemprofOutput
 
 /// `memprof compare BASE NEW` when both are fleet results: paired by seed (spec §12).
@@ -12,13 +13,10 @@ extension CompareCommand {
             throw BadInput("compare needs two reports or two fleet results; \(FleetCompare.isFleet(base) ? new : base) is not a fleet result")
         }
         let comparison = try FleetCompare.compare(base: base, new: new, thresholds: thresholds, alpha: alpha)
-        let markdownText = FleetCompareOutput.markdown(comparison, all: all)
-        if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }
-        try Terminal.appendToStepSummary(markdownText)
-        if let html { try AtomicFiles.write(Data(FleetCompareOutput.html(comparison, all: all).utf8), to: html) }
-        if let junit { try AtomicFiles.write(Data(FleetCompareOutput.junit(comparison).utf8), to: junit) }
-        if let json { try AtomicFiles.write(try FleetCompareOutput.json(comparison), to: json) }
-        print(FleetCompareOutput.terminal(comparison, all: all), terminator: "")
+        try files.write(markdown: FleetCompareOutput.markdown(comparison, all: all),
+                        html: { _ in FleetCompareOutput.html(comparison, all: all) },
+                        junit: { FleetCompareOutput.junit(comparison) }, json: { try FleetCompareOutput.json(comparison) })
+        try StandardStream.out(FleetCompareOutput.terminal(comparison, all: all))
         if comparison.hasRegression { throw ExitCode(1) }
     }
 }

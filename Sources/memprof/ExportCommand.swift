@@ -10,7 +10,15 @@ import MemprofCore
 
 /// `memprof export REPORT --format F`: a report in another viewer's format (spec §11).
 struct ExportCommand: ParsableCommand {
-    static let configuration = ToolCommand.export.configuration
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Rewrite a report for another viewer: trace, speedscope, folded, pprof, benchmark, jetsam or metrickit.",
+        discussion: "trace opens in ui.perfetto.dev or chrome://tracing. speedscope, folded and pprof need "
+            + "stack samples in the report. benchmark is the report's metrics for github-action-benchmark "
+            + "(customSmallerIsBetter). jetsam writes one JetsamEvent .ips file per moment of memory kills into "
+            + "the folder -o names; metrickit writes MXMetricPayload-shaped JSON, one payload per app; "
+            + "of a fleet result (its folder or fleet.json), metrickit writes one such file per cell, "
+            + "cell-<index>.json, into the folder -o names, its runs aggregated.")
 
     @Argument(help: "The report (report.json or its folder), or for metrickit a fleet result (its folder or fleet.json).")
     var report: String
@@ -18,7 +26,9 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "The format to write.")
     var format: ExportFormat
 
-    @Option(name: [.short, .long], help: "Where to write (default: standard output).")
+    @Option(name: [.short, .long], help: ArgumentHelp("Where to write: a file, or a folder for jetsam and a fleet's "
+                                                      + "metrickit (default, or -: standard output).", valueName: "path"),
+            transform: OutputPath.named)
     var out: String?
 
     func run() throws {
@@ -35,7 +45,7 @@ struct ExportCommand: ParsableCommand {
             }
             let files = try FleetMetricKit.files(report)
             try AtomicFiles.write(files, into: URL(fileURLWithPath: out))
-            FileHandle.standardError.write(Data("\(out): \(Format.count(files.count, "cell")) written (cell-<index>.json)\n".utf8))
+            StandardStream.error("\(out): \(Format.count(files.count, "cell")) written (cell-<index>.json)\n")
             return
         }
         let loaded = try ReportLoader.load(report)
@@ -47,14 +57,14 @@ struct ExportCommand: ParsableCommand {
             try AtomicFiles.write(files, into: URL(fileURLWithPath: out))
             let what = files.isEmpty ? "no memory kills in this report: nothing written"
                 : "\(Format.count(files.count, "JetsamEvent report")) written"
-            FileHandle.standardError.write(Data("\(out): \(what)\n".utf8))
+            StandardStream.error("\(out): \(what)\n")
             return
         }
         let data = try Exporter.export(loaded, format: format)
         if let out, out != "-" {
             try AtomicFiles.write(data, to: out)
         } else {
-            FileHandle.standardOutput.write(data)
+            try StandardStream.write(data)
         }
     }
 }
