@@ -8,7 +8,7 @@ import MemprofOutput
 struct SweepCommand: ParsableCommand {
     static let configuration = ToolCommand.sweep.configuration
 
-    @Argument(help: "A sweep file (YAML or JSON), or a built-in sweep: phone-fleet, phone-day-200.")
+    @Argument(help: "A sweep file (YAML or JSON), or a built-in sweep: phone-fleet, phone-day-200, today-phones.")
     var file: String
 
     @Option(help: "Folder to write into (default: Reports/<sweep>, or Reports/<sweep>-shard-K-of-N).")
