@@ -8,10 +8,12 @@ public struct FieldProduct: Sendable, Equatable {
     public var product: String
     public var model: String
     public var ram: Bytes
-    /// A foreground app's limit when it was measured on this model, and the iOS version it was
-    /// read on; nil when the preset's limit is derived from another model.
+    /// A foreground app's limit: the preset's, measured on this model (`appLimitOS` names the OS
+    /// it was read on) or derived from another model's measurement (`appLimitOS` is nil; the
+    /// preset's ``DeviceModel/limit`` says from which).
     public var appLimit: Bytes?
     public var appLimitOS: String?
+    public var appLimitIsDerived: Bool { appLimitOS == nil }
     /// The preset that stands for this product.
     public var preset: String
 
@@ -29,7 +31,7 @@ public struct FieldProduct: Sendable, Equatable {
             var measuredOS: String?
             if case .measured(_, let os, _) = m.limit { measuredOS = os }
             return FieldProduct(product: product, model: m.model, ram: m.device.ram,
-                                appLimit: measuredOS == nil ? nil : m.device.appLimit, appLimitOS: measuredOS,
+                                appLimit: m.device.appLimit, appLimitOS: measuredOS,
                                 preset: m.name)
         }
     }

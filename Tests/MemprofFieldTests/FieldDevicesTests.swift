@@ -10,14 +10,16 @@ struct FieldDevicesTests {
         #expect(Set(products).count == products.count)
     }
 
-    @Test func measuredLimitsCarryTheirOSAndDerivedOnesNone() throws {
+    @Test func limitsCarryTheOSTheyWereMeasuredOnOrAreDerived() throws {
         let eleven = try #require(FieldProduct.named("iPhone12,1"))
         #expect(eleven.ram == 4 * .gigabyte && eleven.appLimit == 2068 * .megabyte && eleven.appLimitOS == "iOS 13.1.3")
         #expect(eleven.preset == "iphone-11" && eleven.model == "iPhone 11")
         let eight = try #require(FieldProduct.named("iPhone10,4"))
         #expect(eight.appLimit == 1400 * .megabyte && eight.appLimitOS == "iOS 11.4.1")
         let fourteen = try #require(FieldProduct.named("iPhone14,7"))
-        #expect(fourteen.ram == 6 * .gigabyte && fourteen.appLimit == nil && fourteen.appLimitOS == nil)
+        #expect(fourteen.ram == 6 * .gigabyte && fourteen.appLimitOS == nil && fourteen.appLimitIsDerived)
+        #expect(fourteen.appLimit == Device.preset(named: "iphone-13-pro")?.appLimit, "derived from the iPhone 13 Pro")
+        #expect(!eleven.appLimitIsDerived)
         #expect(FieldProduct.named("iPad8,2")?.ram == 6 * .gigabyte)
         #expect(FieldProduct.named("iPhone7,2")?.appLimit == 645 * .megabyte)
         #expect(FieldProduct.named("iPhone16,2")?.ram == 8 * .gigabyte)
