@@ -5,8 +5,8 @@
 /// preset names the larger. Identifiers, page size and `osVersion` as for the iPhones.
 extension DeviceModel {
     static let iPads: [DeviceModel] = [
-        iPadAir2, iPadPro12_9, iPadPro9_7, iPad5, iPadPro10_5, iPadPro12_9Second, iPad6, iPadPro11, iPadPro11OneTB,
-        iPadPro12_9ThirdOneTB, iPad7, iPadAir3, iPadMini5, iPad8, iPadAir4, iPadPro11Second, iPad9, iPadMini6,
+        iPadAir2, iPadPro12Inch9, iPadPro9Inch7, iPad5, iPadPro10Inch5, iPadPro12Inch9Second, iPad6, iPadPro11, iPadPro11OneTB,
+        iPadPro12Inch9ThirdOneTB, iPad7, iPadAir3, iPadMini5, iPad8, iPadAir4, iPadPro11Second, iPad9, iPadMini6,
         iPadPro11Third, iPad10, iPadAir5, iPadPro11Fourth, iPadPro11M4,
     ]
 
@@ -25,13 +25,13 @@ extension DeviceModel {
         shippedOS: "iOS 8", latestOS: "iPadOS 15.8.8", latestOSSource: DeviceSources.legacySecurityReleases)
 
     /// 4 GB; "iPad Pro 12.9” (2015): 3058/3999/76% (iOS 11.2.1)".
-    static let iPadPro12_9 = make(
+    static let iPadPro12Inch9 = make(
         "ipad-pro-12-9", "iPad Pro 12.9-inch (1st generation)", ["iPad6,7", "iPad6,8"], year: 2015, chip: "A9X",
         ram: 4 * .gigabyte, ramSource: DeviceSources.ipadRAMList,
         limit: measured(3058, .crashTest, on: "iOS 11.2.1", DeviceSources.memoryBudgetTable),
         shipped: "iOS 9", latest: iPadOS16Last, latestSource: DeviceSources.legacySecurityReleases)
     /// 2 GB; "iPad Pro 9.7\": 1395MB/1971MB/71% (iOS 10.0.2 (14A456))".
-    static let iPadPro9_7 = make(
+    static let iPadPro9Inch7 = make(
         "ipad-pro-9-7", "iPad Pro 9.7-inch", ["iPad6,3", "iPad6,4"], year: 2016, chip: "A9X",
         ram: 2 * .gigabyte, ramSource: DeviceSources.ipadRAMList,
         limit: measured(1395, .crashTest, on: "iOS 10.0.2 (14A456)", DeviceSources.memoryBudgetTable),
@@ -39,16 +39,16 @@ extension DeviceModel {
     /// 2 GB; derived from the iPad Pro 9.7-inch (same RAM; the nearest chip, A9X, to its A9).
     static let iPad5 = make(
         "ipad-5", "iPad (5th generation)", ["iPad6,11", "iPad6,12"], year: 2017, chip: "A9",
-        ram: 2 * .gigabyte, ramSource: DeviceSources.ipadRAMList, limit: derived(from: iPadPro9_7),
+        ram: 2 * .gigabyte, ramSource: DeviceSources.ipadRAMList, limit: derived(from: iPadPro9Inch7),
         shipped: "iOS 10", latest: iPadOS16Last, latestSource: DeviceSources.legacySecurityReleases)
     /// 4 GB; "iPad Pro 10.5”: 3057/4000/76% (iOS 11 beta4)".
-    static let iPadPro10_5 = make(
+    static let iPadPro10Inch5 = make(
         "ipad-pro-10-5", "iPad Pro 10.5-inch", ["iPad7,3", "iPad7,4"], year: 2017, chip: "A10X Fusion",
         ram: 4 * .gigabyte, ramSource: DeviceSources.ipadRAMList,
         limit: measured(3057, .crashTest, on: "iOS 11 beta 4", DeviceSources.memoryBudgetTable),
         shipped: "iOS 10", latest: iPadOS17Last, latestSource: DeviceSources.legacySecurityReleases)
     /// 4 GB; "iPad Pro 12.9” (2017): 3057/3974/77% (iOS 11 beta4)".
-    static let iPadPro12_9Second = make(
+    static let iPadPro12Inch9Second = make(
         "ipad-pro-12-9-2", "iPad Pro 12.9-inch (2nd generation)", ["iPad7,1", "iPad7,2"], year: 2017,
         chip: "A10X Fusion", ram: 4 * .gigabyte, ramSource: DeviceSources.ipadRAMList,
         limit: measured(3057, .crashTest, on: "iOS 11 beta 4", DeviceSources.memoryBudgetTable),
@@ -56,7 +56,7 @@ extension DeviceModel {
     /// 2 GB; derived from the iPad Pro 9.7-inch (same RAM; the nearest measured 2 GB iPad model).
     static let iPad6 = make(
         "ipad-6", "iPad (6th generation)", ["iPad7,5", "iPad7,6"], year: 2018, chip: "A10 Fusion",
-        ram: 2 * .gigabyte, ramSource: DeviceSources.ipadRAMList, limit: derived(from: iPadPro9_7),
+        ram: 2 * .gigabyte, ramSource: DeviceSources.ipadRAMList, limit: derived(from: iPadPro9Inch7),
         shipped: "iOS 11", latest: iPadOS17Last, latestSource: DeviceSources.legacySecurityReleases)
     /// 4 GB (the models below 1 TB); "iPad Pro 11.0” (2018): 2858/3769/76% (iOS 12.1)".
     static let iPadPro11 = make(
@@ -69,10 +69,10 @@ extension DeviceModel {
     static let iPadPro11OneTB = make(
         "ipad-pro-11-1tb", "iPad Pro 11-inch (1st generation, 1 TB)", ["iPad8,2", "iPad8,4"], year: 2018,
         chip: "A12X Bionic", ram: 6 * .gigabyte, ramSource: DeviceSources.arsM4IPadPro,
-        limit: derived(from: iPadPro12_9ThirdOneTB),
+        limit: derived(from: iPadPro12Inch9ThirdOneTB),
         shipped: "iOS 12", latest: iPadOS26Last, latestSource: DeviceSources.iPadOS26Last)
     /// 6 GB (the 1 TB models); "iPad Pro 12.9” (2018, 1TB): 4598/5650/81% (iOS 12.1)".
-    static let iPadPro12_9ThirdOneTB = make(
+    static let iPadPro12Inch9ThirdOneTB = make(
         "ipad-pro-12-9-3-1tb", "iPad Pro 12.9-inch (3rd generation, 1 TB)", ["iPad8,6", "iPad8,8"], year: 2018,
         chip: "A12X Bionic", ram: 6 * .gigabyte, ramSource: DeviceSources.arsM4IPadPro,
         limit: measured(4598, .crashTest, on: "iOS 12.1", DeviceSources.memoryBudgetTable),
@@ -107,7 +107,7 @@ extension DeviceModel {
     /// nearest chip to its A12Z).
     static let iPadPro11Second = make(
         "ipad-pro-11-2", "iPad Pro 11-inch (2nd generation)", ["iPad8,9", "iPad8,10"], year: 2020, chip: "A12Z Bionic",
-        ram: 6 * .gigabyte, ramSource: DeviceSources.ipadRAMList, limit: derived(from: iPadPro12_9ThirdOneTB),
+        ram: 6 * .gigabyte, ramSource: DeviceSources.ipadRAMList, limit: derived(from: iPadPro12Inch9ThirdOneTB),
         shipped: "iPadOS 13", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices)
     /// 3 GB; derived from the iPad (7th generation).
     static let iPad9 = make(
