@@ -58,25 +58,3 @@ public struct Device: Sendable, Hashable, Codable {
 
     static func majorVersion(_ text: String) -> Int? { version(text)?.major }
 }
-
-extension Device {
-    /// The built-in devices. RAM and app limits are the reference text's, each the figure measured
-    /// on the OS version the preset names (645 MB on iOS 8.x; 1383 MB on iOS 10.2.1, where iOS 8.x
-    /// gave 1195 MB); the A8's pages are 4 KB (published iPhone 6 Plus and iPhone 6 jetsam
-    /// reports show `pageSize` 4096); the rest are memprof's estimates, written down in the README.
-    public static let presets: [Device] = [
-        Device(name: "iphone-6-plus", platform: .ios, ram: 1 * .gigabyte, systemReserved: 300 * .megabyte,
-               appLimit: 645 * .megabyte, flash: 256 * .megabyte, flashReadRate: 200 * .megabyte,
-               pageSize: 4 * .kilobyte, cpuScale: 4.0, osVersion: "iOS 8.4.1 (12H321)"),
-        Device(name: "ipad-air-2", platform: .ios, ram: 2 * .gigabyte, systemReserved: 450 * .megabyte,
-               appLimit: 1383 * .megabyte, flash: 512 * .megabyte, flashReadRate: 400 * .megabyte,
-               pageSize: 16 * .kilobyte, cpuScale: 3.0, osVersion: "iOS 10.2.1 (14D27)"),
-        Device(name: "macbook-pro-2015", platform: .macos, ram: 8 * .gigabyte, systemReserved: 2 * .gigabyte,
-               appLimit: 8 * .gigabyte, flash: 16 * .gigabyte, flashReadRate: 1500 * .megabyte,
-               pageSize: 4 * .kilobyte, cpuScale: 1.5),
-    ]
-
-    public static func preset(named name: String) -> Device? {
-        presets.first { $0.name == name }
-    }
-}

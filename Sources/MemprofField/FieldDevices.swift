@@ -1,38 +1,40 @@
 import MemprofCore
 
 /// What the field's reports say about hardware memprof knows: the `product` code a report names,
-/// its RAM, and the iOS version and build a preset stands for.
-///
-/// RAM is Apple's published figure for the model; the app limits are those measured on devices
-/// and published.
+/// its RAM, and the measured app limit, one entry per identifier of the device presets
+/// (``DeviceModel/catalog``, where each figure's source is named), so `memprof import` and the
+/// presets read one table.
 public struct FieldProduct: Sendable, Equatable {
     public var product: String
     public var model: String
     public var ram: Bytes
-    /// A foreground app's measured limit, when one is published, and the iOS version it was read on.
+    /// A foreground app's limit: the preset's, measured on this model (`appLimitOS` names the OS
+    /// it was read on) or derived from another model's measurement (`appLimitOS` is nil; the
+    /// preset's ``DeviceModel/limit`` says from which).
     public var appLimit: Bytes?
     public var appLimitOS: String?
+    public var appLimitIsDerived: Bool { appLimitOS == nil }
+    /// The preset that stands for this product.
+    public var preset: String
 
-    public static let known: [FieldProduct] = [
-        FieldProduct(product: "iPhone7,1", model: "iPhone 6 Plus", ram: 1 * .gigabyte, appLimit: 645 * .megabyte,
-                     appLimitOS: "iOS 8.x"),
-        FieldProduct(product: "iPhone7,2", model: "iPhone 6", ram: 1 * .gigabyte, appLimit: 645 * .megabyte,
-                     appLimitOS: "iOS 8.x"),
-        FieldProduct(product: "iPad5,3", model: "iPad Air 2 (Wi-Fi)", ram: 2 * .gigabyte, appLimit: 1383 * .megabyte,
-                     appLimitOS: "iOS 10.2.1"),
-        FieldProduct(product: "iPad5,4", model: "iPad Air 2 (cellular)", ram: 2 * .gigabyte,
-                     appLimit: 1383 * .megabyte, appLimitOS: "iOS 10.2.1"),
-        FieldProduct(product: "iPhone10,1", model: "iPhone 8", ram: 2 * .gigabyte, appLimit: 1400 * .megabyte,
-                     appLimitOS: "iOS 11.4.1"),
-        FieldProduct(product: "iPhone10,4", model: "iPhone 8", ram: 2 * .gigabyte, appLimit: 1400 * .megabyte,
-                     appLimitOS: "iOS 11.4.1"),
-        FieldProduct(product: "iPhone11,6", model: "iPhone XS Max", ram: 4 * .gigabyte, appLimit: 2098 * .megabyte,
-                     appLimitOS: "iOS 13"),
-        FieldProduct(product: "iPhone12,1", model: "iPhone 11", ram: 4 * .gigabyte, appLimit: 2068 * .megabyte,
-                     appLimitOS: "iOS 13.1.3"),
-        FieldProduct(product: "iPad8,2", model: "iPad Pro 11-inch (1 TB)", ram: 6 * .gigabyte),
-        FieldProduct(product: "iPhone14,7", model: "iPhone 14", ram: 6 * .gigabyte),
-    ]
+    public init(product: String, model: String, ram: Bytes, appLimit: Bytes?, appLimitOS: String?, preset: String) {
+        self.product = product
+        self.model = model
+        self.ram = ram
+        self.appLimit = appLimit
+        self.appLimitOS = appLimitOS
+        self.preset = preset
+    }
+
+    public static let known: [FieldProduct] = DeviceModel.catalog.flatMap { m in
+        m.products.map { product in
+            var measuredOS: String?
+            if case .measured(_, let os, _) = m.limit { measuredOS = os }
+            return FieldProduct(product: product, model: m.model, ram: m.device.ram,
+                                appLimit: m.device.appLimit, appLimitOS: measuredOS,
+                                preset: m.name)
+        }
+    }
 
     public static func named(_ product: String) -> FieldProduct? { known.first { $0.product == product } }
 }
@@ -52,15 +54,12 @@ public struct FieldIdentity: Sendable, Equatable {
     /// are `memprof-custom` on the OS of their era.
     public static func of(_ device: Device) -> FieldIdentity {
         let base = device.name.hasSuffix(" (modified)") ? String(device.name.dropLast(" (modified)".count)) : device.name
-        let product = switch base {
-        case "iphone-6-plus": "iPhone7,1"
-        case "ipad-air-2": "iPad5,3"
-        case "macbook-pro-2015": "MacBookPro11,4"
-        default: "memprof-custom"
-        }
+        let product = base == "macbook-pro-2015" ? "MacBookPro11,4"
+            : DeviceModel.named(base)?.products.first ?? "memprof-custom"
         // iOS reports write the OS as "iPhone OS 8.4.1 (12H321)", on iPads too.
         var os = device.osVersion ?? (device.platform == .macos ? "macOS" : "iOS 16.0")
         if os.hasPrefix("iOS ") { os = "iPhone OS " + os.dropFirst(4) }
+        if os.hasPrefix("iPadOS ") { os = "iPhone OS " + os.dropFirst(7) }
         return FieldIdentity(product: product, osVersion: os)
     }
 }

@@ -18,6 +18,14 @@ public enum BuiltinSweeps {
             workload: phone-day
             seeds: 1..200
             """),
+        ("today-phones", "phone-day-2026 over 20 seeds on six of today's iPhones, each on the day's iOS 18.5 (120 runs)", """
+            memprof: 1
+            sweep: today-phones
+            workload: phone-day-2026
+            seeds: 1..20
+            matrix:
+              device.preset: [iphone-11, iphone-se-3, iphone-13, iphone-14-pro, iphone-15, iphone-16-pro]
+            """),
     ]
 
     static func named(_ name: String) -> String? { all.first { $0.name == name }?.yaml }

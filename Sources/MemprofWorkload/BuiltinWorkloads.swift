@@ -19,6 +19,8 @@ public enum BuiltinWorkloads {
               yaml: ipadAfternoon),
         Entry(name: "observer-leaks", summary: "observers on an iPhone 6 Plus: a block observer that leaks, a selector one that crashes",
               yaml: observerLeaks),
+        Entry(name: "phone-day-2026", summary: "a day on an iPhone 15 with iOS 18 under xnu: messaging, maps, music, a browser, a feed, camera, a call, a large game",
+              yaml: phoneDay2026),
         Entry(name: "mac-workday", summary: "a working day on a MacBook Pro 2015: apps keep running, memory past RAM swaps",
               yaml: macWorkday),
     ]

@@ -43,12 +43,15 @@ struct ListCommand: ParsableCommand {
     static func lines(_ kind: Kind) -> [String] {
         switch kind {
         case .devices:
-            let rows = [["device", "platform", "RAM", "app memory", "app limit", "flash store", "page"]]
+            let rows = [["device", "platform", "RAM", "app memory", "app limit", "flash store", "limit from",
+                         "shipped", "latest", "osVersion", "page"]]
                 + Device.presets.map { d in
-                    [d.name, d.platform.rawValue, Format.bytes(d.ram), Format.bytes(d.appMemory), Format.bytes(d.appLimit),
-                     Format.bytes(d.flash), Format.bytes(d.pageSize)]
+                    let model = DeviceModel.named(d.name)
+                    return [d.name, d.platform.rawValue, Format.bytes(d.ram), Format.bytes(d.appMemory),
+                            Self.megabytes(d.appLimit), Format.bytes(d.flash), model.map { Self.limitFrom($0.limit) } ?? "all of RAM",
+                            model?.shippedOS ?? "-", model?.latestOS ?? "-", d.osVersion ?? "-", Format.bytes(d.pageSize)]
                 }
-            return TextTable.render(rows, rightAligned: [2, 3, 4, 5, 6])
+            return TextTable.render(rows, rightAligned: [2, 3, 4, 5, 10])
         case .policies:
             let rows = PolicySettings.presets.map { p -> [String] in
                 let levels = "warning at \(p.warningLevel), critical at \(p.criticalLevel)"
@@ -67,6 +70,20 @@ struct ListCommand: ParsableCommand {
                 [w.name + (w.name == BuiltinWorkloads.defaultName ? " (default)" : ""), w.summary]
             }
             return TextTable.render(rows)
+        }
+    }
+
+    /// A limit in whole megabytes when it is one (`1396 MB`), as the sources give it.
+    static func megabytes(_ bytes: Bytes) -> String {
+        bytes % .megabyte == 0 ? "\(bytes / .megabyte) MB" : Format.bytes(bytes)
+    }
+
+    /// Where a preset's limit comes from, in a few words: the method and OS of a measurement, or
+    /// the model a derived limit is taken from.
+    static func limitFrom(_ limit: LimitProvenance) -> String {
+        switch limit {
+        case .measured(let method, let os, _): "measured (\(method.rawValue), \(os))"
+        case .derived(let basis, _): "derived from \(basis)"
         }
     }
 }

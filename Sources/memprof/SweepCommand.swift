@@ -12,7 +12,7 @@ struct SweepCommand: ParsableCommand {
         discussion: "Writes fleet.json, runs.csv and fleet.html into Reports/<sweep>/ (or --out). "
             + "With --shard K/N, runs the K-th of N parts and writes a partial result for memprof merge.")
 
-    @Argument(help: "A sweep file (YAML or JSON), or a built-in sweep: phone-fleet, phone-day-200.")
+    @Argument(help: "A sweep file (YAML or JSON), or a built-in sweep: phone-fleet, phone-day-200, today-phones.")
     var file: String
 
     @Option(name: [.short, .long],

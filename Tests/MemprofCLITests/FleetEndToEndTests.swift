@@ -89,7 +89,7 @@ import Testing
             (Self.sweep.replacingOccurrences(of: "device: [", with: "devcie: ["), [],
              "sweep.yaml:6:3: devcie: unknown key 'devcie' (did you mean 'device'?)"),
             (Self.sweep.replacingOccurrences(of: "ipad-air-2", with: "ipad-air3"), [],
-             "sweep.yaml:6:27: device: unknown device 'ipad-air3' (did you mean 'ipad-air-2'?)"),
+             "sweep.yaml:6:27: device: unknown device 'ipad-air3' (did you mean 'ipad-air-3'?)"),
             (Self.sweep.replacingOccurrences(of: "1..6", with: "6..1"), [], "sweep.yaml:4:8: seeds: the range 6..1 is empty"),
             (Self.sweep.replacingOccurrences(of: "1..6", with: "1..six"), [], "sweep.yaml:4:8: seeds: expected a range"),
             (Self.sweep, ["--shard", "5/4"], "--shard 5/4: expected K/N with 1 ≤ K ≤ N"),

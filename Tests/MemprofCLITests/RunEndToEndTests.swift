@@ -129,8 +129,16 @@ script:
         let devices = try ProcessRunner.memprof(["list", "devices"], in: dir)
         #expect(devices.status == 0)
         let rows = devices.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
-        #expect(rows.first == ["device", "platform", "RAM", "app", "memory", "app", "limit", "flash", "store", "page"])
-        #expect(rows.contains(["iphone-6-plus", "ios", "1", "GB", "724", "MB", "645", "MB", "256", "MB", "4", "KB"]), "the A8's 4 KB pages")
+        #expect(rows.first == ["device", "platform", "RAM", "app", "memory", "app", "limit", "flash", "store", "limit", "from",
+                               "shipped", "latest", "osVersion", "page"])
+        let plus = try #require(rows.first { $0.first == "iphone-6-plus" })
+        #expect(Array(plus.prefix(10)) == ["iphone-6-plus", "ios", "1", "GB", "724", "MB", "645", "MB", "256", "MB"])
+        #expect(plus.suffix(2) == ["4", "KB"], "the A8's 4 KB pages")
+        // Today's devices, their measured or derived limits, and 16 KB pages from the A9.
+        let fifteen = try #require(rows.first { $0.first == "iphone-15" })
+        #expect(fifteen.contains("derived") && fifteen.contains("iphone-13-pro") && fifteen.suffix(2) == ["16", "KB"])
+        #expect(rows.first { $0.first == "iphone-6s" }?.contains("measured") == true)
+        #expect(rows.contains { $0.first == "ipad-pro-11-m4" })
         #expect(rows.contains { $0.first == "ipad-air-2" })
         #expect(rows.contains { $0.prefix(2) == ["macbook-pro-2015", "macos"] })
         // Columns line up: every row of a table is as wide as its header.

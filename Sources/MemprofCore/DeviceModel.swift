@@ -1,0 +1,96 @@
+/// A published source a device figure is read from: a page's address, or a repository and path.
+public struct Citation: Sendable, Hashable {
+    /// What the source is, in a few words ("StackOverflow: iOS app maximum memory budget").
+    public var title: String
+    /// Where to read it: a URL, or `owner/repo` and a path.
+    public var location: String
+
+    public init(_ title: String, _ location: String) {
+        self.title = title
+        self.location = location
+    }
+}
+
+/// Where a preset's per-app limit (`appLimit`) comes from.
+public enum LimitProvenance: Sendable, Hashable {
+    /// How the figure was obtained on the device.
+    public enum Method: String, Sendable, Hashable {
+        /// An app allocates until it is killed; the footprint last seen is the figure (the
+        /// StackOverflow "maximum memory budget" table, Jan Ilavsky's test tool).
+        case crashTest = "crash test"
+        /// A JetsamEvent report of a `per-process-limit` kill: the victim's resident pages are the
+        /// kernel's limit exactly.
+        case jetsamReport = "jetsam report"
+        /// `os_proc_available_memory()` read by an app early in its life: the limit less what the
+        /// app held then, so a lower bound of the limit.
+        case availableMemory = "os_proc_available_memory"
+        /// The footprint an app reached when the system killed it, read from Xcode's gauge.
+        case killObservation = "kill observed in Xcode"
+    }
+
+    /// Measured on this very model and published.
+    case measured(method: Method, os: String, source: Citation)
+    /// No published measurement for this model: the figure is another measurement's, per the
+    /// rule written in `rule` (the basis is a preset name when the basis is a preset).
+    case derived(basis: String, rule: String)
+
+    public var isDerived: Bool {
+        if case .derived = self { return true }
+        return false
+    }
+}
+
+/// One built-in device with what memprof knows about the hardware it stands for: its product
+/// identifiers, the sources of its RAM and app limit, and its iOS versions. ``Device/presets`` is
+/// made from these, so the preset list, `memprof list devices` and the product table that
+/// `memprof import` uses are one table.
+public struct DeviceModel: Sendable, Hashable {
+    /// The simulated device (what a workload's `device:` names and report.json writes).
+    public var device: Device
+    /// The marketing name ("iPhone 15 Pro Max").
+    public var model: String
+    /// Hardware identifiers as `hw.machine` and JetsamEvent reports write them (`iPhone16,2`).
+    public var products: [String]
+    /// The year the model was released.
+    public var year: Int
+    /// The system on a chip.
+    public var chip: String
+    /// Where the RAM figure is read.
+    public var ramSource: Citation
+    /// Where ``Device/appLimit`` comes from.
+    public var limit: LimitProvenance
+    /// The OS the model shipped with.
+    public var shippedOS: String
+    /// The last OS release the model runs (as of November 2026), and where that is read.
+    public var latestOS: String
+    public var latestOSSource: Citation
+
+    public init(device: Device, model: String, products: [String], year: Int, chip: String, ramSource: Citation,
+                limit: LimitProvenance, shippedOS: String, latestOS: String, latestOSSource: Citation) {
+        self.device = device
+        self.model = model
+        self.products = products
+        self.year = year
+        self.chip = chip
+        self.ramSource = ramSource
+        self.limit = limit
+        self.shippedOS = shippedOS
+        self.latestOS = latestOS
+        self.latestOSSource = latestOSSource
+    }
+
+    public var name: String { device.name }
+}
+
+extension DeviceModel {
+    /// The model behind a preset name, or behind a modified preset (`name (modified)`).
+    public static func named(_ name: String) -> DeviceModel? {
+        let base = name.hasSuffix(" (modified)") ? String(name.dropLast(" (modified)".count)) : name
+        return catalog.first { $0.name == base }
+    }
+
+    /// The model a hardware identifier belongs to (`iPhone15,4` → iPhone 15).
+    public static func product(_ identifier: String) -> DeviceModel? {
+        catalog.first { $0.products.contains(identifier) }
+    }
+}
