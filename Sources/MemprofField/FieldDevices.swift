@@ -4,7 +4,7 @@ import MemprofCore
 /// its RAM, and the iOS version and build a preset stands for.
 ///
 /// RAM is Apple's published figure for the model; the app limits are those measured on devices
-/// and published.
+/// and published (see the README's table, which names each source).
 public struct FieldProduct: Sendable, Equatable {
     public var product: String
     public var model: String

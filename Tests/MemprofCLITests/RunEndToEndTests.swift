@@ -130,7 +130,7 @@ script:
         #expect(devices.status == 0)
         let rows = devices.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         #expect(rows.first == ["device", "platform", "RAM", "app", "memory", "app", "limit", "flash", "store", "page"])
-        #expect(rows.contains(["iphone-6-plus", "ios", "1", "GB", "724", "MB", "645", "MB", "256", "MB", "4", "KB"]), "the A8's 4 KB pages")
+        #expect(rows.contains(["iphone-6-plus", "ios", "1", "GB", "724", "MB", "645", "MB", "256", "MB", "4", "KB"]), "the A8's 4 KB pages (issue 16)")
         #expect(rows.contains { $0.first == "ipad-air-2" })
         #expect(rows.contains { $0.prefix(2) == ["macbook-pro-2015", "macos"] })
         // Columns line up: every row of a table is as wide as its header.
