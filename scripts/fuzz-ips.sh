@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# libFuzzer on the JetsamEvent .ips reader: builds the reader's sources with
+# libFuzzer on the JetsamEvent .ips reader (issue 16): builds the reader's sources with
 # -sanitize=fuzzer,address into .build/fuzz/ips and runs it from the test fixtures.
 #   scripts/fuzz-ips.sh [RUNS]     (default 200000 runs; 0 runs until stopped)
 set -euo pipefail

@@ -1,6 +1,6 @@
 /// A JetsamEvent report (`bug_type` 298) as iOS writes it: a first line of JSON header, then a
-/// JSON body. Only the fields memprof reads or writes are kept; MemprofField's Field format
-/// reference lists them, and the ones left out, with the reason.
+/// JSON body. Only the fields memprof reads or writes are kept; the README lists them, and the
+/// ones left out, with the reason.
 public struct JetsamReport: Sendable, Equatable {
     /// The first line: `{"bug_type":"298","timestamp":…,"os_version":…,"incident_id":…}`.
     public struct Header: Sendable, Equatable {

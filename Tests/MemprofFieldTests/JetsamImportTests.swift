@@ -6,7 +6,7 @@ import MemprofTestSupport
 import MemprofWorkload
 import Testing
 
-/// Published JetsamEvent reports replay to the same kill, exported reports round-trip
+/// Issue 16: published JetsamEvent reports replay to the same kill, exported reports round-trip
 /// through `memprof import`, and foreign or bad reports are refused with a located error.
 @Suite struct JetsamImportTests {
     /// Every published per-process-limit report kills its app again, for memoryLimit, and only it.

@@ -42,7 +42,7 @@ extension Simulator {
         record(.exit(reason, from: from), i)
     }
 
-    /// The report of a memory kill in iOS's shape: every app in memory, frozen ones
+    /// The report of a memory kill in iOS's shape (issue 16): every app in memory, frozen ones
     /// included, with a pid, its band and its states in iOS's words; a per-process-limit victim's
     /// resident pages are its limit, as real reports show them. Apps by index (``JetsamSnapshot``):
     /// nothing is retained or copied per process.
