@@ -31,13 +31,16 @@ struct ImportCommand: ParsableCommand {
         do { data = try Data(contentsOf: url) } catch { throw BadInput("\(report): cannot read it (\(error.localizedDescription))") }
         let parsed = try JetsamReportReader(file: report).read(Array(data))
         let workloadName = try name.map(Self.checkedName) ?? Self.name(fromFile: url)
-        let result = try JetsamImport(file: report, name: workloadName).workload(from: parsed)
+        let result = JetsamImport(file: report, name: workloadName).workload(from: parsed)
+        let kills = result.expectedKills.isEmpty ? "no memory kill to replay"
+            : "under xnu it kills " + result.expectedKills.map { "\($0.app) (\($0.reason))" }.joined(separator: ", ")
+        let facts = result.facts.map { "\n  not replayed: \($0)" }.joined()
         if let out, out != "-" {
             try AtomicFiles.write(Data(result.yaml.utf8), to: out)
-            let kills = result.expectedKills.map { "\($0.app) (\($0.reason.rawValue))" }.joined(separator: ", ")
-            FileHandle.standardError.write(Data("\(out): written; under xnu it kills \(kills)\n".utf8))
+            FileHandle.standardError.write(Data("\(out): written; \(kills)\(facts)\n".utf8))
         } else {
             FileHandle.standardOutput.write(Data(result.yaml.utf8))
+            FileHandle.standardError.write(Data("\(report): \(kills)\(facts)\n".utf8))
         }
     }
 
