@@ -103,6 +103,7 @@ public struct JetsamImport {
         var entries: [Entry] = []
         var usedKeys: Set<String> = [Self.demandKey]
         var previousBand = bands.idle
+        var previousKind = Kind.system
         var frontmostSeen = false
         for (i, p) in report.processes.enumerated() {
             var kind = Self.kind(of: p, bands: bands)
@@ -114,8 +115,10 @@ public struct JetsamImport {
                     if frontmostSeen { kind = .extension } else { frontmostSeen = true }
                 }
             }
-            let band = p.priority ?? Self.band(of: p, kind: kind, role: role, bands: bands, previous: previousBand)
+            let band = p.priority.map { max(0, $0) }
+                ?? Self.band(of: p, kind: kind, role: role, bands: bands, previous: previousBand, previousKind: previousKind)
             previousBand = band
+            previousKind = kind
             let key = Self.uniqueKey(for: p.name, taken: &usedKeys)
             entries.append(Entry(process: p, index: i, key: key, kind: kind, role: role,
                                  frozen: kind == .app && p.states.contains("frozen"), band: band,
@@ -333,10 +336,14 @@ public struct JetsamImport {
         return .suspended
     }
 
-    /// The band of a process in a report without `priority`: the era's band for its states; a
-    /// daemon that is not idle, or a helper, sits where the report lists it (reports list the
-    /// processes up the bands), in the band of the process before it.
-    static func band(of p: JetsamReport.Process, kind: Kind, role: Role, bands: JetsamBands, previous: Int) -> Int {
+    /// The band of a process in a report without `priority`: the era's band for its states. A
+    /// daemon that is not idle, or a helper, has no band the report tells; it sits where the report
+    /// lists it (reports list the processes up the bands): in the band of the process before it,
+    /// or one above when that is an app, since memprof's walk takes a band's processes before its
+    /// apps (`ios7.0.4-…`: MobileMail, continuous, then the daemons tccd and kbd, were killed in
+    /// that order).
+    static func band(of p: JetsamReport.Process, kind: Kind, role: Role, bands: JetsamBands, previous: Int,
+                     previousKind: Kind) -> Int {
         switch kind {
         case .app:
             switch role {
@@ -350,7 +357,7 @@ public struct JetsamImport {
         case .daemon, .extension:
             if p.states.contains("idle") { return bands.idle }
             if p.states.contains("frontmost") { return bands.foreground }
-            return previous
+            return previousKind == .app ? previous + 1 : previous
         }
     }
 

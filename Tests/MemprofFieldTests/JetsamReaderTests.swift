@@ -68,8 +68,8 @@ import Testing
     @Test func duplicateKeysAreRefusedWhereTheyAre() {
         let header = #"{"bug_type":"298","os_version":"iPhone OS 14.2 (18B5061e)"}"#
         let body = Self.body.replacingOccurrences(of: "\"rpages\" : 10,", with: "\"rpages\" : 10, \"rpages\" : 99999,")
-        #expect(failure(header + "\n" + body) == "f.ips:4:45: invalid JSON: the key \"rpages\" appears twice in one object")
-        #expect(failure(#"{"bug_type":"298","bug_type":"309"}"#).hasPrefix("f.ips:1:20: the first line is not a JSON header"))
+        #expect(failure(header + "\n" + body) == "f.ips:4:50: invalid JSON: the key \"rpages\" appears twice in one object")
+        #expect(failure(#"{"bug_type":"298","bug_type":"309"}"#).hasPrefix("f.ips:1:19: the first line is not a JSON header"))
     }
 
     /// The text LowMemory report: bad values and shapes are refused at their line and column.
@@ -79,13 +79,13 @@ import Testing
         #expect(failure(good.replacingOccurrences(of: "Free pages:                              922", with: "Free pages:                              9x2"))
             == "f.ips:9:42: Free pages: '9x2' is not a whole number in 0…268435456")
         #expect(failure(good.replacingOccurrences(of: "22810            22810", with: "22810            -2281"))
-            == "f.ips:45:55: Processes[3].recent_max: '-2281' is not a whole number in 0…268435456")
+            == "f.ips:30:77: Processes[3].recent_max: '-2281' is not a whole number in 0…268435456")
         #expect(failure(good.replacingOccurrences(of: "\nProcesses\n", with: "\n")).hasPrefix("f.ips:"))
         #expect(failure(good.replacingOccurrences(of: "(frontmost) (resume)", with: "(frontmost) resume"))
-            == "f.ips:45:84: Processes[3]: expected '[reason]' or '(state)', found 'resume'")
+            == "f.ips:30:121: Processes[3]: expected '[reason]' or '(state)', found 'resume'")
         #expect(failure(good.replacingOccurrences(of: "Largest process:   mediaserverd", with: "Largest process:   mediaserverd\nFree pages: 1"))
-            == "f.ips:25:1: Free pages: 'Free pages' appears twice; which value the report meant cannot be told")
-        #expect(failure(good + "\nnot a row\n") == "f.ips:71:1: Processes[44]: expected 'Name <UUID> …', found 'not a row'")
+            == "f.ips:23:1: Free pages: 'Free pages' appears twice; which value the report meant cannot be told")
+        #expect(failure(good + "\nnot a row\n") == "f.ips:71:1: Processes[43]: expected 'Name <UUID> …', found 'not a row'")
     }
 
     @Test func nestingIsBounded() {
