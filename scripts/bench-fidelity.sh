@@ -14,8 +14,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 config=debug
 if [ "${1:-}" = "-c" ]; then config="${2:?-c needs debug or release}"; fi
 cd "$root"
-swift build -c "$config" --disable-default-traits --product memprof-tools >&2
-swift build -c "$config" --disable-default-traits --product memprof >&2
+swift build -c "$config" --product memprof-tools >&2
+swift build -c "$config" --product memprof >&2
 bin="$root/.build/$config"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -35,7 +35,7 @@ for report in "$root"/Tests/MemprofFieldTests/Fixtures/corpus/*; do
         continue
     fi
     imported=$((imported + 1))
-    if ! "$bin/memprof" run "$out/workload.yaml" -o "$out/run" > "$out/run.log" 2>&1; then
+    if ! "$bin/memprof" run "$out/workload.yaml" --out "$out/run" > "$out/run.log" 2>&1; then
         expected="$(python3 "$root/scripts/fidelity_kills.py" expected "$report" | head -1)"
         printf '%-42s %-9s %-11s %s\n' "$name" yes "0/${expected%% *}" "run failed: $(head -c 200 "$out/run.log" | tr '\n' ' ')"
         total_kills=$((total_kills + ${expected%% *}))
