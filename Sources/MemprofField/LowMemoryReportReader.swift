@@ -161,10 +161,11 @@ public struct LowMemoryReportReader {
 
     /// The numeric columns between `<UUID>` and `[reason]`, in order.
     private func readHeading(_ line: Line) throws(IPSError) -> [Column?] {
-        guard let uuid = line.text.range(of: "<UUID>") else {
+        let all: [Substring] = line.text.split { (c: Character) -> Bool in c == " " || c == "|" || c == "\t" }
+        guard let uuid = all.firstIndex(of: "<UUID>") else {
             throw error(line, column: 1, "Processes", "the table's heading has no '<UUID>' column")
         }
-        var words = line.text[uuid.upperBound...].split { $0 == " " || $0 == "|" || $0 == "\t" }.map(String.init)
+        var words: [String] = all[(uuid + 1)...].map { String($0) }
         var columns: [Column?] = []
         while let word = words.first {
             words.removeFirst()

@@ -54,7 +54,7 @@ struct ImportCommand: ParsableCommand {
     /// `JetsamEvent-2020-01-03-041113.ips` → `jetsamevent-2020-01-03-041113`.
     static func name(fromFile url: URL) -> String {
         var base = url.lastPathComponent
-        for ext in [".synced", ".ips", ".json"] where base.hasSuffix(ext) { base = String(base.dropLast(ext.count)) }
+        for ext in [".synced", ".ips", ".json", ".txt"] where base.hasSuffix(ext) { base = String(base.dropLast(ext.count)) }
         var out = ""
         for c in base.lowercased() {
             if ("a"..."z").contains(c) || ("0"..."9").contains(c) { out.append(c) } else if !out.hasSuffix("-") { out.append("-") }
