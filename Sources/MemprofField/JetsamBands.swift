@@ -50,7 +50,7 @@ public struct JetsamBands: Sendable, Equatable {
         if states.contains("audio") { return audio }
         if states.contains("frontmost") { return foreground }
         if states.contains("frozen") { return frozen }
-        if states.contains("active") { return background }
+        if states.contains("active") || states.contains("background") || states.contains("continuous") { return background }
         return idle
     }
 }
@@ -60,8 +60,10 @@ public struct JetsamBands: Sendable, Equatable {
 public enum JetsamVocabulary {
     /// The states of a report.json process (memprof's words before issue 16, or iOS's, which
     /// pass through unchanged) in iOS's words.
-    /// `resume` joins `frontmost` before iOS 14 (`ios10.1.1-…`, `ios11.3.1-…`, `ios12.4-…` of the
-    /// corpus write `["frontmost", "resume"]`; `ios14.2-…` writes `["frontmost"]`).
+    /// Before iOS 14 (`resume` true), `resume` joins `frontmost` (`ios10.1.1-…`, `ios11.3.1-…`,
+    /// `ios12.4-…` of the corpus write `["frontmost", "resume"]`; `ios14.2-…` writes
+    /// `["frontmost"]`), and an app running in the background is `background` (`ios10.1.1-…`:
+    /// MobileSafari; `ios12.4-…`: com.apple.CloudDocs.MobileDocume), not `active`.
     public static func iosWords(_ states: [String], resume: Bool = true) -> [String] {
         var out: [String] = []
         func add(_ w: String) { if !out.contains(w) { out.append(w) } }
@@ -76,6 +78,10 @@ public enum JetsamVocabulary {
         }
         if resume && out.contains("frontmost") && !out.contains("resume") { out.append("resume") }
         if !resume { out.removeAll { $0 == "resume" } }
+        if resume, !out.contains("frontmost"), let i = out.firstIndex(of: "active") {
+            out[i] = "background"
+            if out.filter({ $0 == "background" }).count > 1 { out.remove(at: out.lastIndex(of: "background")!) }
+        }
         // "frontmost" first, as iOS lists it.
         return out.sorted { rank($0) < rank($1) }
     }
@@ -84,7 +90,7 @@ public enum JetsamVocabulary {
         switch w {
         case "frontmost": 0
         case "resume": 1
-        case "active": 2
+        case "active", "background": 2
         case "audio": 3
         case "suspended": 4
         case "frozen": 5

@@ -38,7 +38,9 @@ public enum JetsamExport {
             let stamp = compactStamp(moment.atUs)
             let count = names[stamp, default: 0] + 1
             names[stamp] = count
-            let name = "JetsamEvent-\(stamp)\(count > 1 ? "-\(count)" : "").ips"
+            // iOS 7 to 9 named the text reports LowMemory-DATE.ips; iOS 10 and later JetsamEvent-DATE.ips.
+            let kind = r.format == .lowMemoryText ? "LowMemory" : "JetsamEvent"
+            let name = "\(kind)-\(stamp)\(count > 1 ? "-\(count)" : "").ips"
             return File(name: name, atUs: moment.atUs, report: r)
         }
     }

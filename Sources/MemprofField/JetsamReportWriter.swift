@@ -101,15 +101,15 @@ public enum JetsamReportWriter {
         out += "\nProcesses\n"
         out += "     Name                    <UUID>                       rpages       recent_max   fds      [reason]          (state)\n\n"
         for process in r.processes {
-            let name = oneLine(process.name)
+            let name = cell(process.name)
             var row = String(repeating: " ", count: max(0, 16 - name.count)) + name + " <" + uuid(process.name) + ">"
             row += pad(String(process.rpages), 13) + pad(process.recentMax.map(String.init) ?? "-", 17) + pad("-", 5)
             if let reason = process.reason {
-                row += "   " + "[\(oneLine(reason))]"
+                row += "   [\(cell(reason))]  "
             } else if !process.states.isEmpty {
                 row += String(repeating: " ", count: 22)
             }
-            for s in process.states { row += "  (\(oneLine(s)))" }
+            row += process.states.map { "(\(cell($0)))" }.joined(separator: " ")
             out += row + "\n"
         }
         return out
@@ -119,11 +119,15 @@ public enum JetsamReportWriter {
         String(repeating: " ", count: max(1, width - s.count)) + s
     }
 
-    /// The text with its line breaks and brackets replaced, so one value stays one field.
+    /// The text with its line breaks replaced, so one value stays on its line.
     private static func oneLine(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.map {
-            $0.value < 0x20 || $0.value == 0x7F || $0 == "<" || $0 == ">" || $0 == "[" || $0 == "]" || $0 == "(" || $0 == ")"
-                ? "_" : $0
+        String(String.UnicodeScalarView(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "_" : $0 }))
+    }
+
+    /// A cell of the process table: one line, and no bracket or space that would end it.
+    private static func cell(_ s: String) -> String {
+        String(String.UnicodeScalarView(oneLine(s).unicodeScalars.map {
+            $0 == "<" || $0 == ">" || $0 == "[" || $0 == "]" || $0 == "(" || $0 == ")" ? "_" : $0
         }))
     }
 
