@@ -256,13 +256,29 @@ public struct JetsamImport {
             expected.append((v.key, "per-process-limit"))
             at += 1_000_000
         }
-        var demandBytes: Bytes = 0
         if !pressureVictims.isEmpty {
             // Frozen apps are on flash: their memory is not in use.
             let frozenBytes = frozen.reduce(Int64(0)) { $0 + $1.bytes }
-            let freedBeforeLast = pressureVictims.dropLast().reduce(Int64(0)) { $0 + ($1.frozen ? 0 : $1.bytes) }
-            demandBytes = freeBytes + frozenBytes + freedBeforeLast + pageSize
-            script.append("  - {at: \(Self.seconds(at)), allocate: \(Self.demandKey), size: \(Self.size(demandBytes))}")
+            var free = freeBytes + frozenBytes
+            // The walk below the foreground band: the demanding process asks for what is free,
+            // what every victim but the last frees, and one page more.
+            let last = pressureVictims.last!
+            let frontVictim = last.kind == .app && last.role == .frontmost ? last : nil
+            let below = frontVictim == nil ? pressureVictims : Array(pressureVictims.dropLast())
+            if !below.isEmpty {
+                let freed = below.reduce(Int64(0)) { $0 + ($1.frozen ? 0 : $1.bytes) }
+                let demand = free + freed - (below.last!.frozen ? 0 : below.last!.bytes) + pageSize
+                script.append("  - {at: \(Self.seconds(at)), allocate: \(Self.demandKey), size: \(Self.size(demand))}")
+                free += freed - demand
+                at += 1_000_000
+            }
+            // The frontmost app dies last: once nothing below its band is left to take, its own
+            // next page does not fit, a page shortage (memprof's xnu kills the demanding app).
+            if let v = frontVictim {
+                let ask = free + pageSize
+                script.append("  - {at: \(Self.seconds(at)), allocate: \(v.key), size: \(Self.size(ask))}")
+                appLimit = max(appLimit, footprints[v.key]! + ask + pageSize)
+            }
             for v in pressureVictims { expected.append((v.kind == .app ? v.key : v.process.name, v.replayed!)) }
             if let frontmost { appLimit = max(appLimit, footprints[frontmost.key]! + pageSize) }
         }
@@ -285,7 +301,9 @@ public struct JetsamImport {
         if let os = (report.build ?? report.header.osVersion).nonEmpty, IOSVersion.parse(os) != nil {
             y += "  osVersion: \(Self.yamlString(os))\n"
         }
-        if let p = report.product { y += "  product: \(Self.yamlString(p))\n" }
+        // The hardware identifier (the report's `product`) is named in the header comment; the
+        // workload's device takes it once the workload format has the key.
+        if let p = report.product { y += "  # product: \(Self.comment(p))\n" }
         y += "policy: xnu\napps:\n"
         if apps.isEmpty { y.removeLast(); y += " {}\n" }
         for app in apps {

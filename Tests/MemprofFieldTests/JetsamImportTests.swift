@@ -58,7 +58,9 @@ import Testing
         #expect(Set(files.map(\.name)).count == files.count)
         for file in files {
             let parsed = try JetsamReportReader(file: file.name).read(file.text)
-            #expect(parsed.processes == file.report.processes, "the reader reads back what the writer wrote")
+            // A text report of the era before iOS 10 has no pid or lifetime maximum.
+            func kept(_ r: JetsamReport) -> [String] { r.processes.map { "\($0.name) \($0.states) \($0.rpages) \($0.reason ?? "")" } }
+            #expect(kept(parsed) == kept(file.report), "the reader reads back what the writer wrote")
             let moment = report.jetsamEvents.filter { $0.atUs == file.atUs }
             let (kills, imported, result) = try Field.replay(parsed, file: file.name)
             #expect(kills.map(\.name) == moment.map(\.killed), "\(file.name)\n\(imported.yaml)")
