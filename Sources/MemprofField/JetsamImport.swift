@@ -214,9 +214,13 @@ public struct JetsamImport {
         var t: Microseconds = 0
         let apps = kept.filter { $0.kind == .app }
         let frontmost = apps.first { $0.role == .frontmost }
-        // Apps: suspended ones first (the victims among them first, in the report's order), then
-        // the running ones; the frontmost app last.
+        // Apps: the frozen ones first, each frozen to flash as soon as it is suspended; then the
+        // other suspended ones (the victims among them first, in the report's order), the running
+        // ones, and the frontmost app last. Flash holds exactly the frozen apps, so xnu's freezer
+        // freezes no other app on its own before the moment.
         let order = apps.filter { $0.role != .frontmost }.sorted { a, b in
+            let af = a.frozen && a.role == .suspended, bf = b.frozen && b.role == .suspended
+            if af != bf { return af }
             if a.role != b.role { return a.role < b.role }
             let av = a.replayed != nil, bv = b.replayed != nil
             if av != bv { return av }
@@ -234,9 +238,17 @@ public struct JetsamImport {
             if app.replayed == "per-process-limit" { bytes -= min(.megabyte, bytes / 2) }
             footprints[app.key] = bytes
         }
+        let frozen = order.filter { $0.frozen && $0.role == .suspended }
+        var toFreeze: String?
+        func opened() {
+            if let key = toFreeze { script.append("  - {at: \(Self.seconds(t + 500_000)), freeze: \(key)}") }
+            toFreeze = nil
+        }
         for app in order {
             script.append("  - {at: \(Self.seconds(t)), open: \(app.key)}")
+            opened()
             if app.role == .audio { script.append("  - {at: \(Self.seconds(t + Self.launchUs + 500_000)), play: \(app.key)}") }
+            if app.frozen && app.role == .suspended { toFreeze = app.key }
             t += Self.spacingUs
         }
         if let frontmost {
@@ -244,10 +256,8 @@ public struct JetsamImport {
         } else if !order.isEmpty {
             script.append("  - {at: \(Self.seconds(t)), home: true}")
         }
-        // Frozen apps go to flash once they have aged into the idle band.
-        let frozen = order.filter { $0.frozen && $0.role == .suspended }
-        for app in frozen { script.append("  - {at: \(Self.seconds(t + Self.settleUs / 2)), freeze: \(app.key)}") }
-        let flash = Self.roundUp(frozen.reduce(Int64(0)) { $0 + $1.bytes } + 64 * .megabyte, to: 64 * .megabyte)
+        opened()
+        let flash = frozen.reduce(Int64(0)) { $0 + footprints[$1.key]! }
         let killAt = t + Self.settleUs
         var at = killAt
         if let v = appLimitVictim.map({ entries[$0] }), let limit = limitVictimBytes {
