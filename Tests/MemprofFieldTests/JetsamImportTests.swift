@@ -66,6 +66,34 @@ import Testing
             #expect(kills.map(\.name) == moment.map(\.killed), "\(file.name)\n\(imported.yaml)")
             #expect(kills.map(\.reason) == moment.map { $0.exitReason.jetsamReason ?? "" })
             #expect(result.workload.device.osVersion == parsed.build, "the era survives the round trip")
+            // Apps frozen at the moment are frozen (on flash) when the replay's first kill comes.
+            let frozen = Set(parsed.processes.filter { $0.states.contains("frozen") }.map(\.name))
+            let replayFrozen = Set(result.jetsamEvents.first?.processes.filter { $0.states.contains("frozen") }.map(\.name) ?? [])
+            #expect(replayFrozen == frozen, "\(file.name)")
+        }
+    }
+
+    /// The layout of each era, from the corpus: text before iOS 10; `.ips` after, `priority` from
+    /// iOS 14, `resume` beside `frontmost` before it; the killed in their band's place.
+    @Test(arguments: [("iOS 8.4.1 (12H321)", JetsamReport.Format.lowMemoryText, false, true),
+                      ("iOS 12.4 (16G77)", .ips, false, true), ("iOS 14.2 (18B92)", .ips, true, false),
+                      ("iOS 17.0 (21A329)", .ips, true, false)])
+    func exportFollowsTheDevicesEra(os: String, format: JetsamReport.Format, priority: Bool, resume: Bool) throws {
+        var report = try ReportFixture.builtin("phone-day-xnu")
+        report.device.osVersion = os
+        let files = JetsamExport.reports(report)
+        #expect(!files.isEmpty)
+        for file in files {
+            #expect(file.report.format == format)
+            #expect(file.name.hasPrefix(format == .ips ? "JetsamEvent-" : "LowMemory-"))
+            #expect(file.report.processes.allSatisfy { ($0.priority != nil) == priority })
+            let front = file.report.processes.filter { $0.states.contains("frontmost") }
+            #expect(front.allSatisfy { $0.states.contains("resume") == resume })
+            let parsed = try JetsamReportReader(file: file.name).read(file.text)
+            #expect(parsed.format == format && parsed.killed.map(\.name) == file.report.killed.map(\.name))
+            if format == .ips {
+                #expect(!file.text.split(separator: "\n", maxSplits: 1)[1].contains("bug_type"), "bug_type in the header only")
+            }
         }
     }
 
