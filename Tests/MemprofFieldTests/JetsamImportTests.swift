@@ -97,6 +97,25 @@ import Testing
         }
     }
 
+    /// A published moment replayed, exported in its era and imported again: the daemons are in
+    /// the exported report with their bands (iOS 14 writes `priority`), and the highwater kills
+    /// come back.
+    @Test(.enabled(if: Field.parserReadsProcesses))
+    func aReplayedMomentExportsWithItsDaemonsAndReplaysAgain() throws {
+        let published = try Field.read(Field.corpus[4])
+        let (kills, _, result) = try Field.replay(published)
+        let report = Report(result: result, workloadSha256: "0", source: "test",
+                            host: .current(simulationWallMs: 0, processedOccurrences: 0))
+        let files = JetsamExport.reports(report)
+        let file = try #require(files.first)
+        #expect(file.report.format == .ips)
+        let backboardd = try #require(file.report.processes.first { $0.name == "backboardd" })
+        #expect(backboardd.states == ["daemon"] && backboardd.priority == 17)
+        #expect(file.report.killed.map(\.name) == kills.map(\.name))
+        let again = try Field.replay(try JetsamReportReader(file: file.name).read(file.text))
+        #expect(again.kills.map(\.name) == kills.map(\.name) && again.kills.map(\.reason) == ["highwater", "highwater"])
+    }
+
     @Test func importedKeysAreValidAndUnique() {
         var taken: Set<String> = []
         #expect(JetsamImport.uniqueKey(for: "MobileSafari", taken: &taken) == "mobilesafari")
