@@ -2,6 +2,7 @@ import Foundation
 import MemprofCore
 @testable import MemprofField
 import Testing
+import Yams
 
 /// The `.ips` reader: every published fixture reads, and bad or foreign files are refused with
 /// the file, line, column and key.
@@ -34,6 +35,8 @@ import Testing
             return error.description
         }
     }
+
+    static let workloadKeys: Set<String> = ["memprof", "name", "duration", "device", "policy", "apps", "processes", "script"]
 
     static let body = """
         {
@@ -121,7 +124,11 @@ import Testing
             }
             do {
                 let report = try JetsamReportReader(file: "m.ips").read(bytes)
-                _ = JetsamImport(file: "m.ips", name: "m").workload(from: report)
+                let imported = JetsamImport(file: "m.ips", name: "m").workload(from: report)
+                // Whatever the mutation put in a string, the workload has only its own keys.
+                let yaml = (try? Yams.load(yaml: imported.yaml)) as? [String: Any]
+                let keys = Set((yaml ?? [:]).keys)
+                #expect(yaml != nil && keys.isSubset(of: Self.workloadKeys), "\(imported.yaml)")
                 accepted += 1
             } catch {
                 #expect(error.description.hasPrefix("m.ips"), "\(error)")
