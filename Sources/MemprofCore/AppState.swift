@@ -75,6 +75,10 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
     case suspendedWithLockedFile
     /// Over the background CPU limit (MetricKit's `cumulativeCPUResourceLimitExitCount`).
     case cpuResourceLimit
+    /// A daemon or extension above its high-water mark once available memory is under the
+    /// pressure threshold, killed by xnu's highwater pass (spec §5; `JETSAM_REASON_MEMORY_HIGHWATER`,
+    /// jetsam reason `highwater`). Only processes that are not apps end so.
+    case highwater
 
     /// Position in `allCases`, for per-reason counts.
     var index: Int {
@@ -89,12 +93,16 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
         case .badAccess: 7
         case .suspendedWithLockedFile: 8
         case .cpuResourceLimit: 9
+        case .highwater: 10
         }
     }
 
-    /// Counts by `index` as an ``ExitCounts`` (every reason present).
-    static func counts(_ byIndex: [Int]) -> ExitCounts {
-        Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, byIndex[$0.index]) })
+    /// Counts by `index` as an ``ExitCounts``: every reason present, `highwater` only
+    /// `withHighwater` (a workload with processes), so reports of workloads without processes
+    /// keep their shape.
+    static func counts(_ byIndex: [Int], withHighwater: Bool = false) -> ExitCounts {
+        Dictionary(uniqueKeysWithValues: allCases.filter { withHighwater || $0 != .highwater }
+            .map { ($0.rawValue, byIndex[$0.index]) })
     }
 
     /// The reason as an iOS jetsam event report names it, for memory kills.
@@ -102,6 +110,7 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .memoryPressure: "vm-pageshortage"
         case .memoryLimit: "per-process-limit"
+        case .highwater: "highwater"
         default: nil
         }
     }

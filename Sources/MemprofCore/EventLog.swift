@@ -28,7 +28,7 @@ extension SimEvent.Kind {
     /// A decision of the system about memory (kept by ``EventLog/decisions``).
     public var isDecision: Bool {
         switch self {
-        case .compression, .decompression, .eviction, .reclaim, .exit, .memoryWarning, .pressure, .swap: true
+        case .compression, .decompression, .eviction, .reclaim, .exit, .memoryWarning, .pressure, .swap, .processExit: true
         case .transition, .callback, .launch, .resume, .handlerStart, .handlerEnd, .pushDelivered, .ignored,
              .objectShown, .objectDismissed, .notificationDelivery: false
         }

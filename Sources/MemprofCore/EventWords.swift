@@ -156,6 +156,16 @@ public enum IgnoredReason: Sendable, Hashable {
     case noObjectShown(String)
     /// The action, or a declaration, does not exist on macOS.
     case notApplicableOnMacOS
+    /// `allocate`/`free` on a process under a policy without bands, or on a Mac: its memory is fixed.
+    case fixedMemory
+    /// The process has been killed.
+    case processEnded
+    /// `freeze` under a policy without the `xnu` freezer.
+    case noFreezer
+    /// `freeze` of an app that is not suspended.
+    case notSuspended(AppState)
+    /// `freeze` of an app that does not fit in the compressed store.
+    case flashFull
 
     /// The words report.json writes.
     public var detail: String {
@@ -174,14 +184,20 @@ public enum IgnoredReason: Sendable, Hashable {
         case .pushHandlerRunning: "a push handler is already running"
         case .noObjectShown(let name): "no \(name) is shown"
         case .notApplicableOnMacOS: "not applicable on macOS"
+        case .fixedMemory: "a process's memory is fixed under this policy"
+        case .processEnded: "the process has ended"
+        case .noFreezer: "the policy has no freezer"
+        case .notSuspended(let state): Self.notSuspendedPrefix + state.rawValue
+        case .flashFull: "the compressed store has no room for it"
         }
     }
 
     static let runsNoCodePrefix = "the app runs no code while "
+    static let notSuspendedPrefix = "only a suspended app can be frozen; this one is "
     static let fixed: [IgnoredReason] = [
         .notRunning, .alreadyInForeground, .homeScreenShowing, .noAppInForeground, .anotherAppInForeground,
         .alreadyPlaying, .notPlaying, .alreadyTracking, .notTracking, .callGoingOn, .pushHandlerRunning,
-        .notApplicableOnMacOS,
+        .notApplicableOnMacOS, .fixedMemory, .processEnded, .noFreezer, .flashFull,
     ]
 
     /// The reason report.json's words name, or nil.
@@ -191,6 +207,9 @@ public enum IgnoredReason: Sendable, Hashable {
         } else if detail.hasPrefix(Self.runsNoCodePrefix),
                   let state = AppState(rawValue: String(detail.dropFirst(Self.runsNoCodePrefix.count))) {
             self = .runsNoCode(state)
+        } else if detail.hasPrefix(Self.notSuspendedPrefix),
+                  let state = AppState(rawValue: String(detail.dropFirst(Self.notSuspendedPrefix.count))) {
+            self = .notSuspended(state)
         } else if detail.hasPrefix("no "), detail.hasSuffix(" is shown"), detail.count > "no  is shown".count {
             self = .noObjectShown(String(detail.dropFirst(3).dropLast(9)))
         } else {

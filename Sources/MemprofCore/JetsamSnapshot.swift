@@ -3,9 +3,10 @@
 /// (a run with many kills takes one at each, with every app in memory). ``event(appIDs:)``
 /// makes it the report's ``JetsamEvent``; report.json's writer writes it straight.
 public struct JetsamSnapshot: Sendable, Hashable {
-    /// One app in memory at the kill.
+    /// One app in memory at the kill, or a process that is not an app.
     public struct Process: Sendable, Hashable {
-        /// Its index in the workload's apps.
+        /// Its index in the workload's apps, or `apps.count + k` for its `k`th process
+        /// (``Workload/jetsamNames`` names both).
         public var app: Int
         /// Its jetsam band at the moment (nil when it has none).
         public var priority: Int?
@@ -13,20 +14,27 @@ public struct JetsamSnapshot: Sendable, Hashable {
         public var rpages: Int64
         public var state: AppState
         public var playingAudio: Bool
+        /// Set for a process that is not an app; its `state` then means nothing.
+        public var kind: ProcessKind?
 
-        public init(app: Int, priority: Int?, rpages: Int64, state: AppState, playingAudio: Bool) {
+        public init(app: Int, priority: Int?, rpages: Int64, state: AppState, playingAudio: Bool,
+                    kind: ProcessKind? = nil) {
             self.app = app
             self.priority = priority
             self.rpages = rpages
             self.state = state
             self.playingAudio = playingAudio
+            self.kind = kind
         }
 
         /// A stable pid per app: 300 + 7 × its index in the workload.
         public var pid: Int { 300 + 7 * app }
 
         /// Its `states` in iOS's words.
-        public var states: [String] { state.jetsamStates(playingAudio: playingAudio) }
+        public var states: [String] {
+            if let kind { return kind.jetsamStates(band: priority ?? 0) }
+            return state.jetsamStates(playingAudio: playingAudio)
+        }
     }
 
     public var atUs: Microseconds
@@ -54,7 +62,8 @@ public struct JetsamSnapshot: Sendable, Hashable {
         process.app == killed ? exitReason.jetsamReason : nil
     }
 
-    /// The snapshot with apps named by `appIDs` (the workload's app ids, in its order).
+    /// The snapshot with apps named by `appIDs` (``Workload/jetsamNames``: the workload's app
+    /// ids, in its order, then its processes' names).
     public func event(appIDs: [String]) -> JetsamEvent {
         JetsamEvent(atUs: atUs, killed: appIDs[killed], exitReason: exitReason, largestProcess: appIDs[largestProcess],
                     pageSize: pageSize,

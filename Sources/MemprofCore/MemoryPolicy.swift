@@ -12,6 +12,9 @@ public struct PolicyCandidate: Sendable, Hashable {
     public var band: Int? = nil
     /// When it entered that band, for least-recently-entered order within a band.
     public var bandSinceUs: Microseconds = 0
+    /// Set for a process that is not an app (its index in `Workload.processes`); `index` is then
+    /// past the apps. Only policies with bands see processes.
+    public var process: Int? = nil
 
     public init(index: Int, state: AppState, footprint: Bytes, lastForegroundUs: Microseconds,
                 isPlayingAudio: Bool, stateSinceUs: Microseconds = 0, band: Int? = nil, bandSinceUs: Microseconds = 0) {

@@ -113,6 +113,18 @@ public struct XNUSettings: Sendable, Hashable, Codable {
     /// `FREEZE_PROCESSES_MAX_DEFAULT` (20), bsd/sys/kern_memorystatus_freeze.h, tested as
     /// `memorystatus_frozen_count >= memorystatus_frozen_processes_max` (bsd/kern/kern_memorystatus_freeze.c).
     public var frozenProcessesMax: Int
+    /// The highwater pass (spec §5) runs while available memory is at or under this fraction of
+    /// RAM (`memorystatus_avail_pages_below_pressure`: `memorystatus_available_pages <=
+    /// memorystatus_available_pages_pressure`, xnu-8792.41.9 bsd/kern/kern_memorystatus.c:3532-3539).
+    /// Up to xnu-8792 that is `pressure_threshold_percentage` (15) of the pages
+    /// (xnu-8792.41.9 bsd/kern/kern_memorystatus.c:233 and :6602; xnu-2782.1.97 :112 and :3713);
+    /// from xnu-10002 15% up to 6 GB of RAM and 12% above (the table at xnu-10002.1.13
+    /// bsd/kern/kern_memorystatus.c:236-241). Nil in reports of memprof versions before processes:
+    /// read as 15%.
+    public var pressureThresholdFraction: Double?
+
+    /// ``pressureThresholdFraction``, 15% when not given.
+    public var pressureThreshold: Double { pressureThresholdFraction ?? 0.15 }
 
     public init(idleBand: Int, agingBand: Int, backgroundBand: Int, frozenBand: Int, foregroundBand: Int,
                 audioBand: Int, agingUs: Microseconds, freezeMaxCandidateBand: Int, freezeMinFootprint: Bytes,

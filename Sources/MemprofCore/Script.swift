@@ -24,6 +24,13 @@ public enum ScriptAction: Sendable, Hashable {
     case show(Int, object: Int)
     /// Removes the most recently shown live instance of the object.
     case dismiss(Int, object: Int)
+    /// `allocate` on a process (index into `Workload.processes`): it grows by the bytes (spec §5).
+    case allocateProcess(Int, Bytes)
+    /// `free` on a process (index into `Workload.processes`).
+    case freeProcess(Int, Bytes)
+    /// `freeze: APP` (`xnu`): compresses a suspended app to flash at once, as xnu's
+    /// `kern.memorystatus_freeze` sysctl does for a pid.
+    case freeze(Int)
 
     /// The action's key in a workload file.
     public var name: String {
@@ -43,6 +50,17 @@ public enum ScriptAction: Sendable, Hashable {
         case .voipCall: "voipCall"
         case .show: "show"
         case .dismiss: "dismiss"
+        case .allocateProcess: "allocate"
+        case .freeProcess: "free"
+        case .freeze: "freeze"
+        }
+    }
+
+    /// The process the action names (an index into `Workload.processes`), if any.
+    public var process: Int? {
+        switch self {
+        case .allocateProcess(let p, _), .freeProcess(let p, _): p
+        default: nil
         }
     }
 
@@ -51,9 +69,9 @@ public enum ScriptAction: Sendable, Hashable {
         switch self {
         case .open(let a), .quit(let a), .push(let a), .allocate(let a, _), .free(let a, _),
              .play(let a), .stop(let a), .track(let a), .untrack(let a), .voipCall(let a, _),
-             .show(let a, _), .dismiss(let a, _):
+             .show(let a, _), .dismiss(let a, _), .freeze(let a):
             a
-        case .home, .interrupt, .memoryWarning:
+        case .home, .interrupt, .memoryWarning, .allocateProcess, .freeProcess:
             nil
         }
     }
@@ -105,20 +123,32 @@ public struct Workload: Sendable, Hashable {
     public var device: Device
     public var policy: PolicySettings
     public var apps: [AppSpec]
+    /// Processes that are not apps (spec §5): resident from the start, killed only under `xnu`.
+    public var processes: [ProcessSpec]
     public var script: [ScriptEntry]
     public var generate: GenerateSpec?
 
     public init(name: String, seed: UInt64 = 0, durationUs: Microseconds, device: Device,
-                policy: PolicySettings = .seed2015, apps: [AppSpec], script: [ScriptEntry],
-                generate: GenerateSpec? = nil) {
+                policy: PolicySettings = .seed2015, apps: [AppSpec], processes: [ProcessSpec] = [],
+                script: [ScriptEntry], generate: GenerateSpec? = nil) {
         self.name = name
         self.seed = seed
         self.durationUs = durationUs
         self.device = device
         self.policy = policy
         self.apps = apps
+        self.processes = processes
         self.script = script
         self.generate = generate
+    }
+
+    /// The names jetsam snapshots give their processes, by ``JetsamSnapshot/Process/app``: the
+    /// apps' ids, then the processes' names as iOS writes them.
+    public var jetsamNames: [String] { apps.map(\.id) + processes.map(\.displayName) }
+
+    /// The index of the process with this id.
+    public func processIndex(_ id: String) -> Int? {
+        processes.firstIndex { $0.id == id }
     }
 
     /// The index of the app with this id.

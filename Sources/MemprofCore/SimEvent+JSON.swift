@@ -100,8 +100,23 @@ extension SimEvent {
             f.detail = direction.rawValue
             f.usedBytes = used
             f.bytes = bytes
+        case .processExit(let reason, let kind, let band, let bytes):
+            f.reason = reason
+            f.detail = Self.processDetail(kind, band: band)
+            f.bytes = bytes
         }
         return f
+    }
+
+    /// A `processExit`'s `detail`: `daemon in band 1`.
+    static func processDetail(_ kind: ProcessKind, band: Int) -> String { "\(kind.rawValue) in band \(band)" }
+
+    /// The kind and band of a `processExit`'s `detail`, or nil.
+    static func processKindAndBand(_ detail: String) -> (ProcessKind, Int)? {
+        let words = detail.split(separator: " ")
+        guard words.count == 4, words[1] == "in", words[2] == "band", let kind = ProcessKind(rawValue: String(words[0])),
+              let band = Int(words[3]), (0...ProcessSpec.maxBand).contains(band) else { return nil }
+        return (kind, band)
     }
 
     /// The `detail` of a handler that started in the foreground (a push to the foreground app).
@@ -190,6 +205,9 @@ extension SimEvent {
         case .swap:
             payload = .swap(try word(SwapDirection.init(rawValue:)), usedBytes: try need(f.usedBytes, "usedBytes"),
                             bytes: try need(f.bytes, "bytes"))
+        case .processExit:
+            let (kind, band) = try word(Self.processKindAndBand)
+            payload = .processExit(try need(f.reason, "reason"), kind: kind, band: band, bytes: try need(f.bytes, "bytes"))
         }
         self.init(atUs: f.atUs, app: f.app, payload)
     }

@@ -9,7 +9,7 @@ public struct SimEvent: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case transition, callback, launch, resume, compression, decompression, eviction, exit, memoryWarning,
              pressure, reclaim, handlerStart, handlerEnd, pushDelivered, ignored, objectShown, objectDismissed,
-             notificationDelivery, swap
+             notificationDelivery, swap, processExit
     }
 
     /// What happened, with what the report says of it.
@@ -55,6 +55,9 @@ public struct SimEvent: Sendable, Hashable {
         case notificationDelivery(notification: String, object: String, observer: DeliveredObserver)
         /// macOS: memory went past RAM or came back (`usedBytes` in use, `bytes` paged out; no app).
         case swap(SwapDirection, usedBytes: Bytes, bytes: Bytes)
+        /// A process that is not an app (the event's `app` is its key) ended for `reason`, holding
+        /// `bytes`, from `band` (spec §5).
+        case processExit(ExitReason, kind: ProcessKind, band: Int, bytes: Bytes)
     }
 
     /// A reclaim decision (spec §4, §5): what the demand needed, what the policy freed, what is in
@@ -128,6 +131,7 @@ public struct SimEvent: Sendable, Hashable {
         case .objectDismissed: .objectDismissed
         case .notificationDelivery: .notificationDelivery
         case .swap: .swap
+        case .processExit: .processExit
         }
     }
 }

@@ -13,7 +13,8 @@ public protocol SimulationSink: AnyObject {
     /// The jetsam snapshot of a memory kill, taken before the kill's own events.
     func record(_ snapshot: consuming JetsamSnapshot)
     /// Memory changed at `atUs`: app `app` (an index into the workload's apps) now holds
-    /// `appBytes` resident, and the device `usedBytes` in use and `compressedBytes` on flash.
+    /// `appBytes` resident, and the device `usedBytes` in use and `compressedBytes` on flash;
+    /// `app` is -1 when a process that is not an app changed (only the device's figures count).
     /// Several calls at one instant may follow each other: the last holds (see ``Series``).
     func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes)
 }

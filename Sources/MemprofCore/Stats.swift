@@ -72,11 +72,12 @@ public struct PressureTimes: Sendable, Hashable, Codable {
     }
 }
 
-/// Exit counts keyed by reason; every reason is present, so reports keep one shape.
+/// Exit counts keyed by reason; every reason is present, so reports keep one shape (`highwater`
+/// only in the summary of a workload with processes, see `ExitReason.counts`).
 public typealias ExitCounts = [String: Int]
 
 func zeroExitCounts() -> ExitCounts {
-    Dictionary(uniqueKeysWithValues: ExitReason.allCases.map { ($0.rawValue, 0) })
+    Dictionary(uniqueKeysWithValues: ExitReason.allCases.filter { $0 != .highwater }.map { ($0.rawValue, 0) })
 }
 
 /// One app's figures (spec §10 `apps`).

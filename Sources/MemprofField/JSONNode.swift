@@ -12,7 +12,7 @@ public struct JSONNode: Sendable, Equatable {
         case number(String)
         case string(String)
         case array([JSONNode])
-        /// Members in file order (duplicates kept; readers take the first).
+        /// Members in file order (a key appears once: the parser refuses duplicates).
         case object([Member])
     }
 
@@ -105,6 +105,7 @@ public struct JSONNodeParser {
     private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONNode.Kind {
         index += 1
         var members: [JSONNode.Member] = []
+        var keys: Set<String> = []
         skipWhitespace()
         if peek == UInt8(ascii: "}") {
             index += 1
@@ -113,7 +114,12 @@ public struct JSONNodeParser {
         while true {
             skipWhitespace()
             guard peek == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
+            let keyLine = line, keyColumn = index - lineStart + 1
             let key = try parseString()
+            // Two values for one key: which one the report meant cannot be told, so neither is taken.
+            guard keys.insert(key).inserted else {
+                throw JSONSyntaxError(line: keyLine, column: keyColumn, message: "the key \(key.debugDescription) appears twice in one object")
+            }
             skipWhitespace()
             guard peek == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
             index += 1

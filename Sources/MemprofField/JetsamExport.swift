@@ -39,7 +39,9 @@ public enum JetsamExport {
             let stamp = compactStamp(moment.atUs)
             let count = names[stamp, default: 0] + 1
             names[stamp] = count
-            let name = "JetsamEvent-\(stamp)\(count > 1 ? "-\(count)" : "").ips"
+            // iOS 7 to 9 named the text reports LowMemory-DATE.ips; iOS 10 and later JetsamEvent-DATE.ips.
+            let kind = r.format == .lowMemoryText ? "LowMemory" : "JetsamEvent"
+            let name = "\(kind)-\(stamp)\(count > 1 ? "-\(count)" : "").ips"
             return File(name: name, atUs: moment.atUs, report: r)
         }
     }
@@ -48,6 +50,7 @@ public enum JetsamExport {
                              pids: [String: Int], index: Int) -> JetsamReport {
         let first = events[0]
         let pageSize = first.pageSize
+        let major = IOSVersion.parse(identity.osVersion)?.major ?? 99
         // The first snapshot lists everything resident at the moment; later kills of the same
         // moment add their reasons (and their process, if the first snapshot did not list it).
         var processes: [JetsamReport.Process] = []
@@ -58,10 +61,10 @@ public enum JetsamExport {
                 if let reason = p.reason, reasons[p.name] == nil { reasons[p.name] = reason }
                 guard !order.contains(p.name) else { continue }
                 order.append(p.name)
-                let words = JetsamVocabulary.iosWords(p.states)
+                let words = JetsamVocabulary.iosWords(p.states, resume: major < 14)
                 processes.append(JetsamReport.Process(
                     pid: p.pid ?? pids[p.name], name: p.name, states: words,
-                    priority: p.priority ?? bands.priority(states: words), rpages: p.rpages,
+                    priority: major < 14 ? nil : (p.priority ?? bands.priority(states: words)), rpages: p.rpages,
                     lifetimeMax: max(p.rpages, lifetimePages(p.name, upTo: first.atUs, report: report, pageSize: pageSize))))
             }
         }
@@ -71,14 +74,19 @@ public enum JetsamExport {
                 processes[i].killDelta = 0
             }
         }
-        // In band order, as the kernel walks its buckets: the killed first, in the order they were
-        // killed, then up the bands, the largest first within a band.
+        // Up the bands, as every report of the corpus lists them, the killed in their place
+        // (ios10.1.1-iphone7-2-highwater.ips: SpringBoard 121st of 134; ios14.2-…: the two killed
+        // daemons among the others of their bands); in a band, the order the kernel killed them
+        // in, then the largest first. Bands come from the snapshot even where they are not written.
         let killOrder = events.map(\.killed)
+        let band = Dictionary(events.flatMap(\.processes).map { ($0.name, $0.priority ?? bands.priority(states: JetsamVocabulary.iosWords($0.states))) },
+                              uniquingKeysWith: { a, _ in a })
         processes.sort { a, b in
+            let ba = band[a.name] ?? 0, bb = band[b.name] ?? 0
+            if ba != bb { return ba < bb }
             let ka = killOrder.firstIndex(of: a.name), kb = killOrder.firstIndex(of: b.name)
             if let ka, let kb { return ka < kb }
             if (ka != nil) != (kb != nil) { return ka != nil }
-            if a.priority != b.priority { return (a.priority ?? 0) < (b.priority ?? 0) }
             if a.rpages != b.rpages { return a.rpages > b.rpages }
             return a.name < b.name
         }
@@ -94,10 +102,17 @@ public enum JetsamExport {
                 active: residentPages, free: max(0, appPages - residentPages), wired: device.systemReserved / pageSize,
                 anonymous: residentPages, fileBacked: 0))
         let largest = processes.max { a, b in a.rpages != b.rpages ? a.rpages < b.rpages : a.name > b.name }
-        return JetsamReport(
+        var out = JetsamReport(
             header: JetsamReport.Header(timestamp: stamp, osVersion: identity.osVersion, incidentID: incident),
             product: identity.product, build: identity.osVersion, incident: incident, date: stamp,
             memoryStatus: status, largestProcess: largest?.name ?? first.largestProcess, processes: processes)
+        // Before iOS 10 the moment was a text LowMemory report (ios7.0.4-ipad2-5-lowmemory.txt).
+        if major < 10 { out.format = .lowMemoryText }
+        out.crashReporterKey = String(incidentID(sha: report.run.workloadSha256, index: -1, atUs: 0).filter(\.isHexDigit).lowercased().prefix(32))
+        out.kernel = "memprof \(report.policy.name) policy"
+        out.timeDelta = 0
+        out.genCounter = 0
+        return out
     }
 
     /// The most pages `app` was resident with up to `atUs` (report.json's `timeline.appBytes`).

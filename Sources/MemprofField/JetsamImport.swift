@@ -1,29 +1,49 @@
 import MemprofCore
+import MemprofOutput
 
-/// `memprof import JETSAM.ips -o workload.yaml`: a workload that reproduces the moment before a
-/// device's jetsam kill, so that running it under the `xnu` policy kills the process the report
-/// names for the reason it names.
+/// `memprof import JETSAM.ips -o workload.yaml`: a workload that reproduces the moment of a
+/// device's jetsam report, so that running it under the `xnu` policy kills the processes the
+/// report names, for the reasons it names, in its order.
 ///
-/// The moment is rebuilt from the report: the device's RAM from its `product` (or from its
-/// memory pages), every app process with its resident size and its state (the `frontmost` one
-/// opened last, `audio` ones playing, `active` ones running a background task, the others
-/// suspended), daemons and everything above the audio band as fixed reserved memory, and the
-/// free pages as what is left. At the kill moment the app that made the demand asks for one page
-/// more than the report shows free (`vm-pageshortage`), or the killed app goes one page past its
-/// limit, which is its resident size in the report (`per-process-limit`).
+/// Every process of the report is kept: apps (with their lifecycle: the `frontmost` one opened
+/// last, `audio` ones playing, `background`/`continuous`/`active` ones running a background task,
+/// `suspended` ones left, `frozen` ones frozen to flash), and the others as `processes:` (daemons,
+/// the frontmost app's helpers and extensions, SpringBoard and the system) with their band — the
+/// report's `priority`, or before iOS 14 the band the era gives their states, in the order the
+/// report lists them. The report's free pages are what is left; the rest of RAM is reserved.
+///
+/// Kills memprof models are replayed: at the moment a process standing for the demand
+/// (`memprof-demand`, in the top band, so that any app can die, the frontmost one too) allocates
+/// what was free plus what every victim but the last freed, and one page more; `highwater`
+/// victims carry a high-water mark one page under their resident size; a `per-process-limit` app
+/// goes one page past its limit. Kills of other reasons (`vnode-limit`, `proc-thrashing`,
+/// `fc-thrashing`, …) are carried as facts: named in the workload's comments and in the summary,
+/// their processes' memory held as reserved so that the moment's pressure is the report's.
 public struct JetsamImport {
     /// What the importer made of a report, for the command's summary and for tests.
     public struct Result: Sendable, Equatable {
         public var yaml: String
-        /// The workload's app key of each killed process, and the exit reason expected under `xnu`.
-        public var expectedKills: [(app: String, reason: ExitReason)]
+        /// Each kill the replay makes, in order: the name report.json gives the killed process
+        /// (an app's key, a process's name) and the jetsam reason expected under `xnu`
+        /// (`vm-pageshortage`, `per-process-limit`, `highwater`).
+        public var expectedKills: [(app: String, reason: String)]
+        /// The report's kills that are not replayed, each with its reason and why.
+        public var facts: [String]
         public var notes: [String]
 
         public static func == (a: Result, b: Result) -> Bool {
-            a.yaml == b.yaml && a.notes == b.notes
+            a.yaml == b.yaml && a.notes == b.notes && a.facts == b.facts
                 && a.expectedKills.map(\.app) == b.expectedKills.map(\.app)
                 && a.expectedKills.map(\.reason) == b.expectedKills.map(\.reason)
         }
+    }
+
+    /// What a process of the report becomes.
+    enum Kind: String {
+        case app
+        case daemon
+        case `extension`
+        case system
     }
 
     enum Role: Int, Comparable {
@@ -34,14 +54,24 @@ public struct JetsamImport {
         static func < (a: Role, b: Role) -> Bool { a.rawValue < b.rawValue }
     }
 
-    struct App {
+    struct Entry {
         var process: JetsamReport.Process
         var index: Int
         var key: String
+        var kind: Kind
         var role: Role
+        var frozen: Bool
         var band: Int
         var bytes: Bytes
+        /// The kill of this process the replay makes, if any.
+        var replayed: String?
+        /// Set when the process was killed for a reason memprof carries as a fact.
+        var fact: Bool = false
     }
+
+    /// The reasons memprof replays, as xnu names them (bsd/kern/kern_memorystatus.c,
+    /// `memorystatus_kill_cause_name`).
+    public static let modelledReasons: Set<String> = ["vm-pageshortage", "per-process-limit", "highwater"]
 
     public let file: String
     /// The workload's `name`.
@@ -53,210 +83,310 @@ public struct JetsamImport {
     }
 
     static let launchUs: Microseconds = 1_000_000
-    /// The app that makes the demand when the report shows none running.
-    static let demandApp = "memprof-demand"
+    /// The process that makes the demand.
+    static let demandKey = "memprof-demand"
     static let spacingUs: Microseconds = 3_000_000
     /// Long enough for every app that left the foreground to age into the idle band (2 s under xnu).
     static let settleUs: Microseconds = 10_000_000
 
-    public func workload(from report: JetsamReport) throws(IPSError) -> Result {
-        func fail(_ p: JetsamReport.Process?, _ path: String, _ message: String) -> IPSError {
-            IPSError(file: file, line: p?.line ?? 0, column: p?.column ?? 0, keyPath: path, message: message)
-        }
+    public func workload(from report: JetsamReport) -> Result {
         let pageSize = report.memoryStatus.pageSize
-        let killed = report.processes.enumerated().filter { $0.element.reason != nil }
-        guard !killed.isEmpty else {
-            throw fail(nil, "processes", "no process has a 'reason': nothing was killed in this report, so there is no kill to replay")
-        }
-        let reasons = Set(killed.map { $0.element.reason! })
-        for (i, p) in killed where !["vm-pageshortage", "per-process-limit"].contains(p.reason!) {
-            throw fail(p, "processes[\(i)].reason",
-                       "'\(p.reason!)' kills are not modelled by memprof (it replays vm-pageshortage and per-process-limit kills)")
-        }
-        guard reasons.count == 1 else {
-            throw fail(killed[1].element, "processes[\(killed[1].offset)].reason",
-                       "this moment kills for both vm-pageshortage and per-process-limit; memprof replays one kind per moment")
-        }
-        let reason = reasons.first!
-
-        // Which processes are apps, and in which band.
         let version = report.osVersion
-        let appPriorities = report.processes.filter { !$0.states.contains("daemon") }.compactMap(\.priority)
-        // The numbers decide the era (a band over 21 exists only from xnu-8792 on); the OS version
-        // only when the report has no priorities.
-        let bands: JetsamBands = appPriorities.isEmpty
-            ? (version.map { JetsamBands.of(iosMajor: $0.major) } ?? .modern)
-            : ((appPriorities.max() ?? 0) > 21 ? .modern : .legacy)
-        var apps: [App] = []
-        var reservedPages: Int64 = 0
-        var usedKeys: Set<String> = [Self.demandApp]
+        let hasPriorities = report.processes.contains { $0.priority != nil }
+        let bands: JetsamBands = hasPriorities
+            ? ((report.processes.compactMap(\.priority).filter { $0 < 999 }.max() ?? 0) > 21 ? .modern : .legacy)
+            : (version.map { JetsamBands.of(iosMajor: $0.major) } ?? .modern)
+        var notes: [String] = []
+        var facts: [String] = []
+
+        // Every process, with its kind and band.
+        var entries: [Entry] = []
+        var usedKeys: Set<String> = [Self.demandKey]
+        var previousBand = bands.idle
+        var previousKind = Kind.system
+        var frontmostSeen = false
         for (i, p) in report.processes.enumerated() {
-            let isApp = !p.states.contains("daemon") && (p.priority.map { $0 <= bands.audio } ?? true)
-            guard isApp else {
-                if p.reason != nil {
-                    throw fail(p, "processes[\(i)]", "'\(p.name)' is a system process (states \(p.states), priority "
-                        + "\(p.priority.map(String.init) ?? "none")); memprof replays kills of apps only")
+            var kind = Self.kind(of: p, bands: bands)
+            var role: Role = .suspended
+            if kind == .app {
+                role = Self.role(of: p, bands: bands)
+                if role == .frontmost {
+                    // One app is in front; another frontmost one is a helper of it.
+                    if frontmostSeen { kind = .extension } else { frontmostSeen = true }
                 }
-                reservedPages += p.rpages
-                continue
             }
-            let role: Role = p.states.contains("frontmost") ? .frontmost
-                : (p.states.contains("audio") || (p.priority ?? -1) == bands.audio) ? .audio
-                : (p.states.contains("active") && !p.states.contains("suspended")) ? .running : .suspended
+            let band = p.priority.map { max(0, $0) }
+                ?? Self.band(of: p, kind: kind, role: role, bands: bands, previous: previousBand, previousKind: previousKind)
+            previousBand = band
+            previousKind = kind
             let key = Self.uniqueKey(for: p.name, taken: &usedKeys)
-            apps.append(App(process: p, index: i, key: key, role: role, band: p.priority ?? bands.priority(states: p.states),
-                            bytes: max(1, p.rpages) * pageSize))
+            entries.append(Entry(process: p, index: i, key: key, kind: kind, role: role,
+                                 frozen: kind == .app && p.states.contains("frozen"), band: band,
+                                 bytes: max(2, p.rpages) * pageSize))
         }
-        if apps.filter({ $0.role == .frontmost }).count > 1 {
-            throw fail(nil, "processes", "more than one app is frontmost; memprof replays one foreground app")
+
+        // Which kills are replayed.
+        let killOrder = entries.indices.filter { entries[$0].process.reason != nil }.sorted { a, b in
+            let da = entries[a].process.killDelta, db = entries[b].process.killDelta
+            if let da, let db, da != db { return da < db }
+            return a < b
         }
-        if apps.count(where: { $0.role == .audio }) > 1 {
-            // One app plays at a time in memprof; the others are background apps that stay running.
-            var seenAudio = false
-            for j in apps.indices where apps[j].role == .audio {
-                if seenAudio { apps[j].role = .running }
-                seenAudio = true
+        var appLimitVictim: Int?
+        for j in killOrder {
+            let p = entries[j].process
+            let reason = p.reason!
+            let what = "\(p.name) killed for \(reason)"
+            switch reason {
+            case "vm-pageshortage":
+                entries[j].replayed = reason
+            case "highwater" where entries[j].kind != .app:
+                entries[j].replayed = reason
+                if entries[j].kind == .system { entries[j].kind = .daemon }
+            case "per-process-limit" where entries[j].kind == .app && entries[j].role != .suspended && appLimitVictim == nil:
+                appLimitVictim = j
+                entries[j].replayed = reason
+            case "per-process-limit":
+                entries[j].fact = true
+                facts.append("\(what): memprof models the per-process limit of one running app per moment, "
+                    + "not of \(entries[j].kind == .app ? "this app" : "a \(entries[j].kind.rawValue)")")
+            case "highwater":
+                entries[j].fact = true
+                facts.append("\(what): memprof gives high-water marks to processes that are not apps")
+            default:
+                entries[j].fact = true
+                facts.append("\(what): not a reason memprof models")
             }
         }
-        let appBytes = apps.reduce(Int64(0)) { $0 + $1.bytes }
+        if let v = appLimitVictim, let big = entries.first(where: { $0.kind == .app && $0.index != v && $0.bytes >= entries[v].bytes }) {
+            entries[v].replayed = nil
+            entries[v].fact = true
+            appLimitVictim = nil
+            facts.append("\(entries[v].process.name) killed for per-process-limit: \(big.process.name) is resident with more "
+                + "than its limit, and memprof has one app limit per device")
+        }
+
+        // Band order: a process listed after the last band-walk victim survived the walk, so it
+        // sits above that victim's band (reports list processes up the bands, xnu kills up them).
+        if !hasPriorities, let last = entries.lastIndex(where: { $0.replayed == "vm-pageshortage" }) {
+            let top = entries[last].band
+            for j in entries.indices where j > last && entries[j].process.reason == nil && entries[j].kind != .app
+                && entries[j].band <= top {
+                entries[j].band = top + 1
+            }
+        }
 
         // The device.
-        var notes: [String] = []
         let product = report.product.flatMap(FieldProduct.named)
-        let ram: Bytes
+        let listed = entries.reduce(Int64(0)) { $0 + $1.bytes }
+        let freeBytes = (report.memoryStatus.memoryPages?.free ?? 0) * pageSize
+        var ram: Bytes
         if let product {
             ram = product.ram
             notes.append("RAM \(Format.bytes(ram)): \(product.model) (\(product.product))")
-        } else if let pages = report.memoryStatus.memoryPages {
-            let physical = (pages.physical + (report.memoryStatus.compressorSize ?? 0)) * pageSize
-            let step: Bytes = 512 * .megabyte
-            ram = max(step, (physical + step - 1) / step * step)
+        } else {
+            let physical = report.memoryStatus.memoryPages.map { ($0.physical + (report.memoryStatus.compressorSize ?? 0)) * pageSize }
+                ?? (listed + freeBytes)
+            ram = Self.roundUp(max(physical, 1), to: 512 * .megabyte)
             notes.append("RAM \(Format.bytes(ram)): the report's memory pages (\(Format.bytes(physical))) rounded up to 512 MB"
                 + (report.product.map { "; product \($0) is not in memprof's table" } ?? ""))
-        } else {
-            throw fail(nil, report.product == nil ? "" : "product",
-                       "cannot tell the device's RAM: "
-                       + (report.product.map { "product \($0) is not in memprof's table" } ?? "the report names no product")
-                       + " and the report has no memoryStatus.memoryPages")
         }
-        let freeBytes = (report.memoryStatus.memoryPages?.free ?? 0) * pageSize
-        let systemReserved = ram - appBytes - freeBytes
-        guard systemReserved > 0 else {
-            throw fail(nil, "processes", "the apps' resident pages (\(Format.bytes(appBytes))) and the free pages "
-                       + "(\(Format.bytes(freeBytes))) do not fit the device's \(Format.bytes(ram)) of RAM")
+        // Resident pages count shared memory once per process, so they can add up past RAM.
+        let minimumReserve: Bytes = 64 * .megabyte
+        if listed + freeBytes + minimumReserve > ram {
+            let grown = Self.roundUp(listed + freeBytes + minimumReserve, to: 512 * .megabyte)
+            notes.append("RAM \(Format.bytes(grown)): the processes' resident pages (\(Format.bytes(listed))) and the free "
+                + "pages add up past \(Format.bytes(ram)) (shared pages are counted once per process)")
+            ram = grown
         }
-        notes.append("reserved \(Format.bytes(systemReserved)) for daemons and the system "
-            + "(\(Format.bytes(reservedPages * pageSize)) of it listed as processes)")
+        let factBytes = entries.filter(\.fact).reduce(Int64(0)) { $0 + $1.bytes }
+        let kept = entries.filter { !$0.fact }
+        let demandStart = pageSize
+        let systemReserved = ram - listed - freeBytes + factBytes - demandStart
+        notes.append("reserved \(Format.bytes(systemReserved)) for the kernel, wired memory and kills not replayed")
 
-        // Who is killed, and who makes the demand.
-        let victims = apps.filter { $0.process.reason != nil }
-        let frontmost = apps.first { $0.role == .frontmost }
-        var appLimit: Bytes
-        let demander: App
-        let demandBytes: Bytes
-        var expected: [(app: String, reason: ExitReason)] = []
-        if reason == "per-process-limit" {
-            guard victims.count == 1 else {
-                throw fail(victims[1].process, "processes[\(victims[1].index)].reason",
-                           "more than one per-process-limit kill at one moment; memprof replays one")
-            }
-            let v = victims[0]
-            guard v.role != .suspended else {
-                throw fail(v.process, "processes[\(v.index)].states",
-                           "'\(v.process.name)' was suspended; a per-process-limit kill needs a running app to allocate")
-            }
-            // A per-process-limit victim's resident pages are its limit (real reports show the
-            // limit exactly), so it starts a little under and goes one page over.
-            appLimit = v.bytes
-            if let big = apps.first(where: { $0.key != v.key && $0.bytes >= v.bytes }) {
-                throw fail(big.process, "processes[\(big.index)].rpages",
-                           "'\(big.process.name)' is resident with more than \(v.process.name)'s limit "
-                           + "(\(Format.bytes(v.bytes))); memprof has one app limit per device, so this moment cannot be replayed")
-            }
-            let margin = min(.megabyte, v.bytes / 2)
-            apps[apps.firstIndex { $0.key == v.key }!].bytes = v.bytes - margin
-            demander = v
-            demandBytes = margin + pageSize
-            expected = [(v.key, .memoryLimit)]
-            notes.append("appLimit \(Format.bytes(appLimit)): \(v.process.name)'s resident pages when it was killed")
-        } else {
-            // vm-pageshortage: the foreground app (else a running one) asks for one page more than
-            // is free, plus what every victim but the last frees.
-            // With no app running (the home screen in front), a small app launched at the moment
-            // stands for whatever asked for memory; the report does not say who did.
-            let source = frontmost ?? apps.first(where: { $0.role == .running }) ?? apps.first(where: { $0.role == .audio })
-                ?? App(process: JetsamReport.Process(pid: nil, name: Self.demandApp, states: ["frontmost"], priority: nil,
-                                                     rpages: 1),
-                       index: report.processes.count, key: Self.demandApp, role: .frontmost, band: bands.foreground,
-                       bytes: pageSize)
-            if source.key == Self.demandApp {
-                apps.append(source)
-                notes.append("no app was running at the moment; '\(Self.demandApp)' opens then and makes the demand")
-            }
-            demander = source
-            let others = victims.filter { $0.key != source.key }
-            let freedBeforeLast = others.dropLast().reduce(Int64(0)) { $0 + $1.bytes }
-            demandBytes = freeBytes + freedBeforeLast + pageSize
-            let limit = product?.appLimit ?? ram
-            appLimit = max(limit, source.bytes + demandBytes + pageSize)
-            expected = victims.map { ($0.key, .memoryPressure) }
-        }
-
-        // The script: victims first (least recently used), then the rest up the bands, then the
-        // foreground app; the demand once every app has aged into its band.
-        var order = apps.filter { $0.role != .frontmost }
-        order.sort { a, b in
-            let av = a.process.reason != nil, bv = b.process.reason != nil
-            if av != bv { return av }
-            if a.role != b.role { return a.role < b.role }
-            if a.band != b.band { return a.band < b.band }
-            return a.index < b.index
-        }
+        // The replay's kills, in the order the simulator makes them: highwater first (up the
+        // bands), then the band walk; a per-process-limit app first of all.
+        let pressureVictims = kept.filter { $0.replayed == "highwater" }.sorted { ($0.band, $0.index) < ($1.band, $1.index) }
+            + kept.filter { $0.replayed == "vm-pageshortage" }.sorted { Self.walkOrder($0, $1) }
+        var expected: [(app: String, reason: String)] = []
+        var appLimit = product?.appLimit ?? ram
         var script: [String] = []
         var t: Microseconds = 0
+        let apps = kept.filter { $0.kind == .app }
+        let frontmost = apps.first { $0.role == .frontmost }
+        // Apps: the frozen ones first, each frozen to flash as soon as it is suspended; then the
+        // other suspended ones (the victims among them first, in the report's order), the running
+        // ones, and the frontmost app last. Flash holds exactly the frozen apps, so xnu's freezer
+        // freezes no other app on its own before the moment.
+        let order = apps.filter { $0.role != .frontmost }.sorted { a, b in
+            let af = a.frozen && a.role == .suspended, bf = b.frozen && b.role == .suspended
+            if af != bf { return af }
+            if a.role != b.role { return a.role < b.role }
+            let av = a.replayed != nil, bv = b.replayed != nil
+            if av != bv { return av }
+            return a.index < b.index
+        }
+        var limitVictimBytes: Bytes?
+        if let v = appLimitVictim.map({ entries[$0] }) {
+            appLimit = v.bytes
+            limitVictimBytes = v.bytes
+            notes.append("appLimit \(Format.bytes(appLimit)): \(v.process.name)'s resident pages when it was killed")
+        }
+        var footprints: [String: Bytes] = [:]
+        for app in apps {
+            var bytes = app.bytes
+            if app.replayed == "per-process-limit" { bytes -= min(.megabyte, bytes / 2) }
+            footprints[app.key] = bytes
+        }
+        let frozen = order.filter { $0.frozen && $0.role == .suspended }
+        var toFreeze: String?
+        func opened() {
+            if let key = toFreeze { script.append("  - {at: \(Self.seconds(t + 500_000)), freeze: \(key)}") }
+            toFreeze = nil
+        }
         for app in order {
             script.append("  - {at: \(Self.seconds(t)), open: \(app.key)}")
+            opened()
             if app.role == .audio { script.append("  - {at: \(Self.seconds(t + Self.launchUs + 500_000)), play: \(app.key)}") }
+            if app.frozen && app.role == .suspended { toFreeze = app.key }
             t += Self.spacingUs
         }
+        if let frontmost {
+            script.append("  - {at: \(Self.seconds(t)), open: \(frontmost.key)}")
+        } else if !order.isEmpty {
+            script.append("  - {at: \(Self.seconds(t)), home: true}")
+        }
+        opened()
+        let flash = frozen.reduce(Int64(0)) { $0 + footprints[$1.key]! }
         let killAt = t + Self.settleUs
-        if demander.key == Self.demandApp {
-            if !order.isEmpty { script.append("  - {at: \(Self.seconds(t)), home: true}") }
-            script.append("  - {at: \(Self.seconds(killAt)), open: \(demander.key)}")
-        } else {
-            if let frontmost {
-                script.append("  - {at: \(Self.seconds(t)), open: \(frontmost.key)}")
-            } else if !order.isEmpty {
-                script.append("  - {at: \(Self.seconds(t)), home: true}")
+        var at = killAt
+        if let v = appLimitVictim.map({ entries[$0] }), let limit = limitVictimBytes {
+            let margin = limit - footprints[v.key]!
+            script.append("  - {at: \(Self.seconds(at)), allocate: \(v.key), size: \(Self.size(margin + pageSize))}")
+            expected.append((v.key, "per-process-limit"))
+            at += 1_000_000
+        }
+        if !pressureVictims.isEmpty {
+            // Frozen apps are on flash: their memory is not in use.
+            let frozenBytes = frozen.reduce(Int64(0)) { $0 + $1.bytes }
+            var free = freeBytes + frozenBytes
+            // The walk below the foreground band: the demanding process asks for what is free,
+            // what every victim but the last frees, and one page more.
+            let last = pressureVictims.last!
+            let frontVictim = last.kind == .app && last.role == .frontmost ? last : nil
+            let below = frontVictim == nil ? pressureVictims : Array(pressureVictims.dropLast())
+            if !below.isEmpty {
+                let freed = below.reduce(Int64(0)) { $0 + ($1.frozen ? 0 : $1.bytes) }
+                let demand = free + freed - (below.last!.frozen ? 0 : below.last!.bytes) + pageSize
+                script.append("  - {at: \(Self.seconds(at)), allocate: \(Self.demandKey), size: \(Self.size(demand))}")
+                free += freed - demand
+                at += 1_000_000
             }
-            script.append("  - {at: \(Self.seconds(killAt)), allocate: \(demander.key), size: \(Self.size(demandBytes))}")
+            // The frontmost app dies last: once nothing below its band is left to take, its own
+            // next page does not fit, a page shortage (memprof's xnu kills the demanding app).
+            if let v = frontVictim {
+                let ask = free + pageSize
+                script.append("  - {at: \(Self.seconds(at)), allocate: \(v.key), size: \(Self.size(ask))}")
+                appLimit = max(appLimit, footprints[v.key]! + ask + pageSize)
+            }
+            for v in pressureVictims { expected.append((v.kind == .app ? v.key : v.process.name, v.replayed!)) }
+            if let frontmost { appLimit = max(appLimit, footprints[frontmost.key]! + pageSize) }
         }
+        appLimit = max(appLimit, (apps.map { footprints[$0.key]! }.max() ?? 0) + pageSize)
 
-        var y = "# Imported by memprof from \(file)\n"
-        y += "# \(report.header.osVersion.isEmpty ? (report.build ?? "") : report.header.osVersion)"
-        y += report.product.map { ", \($0)" } ?? ""
-        y += ", \(report.header.timestamp)\n"
-        for v in victims {
-            y += "# killed: \(v.process.name) (\(v.process.reason!)), \(v.process.rpages) pages of \(pageSize) bytes\n"
+        var y = "# Imported by memprof from \(Self.comment(file))\n"
+        y += "# \(Self.comment(report.header.osVersion.isEmpty ? (report.build ?? "") : report.header.osVersion))"
+        y += report.product.map { ", \(Self.comment($0))" } ?? ""
+        y += ", \(Self.comment(report.header.timestamp))\n"
+        y += "# \(report.processes.count) processes: \(apps.count) apps, \(kept.count - apps.count) other processes\n"
+        for (n, kill) in expected.enumerated() {
+            y += "# replays kill \(n + 1): \(Self.comment(kill.app)) (\(kill.reason))\n"
         }
-        for n in notes { y += "# \(n)\n" }
-        y += "memprof: 1\nname: \(name)\nduration: \(Self.seconds(killAt + 30_000_000))\n"
+        for f in facts { y += "# fact: \(Self.comment(f))\n" }
+        for n in notes { y += "# \(Self.comment(n))\n" }
+        y += "memprof: 1\nname: \(name)\nduration: \(Self.seconds(at + 30_000_000))\n"
         y += "device:\n  ram: \(Self.size(ram))\n  systemReserved: \(Self.size(systemReserved))\n"
-        y += "  appLimit: \(Self.size(appLimit))\n  flash: 0B\n  flashReadRate: 200MB/s\n  pageSize: \(Self.size(pageSize))\n"
+        y += "  appLimit: \(Self.size(appLimit))\n  flash: \(Self.size(flash))\n  flashReadRate: 200MB/s\n"
+        y += "  pageSize: \(Self.size(pageSize))\n"
+        if let os = (report.build ?? report.header.osVersion).nonEmpty, IOSVersion.parse(os) != nil {
+            y += "  osVersion: \(Self.yamlString(os))\n"
+        }
+        // The hardware identifier (the report's `product`) is named in the header comment; the
+        // workload's device takes it once the workload format has the key.
+        if let p = report.product { y += "  # product: \(Self.comment(p))\n" }
         y += "policy: xnu\napps:\n"
-        for app in apps.sorted(by: { $0.index < $1.index }) {
+        if apps.isEmpty { y.removeLast(); y += " {}\n" }
+        for app in apps {
             y += "  \(app.key):\n"
             y += "    name: \(Self.yamlString(app.process.name))\n"
-            let footprint = app.key == Self.demandApp ? demandBytes : app.bytes
-            y += "    launch: {footprint: \(Self.size(footprint)), time: 1s}\n"
+            y += "    launch: {footprint: \(Self.size(footprints[app.key]!)), time: 1s}\n"
             switch app.role {
             case .audio: y += "    modes: [audio]\n"
             case .running: y += "    backgroundTask: {time: 10m, endsOnExpiration: true}\n"
             case .suspended, .frontmost: break
             }
         }
-        y += "script:\n" + script.joined(separator: "\n") + "\n"
-        return Result(yaml: y, expectedKills: expected, notes: notes)
+        y += "processes:\n"
+        for p in kept where p.kind != .app {
+            y += "  \(p.key): {name: \(Self.yamlString(p.process.name)), kind: \(p.kind.rawValue), band: \(p.band), "
+            y += "resident: \(Self.size(p.bytes))"
+            if p.replayed == "highwater" { y += ", highWaterMark: \(Self.size(p.bytes - pageSize))" }
+            y += "}\n"
+        }
+        y += "  \(Self.demandKey): {name: \(Self.demandKey), kind: system, band: \(bands.top), resident: \(Self.size(demandStart))}\n"
+        y += "script:\n" + (script.isEmpty ? "  - {at: 0s, home: true}" : script.joined(separator: "\n")) + "\n"
+        return Result(yaml: y, expectedKills: expected, facts: facts, notes: notes)
+    }
+
+    /// The order of xnu's band walk (memprof's `xnu` policy): up the bands; in a band, processes
+    /// (resident from the start) before apps, each in the report's order.
+    static func walkOrder(_ a: Entry, _ b: Entry) -> Bool {
+        if a.band != b.band { return a.band < b.band }
+        if (a.kind == .app) != (b.kind == .app) { return b.kind == .app }
+        return a.index < b.index
+    }
+
+    /// Daemons say so; a process without states, or above the audio band, is the system
+    /// (SpringBoard, backboardd); reverse-DNS names and `…Extension` are helpers and extensions.
+    static func kind(of p: JetsamReport.Process, bands: JetsamBands) -> Kind {
+        if p.states.contains("daemon") { return .daemon }
+        if p.states.isEmpty || p.name == "SpringBoard" || (p.priority ?? 0) > bands.audio { return .system }
+        if p.name.contains(".") || p.name.hasSuffix("Extension") || p.name.hasSuffix("Service") { return .extension }
+        return .app
+    }
+
+    static func role(of p: JetsamReport.Process, bands: JetsamBands) -> Role {
+        let s = p.states
+        if s.contains("frontmost") { return .frontmost }
+        if s.contains("audio") || (p.priority ?? -1) == bands.audio { return .audio }
+        if s.contains("suspended") || s.contains("frozen") { return .suspended }
+        if s.contains("active") || s.contains("background") || s.contains("continuous") { return .running }
+        return .suspended
+    }
+
+    /// The band of a process in a report without `priority`: the era's band for its states. A
+    /// daemon that is not idle, or a helper, has no band the report tells; it sits where the report
+    /// lists it (reports list the processes up the bands): in the band of the process before it,
+    /// or one above when that is an app, since memprof's walk takes a band's processes before its
+    /// apps (`ios7.0.4-…`: MobileMail, continuous, then the daemons tccd and kbd, were killed in
+    /// that order).
+    static func band(of p: JetsamReport.Process, kind: Kind, role: Role, bands: JetsamBands, previous: Int,
+                     previousKind: Kind) -> Int {
+        switch kind {
+        case .app:
+            switch role {
+            case .frontmost: return bands.foreground
+            case .audio: return bands.audio
+            case .running: return bands.background
+            case .suspended: return p.states.contains("frozen") ? bands.frozen : bands.idle
+            }
+        case .system:
+            return p.name == "SpringBoard" ? bands.home : max(previous, bands.home)
+        case .daemon, .extension:
+            if p.states.contains("idle") { return bands.idle }
+            if p.states.contains("frontmost") { return bands.foreground }
+            return previousKind == .app ? previous + 1 : previous
+        }
     }
 
     /// An app key from a process name: lowercase letters, digits and '-', unique in the workload.
@@ -272,6 +402,8 @@ public struct JetsamImport {
         while key.hasSuffix("-") { key.removeLast() }
         if key.isEmpty || !("a"..."z").contains(key.unicodeScalars.first!) { key = "app-" + key }
         if key.hasSuffix("-") { key.removeLast() }
+        if key.count > 48 { key = String(key.prefix(48)) }
+        while key.hasSuffix("-") { key.removeLast() }
         var candidate = key
         var n = 2
         while taken.contains(candidate) {
@@ -282,6 +414,8 @@ public struct JetsamImport {
         return candidate
     }
 
+    static func roundUp(_ bytes: Bytes, to step: Bytes) -> Bytes { (bytes + step - 1) / step * step }
+
     static func size(_ bytes: Bytes) -> String {
         bytes % 1024 == 0 ? "\(bytes / 1024)KB" : "\(bytes)B"
     }
@@ -290,7 +424,15 @@ public struct JetsamImport {
         us % 1_000_000 == 0 ? "\(us / 1_000_000)s" : "\(us / 1000)ms"
     }
 
-    /// A YAML double-quoted scalar.
+    /// Text from the report on one comment line: line breaks and other control characters become
+    /// `?`, so nothing the report says can end the comment and start YAML.
+    static func comment(_ s: String) -> String {
+        String(String.UnicodeScalarView(s.unicodeScalars.map {
+            $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x85 || $0.value == 0x2028 || $0.value == 0x2029 ? "?" : $0
+        }))
+    }
+
+    /// A YAML double-quoted scalar: every character that could end it or break the line escaped.
     static func yamlString(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
@@ -298,9 +440,11 @@ public struct JetsamImport {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             default:
-                if u.value < 0x20 || u.value == 0x7F {
+                if u.value < 0x20 || u.value == 0x7F || u.value == 0x85 || u.value == 0x2028 || u.value == 0x2029
+                    || u.value == 0xFEFF {
                     let hex = String(u.value, radix: 16)
-                    out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+                    out += u.value <= 0xFF ? "\\x" + (hex.count < 2 ? "0" : "") + hex
+                        : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
                     out.unicodeScalars.append(u)
                 }
@@ -308,4 +452,8 @@ public struct JetsamImport {
         }
         return out + "\""
     }
+}
+
+extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

@@ -1,7 +1,16 @@
 /// A JetsamEvent report (`bug_type` 298) as iOS writes it: a first line of JSON header, then a
-/// JSON body. Only the fields memprof reads or writes are kept; the README lists them, and the
-/// ones left out, with the reason.
+/// JSON body — or, before iOS 10, the same moment as a text LowMemory report (see
+/// ``LowMemoryReportReader``). Only the fields memprof reads or writes are kept; the README lists
+/// them, and the ones left out, with the reason.
 public struct JetsamReport: Sendable, Equatable {
+    /// The form the report was read from.
+    public enum Format: String, Sendable, Equatable {
+        /// `.ips`: a JSON header line and a JSON body.
+        case ips
+        /// The text LowMemory report of iOS 7 to 9 (`Incident Identifier:` …, a `Processes` table).
+        case lowMemoryText
+    }
+
     /// The first line: `{"bug_type":"298","timestamp":…,"os_version":…,"incident_id":…}`.
     public struct Header: Sendable, Equatable {
         public var bugType: String
@@ -77,6 +86,8 @@ public struct JetsamReport: Sendable, Equatable {
         public var rpages: Int64
         /// The most pages it was ever resident with.
         public var lifetimeMax: Int64?
+        /// The text reports' `recent_max`: the most pages it was resident with lately.
+        public var recentMax: Int64?
         /// On a killed process: why (`vm-pageshortage`, `per-process-limit`, `highwater`…).
         public var reason: String?
         public var killDelta: Int64?
@@ -98,12 +109,15 @@ public struct JetsamReport: Sendable, Equatable {
 
         public static func == (a: Process, b: Process) -> Bool {
             a.pid == b.pid && a.name == b.name && a.states == b.states && a.priority == b.priority
-                && a.rpages == b.rpages && a.lifetimeMax == b.lifetimeMax && a.reason == b.reason
+                && a.rpages == b.rpages && a.lifetimeMax == b.lifetimeMax && a.recentMax == b.recentMax && a.reason == b.reason
                 && a.killDelta == b.killDelta
         }
     }
 
+    public var format: Format = .ips
     public var header: Header
+    /// The kernel's version string (`kernel`, the text reports' `Kernel Version:`).
+    public var kernel: String?
     /// The hardware model, for example `iPhone7,1`.
     public var product: String?
     /// The OS and its build, for example `iPhone OS 9.3.5 (13G36)`.
@@ -113,6 +127,12 @@ public struct JetsamReport: Sendable, Equatable {
     public var memoryStatus: MemoryStatus
     public var largestProcess: String?
     public var processes: [Process]
+    /// `crashReporterKey`: the device's anonymous id.
+    public var crashReporterKey: String?
+    /// `timeDelta`: seconds from the snapshot to the report.
+    public var timeDelta: Int64?
+    /// `genCounter`: the snapshot's generation.
+    public var genCounter: Int64?
 
     public init(header: Header, product: String?, build: String?, incident: String? = nil, date: String? = nil,
                 memoryStatus: MemoryStatus, largestProcess: String?, processes: [Process]) {

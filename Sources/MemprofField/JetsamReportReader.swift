@@ -27,17 +27,21 @@ public struct JetsamReportReader {
 
     public func read(_ bytes: [UInt8]) throws(IPSError) -> JetsamReport {
         guard bytes.count <= Self.maxBytes else {
-            throw IPSError(file: file, line: 0, column: 0, keyPath: "",
+            throw IPSError(file: file, line: 1, column: 1, keyPath: "",
                            message: "the file is larger than \(Self.maxBytes >> 20) MB; a JetsamEvent report is far smaller")
         }
         guard bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {
-            throw IPSError(file: file, line: 0, column: 0, keyPath: "", message: "the file is empty")
+            throw IPSError(file: file, line: 1, column: 1, keyPath: "",
+                           message: "the file is empty; a JetsamEvent report has a JSON header line and a body")
         }
+        // iOS 7 to 9 wrote the same moment as a text LowMemory report.
+        if LowMemoryReportReader.looksLikeText(bytes) { return try LowMemoryReportReader(file: file).read(bytes) }
         // The header is one JSON object on the first line; the body is the rest.
         var parser = JSONNodeParser(bytes)
         let headerNode: JSONNode
         do throws(JSONSyntaxError) { headerNode = try parser.parseValue(depth: 0) } catch {
-            throw located(error, what: "the first line is not a JSON header, so this is not an .ips report")
+            throw located(error, what: "the first line is not a JSON header, so this is not an .ips report "
+                          + "(nor a text LowMemory report, which starts with '\(LowMemoryReportReader.firstKey)')")
         }
         let header = try readHeader(headerNode)
         let bodyNode: JSONNode
@@ -152,10 +156,15 @@ public struct JetsamReportReader {
         func optionalString(_ key: String) throws(IPSError) -> String? {
             try body[key].map { n throws(IPSError) in try string(n, key) }
         }
-        return JetsamReport(header: header, product: try optionalString("product"), build: try optionalString("build"),
-                            incident: try optionalString("incident"), date: try optionalString("date"),
-                            memoryStatus: memoryStatus, largestProcess: try optionalString("largestProcess"),
-                            processes: processes)
+        var report = JetsamReport(header: header, product: try optionalString("product"), build: try optionalString("build"),
+                                  incident: try optionalString("incident"), date: try optionalString("date"),
+                                  memoryStatus: memoryStatus, largestProcess: try optionalString("largestProcess"),
+                                  processes: processes)
+        report.kernel = try optionalString("kernel")
+        report.crashReporterKey = try optionalString("crashReporterKey")
+        report.timeDelta = try body["timeDelta"].map { n throws(IPSError) in try int(n, "timeDelta", in: 0...(1 << 40)) }
+        report.genCounter = try body["genCounter"].map { n throws(IPSError) in try int(n, "genCounter", in: 0...(1 << 40)) }
+        return report
     }
 
     private func readProcess(_ node: JSONNode, path: String, maxPages: Int64) throws(IPSError) -> JetsamReport.Process {

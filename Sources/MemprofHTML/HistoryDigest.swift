@@ -88,7 +88,7 @@ public struct HistoryDigest {
         case .compression, .eviction, .exit, .reclaim, .memoryWarning: true
         case .handlerStart: handlerRuns != nil
         case .transition, .callback, .decompression, .pressure, .pushDelivered, .ignored, .objectShown, .objectDismissed,
-             .notificationDelivery, .swap, .launch, .resume, .handlerEnd: false
+             .notificationDelivery, .swap, .launch, .resume, .handlerEnd, .processExit: false
         }
     }
 

@@ -109,7 +109,7 @@ public struct LaneDigest {
         switch kind {
         case .launch, .resume, .eviction, .compression, .exit: true
         case .transition, .callback, .decompression, .memoryWarning, .pressure, .reclaim, .handlerStart, .handlerEnd,
-             .pushDelivered, .ignored, .objectShown, .objectDismissed, .notificationDelivery, .swap:
+             .pushDelivered, .ignored, .objectShown, .objectDismissed, .notificationDelivery, .swap, .processExit:
             false
         }
     }

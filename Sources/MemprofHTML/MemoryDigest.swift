@@ -122,8 +122,11 @@ public struct MemoryDigest {
                                        compressedBytes: Bytes) {
         if atUs != instant { close() }
         instant = atUs
-        appNow[app] = appBytes
-        touched.append(app)
+        // A process that is not an app (`app` -1) changes only the device's figures.
+        if app >= 0 {
+            appNow[app] = appBytes
+            touched.append(app)
+        }
         usedNow = usedBytes
         compressedNow = compressedBytes
     }

@@ -24,6 +24,8 @@ public struct ReportStreams {
     private var apps: [Section]
     /// App keys in the workload's order.
     private let appKeys: [String]
+    /// The names of the jetsam snapshots' processes (``Workload/jetsamNames``).
+    private let jetsamNames: [String]
 
     /// A JSON array's members, written one by one.
     private struct Section {
@@ -47,9 +49,11 @@ public struct ReportStreams {
         }
     }
 
-    /// Streams for a run of the apps `appKeys` (workload order), spilling into `spill`.
-    public init(appKeys: [String], eventLog: EventLog, spill: SpillFile?) {
+    /// Streams for a run of the apps `appKeys` (workload order), spilling into `spill`;
+    /// `jetsamNames` names the snapshots' processes (the app keys when nil: no other processes).
+    public init(appKeys: [String], jetsamNames: [String]? = nil, eventLog: EventLog, spill: SpillFile?) {
         self.appKeys = appKeys
+        self.jetsamNames = jetsamNames ?? appKeys
         self.eventLog = eventLog
         self.spill = spill
         apps = appKeys.map { _ in Section(blockSize: 8 * 1024) }
@@ -111,11 +115,11 @@ public struct ReportStreams {
             try block.withUnsafeBytes { raw in
                 var at = 0
                 while at < raw.count {
-                    guard JetsamRecord.read(raw, at: &at, into: &snapshot, apps: appKeys.count) else {
+                    guard JetsamRecord.read(raw, at: &at, into: &snapshot, apps: jetsamNames.count) else {
                         // Only a scratch file changed under the run reads so.
                         throw OutputError(path: "report.json", action: "reading back the jetsam snapshots of", errno: EIO)
                     }
-                    out.write(snapshot, appIDs: appKeys, comma: comma)
+                    out.write(snapshot, appIDs: jetsamNames, comma: comma)
                     comma = true
                 }
             }
@@ -186,10 +190,11 @@ public struct ReportStreams {
 /// A jetsam snapshot as report.json's stream keeps it while the run goes: its numbers, 8 bytes
 /// each (little-endian): the time, the killed app, the exit reason, the largest app, the page
 /// size and the number of processes, then per process its app, its priority, its resident pages
-/// and its state, audio and whether it has a priority in one word.
+/// and its state, audio, whether it has a priority and its process kind (0 for an app) in one word.
 enum JetsamRecord {
     private static let reasons = ExitReason.allCases
     private static let states = AppState.allCases
+    private static let kinds = ProcessKind.allCases
 
     static func write(_ j: JetsamSnapshot, into out: inout JSONRecord) {
         out.int64Bytes(j.atUs)
@@ -202,7 +207,9 @@ enum JetsamRecord {
             out.int64Bytes(Int64(p.app))
             out.int64Bytes(Int64(p.priority ?? 0))
             out.int64Bytes(p.rpages)
+            let kind = p.kind.map { kinds.firstIndex(of: $0)! + 1 } ?? 0
             let flags = states.firstIndex(of: p.state)! | (p.playingAudio ? 1 << 8 : 0) | (p.priority != nil ? 1 << 9 : 0)
+                | kind << 10
             out.int64Bytes(Int64(flags))
         }
     }
@@ -231,11 +238,12 @@ enum JetsamRecord {
         j.processes.removeAll(keepingCapacity: true)
         for _ in 0..<count {
             guard let app = index(next(), below: apps), let priority = next(), let rpages = next(), let flags = next(),
-                let state = index(flags & 0xff, below: states.count)
+                let state = index(flags & 0xff, below: states.count), let kind = index(flags >> 10, below: kinds.count + 1)
             else { return false }
             j.processes.append(JetsamSnapshot.Process(app: app, priority: flags & (1 << 9) != 0 ? Int(priority) : nil,
                                                       rpages: rpages, state: states[state],
-                                                      playingAudio: flags & (1 << 8) != 0))
+                                                      playingAudio: flags & (1 << 8) != 0,
+                                                      kind: kind == 0 ? nil : kinds[kind - 1]))
         }
         at = position
         return true

@@ -53,6 +53,8 @@ final class RunStream: RelayedSink {
     private let traceIndex: [Int]
     /// The workload's app keys, in its order.
     private let appKeys: [String]
+    /// The names of the jetsam snapshots' processes (``Workload/jetsamNames``).
+    private let jetsamNames: [String]
     private var points: [(Microseconds, Int64)] = []
     /// The state intervals and handler runs a batch closed, for report.html's lanes (apps by
     /// their index in trace.json's apps).
@@ -95,7 +97,8 @@ final class RunStream: RelayedSink {
         self.spill = spill
         let keys = workload.apps.map(\.id)
         appKeys = keys
-        report = ReportStreams(appKeys: keys, eventLog: eventLog, spill: spill)
+        jetsamNames = workload.jetsamNames
+        report = ReportStreams(appKeys: keys, jetsamNames: jetsamNames, eventLog: eventLog, spill: spill)
         trace = TraceStreams(header: .init(tool: "memprof \(MemprofVersion.current)", workload: workload.name,
                                            device: workload.device.name, policy: workload.policy.name, seed: workload.seed),
                              names: Dictionary(workload.apps.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a }),
@@ -142,7 +145,7 @@ final class RunStream: RelayedSink {
         }
         // The series are the files' (the page's chart keeps its own).
         guard parts.contains(.report) || writesTrace else { return }
-        appSeries[app].record(atUs, appBytes)
+        if app >= 0 { appSeries[app].record(atUs, appBytes) }
         used.record(atUs, usedBytes)
         compressed.record(atUs, compressedBytes)
     }
@@ -216,7 +219,7 @@ final class RunStream: RelayedSink {
         if !snapshots.isEmpty {
             // A chunk's snapshots were all taken before its last event: the page's history gets
             // them before the chunk's events, as when each was handed over as it was taken.
-            if drawsPage { for snapshot in snapshots { history.jetsam(snapshot, appIDs: appKeys) } }
+            if drawsPage { for snapshot in snapshots { history.jetsam(snapshot, appIDs: jetsamNames) } }
             if parts.contains(.report), failure == nil {
                 let start = WriterClock.Instant.now
                 attempt { for snapshot in snapshots { try report.jetsamEvent(snapshot) } }
@@ -288,7 +291,8 @@ final class RunStream: RelayedSink {
         case .launch, .resume, .compression, .eviction, .exit, .memoryWarning, .pressure, .reclaim, .transition, .handlerStart,
              .handlerEnd:
             true
-        case .callback, .decompression, .pushDelivered, .ignored, .objectShown, .objectDismissed, .notificationDelivery, .swap:
+        case .callback, .decompression, .pushDelivered, .ignored, .objectShown, .objectDismissed, .notificationDelivery, .swap,
+             .processExit:
             false
         }
     }

@@ -283,7 +283,7 @@ public struct TraceStreams {
         case .launch, .resume, .compression, .eviction, .exit, .memoryWarning: onApp = true
         case .pressure, .reclaim: onApp = false
         case .transition, .callback, .decompression, .handlerStart, .handlerEnd, .pushDelivered, .ignored, .objectShown,
-             .objectDismissed, .notificationDelivery, .swap:
+             .objectDismissed, .notificationDelivery, .swap, .processExit:
             return
         }
         let pid = onApp ? index.map { Int64($0) + 2 } ?? TraceJSON.devicePid : TraceJSON.devicePid

@@ -3,7 +3,7 @@ import Yams
 
 extension WorkloadParser {
     static let actionKeys = ["open", "home", "interrupt", "quit", "push", "allocate", "free", "memoryWarning",
-                             "play", "stop", "track", "untrack", "voipCall", "show", "dismiss"]
+                             "play", "stop", "track", "untrack", "voipCall", "show", "dismiss", "freeze"]
     static let scriptKeys = ["at"] + actionKeys + ["answer", "length", "size", "object"]
     static let actionKeySet = Set(actionKeys)
     /// Keys that may go with an action besides `at`.
@@ -12,11 +12,13 @@ extension WorkloadParser {
         "show": ["object"], "dismiss": ["object"],
     ]
 
-    func parseScript(_ node: NodeReader, apps: [AppSpec], ids: [String], duration: Microseconds) throws -> [ScriptEntry] {
+    func parseScript(_ node: NodeReader, apps: [AppSpec], ids: [String], processIDs: [String] = [],
+                     duration: Microseconds) throws -> [ScriptEntry] {
         var entries: [ScriptEntry] = []
         var previous: Microseconds = 0
         // App keys are unique (a mapping's keys), so the first index of a name is its only one.
         let appIndex = Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let processIndex = Dictionary(processIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let count = try node.sequenceCount()
         entries.reserveCapacity(count)
         for n in 0..<count {
@@ -34,7 +36,8 @@ extension WorkloadParser {
             }
             guard at <= duration else { throw atNode.error("this is past the workload's duration") }
             previous = at
-            entries.append(ScriptEntry(atUs: at, action: try parseAction(m, item, apps: apps, ids: ids, appIndex: appIndex)))
+            entries.append(ScriptEntry(atUs: at, action: try parseAction(m, item, apps: apps, ids: ids, appIndex: appIndex,
+                                                                         processIndex: processIndex)))
         }
         return entries
     }
@@ -71,7 +74,7 @@ extension WorkloadParser {
     }
 
     func parseAction(_ m: Mapping, _ item: NodeReader, apps: [AppSpec], ids: [String],
-                     appIndex: [String: Int]) throws -> ScriptAction {
+                     appIndex: [String: Int], processIndex: [String: Int] = [:]) throws -> ScriptAction {
         var actions = 0
         var action: (key: String, value: NodeReader)?
         for (key, value) in m.entries where Self.actionKeySet.contains(key) {
@@ -97,6 +100,15 @@ extension WorkloadParser {
             }
             return index
         }
+        /// `allocate`/`free` name an app or a process (spec §5): the app's index, or the process's.
+        func appOrProcess() throws -> (app: Int?, process: Int?) {
+            let name = try value.string()
+            if let index = appIndex[name] { return (index, nil) }
+            if let index = processIndex[name] { return (nil, index) }
+            var message = "no app or process named '\(name)'"
+            if let near = suggestion(for: name, among: ids + processIndex.keys.sorted()) { message += " (did you mean '\(near)'?)" }
+            throw value.error(message)
+        }
         func needs(_ mode: AppMode, _ index: Int) throws {
             guard apps[index].modes.contains(mode) else {
                 throw value.error("'\(ids[index])' has no '\(mode.rawValue)' in its modes, so it cannot \(key)")
@@ -111,8 +123,12 @@ extension WorkloadParser {
         case "quit": return .quit(try app())
         case "push": return .push(try app())
         case "memoryWarning": try flag(); return .memoryWarning
-        case "allocate": return .allocate(try app(), try m.required("size").size())
-        case "free": return .free(try app(), try m.required("size").size())
+        case "allocate", "free":
+            let (app, process) = try appOrProcess()
+            let size = try m.required("size").size()
+            if let app { return key == "allocate" ? .allocate(app, size) : .free(app, size) }
+            return key == "allocate" ? .allocateProcess(process!, size) : .freeProcess(process!, size)
+        case "freeze": return .freeze(try app())
         case "play": let i = try app(); try needs(.audio, i); return .play(i)
         case "stop": let i = try app(); try needs(.audio, i); return .stop(i)
         case "track": let i = try app(); try needs(.location, i); return .track(i)

@@ -21,7 +21,8 @@ public struct WorkloadParser {
         self.checkProgram = checkProgram
     }
 
-    static let topKeys = ["memprof", "name", "seed", "duration", "device", "policy", "apps", "script", "generate"]
+    static let topKeys = ["memprof", "name", "seed", "duration", "device", "policy", "apps", "processes", "script",
+                          "generate"]
 
     public func parse(_ text: String) throws -> Workload {
         try parseReportingWarnings(text).workload
@@ -72,10 +73,13 @@ public struct WorkloadParser {
         guard !appEntries.isEmpty else { throw appsNode.error("a workload needs at least one app") }
         let ids = appEntries.map(\.0)
         let apps = try appEntries.map { try parseApp(id: $0.0, $0.1, policy: policy, platform: device.platform) }
-        let script = try top["script"].map { try parseScript($0, apps: apps, ids: ids, duration: duration) } ?? []
+        let processes = try top["processes"].map { try parseProcesses($0, appIDs: ids, device: device) } ?? []
+        let script = try top["script"].map {
+            try parseScript($0, apps: apps, ids: ids, processIDs: processes.map(\.id), duration: duration)
+        } ?? []
         let generate = try top["generate"].map { try parseGenerate($0, ids: ids) }
         let workload = Workload(name: name, seed: seed, durationUs: duration, device: device, policy: policy,
-                                apps: apps, script: script, generate: generate)
+                                apps: apps, processes: processes, script: script, generate: generate)
         let appNodes = appEntries.map(\.1)
         try checkReleases(workload, appNodes: appNodes)
         return (workload, limitWarnings(workload, appNodes: appNodes))

@@ -37,13 +37,16 @@ struct ImportCommand: ParsableCommand {
         }
         let parsed = try JetsamReportReader(file: report).read(bytes)
         let workloadName = try name.map(Self.checkedName) ?? Self.name(fromFile: url)
-        let result = try JetsamImport(file: report, name: workloadName).workload(from: parsed)
+        let result = JetsamImport(file: report, name: workloadName).workload(from: parsed)
+        let kills = result.expectedKills.isEmpty ? "no memory kill to replay"
+            : "under xnu it kills " + result.expectedKills.map { "\($0.app) (\($0.reason))" }.joined(separator: ", ")
+        let facts = result.facts.map { "\n  not replayed: \($0)" }.joined()
         if let out, out != "-" {
             try AtomicFiles.write(Data(result.yaml.utf8), to: out)
-            let kills = result.expectedKills.map { "\($0.app) (\($0.reason.rawValue))" }.joined(separator: ", ")
-            StandardStream.error("\(out): written; under xnu it kills \(kills)\n")
+            StandardStream.error("\(out): written; \(kills)\(facts)\n")
         } else {
             try StandardStream.out(result.yaml)
+            StandardStream.error("\(report): \(kills)\(facts)\n")
         }
     }
 
@@ -57,7 +60,7 @@ struct ImportCommand: ParsableCommand {
     /// `JetsamEvent-2020-01-03-041113.ips` → `jetsamevent-2020-01-03-041113`.
     static func name(fromFile url: URL) -> String {
         var base = url.lastPathComponent
-        for ext in [".synced", ".ips", ".json"] where base.hasSuffix(ext) { base = String(base.dropLast(ext.count)) }
+        for ext in [".synced", ".ips", ".json", ".txt"] where base.hasSuffix(ext) { base = String(base.dropLast(ext.count)) }
         var out = ""
         for c in base.lowercased() {
             if ("a"..."z").contains(c) || ("0"..."9").contains(c) { out.append(c) } else if !out.hasSuffix("-") { out.append("-") }

@@ -127,6 +127,8 @@ import Testing
             (e(.notificationDelivery(notification: "N", object: "Inbox#1", observer: .dangling)),
              ["notification": "N", "object": "Inbox#1", "detail": "sent to a deallocated observer"]),
             (e(.swap(.pagingOut, usedBytes: 9, bytes: 1), app: nil), ["detail": "pagingOut", "usedBytes": "9", "bytes": "1"]),
+            (e(.processExit(.highwater, kind: .daemon, band: 1, bytes: 4)),
+             ["reason": "highwater", "detail": "daemon in band 1", "bytes": "4"]),
         ]
     }()
 

@@ -6,72 +6,51 @@ import MemprofTestSupport
 import MemprofWorkload
 import Testing
 
-/// Issue 16: published JetsamEvent reports replay to the same kill, exported reports round-trip
-/// through `memprof import`, and foreign or bad reports are refused with a located error.
+/// Imported reports replay their kills under `xnu`, and exported reports round-trip through
+/// `memprof import`. The replays need the workload parser to read `processes:`.
 @Suite struct JetsamImportTests {
-    /// Every published per-process-limit report kills its app again, for memoryLimit, and only it.
-    @Test(arguments: [
+    /// Each published report's modelled kills, replayed in the report's order: the frontmost app
+    /// too (iOS 7.0.4's KKBOX, iOS 12.4's Apollo), daemons by band, highwater daemons and SpringBoard.
+    @Test(.enabled(if: Field.parserReadsProcesses), arguments: Field.corpus)
+    func publishedReportsReplayTheirKills(file: String) throws {
+        let report = try Field.read(file)
+        let (kills, imported, result) = try Field.replay(report, file: file)
+        #expect(kills.map(\.name) == imported.expectedKills.map(\.app), "\(imported.yaml)")
+        #expect(kills.map(\.reason) == imported.expectedKills.map(\.reason))
+        #expect(result.workload.device.osVersion == report.build, "the era's numbers")
+    }
+
+    /// The hand-made per-process-limit reports kill their app again, and only it.
+    @Test(.enabled(if: Field.parserReadsProcesses), arguments: [
         ("ios11-iphone8-memorytest.ips", "memorytest", Int64(89600) * 16384),
         ("ios-iphone6plus-memorylimittest.ips", "memorylimittest", Int64(166400) * 4096),
         ("ios13-ipad-apple-documentation.ips", "mycoolapp", Int64(92802) * 16384),
     ])
-    func publishedReportsReplayToTheSameKill(file: String, app: String, limit: Int64) throws {
+    func perProcessLimitReportsReplayToTheSameKill(file: String, app: String, limit: Int64) throws {
         let report = try Field.read(file)
-        let (exits, imported, result) = try Field.replay(report, file: file)
+        let (kills, imported, result) = try Field.replay(report, file: file)
         #expect(imported.expectedKills.map(\.app) == [app])
-        #expect(exits.map(\.app) == [app], "\(imported.yaml)")
-        #expect(exits.map(\.reason) == [.memoryLimit])
+        #expect(kills.map(\.name) == [app], "\(imported.yaml)")
+        #expect(kills.map(\.reason) == ["per-process-limit"])
         #expect(result.workload.device.appLimit == limit, "the limit is the victim's resident pages")
-        #expect(result.workload.device.pageSize == report.memoryStatus.pageSize)
-        #expect(result.workload.policy.name == "xnu")
     }
 
-    @Test func theIPhone8ReportTakesItsRAMFromTheProductAndItsFreePagesFromMemoryStatus() throws {
-        let report = try Field.read("ios11-iphone8-memorytest.ips")
-        let (_, imported, result) = try Field.replay(report)
-        let device = result.workload.device
-        #expect(device.ram == 2 * .gigabyte)
-        // ram − the app's 1400 MB − 2935 free pages of 16 KB.
-        let reserved: Int64 = 2 * 1024 * 1024 * 1024 - 89600 * 16384 - 2935 * 16384
-        #expect(device.systemReserved == reserved)
+    @Test func theIPhone8ReportTakesItsRAMFromTheProduct() throws {
+        let imported = JetsamImport(file: "i.ips", name: "i").workload(from: try Field.read("ios11-iphone8-memorytest.ips"))
         #expect(imported.notes.first == "RAM 2 GB: iPhone 8 (iPhone10,1)")
+        #expect(imported.yaml.contains("  appLimit: \(89600 * 16)KB\n"))
     }
 
-    /// A modern report: SpringBoard is frontmost at band 160, so it is system memory, not an app;
-    /// the suspended widget extensions are apps in band 0; RAM from the product (6 GB).
-    @Test func aModernReportKillsTheNamedSuspendedExtensionForPageShortage() throws {
-        var report = try Field.read("ios18-iphone14-excerpt.ips")
-        let victim = report.processes.firstIndex { $0.name == "MiniWidgetExtension" }!
-        report.processes[victim].reason = "vm-pageshortage"
-        let (exits, imported, result) = try Field.replay(report)
-        #expect(!imported.yaml.contains("springboard"), "SpringBoard (band 160) is not an app")
-        // The five suspended extensions, and the app that stands for the demand (no app is frontmost).
-        #expect(result.workload.apps.map(\.id).sorted() == ["batterieswidgetextension", "healthmentalhealthwidgetextensio",
-                                                            "memprof-demand", "miniwidgetextension", "musicwidgets", "newstag"])
-        #expect(exits.map(\.app) == ["miniwidgetextension"], "\(imported.yaml)")
-        #expect(exits.map(\.reason) == [.memoryPressure])
-        #expect(result.jetsamEvents.map(\.killed) == ["miniwidgetextension"])
+    /// A moment without a kill imports as the moment: no demand, nothing expected.
+    @Test func aReportWithoutAKillImportsWithoutADemand() throws {
+        let imported = JetsamImport(file: "x.ips", name: "x").workload(from: try Field.read("ios18-iphone14-excerpt.ips"))
+        #expect(imported.expectedKills.isEmpty && imported.facts.isEmpty)
+        #expect(!imported.yaml.contains("allocate: memprof-demand"))
     }
 
-    @Test func aReportWithoutAKillIsRefused() throws {
-        let report = try Field.read("ios18-iphone14-excerpt.ips")
-        #expect(throws: IPSError.self) { try JetsamImport(file: "x.ips", name: "x").workload(from: report) }
-    }
-
-    /// A daemon over its high-water mark has no model in memprof: refused, at the line of the killed process.
-    @Test func aForeignKillIsRefusedWhereTheReportNamesIt() throws {
-        let report = try Field.read("ios14-iphone11-highwater-daemon.ips")
-        do {
-            _ = try JetsamImport(file: "h.ips", name: "h").workload(from: report)
-            Issue.record("a highwater kill was imported")
-        } catch {
-            #expect(error.description.hasPrefix("h.ips:39:3: processes[1].reason: 'highwater' kills are not modelled"), "\(error)")
-        }
-    }
-
-    /// Every moment of memory kills of a built-in run, exported and imported again, kills the
-    /// same apps for the same reasons.
-    @Test(arguments: ["phone-day", "phone-day-xnu", "ipad-afternoon"])
+    /// Every moment of memory kills of a built-in run, exported in its era and imported again,
+    /// kills the same apps for the same reasons.
+    @Test(.enabled(if: Field.parserReadsProcesses), arguments: ["phone-day", "phone-day-xnu", "ipad-afternoon"])
     func exportedReportsRoundTripToTheSameKills(workload: String) throws {
         let report = try ReportFixture.builtin(workload)
         let files = JetsamExport.reports(report)
@@ -79,17 +58,65 @@ import Testing
         #expect(Set(files.map(\.name)).count == files.count)
         for file in files {
             let parsed = try JetsamReportReader(file: file.name).read(file.text)
-            #expect(parsed == file.report, "the reader reads back what the writer wrote")
+            // A text report of the era before iOS 10 has no pid or lifetime maximum.
+            func kept(_ r: JetsamReport) -> [String] { r.processes.map { "\($0.name) \($0.states) \($0.rpages) \($0.reason ?? "")" } }
+            #expect(kept(parsed) == kept(file.report), "the reader reads back what the writer wrote")
             let moment = report.jetsamEvents.filter { $0.atUs == file.atUs }
-            let expectedApps: [String] = moment.map(\.killed)
-            let expectedReasons: [ExitReason] = moment.map(\.exitReason)
-            let (exits, imported, _) = try Field.replay(parsed, file: file.name)
-            #expect(exits.map(\.app) == expectedApps, "\(file.name)\n\(imported.yaml)")
-            #expect(exits.map(\.reason) == expectedReasons)
+            let (kills, imported, result) = try Field.replay(parsed, file: file.name)
+            #expect(kills.map(\.name) == moment.map(\.killed), "\(file.name)\n\(imported.yaml)")
+            #expect(kills.map(\.reason) == moment.map { $0.exitReason.jetsamReason ?? "" })
+            #expect(result.workload.device.osVersion == parsed.build, "the era survives the round trip")
+            // Apps frozen at the moment are frozen (on flash) when the replay's first kill comes.
+            let frozen = Set(parsed.processes.filter { $0.states.contains("frozen") }.map(\.name))
+            let replayFrozen = Set(result.jetsamEvents.first?.processes.filter { $0.states.contains("frozen") }.map(\.name) ?? [])
+            #expect(replayFrozen == frozen, "\(file.name)")
         }
     }
 
-    @Test func importedAppKeysAreValidAndUnique() {
+    /// The layout of each era, from the corpus: text before iOS 10; `.ips` after, `priority` from
+    /// iOS 14, `resume` beside `frontmost` before it; the killed in their band's place.
+    @Test(arguments: [("iOS 8.4.1 (12H321)", JetsamReport.Format.lowMemoryText, false, true),
+                      ("iOS 12.4 (16G77)", .ips, false, true), ("iOS 14.2 (18B92)", .ips, true, false),
+                      ("iOS 17.0 (21A329)", .ips, true, false)])
+    func exportFollowsTheDevicesEra(os: String, format: JetsamReport.Format, priority: Bool, resume: Bool) throws {
+        var report = try ReportFixture.builtin("phone-day-xnu")
+        report.device.osVersion = os
+        let files = JetsamExport.reports(report)
+        #expect(!files.isEmpty)
+        for file in files {
+            #expect(file.report.format == format)
+            #expect(file.name.hasPrefix(format == .ips ? "JetsamEvent-" : "LowMemory-"))
+            #expect(file.report.processes.allSatisfy { ($0.priority != nil) == priority })
+            let front = file.report.processes.filter { $0.states.contains("frontmost") }
+            #expect(front.allSatisfy { $0.states.contains("resume") == resume })
+            let parsed = try JetsamReportReader(file: file.name).read(file.text)
+            #expect(parsed.format == format && parsed.killed.map(\.name) == file.report.killed.map(\.name))
+            if format == .ips {
+                #expect(!file.text.split(separator: "\n", maxSplits: 1)[1].contains("bug_type"), "bug_type in the header only")
+            }
+        }
+    }
+
+    /// A published moment replayed, exported in its era and imported again: the daemons are in
+    /// the exported report with their bands (iOS 14 writes `priority`), and the highwater kills
+    /// come back.
+    @Test(.enabled(if: Field.parserReadsProcesses))
+    func aReplayedMomentExportsWithItsDaemonsAndReplaysAgain() throws {
+        let published = try Field.read(Field.corpus[4])
+        let (kills, _, result) = try Field.replay(published)
+        let report = Report(result: result, workloadSha256: "0", source: "test",
+                            host: .current(simulationWallMs: 0, processedOccurrences: 0))
+        let files = JetsamExport.reports(report)
+        let file = try #require(files.first)
+        #expect(file.report.format == .ips)
+        let backboardd = try #require(file.report.processes.first { $0.name == "backboardd" })
+        #expect(backboardd.states == ["daemon"] && backboardd.priority == 17)
+        #expect(file.report.killed.map(\.name) == kills.map(\.name))
+        let again = try Field.replay(try JetsamReportReader(file: file.name).read(file.text))
+        #expect(again.kills.map(\.name) == kills.map(\.name) && again.kills.map(\.reason) == ["highwater", "highwater"])
+    }
+
+    @Test func importedKeysAreValidAndUnique() {
         var taken: Set<String> = []
         #expect(JetsamImport.uniqueKey(for: "MobileSafari", taken: &taken) == "mobilesafari")
         #expect(JetsamImport.uniqueKey(for: "MTLCompilerService", taken: &taken) == "mtlcompilerservice")

@@ -2,6 +2,7 @@ import Foundation
 import MemprofCore
 @testable import MemprofField
 import Testing
+import Yams
 
 /// The `.ips` reader: every published fixture reads, and bad or foreign files are refused with
 /// the file, line, column and key.
@@ -35,6 +36,8 @@ import Testing
         }
     }
 
+    static let workloadKeys: Set<String> = ["memprof", "name", "duration", "device", "policy", "apps", "processes", "script"]
+
     static let body = """
         {
           "memoryStatus" : { "pageSize" : 16384 },
@@ -44,7 +47,7 @@ import Testing
 
     @Test func badAndForeignFilesAreLocated() {
         let header = #"{"bug_type":"298","timestamp":"t","os_version":"iPhone OS 17.0 (21A329)","incident_id":"i"}"#
-        #expect(failure("") == "f.ips: the file is empty")
+        #expect(failure("") == "f.ips:1:1: the file is empty; a JetsamEvent report has a JSON header line and a body")
         #expect(failure("hello").hasPrefix("f.ips:1:1: the first line is not a JSON header"))
         #expect(failure(#"{"bug_type":"309"}"#) == "f.ips:1:13: bug_type: '309' (a crash report) is not a JetsamEvent report; memprof imports bug_type 298")
         #expect(failure(#"{"app_name":"x"}"#) == "f.ips:1:1: the header has no 'bug_type', so this is not an .ips report")
@@ -64,6 +67,30 @@ import Testing
             == "f.ips:4:17: processes: the report lists no processes")
     }
 
+    /// Two values for one key: refused where the second one is.
+    @Test func duplicateKeysAreRefusedWhereTheyAre() {
+        let header = #"{"bug_type":"298","os_version":"iPhone OS 14.2 (18B5061e)"}"#
+        let body = Self.body.replacingOccurrences(of: "\"rpages\" : 10,", with: "\"rpages\" : 10, \"rpages\" : 99999,")
+        #expect(failure(header + "\n" + body) == "f.ips:4:50: invalid JSON: the key \"rpages\" appears twice in one object")
+        #expect(failure(#"{"bug_type":"298","bug_type":"309"}"#).hasPrefix("f.ips:1:19: the first line is not a JSON header"))
+    }
+
+    /// The text LowMemory report: bad values and shapes are refused at their line and column.
+    @Test func badLowMemoryReportsAreLocated() throws {
+        let good = try Field.fixture(Field.corpus[0])
+        #expect(failure(good) == "no error")
+        #expect(failure(good.replacingOccurrences(of: "Free pages:                              922", with: "Free pages:                              9x2"))
+            == "f.ips:9:42: Free pages: '9x2' is not a whole number in 0…268435456")
+        #expect(failure(good.replacingOccurrences(of: "22810            22810", with: "22810            -2281"))
+            == "f.ips:30:77: Processes[3].recent_max: '-2281' is not a whole number in 0…268435456")
+        #expect(failure(good.replacingOccurrences(of: "\nProcesses\n", with: "\n")).hasPrefix("f.ips:"))
+        #expect(failure(good.replacingOccurrences(of: "(frontmost) (resume)", with: "(frontmost) resume"))
+            == "f.ips:30:121: Processes[3]: expected '[reason]' or '(state)', found 'resume'")
+        #expect(failure(good.replacingOccurrences(of: "Largest process:   mediaserverd", with: "Largest process:   mediaserverd\nFree pages: 1"))
+            == "f.ips:23:1: Free pages: 'Free pages' appears twice; which value the report meant cannot be told")
+        #expect(failure(good + "\nnot a row\n") == "f.ips:71:1: Processes[43]: expected 'Name <UUID> …', found 'not a row'")
+    }
+
     @Test func nestingIsBounded() {
         let deep = String(repeating: "[", count: 100_000)
         let header = #"{"bug_type":"298"}"#
@@ -75,8 +102,7 @@ import Testing
     /// refusal is located (it names the file).
     @Test func mutatedReportsNeverCrashTheReaderOrTheImporter() throws {
         let names = ["ios11-iphone8-memorytest.ips", "ios-iphone6plus-memorylimittest.ips",
-                     "ios13-ipad-apple-documentation.ips", "ios14-iphone11-highwater-daemon.ips",
-                     "ios18-iphone14-excerpt.ips"]
+                     "ios13-ipad-apple-documentation.ips", "ios18-iphone14-excerpt.ips"] + Field.corpus
         let inputs = try names.map { Array(try Field.fixture($0).utf8) }
         var rng = SeededGenerator(seed: 16)
         let alphabet = Array("{}[]:,\"-0123456789eE.\\ntu \n".utf8)
@@ -98,7 +124,11 @@ import Testing
             }
             do {
                 let report = try JetsamReportReader(file: "m.ips").read(bytes)
-                _ = try JetsamImport(file: "m.ips", name: "m").workload(from: report)
+                let imported = JetsamImport(file: "m.ips", name: "m").workload(from: report)
+                // Whatever the mutation put in a string, the workload has only its own keys.
+                let yaml = (try? Yams.load(yaml: imported.yaml)) as? [String: Any]
+                let keys = Set((yaml ?? [:]).keys)
+                #expect(yaml != nil && keys.isSubset(of: Self.workloadKeys), "\(imported.yaml)")
                 accepted += 1
             } catch {
                 #expect(error.description.hasPrefix("m.ips"), "\(error)")

@@ -56,6 +56,7 @@ import Testing
             .objectDismissed(object: "Player#1", outcome: .leaked, bytes: 10),
             .notificationDelivery(notification: "N", object: "Player#1", observer: .dangling),
             .swap(.pagingOut, usedBytes: 1, bytes: 2),
+            .processExit(.memoryPressure, kind: .extension, band: 0, bytes: 3),
         ]
         var events: [SimEvent] = []
         for (n, payload) in payloads.enumerated() {

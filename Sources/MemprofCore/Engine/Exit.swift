@@ -11,14 +11,7 @@ extension Simulator {
     mutating func kill(_ i: Int, _ reason: ExitReason, requested: Bytes?, evicted: Bool = false) {
         // An app that posted to a dangling observer in this step has already crashed (spec §7).
         if reason != .badAccess, apps[i].objects.pendingCrash != nil { return kill(i, .badAccess, requested: nil) }
-        if reason.jetsamReason != nil, options.keepsHistory {
-            var snapshot = Optional(jetsamSnapshot(killing: i, reason, requested: requested))
-            if let sinkRef {
-                sinkRef._withUnsafeGuaranteedRef { $0.sink.record(snapshot.take()!) }
-            } else {
-                jetsamEvents.append(snapshot.take()!.event(appIDs: appIDs))
-            }
-        }
+        if reason.jetsamReason != nil { recordSnapshot(killing: i, reason, requested: requested) }
         let from = apps[i].state
         setState(i, .notRunning, cause: evicted ? .evicted : .exit(reason))
         setFootprint(i, 0)
@@ -42,29 +35,50 @@ extension Simulator {
         record(.exit(reason, from: from), i)
     }
 
+    /// Takes the jetsam snapshot of a memory kill of `killed` (an app, or `apps.count + k` for
+    /// process `k`), if the run keeps its history: to the sink, or into the result.
+    mutating func recordSnapshot(killing killed: Int, _ reason: ExitReason, requested: Bytes?) {
+        guard options.keepsHistory else { return }
+        var snapshot = Optional(jetsamSnapshot(killing: killed, reason, requested: requested))
+        if let sinkRef {
+            sinkRef._withUnsafeGuaranteedRef { $0.sink.record(snapshot.take()!) }
+        } else {
+            jetsamEvents.append(snapshot.take()!.event(appIDs: jetsamNames))
+        }
+    }
+
     /// The report of a memory kill in iOS's shape (issue 16): every app in memory, frozen ones
-    /// included, with a pid, its band and its states in iOS's words; a per-process-limit victim's
-    /// resident pages are its limit, as real reports show them. Apps by index (``JetsamSnapshot``):
-    /// nothing is retained or copied per process.
+    /// included, and every process that is not an app still alive, with a pid, its band and its
+    /// states in iOS's words; a per-process-limit victim's resident pages are its limit, as real
+    /// reports show them. Processes by index (``JetsamSnapshot``, apps first, then processes at
+    /// `apps.count + k`): nothing is retained or copied per process.
     func jetsamSnapshot(killing killed: Int, _ reason: ExitReason, requested: Bytes?) -> JetsamSnapshot {
         let pageSize = workload.device.pageSize
+        let appCount = apps.count
+        let total = appCount + processes.count
         // A memoryLimit victim shows what it asked for, capped at the per-app limit: exactly the
         // limit when it passed it (as real reports show), its demand when memory ran out first.
         func shown(_ j: Int) -> Bytes {
-            j == killed && reason == .memoryLimit
+            if j >= appCount { return processes[j - appCount].resident }
+            return j == killed && reason == .memoryLimit
                 ? min(requested ?? workload.device.appLimit, workload.device.appLimit) : apps[j].footprint
         }
         // Largest first, ties by name (`nameRank`), then by index: sorted as one integer each, the
         // bytes (counted down from `limit`) above the rank above the index, so the processes are
         // built once, in order. The index, in the low bits, is always whole: bytes past `limit`
         // (more than 2^50 for 50 apps) are sorted by comparing the apps instead.
-        let bits = UInt64.bitWidth - UInt64(apps.count).leadingZeroBitCount
+        let bits = UInt64.bitWidth - UInt64(total).leadingZeroBitCount
         let mask = UInt64(1) << bits - 1
         let limit: Bytes = 2 * bits < 62 ? 1 << (62 - 2 * bits) : 0
         var order: [UInt64] = []
-        order.reserveCapacity(apps.count)
+        order.reserveCapacity(total)
         var fits = true
-        for j in apps.indices where apps[j].state.isResident || apps[j].state == .compressed || j == killed {
+        for j in 0..<total {
+            if j < appCount {
+                guard apps[j].state.isResident || apps[j].state == .compressed || j == killed else { continue }
+            } else {
+                guard processes[j - appCount].alive || j == killed else { continue }
+            }
             let bytes = shown(j)
             if bytes < 0 || bytes >= limit { fits = false }
             order.append(UInt64(truncatingIfNeeded: limit &- 1 &- bytes) << (2 * bits) | UInt64(nameRank[j]) << bits | UInt64(j))
@@ -78,18 +92,25 @@ extension Simulator {
             }
         }
         // Appended in place (`map` builds each process and then copies it into the array).
-        var processes: [JetsamSnapshot.Process] = []
-        processes.reserveCapacity(order.count)
+        var listed: [JetsamSnapshot.Process] = []
+        listed.reserveCapacity(order.count)
         for key in order {
             let j = Int(key & mask)
+            let rpages = (shown(j) + pageSize - 1) / pageSize
+            if j >= appCount {
+                let spec = processes[j - appCount].spec
+                listed.append(JetsamSnapshot.Process(app: j, priority: spec.band, rpages: rpages, state: .background,
+                                                        playingAudio: false, kind: spec.kind))
+                continue
+            }
             let state = apps[j].state
             let playing = apps[j].playing
-            processes.append(JetsamSnapshot.Process(
+            listed.append(JetsamSnapshot.Process(
                 app: j, priority: policyCandidate(j).band ?? jetsamBands.band(state, playingAudio: playing),
-                rpages: (shown(j) + pageSize - 1) / pageSize, state: state, playingAudio: playing))
+                rpages: rpages, state: state, playingAudio: playing))
         }
         return JetsamSnapshot(atUs: now, killed: killed, exitReason: reason,
                               largestProcess: order.first.map { Int($0 & mask) } ?? killed,
-                              pageSize: pageSize, processes: processes)
+                              pageSize: pageSize, processes: listed)
     }
 }

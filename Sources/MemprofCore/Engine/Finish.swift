@@ -4,7 +4,7 @@
 extension Simulator {
     mutating func finish() -> SimulationResult {
         summary.timeAtPressureUs[level] += now - levelSinceUs
-        summary.terminations = ExitReason.counts(terminations)
+        summary.terminations = ExitReason.counts(terminations, withHighwater: !processes.isEmpty)
         levelSinceUs = now
         var stats: [AppStats] = []
         var timeline = Timeline()

@@ -16,6 +16,13 @@ extension Simulator {
                 violations.append("t=\(now): \(app.spec.id) is not running but holds \(app.footprint) bytes")
             }
         }
+        for p in processes {
+            if p.resident < 0 { violations.append("t=\(now): \(p.spec.id) has a negative resident size") }
+            if !p.alive && p.resident != 0 {
+                violations.append("t=\(now): \(p.spec.id) has ended but holds \(p.resident) bytes")
+            }
+            resident += p.resident
+        }
         if resident != used { violations.append("t=\(now): used is \(used) but resident footprints add up to \(resident)") }
         if used > appMemory && limitsMemory { violations.append("t=\(now): used \(used) exceeds app memory \(appMemory)") }
         if compressed != compressedUsed {

@@ -55,6 +55,11 @@ extension Simulator {
         if used > summary.peakUsedBytes { summary.peakUsedBytes = used }
         if compressedUsed > summary.peakCompressedBytes { summary.peakCompressedBytes = compressedUsed }
         if pagesOut { trackSwap() }
+        updateLevel()
+    }
+
+    /// Moves the pressure level to that of `used`, recording a change.
+    mutating func updateLevel() {
         let newLevel = level(for: used)
         if newLevel != level {
             summary.timeAtPressureUs[level] += now - levelSinceUs
@@ -90,7 +95,7 @@ extension Simulator {
             sendMemoryWarnings(cause: .pressure)
         }
         if used + bytes > appMemory {
-            reclaim(for: i, bytes)
+            reclaim(for: i, process: nil, bytes)
         }
         if used + bytes > appMemory {
             // Nothing freed enough: the demanding app is killed, for the policy's reason

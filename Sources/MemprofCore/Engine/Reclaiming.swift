@@ -1,27 +1,51 @@
 /// Reclaiming (spec §4, §5): when a demand does not fit, the policy orders the candidates and the
 /// engine evicts or kills them until it does.
 ///
-/// Triggers: a demand past `appMemory` (`demand`).
+/// Triggers: a demand past `appMemory` (`demand`, or a process's `allocate`).
 extension Simulator {
-    /// Evicts or kills apps in the policy's order until `bytes` more fit (spec §5).
-    mutating func reclaim(for demander: Int, _ bytes: Bytes) {
+    /// Evicts or kills apps (and, under `xnu`, processes) in the policy's order until `bytes` more
+    /// fit (spec §5). `demander` is the demanding app, or nil when process `demandingProcess` demands.
+    ///
+    /// Under `xnu`, processes over their high-water mark go first (the jetsam thread's highwater
+    /// pass precedes its kills by band), then apps and processes together up the bands. The
+    /// reclaim event lists the apps considered; each process killed has its own `processExit`.
+    mutating func reclaim(for demander: Int?, process demandingProcess: Int?, _ bytes: Bytes) {
         let needed = used + bytes - appMemory
         let takesCompressed = policy.reclaimsCompressed
+        var freed: Bytes = 0
+        let withProcesses = runsHighwater
+        if withProcesses {
+            while used + bytes > appMemory, let k = nextOverHighWaterMark() {
+                freed += processes[k].resident
+                killProcess(k, .highwater)
+            }
+        }
         var candidates: [PolicyCandidate] = []
-        candidates.reserveCapacity(apps.count)
+        candidates.reserveCapacity(apps.count + (withProcesses ? processes.count : 0))
         for j in apps.indices where j != demander {
             let state = apps[j].state
             if state == .suspended || state == .background || (takesCompressed && state == .compressed) {
                 candidates.append(policyCandidate(j))
             }
         }
-        let ordered = policy.reclaimOrder(candidates)
-        var freed: Bytes = 0
+        if withProcesses {
+            for k in processes.indices where processes[k].alive && k != demandingProcess {
+                candidates.append(processCandidate(k))
+            }
+        }
+        let ordered = used + bytes > appMemory ? policy.reclaimOrder(candidates) : []
         // The decision's candidate list is history: a run without it counts the same without it.
         var considered: [SimEvent.Candidate] = []
         if options.keepsHistory { considered.reserveCapacity(ordered.count) }
         for c in ordered {
             let take = used + bytes > appMemory
+            if let k = c.process {
+                if take {
+                    freed += processes[k].resident
+                    killProcess(k, .memoryPressure)
+                }
+                continue
+            }
             if options.keepsHistory {
                 considered.append(SimEvent.Candidate(app: apps[c.index].spec.id, state: c.state,
                                                      footprintBytes: c.footprint,
@@ -42,8 +66,12 @@ extension Simulator {
             }
             kill(c.index, .memoryPressure, requested: nil, evicted: evicted)
         }
-        record(.reclaim(SimEvent.Reclaim(neededBytes: needed, freedBytes: freed, usedBytes: used, candidates: considered)),
-               demander)
+        let decision = SimEvent.Reclaim(neededBytes: needed, freedBytes: freed, usedBytes: used, candidates: considered)
+        if let demander {
+            record(.reclaim(decision), demander)
+        } else if let demandingProcess {
+            recordProcess(.reclaim(decision), demandingProcess)
+        }
     }
 
     /// What a policy sees of app `i` now, with its jetsam band if the policy has bands.

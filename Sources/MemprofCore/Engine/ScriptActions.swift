@@ -27,6 +27,9 @@ extension Simulator {
         case .voipCall(let i, let length): voipCall(i, length, action)
         case .show(let i, let object): show(i, object, action)
         case .dismiss(let i, let object): dismiss(i, object, action)
+        case .allocateProcess(let k, let bytes): allocate(process: k, bytes, action)
+        case .freeProcess(let k, let bytes): free(process: k, bytes, action)
+        case .freeze(let i): freeze(i, action)
         }
     }
 }

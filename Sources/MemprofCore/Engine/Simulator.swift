@@ -91,7 +91,14 @@ public struct Simulator {
     var nextSequence: UInt64 = 0
     var nextToken: UInt64 = 0
     var apps: [AppRuntime]
-    /// Each app's place in the order of app ids (`<`), so sorting by name compares integers.
+    /// Processes that are not apps (Processes.swift), in the workload's order.
+    var processes: [ProcessRuntime]
+    /// Whether the highwater pass runs after every occurrence: processes under `xnu` on a phone.
+    let runsHighwater: Bool
+    /// The names of jetsam snapshots' processes (``Workload/jetsamNames``): apps, then processes.
+    let jetsamNames: [String]
+    /// Each snapshot process's place in the order of ``jetsamNames`` (`<`), so sorting by name
+    /// compares integers (apps keep their order among themselves).
     let nameRank: [Int]
     /// The apps' ids, in the workload's order.
     let appIDs: [String]
@@ -134,7 +141,10 @@ public struct Simulator {
         criticalBytes = Self.threshold(workload.policy.criticalLevel, of: appMemory)
         apps = workload.apps.map { AppRuntime(spec: $0) }
         appIDs = workload.apps.map(\.id)
-        nameRank = Self.ranks(of: appIDs)
+        processes = workload.processes.map(ProcessRuntime.init)
+        runsHighwater = !workload.processes.isEmpty && hasBands && limitsMemory
+        jetsamNames = workload.jetsamNames
+        nameRank = Self.ranks(of: jetsamNames)
     }
 
     /// The rank of each string in `<` order; strings equal under `<` share a rank.
@@ -170,11 +180,13 @@ public struct Simulator {
         }
         usedSeries.record(0, 0)
         compressedSeries.record(0, 0)
+        startProcesses()
 
         let progressEvery = 1 << 10  // the callback paces itself by wall time
         while let next = nextOccurrence() {
             now = next.atUs
             handle(next.what)
+            if runsHighwater { runHighwaterPass() }
             if hasFreezer { runFreezer() }
             processed += 1
             if options.checksInvariants { checkInvariants() }

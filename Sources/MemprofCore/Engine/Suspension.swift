@@ -51,6 +51,18 @@ extension Simulator {
         }
     }
 
+    /// `freeze: APP` (spec §5 `xnu`): compresses a suspended app to flash at once, whatever the
+    /// freezer's own conditions, as the `kern.memorystatus_freeze` sysctl freezes the pid it is
+    /// given (``XNUSettings`` cites it); refused when the policy has no freezer, the app is not
+    /// suspended, or it does not fit in the compressed store.
+    mutating func freeze(_ i: Int, _ action: ScriptAction) {
+        guard hasFreezer else { return ignored(action, .noFreezer) }
+        guard apps[i].state == .suspended else { return ignored(action, .notSuspended(apps[i].state)) }
+        let footprint = apps[i].footprint
+        guard compressedUsed + footprint <= workload.device.flash else { return ignored(action, .flashFull) }
+        compress(i, footprint: footprint, freezer: nil)
+    }
+
     /// Brings a compressed app back into RAM as `state`. Returns false when the demand killed it.
     mutating func decompress(_ i: Int, into state: AppState) -> Bool {
         guard demand(i, apps[i].footprint) else { return false }

@@ -1,0 +1,138 @@
+/// Processes that are not apps (spec §5): daemons, extensions and system processes, resident
+/// from the start of the run in their jetsam band and counted in `used`. Under `xnu` they end by
+/// the highwater pass (`highwater`) and by band when memory is reclaimed (`memoryPressure`);
+/// under `seed-2015` and on a Mac their memory is fixed.
+///
+/// Triggers: the start of the run (`startProcesses`); `allocate`/`free` on a process key;
+/// after every occurrence under `xnu` (`runHighwaterPass`); reclaiming (Reclaiming.swift).
+extension Simulator {
+    /// Whether processes can grow, shrink and be killed: under a policy with bands (`xnu`) on a phone.
+    var processesAreLive: Bool { hasBands && limitsMemory }
+
+    /// Puts every process in memory at time 0.
+    mutating func startProcesses() {
+        guard !processes.isEmpty else { return }
+        for k in processes.indices { used += processes[k].resident }
+        processMemoryChanged()
+    }
+
+    /// `used` changed because of a process: the series, the peak and the pressure level follow.
+    mutating func processMemoryChanged() {
+        if let sinkRef {
+            let (now, used, compressed) = (now, used, compressedUsed)
+            sinkRef._withUnsafeGuaranteedRef {
+                $0.sink.memoryChanged(atUs: now, app: -1, appBytes: 0, usedBytes: used, compressedBytes: compressed)
+            }
+        } else if options.keepsHistory {
+            usedSeries.record(now, used)
+        }
+        if used > summary.peakUsedBytes { summary.peakUsedBytes = used }
+        updateLevel()
+    }
+
+    /// `allocate: PROCESS` (spec §5): the process demands `bytes` like an app without a limit of
+    /// its own; it is killed for page shortage when nothing below frees enough.
+    mutating func allocate(process k: Int, _ bytes: Bytes, _ action: ScriptAction) {
+        guard processesAreLive else { return ignoredProcess(action, k, .fixedMemory) }
+        guard processes[k].alive else { return ignoredProcess(action, k, .processEnded) }
+        guard bytes > 0 else { return }
+        if level == .normal, level(for: used + bytes) > .normal {
+            summary.memoryWarnings += 1
+            sendMemoryWarnings(cause: .pressure)
+        }
+        if used + bytes > appMemory { reclaim(for: nil, process: k, bytes) }
+        guard processes[k].alive else { return }
+        if used + bytes > appMemory { return killProcess(k, .memoryPressure) }
+        processes[k].resident += bytes
+        used += bytes
+        processMemoryChanged()
+    }
+
+    /// `free: PROCESS`: the process gives back up to `bytes` (never below nothing).
+    mutating func free(process k: Int, _ bytes: Bytes, _ action: ScriptAction) {
+        guard processesAreLive else { return ignoredProcess(action, k, .fixedMemory) }
+        guard processes[k].alive else { return ignoredProcess(action, k, .processEnded) }
+        let freed = min(bytes, processes[k].resident)
+        guard freed > 0 else { return }
+        processes[k].resident -= freed
+        used -= freed
+        processMemoryChanged()
+    }
+
+    /// Whether available memory is at or under the pressure threshold, where xnu's highwater
+    /// pass runs (`memorystatus_avail_pages_below_pressure`, see ``XNUSettings/pressureThreshold``).
+    func belowPressure(availableBytes: Bytes) -> Bool {
+        guard let x = policy.settings.xnu else { return false }
+        return Double(availableBytes) <= x.pressureThreshold * Double(workload.device.ram)
+    }
+
+    /// The next process over its high-water mark, lowest band first and, within a band, in the
+    /// order it entered it (processes are there from the start: in workload order), as
+    /// `memorystatus_kill_hiwat_proc` walks the bands from `memorystatus_get_first_proc_locked`
+    /// and skips a process whose footprint is not above its limit (`footprint_in_bytes <=
+    /// memlimit_in_bytes`), xnu-8792.41.9 bsd/kern/kern_memorystatus.c:6027-6068.
+    func nextOverHighWaterMark() -> Int? {
+        var best: Int?
+        for k in processes.indices where processes[k].alive {
+            guard let mark = processes[k].spec.highWaterMark, processes[k].resident > mark else { continue }
+            if best == nil || processes[k].spec.band < processes[best!].spec.band { best = k }
+        }
+        return best
+    }
+
+    /// xnu's highwater pass (spec §5): while available memory is under the pressure threshold,
+    /// one process over its high-water mark dies after another (`memorystatus_act_on_hiwat_processes`,
+    /// xnu-8792.41.9 bsd/kern/kern_memorystatus.c:3648-3666, called first by the jetsam thread).
+    /// Run after every occurrence under `xnu` when the workload has processes.
+    mutating func runHighwaterPass() {
+        while belowPressure(availableBytes: appMemory - used), let k = nextOverHighWaterMark() {
+            killProcess(k, .highwater)
+        }
+    }
+
+    /// Ends process `k` with `reason` (`highwater`, or `memoryPressure` by band), with the jetsam
+    /// snapshot of the kill.
+    mutating func killProcess(_ k: Int, _ reason: ExitReason) {
+        recordSnapshot(killing: apps.count + k, reason, requested: nil)
+        let bytes = processes[k].resident
+        processes[k].alive = false
+        processes[k].resident = 0
+        used -= bytes
+        terminations[reason.index] += 1
+        recordProcess(.processExit(reason, kind: processes[k].spec.kind, band: processes[k].spec.band, bytes: bytes), k)
+        processMemoryChanged()
+    }
+
+    /// Records what happened to process `k` now (an event named by its key, with no app index).
+    mutating func recordProcess(_ payload: consuming SimEvent.Payload, _ k: Int) {
+        guard options.keepsHistory else { return }
+        var handed = Optional(SimEvent(atUs: now, app: processes[k].spec.id, payload))
+        guard let sinkRef else { return events.append(handed.take()!) }
+        sinkRef._withUnsafeGuaranteedRef { $0.sink.record(handed.take()!, app: nil) }
+    }
+
+    mutating func ignoredProcess(_ action: ScriptAction, _ k: Int, _ why: IgnoredReason) {
+        recordProcess(.ignored(action: action.name, reason: why), k)
+    }
+
+    /// What a policy sees of process `k` when it reclaims: its band, since the start of the run.
+    func processCandidate(_ k: Int) -> PolicyCandidate {
+        var c = PolicyCandidate(index: apps.count + k, state: .background, footprint: processes[k].resident,
+                                lastForegroundUs: 0, isPlayingAudio: false, stateSinceUs: 0,
+                                band: processes[k].spec.band, bandSinceUs: 0)
+        c.process = k
+        return c
+    }
+}
+
+/// The simulator's view of one process that is not an app while a run goes on.
+struct ProcessRuntime {
+    let spec: ProcessSpec
+    var resident: Bytes
+    var alive = true
+
+    init(spec: ProcessSpec) {
+        self.spec = spec
+        resident = spec.resident
+    }
+}

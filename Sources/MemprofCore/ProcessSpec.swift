@@ -1,0 +1,66 @@
+/// What a process that is not an app is (spec §5, the workload's `processes:`).
+public enum ProcessKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// An app extension (a widget, a keyboard, a share extension).
+    case `extension`
+    /// A launchd daemon (`wifianalyticsd`, `cfprefsd`).
+    case daemon
+    /// A system process (`backboardd`, `SpringBoard`, `kernel_task`): no high-water mark.
+    case system
+
+    /// Whether xnu's highwater pass can take it: daemons and extensions carry a high-water mark
+    /// (`p_memstat_memlimit`); a system process may not declare one (spec §5).
+    public var mayHaveHighWaterMark: Bool { self != .system }
+}
+
+/// One process of a workload that is not an app, fully resolved (spec §5): resident from the
+/// start of the run in its jetsam band, counted in `used` like the apps' footprints.
+///
+/// Under `xnu` it can be killed: for passing its high-water mark once available memory is under
+/// the pressure threshold (`highwater`), and by band when memory is reclaimed (`memoryPressure`).
+/// Under `seed-2015` and on a Mac its memory is fixed and it never ends.
+public struct ProcessSpec: Sendable, Hashable {
+    /// The key the workload and the report's events use (`[a-z0-9-]+`, unique among apps and processes).
+    public var id: String
+    /// The name as iOS writes it in a jetsam report (`backboardd`); defaults to ``id``.
+    public var displayName: String
+    public var kind: ProcessKind
+    /// Its jetsam priority band, 0...``maxBand`` (`JETSAM_PRIORITY_MAX` is 210 in xnu-8792.41.9
+    /// bsd/sys/kern_memorystatus.h:69; published reports show 999 for launchd and kernel_task).
+    public var band: Int
+    /// Resident bytes from time 0.
+    public var resident: Bytes
+    /// The high-water mark (`p_memstat_memlimit`) past which the highwater pass kills it; nil for none.
+    public var highWaterMark: Bytes?
+
+    /// The highest band a workload may give (the 999 of launchd and kernel_task fits).
+    public static let maxBand = 1000
+
+    public init(id: String, displayName: String? = nil, kind: ProcessKind, band: Int, resident: Bytes,
+                highWaterMark: Bytes? = nil) {
+        self.id = id
+        self.displayName = displayName ?? id
+        self.kind = kind
+        self.band = band
+        self.resident = resident
+        self.highWaterMark = highWaterMark
+    }
+
+    /// Its `states` in a jetsam report (see ``ProcessKind/jetsamStates(band:)``).
+    public var jetsamStates: [String] { kind.jetsamStates(band: band) }
+}
+
+extension ProcessKind {
+    /// The `states` of a process of this kind in `band`, in iOS's words: a daemon is `daemon`,
+    /// with `idle` in the idle band (published reports: `["daemon", "idle"]` at priority 0,
+    /// `["daemon"]` at 140); an extension in the idle band is `suspended` (the suspended widget
+    /// extensions of an iOS 18.5 report at priority 0), otherwise `active`; a system process is
+    /// `active` (backboardd, launchd, kernel_task). Tests/MemprofFieldTests/Fixtures/ios18-iphone14-excerpt.ips
+    /// shows each. The idle band is 0 (`JETSAM_PRIORITY_IDLE`) in every era.
+    public func jetsamStates(band: Int) -> [String] {
+        switch self {
+        case .daemon: band == 0 ? ["daemon", "idle"] : ["daemon"]
+        case .extension: band == 0 ? ["suspended"] : ["active"]
+        case .system: ["active"]
+        }
+    }
+}

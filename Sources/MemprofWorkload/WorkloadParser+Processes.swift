@@ -1,0 +1,54 @@
+import MemprofCore
+
+extension WorkloadParser {
+    static let processKeys = ["name", "kind", "band", "resident", "highWaterMark"]
+
+    /// `processes:` (spec §5): key → name, kind, band, resident, highWaterMark. Keys are
+    /// `[a-z0-9-]+` and unique among apps and processes; sizes above 0 and within the device's
+    /// RAM; together the processes fit in the apps' memory (they are resident from time 0).
+    func parseProcesses(_ node: NodeReader, appIDs: [String], device: Device) throws -> [ProcessSpec] {
+        let apps = Set(appIDs)
+        var total: Bytes = 0
+        return try node.namedEntries().map { id, value in
+            guard !id.isEmpty, id.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
+                throw value.error("'\(id)' is not a valid process key; use lowercase letters, digits and '-' "
+                    + "(and 'name' for the name iOS writes)")
+            }
+            guard !apps.contains(id) else {
+                throw value.error("'\(id)' is already an app; a process needs a key of its own")
+            }
+            let m = try value.mapping(allowed: Self.processKeys)
+            let kindNode = try m.required("kind")
+            let kind = ProcessKind(rawValue: try kindNode.choice(ProcessKind.allCases.map(\.rawValue), what: "process kind"))!
+            let band = try m.required("band").int(in: 0...ProcessSpec.maxBand)
+            func size(_ key: String, _ node: NodeReader) throws -> Bytes {
+                let bytes = try node.size()
+                guard bytes > 0 else { throw node.error("\(key) must be above 0") }
+                guard bytes <= device.ram else {
+                    throw node.error("\(key) (\(Format.bytes(bytes))) is more than the device's RAM (\(Format.bytes(device.ram)))")
+                }
+                return bytes
+            }
+            let residentNode = try m.required("resident")
+            let resident = try size("resident", residentNode)
+            var process = ProcessSpec(id: id, kind: kind, band: band, resident: resident)
+            if let v = m["name"] {
+                let name = try v.string()
+                guard !name.isEmpty else { throw v.error("a process name must not be empty") }
+                process.displayName = name
+            }
+            if let v = m["highWaterMark"] {
+                guard kind.mayHaveHighWaterMark else {
+                    throw v.error("a system process has no high-water mark; only daemons and extensions do")
+                }
+                process.highWaterMark = try size("highWaterMark", v)
+            }
+            total += resident
+            guard total <= device.appMemory else {
+                throw residentNode.error("the processes' resident sizes add up to \(Format.bytes(total)), more than "
+                    + "the memory apps and processes share (\(Format.bytes(device.appMemory)): ram − systemReserved)")
+            }
+            return process
+        }
+    }
+}
