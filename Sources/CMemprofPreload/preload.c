@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -343,6 +344,10 @@ __attribute__((constructor)) static void memprof_preload_start(void) {
     g_backtrace = backtrace;
     g_channel = channel;
     g_parent = getppid();
+    // The program leads a process group of its own (memprof ends the group at the window and at
+    // its exit), so a Ctrl-C at memprof's terminal does not reach it: it ends when memprof does.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != g_parent) _exit(128 + SIGKILL);  // memprof ended before the line above
     pthread_atfork(NULL, NULL, after_fork_in_child);
     prepare_thread();
     atomic_store(&channel->program_pid, (uint64_t)getpid());

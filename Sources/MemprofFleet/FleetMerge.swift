@@ -91,7 +91,8 @@ public enum FleetMerge {
                 cells: first.result.cells.map { ($0.label, $0.overrides) }, columns: columns, tally: tally,
                 host: FleetResult.currentHost(threads: 1, wallMs: wallMs,
                                               measured: MeasuredWork(microseconds: first.result.host.measuredWorkUs,
-                                                                     peakBytes: first.result.host.measuredWorkPeakBytes ?? [:])))
+                                                                     peakBytes: first.result.host.measuredWorkPeakBytes ?? [:],
+                                                                     failures: first.result.host.measuredWorkFailures ?? [:])))
             try folder.finish(json: try result.encoded(), html: result.isComplete ? FleetHTML.data(result, tally: tally, columns: columns) : nil)
             return result
         } catch {
@@ -128,9 +129,13 @@ public enum FleetMerge {
             throw MergeError("\(folder)/runs.csv: not a runs table written by memprof sweep")
         }
         let s = result.sweep
+        try checkRanges(result, folder: folder)
         let (runs, overflow) = s.seedCount.multipliedReportingOverflow(by: result.cells.count)
         guard s.seedCount > 0, !overflow, s.runs == runs, s.worst >= 0, s.worst <= 100 else {
             throw MergeError("\(folder)/fleet.json: its sweep's runs, seeds and cells do not agree")
+        }
+        guard let seeds = SweepFile.seeds(fromText: s.seeds), seeds.count == s.seedCount else {
+            throw MergeError("\(folder)/fleet.json: sweep.seeds '\(s.seeds.prefix(60))' is not \(s.seedCount) seeds as a sweep writes them")
         }
         if let shard = result.shard {
             guard (1...100_000).contains(shard.of), !shard.parts.isEmpty, shard.parts.allSatisfy({ (1...shard.of).contains($0) }),
@@ -146,11 +151,39 @@ public enum FleetMerge {
                   shards.map({ $0.contains(row.run % of + 1) }) ?? true else {
                 throw MergeError("\(folder)/runs.csv:\(i + 2): run \(row.run) does not belong to this part, or is out of order")
             }
+            let seed = seeds[row.run % s.seedCount]
+            guard row.seed == seed else {
+                throw MergeError("\(folder)/runs.csv:\(i + 2): seed \(row.seed) is not the sweep's seed of run \(row.run) (\(seed))")
+            }
             previous = row.run
         }
         guard rows.count == result.runsFile.rows else {
             throw MergeError("\(folder): fleet.json counts \(result.runsFile.rows) runs but runs.csv has \(rows.count)")
         }
         return Part(folder: folder, result: result, rows: rows, header: header)
+    }
+
+    /// The numbers of a part's fleet.json that merge uses or passes on, each within what a sweep
+    /// can write: counts within ``SweepFile``'s bounds, measured work within a run's.
+    static func checkRanges(_ result: FleetResult.Header, folder: String) throws {
+        func check<T: BinaryInteger>(_ value: T, _ range: ClosedRange<T>, _ keyPath: String) throws {
+            guard !range.contains(value) else { return }
+            throw MergeError("\(folder)/fleet.json: \(keyPath) \(value) is out of range (\(range.lowerBound) to \(range.upperBound))")
+        }
+        let s = result.sweep
+        try check(s.seedCount, 1...SweepFile.maxSeeds, "sweep.seedCount")
+        try check(s.runs, 1...SweepFile.maxRuns, "sweep.runs")
+        try check(result.cells.count, 1...SweepFile.maxCells, "cells.count")
+        try check(result.runsFile.rows, 0...SweepFile.maxRuns, "runsFile.rows")
+        for (i, cell) in result.cells.enumerated() {
+            try check(cell.index, i...i, "cells[\(i)].index")
+            try check(cell.runs, 0...s.seedCount, "cells[\(i)].runs")
+        }
+        for (key, us) in result.host.measuredWorkUs.sorted(by: { $0.key < $1.key }) {
+            try check(us, 0...RunsCSV.valueRange.upperBound, "host.measuredWorkUs.\(key)")
+        }
+        for (key, bytes) in (result.host.measuredWorkPeakBytes ?? [:]).sorted(by: { $0.key < $1.key }) {
+            try check(bytes, 0...RunsCSV.valueRange.upperBound, "host.measuredWorkPeakBytes.\(key)")
+        }
     }
 }

@@ -105,6 +105,9 @@ public struct FleetResult: Codable, Sendable, Equatable {
         /// `app/handler` → the program's measured peak in bytes, for `allocates: measured`
         /// handlers (measured once, reused); absent when there are none.
         public var measuredWorkPeakBytes: [String: Int64]?
+        /// `app/handler` → how its program failed when measured (`exit status 3`, `SIGSEGV`):
+        /// a failed handler in every run; absent when none failed.
+        public var measuredWorkFailures: [String: String]?
     }
 
     public var schema = schemaName
@@ -197,6 +200,7 @@ public struct FleetResult: Codable, Sendable, Equatable {
         return Host(hostname: ProcessInfo.processInfo.hostName, processors: ProcessInfo.processInfo.activeProcessorCount,
                     threads: threads, wallMs: (wallMs * 10).rounded() / 10, generatedAt: utcTimestamp(Date()),
                     measuredWorkUs: measured.microseconds,
-                    measuredWorkPeakBytes: measured.peakBytes.isEmpty ? nil : measured.peakBytes)
+                    measuredWorkPeakBytes: measured.peakBytes.isEmpty ? nil : measured.peakBytes,
+                    measuredWorkFailures: measured.failures.isEmpty ? nil : measured.failures)
     }
 }

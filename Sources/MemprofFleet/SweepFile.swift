@@ -53,7 +53,9 @@ public struct SweepFile: Sendable, Equatable {
             }
             throw WorkloadError(file: path, line: 0, column: 0, keyPath: "", message: "cannot read the file")
         }
-        var sweep = try parse(try YAMLText.decode(data, file: path), file: path)
+        // A UTF-8 byte order mark (some editors write one) is not part of the text.
+        let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
+        var sweep = try parse(try YAMLText.decode(Data(text), file: path), file: path)
         // A workload path is read from the sweep file's folder, as a careful user expects.
         let folder = (path as NSString).deletingLastPathComponent
         let beside = (folder as NSString).appendingPathComponent(sweep.workload)
@@ -147,6 +149,23 @@ public struct SweepFile: Sendable, Equatable {
         default:
             throw r.error("expected a range such as 1..1000, or a list of seeds")
         }
+    }
+
+    /// The seeds of a `seedsText` as a sweep writes it into fleet.json (`1..1000`, or
+    /// `[3, 7, 12]`), or nil when the text is not one: what merge holds runs.csv's seeds to.
+    public static func seeds(fromText text: String) -> [UInt64]? {
+        if text.hasPrefix("[") && text.hasSuffix("]") {
+            let items = text.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false)
+            guard items.count <= maxSeeds else { return nil }
+            let seeds = items.compactMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+            guard seeds.count == items.count, seeds.allSatisfy({ $0 <= UInt64(Int64.max) }),
+                  Set(seeds).count == seeds.count else { return nil }
+            return seeds
+        }
+        let parts = text.components(separatedBy: "..")
+        guard parts.count == 2, let a = UInt64(parts[0]), let b = UInt64(parts[1]),
+              a <= b, b <= UInt64(Int64.max), b - a < UInt64(maxSeeds) else { return nil }
+        return Array(a...b)
     }
 
     /// A value as YAML flow text: `45MB`, `[fetch, audio]`, `{release: 10MB}`.

@@ -31,12 +31,26 @@ public struct SweepPlan: Sendable {
             self.count = count
         }
 
+        /// The most shards a sweep may be cut into.
+        public static let maxCount = 100_000
+
         /// Parses `K/N`, with 1 ≤ K ≤ N ≤ 100,000.
         public static func parse(_ text: String) -> Shard? {
             let parts = text.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]),
-                  n >= 1, n <= 100_000, k >= 1, k <= n else { return nil }
+                  n >= 1, n <= maxCount, k >= 1, k <= n else { return nil }
             return Shard(index: k, count: n)
+        }
+
+        /// What is wrong with `--shard text`, as the command line says it; nil when it parses.
+        public static func problem(with text: String) -> String? {
+            guard parse(text) == nil else { return nil }
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.count == 2, let k = Int(parts[0]), k >= 1, parts[1].allSatisfy(\.isNumber), !parts[1].isEmpty,
+               Int(parts[1]).map({ $0 > maxCount }) ?? true {
+                return "--shard \(text): N is at most \(maxCount)"
+            }
+            return "--shard \(text): expected K/N with 1 ≤ K ≤ N, such as 2/8"
         }
     }
 

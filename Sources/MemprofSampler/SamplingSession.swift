@@ -246,7 +246,7 @@ final class SamplingSession: @unchecked Sendable {
             failedRuns: (previous?.failedRuns ?? 0) + (result.exited != 0 && result.exit_status != 0 ? 1 : 0),
             crashedRuns: (previous?.crashedRuns ?? 0) + (crashed ? 1 : 0),
             timedOutRuns: (previous?.timedOutRuns ?? 0) + (run.timedOut ? 1 : 0),
-            stderrTail: stderrTail, lostEvents: Self.saturatingSum(previous?.lostEvents ?? 0, Int(clamping: result.lost_events)),
+            stderrTail: stderrTail, lostEvents: Self.exactCount(previous?.lostEvents ?? 0, result.lost_events),
             recorderStarted: result.recorder_started != 0)
         if result.recorder_started == 0 {
             note("memprof's recorder did not start in \(name) (\(app) \(handler)): nothing it did was recorded")
@@ -372,6 +372,16 @@ final class SamplingSession: @unchecked Sendable {
             handlerNanosecondsPerSample: handlerCost.rounded(toPlaces: 1),
             overheadPercent: armedNanoseconds > 0
                 ? (Double(ticks) * cost / Double(armedNanoseconds) * 100).rounded(toPlaces: 3) : 0)
+    }
+
+    /// The largest count report.json holds: 2^53, the largest whole number every JSON reader
+    /// (a browser's, `jq`'s, memprof's own) keeps exactly. The channel's counters are the
+    /// program's to write, so a hostile one can claim any number.
+    static let largestExactCount = 1 << 53
+
+    /// `a + b`, at most ``largestExactCount``.
+    static func exactCount(_ a: Int, _ b: UInt64) -> Int {
+        min(saturatingSum(a, Int(clamping: b)), largestExactCount)
     }
 
     static func saturatingSum(_ a: Int, _ b: Int) -> Int {
