@@ -22,6 +22,28 @@ public enum FleetMerge {
         var header: [String]
     }
 
+    /// What `merge`, `compare` and `export` make of one part given as its two files' text, without
+    /// a folder: the checks, the tally of its rows, fleet.json (and fleet.html when complete) and
+    /// the MetricKit payloads; for the fuzz target. Throws what those commands would report.
+    public static func readAndSummarize(json: Data, csv: Data) throws -> Int {
+        let part = try part("fuzz", json: json) { csv }
+        let columns = MetricColumns(Array(part.header.dropFirst(RunsCSV.fixedColumns.count)))
+        guard columns.names == Array(part.header.dropFirst(RunsCSV.fixedColumns.count)) else {
+            throw MergeError("fuzz/runs.csv: its metric columns are not in memprof's order")
+        }
+        var tally = FleetTally(cells: part.result.cells.count, columns: columns.names.count)
+        for row in part.rows {
+            tally.add(cell: row.cell, values: row.values, run: row.run, seed: row.seed, columns: columns, keep: part.result.sweep.worst)
+        }
+        let result = FleetResult.make(
+            sweep: part.result.sweep, shard: part.result.shard, cells: part.result.cells.map { ($0.label, $0.overrides) },
+            columns: columns, tally: tally, host: part.result.host)
+        var bytes = try result.encoded().count
+        if result.isComplete { bytes += FleetHTML.data(result, tally: tally, columns: columns).count }
+        bytes += FleetMetricKit.cells(of: part).reduce(0) { $0 + $1.apps.count }
+        return bytes
+    }
+
     public static func merge(_ folders: [String], into out: URL, partial: Bool = false) throws -> FleetResult {
         let started = DispatchTime.now()
         guard !folders.isEmpty else { throw MergeError("merge needs at least one fleet result folder") }
@@ -107,6 +129,12 @@ public enum FleetMerge {
         guard let json = FileManager.default.contents(atPath: dir.appendingPathComponent("fleet.json").path) else {
             throw MergeError("\(folder): no fleet.json (a folder written by memprof sweep or merge)")
         }
+        return try part(folder, json: json) { FileManager.default.contents(atPath: dir.appendingPathComponent("runs.csv").path) }
+    }
+
+    /// Checks one part from the text of its fleet.json and its runs.csv (read once fleet.json is
+    /// known to be one): every number in range, every row where the sweep puts it.
+    static func part(_ folder: String, json: Data, csv readCSV: () -> Data?) throws -> Part {
         // What merge needs of a part, without its statistics (they are recomputed from the rows).
         struct Probe: Decodable { var schema: String? }
         guard let probe = try? JSONDecoder().decode(Probe.self, from: json) else {
@@ -119,9 +147,7 @@ public enum FleetMerge {
         do { result = try JSONDecoder().decode(FleetResult.Header.self, from: json) } catch {
             throw MergeError("\(folder)/fleet.json: not a \(FleetResult.schemaName) file (\(error))")
         }
-        guard let csv = FileManager.default.contents(atPath: dir.appendingPathComponent("runs.csv").path) else {
-            throw MergeError("\(folder): no runs.csv")
-        }
+        guard let csv = readCSV() else { throw MergeError("\(folder): no runs.csv") }
         let header: [String], rows: [RunsCSV.Row]
         do { (header, rows) = try RunsCSV.read(Array(csv)) } catch RunsCSV.ReadError.badRow(let line, let why) {
             throw MergeError("\(folder)/runs.csv:\(line): \(why)")

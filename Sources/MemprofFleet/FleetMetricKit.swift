@@ -32,13 +32,18 @@ public enum FleetMetricKit {
         let folder = URL(fileURLWithPath: path).lastPathComponent == "fleet.json"
             ? URL(fileURLWithPath: path).deletingLastPathComponent().path : path
         let part = try FleetMerge.readPart(folder)
+        return (part.result, cells(of: part))
+    }
+
+    /// The cells of a checked part, with runs.
+    static func cells(of part: FleetMerge.Part) -> [Cell] {
         let names = Array(part.header.dropFirst(RunsCSV.fixedColumns.count))
         var column: [String: Int] = [:]
         for (i, name) in names.enumerated() { column[name] = i }
         let apps = Set(names.compactMap { MetricPath($0).app }).sorted()
         var rowsByCell: [Int: [RunsCSV.Row]] = [:]
         for row in part.rows { rowsByCell[row.cell, default: []].append(row) }
-        let cells = part.result.cells.compactMap { cell -> Cell? in
+        return part.result.cells.compactMap { cell -> Cell? in
             guard let rows = rowsByCell[cell.index], !rows.isEmpty else { return nil }
             func value(_ row: RunsCSV.Row, _ name: String) -> Int64 {
                 guard let c = column[name], c < row.values.count else { return 0 }
@@ -71,7 +76,6 @@ public enum FleetMetricKit {
             } ?? 0
             return Cell(index: cell.index, label: cell.label, runs: rows.count, durationUs: duration, apps: metrics)
         }
-        return (part.result, cells)
     }
 
     /// One file per cell with runs, `cell-<index>.json`: the cell's payloads, one per app.

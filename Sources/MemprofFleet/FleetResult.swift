@@ -161,7 +161,7 @@ public struct FleetResult: Codable, Sendable, Equatable {
                 return line
             }
             for (c, name) in columns.names.enumerated() {
-                let a = tally.cells[index][c]
+                let a = tally.accumulator(cell: index, column: c)
                 guard a.count > 0 else { continue }
                 let kind = columns.kinds[c]
                 let p = a.percentiles([5, 50, 95, 99])
