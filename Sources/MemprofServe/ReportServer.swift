@@ -12,7 +12,9 @@ import ServiceLifecycle
 /// `/` (and `/index.html`) is the run index of the folder as it is at the request; each run's
 /// report.json is read once and again only when it changes (``RunIndexCache``);
 /// other paths are files inside the folder as `ReportsSite` decides, streamed by Hummingbird's
-/// `FileIO`. Only GET and HEAD are answered (405 otherwise). Every connection starts with a
+/// `FileIO`. Only GET and HEAD are answered (405 otherwise). At most `limits.connections` are
+/// served at once (by default what the open-file limit leaves), so accepting never fails for
+/// want of a descriptor; more wait to be accepted. Every connection starts with a
 /// ``RequestGuard``: a request beyond ``RequestLimits`` is refused at once (414, 431, 413, 505,
 /// 408, 501), before NIO's HTTP parser or the site sees it.
 public final class ReportServer: Sendable {
@@ -47,7 +49,12 @@ public final class ReportServer: Sendable {
         let app = Application(
             responder: ReportsResponder(site: site, index: index),
             server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, limits: limits) },
-            configuration: ApplicationConfiguration(address: .hostname(host, port: requestedPort), serverName: nil),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: requestedPort), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.connections ?? {
+                    let descriptors = RequestLimits.fileDescriptors()
+                    return RequestLimits.connectionsAllowed(fileLimit: descriptors.limit, open: descriptors.open)
+                }())),
             onServerRunning: { [state] channel in
                 let port = channel.localAddress?.port.flatMap { UInt16(exactly: $0) }
                 state.withLock { $0.port = port }
