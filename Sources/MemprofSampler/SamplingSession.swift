@@ -50,6 +50,9 @@ final class SamplingSession: @unchecked Sendable {
     private var ticks = 0, recorded = 0, dropped = 0, overruns = 0, truncated = 0
     private var handlerNanoseconds: UInt64 = 0
     private var armedNanoseconds: UInt64 = 0
+    /// The time of the clocks the timers counted: a kernel's wall time while its timer was
+    /// armed, a program's CPU time (its threads' timers count only while they run).
+    private var clockNanoseconds: UInt64 = 0
     private var sampleCost: Double?
     private var samplingFailure: String?
     private var trackingFailure: String?
@@ -178,6 +181,7 @@ final class SamplingSession: @unchecked Sendable {
             overruns += stats.overruns
             handlerNanoseconds += stats.handlerNanoseconds
             armedNanoseconds += result.wallNanoseconds
+            clockNanoseconds += result.wallNanoseconds
             entry.dropped += stats.dropped
         }
         if let cost = result.sampleCost { sampleCost = cost }
@@ -257,6 +261,7 @@ final class SamplingSession: @unchecked Sendable {
             dropped &+= Int(clamping: result.samples_dropped &+ result.samples_unprepared)
             handlerNanoseconds &+= result.handler_ns
             armedNanoseconds &+= result.wall_ns
+            clockNanoseconds &+= result.cpu_ns
             entry.dropped &+= Int(clamping: result.samples_dropped &+ result.samples_unprepared)
         }
         if !entry.kernels.contains(name) { entry.kernels.append(name) }
@@ -358,14 +363,14 @@ final class SamplingSession: @unchecked Sendable {
     /// machine too noisy to see the difference), the handler's own measured time is used.
     private func summary(sampled: Bool) -> SamplerSummary {
         guard sampled else { return .off }
-        let seconds = Double(armedNanoseconds) / 1e9
+        let seconds = Double(clockNanoseconds) / 1e9
         let handlerCost = ticks > 0 ? Double(handlerNanoseconds) / Double(ticks) : 0
         let cost = max(sampleCost ?? 0, handlerCost)
         return SamplerSummary(
             requestedRateHz: options.rateHz,
             achievedRateHz: seconds > 0 ? (Double(ticks) / seconds).rounded(toPlaces: 1) : 0,
             clock: [kernelRuns > 0 || programRuns == 0 ? (StackSampler.usesCPUClock(rateHz: options.rateHz) ? "thread-cpu" : "monotonic") : nil,
-                    programRuns > 0 ? "process-cpu" : nil].compactMap { $0 }.joined(separator: "+"),
+                    programRuns > 0 ? "program-thread-cpu" : nil].compactMap { $0 }.joined(separator: "+"),
             samples: recorded, droppedSamples: dropped, timerOverruns: overruns,
             sampledWallMicroseconds: Int64(armedNanoseconds / 1000),
             costPerSampleNanoseconds: cost.rounded(toPlaces: 1),

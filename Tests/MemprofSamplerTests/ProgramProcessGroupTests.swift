@@ -48,3 +48,21 @@ import Testing
         #expect(!Self.isRunning(child), "the child \(child) outlived the program's exit")
     }
 }
+
+/// A program's sampling rate is reported over its CPU time, the clock its timers count: a program
+/// that sleeps for a second and then computes is sampled at the rate asked while it computes.
+@Suite(.serialized) struct ProgramSamplingRateTests {
+    @Test func theRateIsOverTheProgramsCPUTime() throws {
+        var performer = SampledWorkPerformer(rateHz: 200)
+        let script = "sleep 1; i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done"
+        let outcome = performer.run(WorkSpec(program: ProgramSpec(command: ["/bin/sh", "-c", script])),
+                                    app: "mail", handler: .fetch, wallLimitUs: 60_000_000)
+        #expect(!outcome.overran && outcome.failure == nil)
+        let profile = performer.makeProfile()
+        let sampler = profile.sampler
+        #expect(sampler.clock == "program-thread-cpu")
+        #expect(sampler.samples > 20)
+        // 200 Hz of CPU time, give or take what a loaded machine's ticks do to it.
+        #expect(sampler.achievedRateHz > 120 && sampler.achievedRateHz < 260, "\(sampler.achievedRateHz) Hz")
+    }
+}
