@@ -40,30 +40,20 @@ import Testing
         #expect(!names.contains { $0.hasPrefix(".") }, "\(names)")
     }
 
-    @Test func mergeRefusesAValueOutOfRangeWithoutTrapping() throws {
+    /// A value out of range (that traps the deviation's sums), a negative count, a seed that is
+    /// not the sweep's: each refused at its line, before anything is written.
+    @Test(arguments: [
+        (0, "summary.peakUsedBytes", "8000000000000000000",
+         "whole/runs.csv:2: summary.peakUsedBytes 8000000000000000000 is out of range"),
+        (1, "summary.coldLaunches", "-4", "whole/runs.csv:3: summary.coldLaunches -4 is out of range"),
+        (2, "seed", "99", "whole/runs.csv:4: seed 99 is not the sweep's seed of run 2 (3)"),
+    ])
+    func mergeRefusesAnEditedRow(row: Int, column: String, text: String, message: String) throws {
         let dir = try Self.sweep()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try Self.edit(dir.appendingPathComponent("whole"), row: 0, column: "summary.peakUsedBytes", to: "8000000000000000000")
-        let message = Self.mergeMessage(dir)
-        #expect(message.contains("whole/runs.csv:2: summary.peakUsedBytes 8000000000000000000 is out of range"), "\(message)")
-        try Self.expectNothingWritten(dir)
-    }
-
-    @Test func mergeRefusesANegativeCount() throws {
-        let dir = try Self.sweep()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try Self.edit(dir.appendingPathComponent("whole"), row: 1, column: "summary.coldLaunches", to: "-4")
-        let message = Self.mergeMessage(dir)
-        #expect(message.contains("whole/runs.csv:3: summary.coldLaunches -4 is out of range"), "\(message)")
-        try Self.expectNothingWritten(dir)
-    }
-
-    @Test func mergeRefusesASeedThatIsNotTheSweeps() throws {
-        let dir = try Self.sweep()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try Self.edit(dir.appendingPathComponent("whole"), row: 2, column: "seed", to: "99")
-        let message = Self.mergeMessage(dir)
-        #expect(message.contains("whole/runs.csv:4: seed 99 is not the sweep's seed of run 2 (3)"), "\(message)")
+        try Self.edit(dir.appendingPathComponent("whole"), row: row, column: column, to: text)
+        let got = Self.mergeMessage(dir)
+        #expect(got.contains(message), "\(got)")
         try Self.expectNothingWritten(dir)
     }
 

@@ -39,5 +39,8 @@ import Testing
         #expect(html.contains("This page shows the 64 of 81 cells with the most evictions per run"))
         let heatmap = try #require(html.components(separatedBy: "<section id=\"heatmap\">").last?.components(separatedBy: "</thead>").first)
         #expect(heatmap.components(separatedBy: "<th title=").count - 1 == 64)
+        let printed = FleetSummary.render(result)
+        #expect(printed.contains("the 64 of 81 cells with the most evictions per run; every cell is in fleet.json"))
+        #expect(printed.split(separator: "\n").filter { $0.hasPrefix("apps.game.launch.footprint=") && $0.contains(" 1 ") }.count == 64)
     }
 }
