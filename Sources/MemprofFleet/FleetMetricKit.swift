@@ -12,7 +12,7 @@ import MemprofWorkload
 ///
 /// - exits: per app and MetricKit counter, the sum over the runs (`exits.<reason>` minus
 ///   `foregroundExits.<reason>` count on the background side, `foregroundExits.<reason>` on the
-///   foreground side, each mapped as ``MetricKitExits`` maps them);
+///   foreground side, each mapped as `MetricKitExits` maps them);
 /// - `peakMemoryUsage`: the highest `peakFootprintBytes` of any run;
 /// - `averageSuspendedMemory`: the pooled mean and sample standard deviation of every footprint
 ///   at suspension in every run (from each run's `suspendedMemory` count, mean and deviation),

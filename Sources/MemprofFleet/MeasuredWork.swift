@@ -8,7 +8,7 @@ import MemprofSampler
 /// as `run` takes the outcome of each run of the work. Nothing else runs real work.
 ///
 /// A program that crashed or exited with a failure status is a failed handler in every run of
-/// the sweep, as it is in `run` (the core decides, from the same ``WorkOutcome``): the replay
+/// the sweep, as it is in `run` (the core decides, from the same `WorkOutcome`): the replay
 /// lines of fleet.json reproduce their runs.
 public struct MeasuredWork: WorkPerformer, Sendable, Equatable {
     /// `app/handler` → measured wall-clock microseconds.

@@ -44,7 +44,7 @@ public struct SweepFile: Sendable, Equatable {
 
     /// Reads a sweep file, or a built-in sweep by name (``BuiltinSweeps``).
     ///
-    /// - Throws: ``WorkloadError`` naming file, line, column and key, for bad input.
+    /// - Throws: `WorkloadError` naming file, line, column and key, for bad input.
     public static func load(_ path: String) throws -> SweepFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             if !FileManager.default.fileExists(atPath: path) {
@@ -65,7 +65,7 @@ public struct SweepFile: Sendable, Equatable {
         return sweep
     }
 
-    /// Parses a sweep file's text through the workload's reader (``NodeReader``), so its errors
+    /// Parses a sweep file's text through the workload's reader (`NodeReader`), so its errors
     /// are located and worded like a workload's.
     public static func parse(_ text: String, file: String) throws -> SweepFile {
         let root = try NodeReader.root(of: text, file: file)

@@ -4,7 +4,7 @@ import MemprofReport
 import MemprofRun
 import MemprofWorkload
 
-/// A validated sweep: every cell's workload loaded through ``WorkloadSource`` (the one validation
+/// A validated sweep: every cell's workload loaded through `WorkloadSource` (the one validation
 /// of `run` and `validate`), the runs numbered, and which of them this shard runs.
 ///
 /// Run `i` is cell `i / seeds.count` with seed `seeds[i % seeds.count]`; shard `K/N` runs the
@@ -72,7 +72,7 @@ public struct SweepPlan: Sendable {
 
     /// Validates every cell before anything runs or is written.
     ///
-    /// - Throws: ``WorkloadError`` located in the sweep file (the matrix value or key that is
+    /// - Throws: `WorkloadError` located in the sweep file (the matrix value or key that is
     ///   wrong) or in the workload.
     public init(sweep: SweepFile, shard: Shard? = nil, overrides fixed: [WorkloadOverride] = []) throws {
         self.sweep = sweep

@@ -10,12 +10,12 @@ import ServiceLifecycle
 /// `memprof serve`: a read-only HTTP server over a reports folder, built on Hummingbird.
 ///
 /// `/` (and `/index.html`) is the run index of the folder as it is at the request; each run's
-/// report.json is read once and again only when it changes (``RunIndexCache``);
+/// report.json is read once and again only when it changes (`RunIndexCache`);
 /// other paths are files inside the folder as `ReportsSite` decides, streamed by Hummingbird's
 /// `FileIO`. Only GET and HEAD are answered (405 otherwise). At most `limits.connections` are
 /// served at once (by default what the open-file limit leaves), so accepting never fails for
 /// want of a descriptor; more wait to be accepted. Every connection starts with a
-/// ``RequestGuard``: a request beyond ``RequestLimits`` is refused at once (414, 431, 413, 505,
+/// `RequestGuard`: a request beyond ``RequestLimits`` is refused at once (414, 431, 413, 505,
 /// 408, 501), before NIO's HTTP parser or the site sees it.
 public final class ReportServer: Sendable {
     public let site: ReportsSite
