@@ -64,6 +64,13 @@ public struct SweepPlan: Sendable {
 
     public var runCount: Int { cells.count * sweep.seeds.count }
 
+    /// Runs of this shard (all of them without a shard).
+    public var includedRunCount: Int {
+        guard let shard else { return runCount }
+        let first = shard.index - 1
+        return first < runCount ? (runCount - first + shard.count - 1) / shard.count : 0
+    }
+
     /// Whether run `i` belongs to this shard.
     public func includes(_ run: Int) -> Bool {
         guard let shard else { return true }

@@ -15,6 +15,15 @@ import Testing
         #expect(result.host.threads == min(ProcessInfo.processInfo.activeProcessorCount, 4))
     }
 
+    @Test func aShardCountsItsRuns() throws {
+        let dir = try FleetFixtures.folder(sweep: FleetFixtures.sweep(seeds: "1..5", matrix: ""))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (k, n) in [(1, 1), (1, 2), (2, 2), (3, 4), (4, 4), (5, 8), (8, 8)] {
+            let plan = try FleetFixtures.plan(dir, shard: n == 1 ? nil : .init(index: k, count: n))
+            #expect(plan.includedRunCount == (0..<plan.runCount).filter(plan.includes).count, "\(k)/\(n)")
+        }
+    }
+
     @Test func aTallyHoldsOnlyTheCellsItCounted() {
         var tally = FleetTally(cells: 1000, columns: 50)
         let columns = MetricColumns((0..<50).map { "summary.m\($0)" })
