@@ -175,8 +175,10 @@ public enum SweepRunner {
     public static func run(_ plan: SweepPlan, columns: MetricColumns, measured: MeasuredWork, threads asked: Int,
                            rows: (ArraySlice<UInt8>) throws -> Void,
                            progress: ((Int, Int) -> Void)? = nil) throws -> Outcome {
-        let runs = (0..<plan.runCount).filter(plan.includes)
-        let threads = threadCount(asked: asked, runs: runs.count)
+        // This shard's runs, without listing them: the j-th is run j × N + K − 1 of shard K/N.
+        let total = plan.includedRunCount
+        let step = plan.shard?.count ?? 1, offset = (plan.shard?.index ?? 1) - 1
+        let threads = threadCount(asked: asked, runs: total)
         let batchSize = batchSize(threads: threads)
         let seeds = plan.sweep.seeds
         let states = (0..<threads).map { _ in ThreadState() }
@@ -186,8 +188,8 @@ public enum SweepRunner {
         try withoutActuallyEscaping(rows) { rows in
             let writer = BatchWriter(rows)
             var pending: RowSlots?
-            for start in stride(from: 0, to: runs.count, by: batchSize) {
-                let batch = Array(runs[start..<min(start + batchSize, runs.count)])
+            for start in stride(from: 0, to: total, by: batchSize) {
+                let batch = (start..<min(start + batchSize, total)).map { $0 * step + offset }
                 let slots = RowSlots(count: batch.count), previous = pending
                 let next = Atomic<Int>(0)
                 DispatchQueue.concurrentPerform(iterations: threads) { t in
@@ -211,7 +213,7 @@ public enum SweepRunner {
                 if let error = writer.error { throw error }
                 pending = slots
                 done += batch.count
-                progress?(done, runs.count)
+                progress?(done, total)
             }
             if let pending { writer.write(pending) }
             if let error = writer.error { throw error }
