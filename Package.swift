@@ -117,9 +117,11 @@ let package = Package(
         // The shared-memory channel between a program memprof runs and memprof (header only).
         .target(name: "CProfilingChannel"),
         // The allocation recorder and sampler preloaded into a program memprof runs (spec §8.1).
-        // Linked --as-needed so it does not pull the Swift runtime into a C program.
+        // It is C only and must not load the Swift runtime into the program (whose crash handler
+        // would then write Swift's crash report into a C program's standard error): linked without
+        // swiftrt.o (-nostartfiles) and against the static runtime, of which it uses nothing.
         .target(name: "CMemprofPreload", dependencies: ["CProfilingChannel"],
-                linkerSettings: [.unsafeFlags(["-Xlinker", "--as-needed"])]),
+                linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-stdlib", "-Xlinker", "--as-needed"])]),
         // Example programs with allocations known to the byte, for tests and the README (§8.1).
         .executableTarget(name: "memprof-example-c", dependencies: ["CProfilingChannel"], cSettings: [.unsafeFlags(["-g", "-fno-omit-frame-pointer"])]),
         .executableTarget(name: "memprof-example-swift"),

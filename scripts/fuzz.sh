@@ -15,7 +15,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 seconds=300
-targets="workload yaml sweep thresholds budget report plain-json"
+targets="workload yaml sweep thresholds budget report plain-json fleet"
 mode=libfuzzer
 seed=1
 while [ $# -gt 0 ]; do

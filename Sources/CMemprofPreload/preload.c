@@ -2,8 +2,11 @@
 //
 // Every malloc, calloc, realloc, free, posix_memalign, aligned_alloc, memalign, valloc and
 // anonymous mmap/munmap is written with its stack to the shared-memory channel memprof reads
-// (memprof_channel.h); a process CPU-time timer sends SIGPROF at the run's rate and the handler
-// writes the stack of whichever thread was running. The hooks never allocate and take no lock:
+// (memprof_channel.h); each thread has a timer on its own CPU-time clock that sends it SIGPROF at
+// the run's rate, and the handler writes its stack (as memprof's own sampler times its worker:
+// ../CSampler/sampler.c). A CPU-time timer fires at most once per kernel tick, so a thread is
+// sampled at up to the tick rate (250 Hz on Debian's kernels) and every running thread is, where
+// one process-wide timer gave the whole program that rate. The hooks never allocate and take no lock:
 // a slot is reserved with one atomic add, filled, and committed with one store. Frees and
 // unmaps are written before the memory is given back, so a block another thread gets next is
 // always read after its release.
@@ -27,9 +30,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
 
 typedef int (*backtrace_fn)(void **, int);
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -39,13 +46,17 @@ static _Atomic int g_recording;
 static backtrace_fn g_backtrace;
 static pthread_create_fn g_pthread_create;
 static pid_t g_parent;
-static timer_t g_timer;
+static uint64_t g_period_ns;         // the sampling period of CPU time; 0: not sampling
+static pthread_key_t g_timer_key;    // its destructor deletes an ending thread's timer
+static int g_has_timer_key;
 
 static TLS int t_busy;            // inside a hook or the handler: nested calls pass straight through
 static TLS int t_prepared;        // this thread has unwound once (libunwind's first use allocates)
 static TLS int t_pending_sample;  // the timer fired while this thread was busy in a hook
 static TLS uint32_t t_tid;
 static TLS uint64_t t_tail;       // memprof's read position as this thread last read it
+static TLS timer_t t_timer;       // this thread's sampling timer, when t_has_timer
+static TLS int t_has_timer;
 
 static inline uint32_t thread_id(void) {
     if (!t_tid) t_tid = (uint32_t)syscall(SYS_gettid);
@@ -247,10 +258,41 @@ static void prepare_thread(void) {
     t_prepared = 1;
 }
 
+/// Starts the calling thread's sampling timer: SIGPROF to this thread after each period of its
+/// own CPU time. A thread whose timer cannot be made (the signal queue limit) is not sampled.
+static void start_thread_timer(void) {
+    if (!g_period_ns || t_has_timer) return;
+    struct sigevent event;
+    memset(&event, 0, sizeof event);
+    event.sigev_notify = SIGEV_THREAD_ID;
+    event.sigev_signo = SIGPROF;
+    event.sigev_notify_thread_id = (pid_t)thread_id();
+    t_busy = 1;
+    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &t_timer) == 0) {
+        struct itimerspec spec;
+        memset(&spec, 0, sizeof spec);
+        spec.it_interval.tv_sec = (time_t)(g_period_ns / 1000000000u);
+        spec.it_interval.tv_nsec = (long)(g_period_ns % 1000000000u);
+        spec.it_value = spec.it_interval;
+        t_has_timer = 1;
+        timer_settime(t_timer, 0, &spec, NULL);
+        if (g_has_timer_key) pthread_setspecific(g_timer_key, (void *)1);  // so its end deletes it
+    }
+    t_busy = 0;
+}
+
+static void end_thread_timer(void *unused) {
+    (void)unused;
+    if (!t_has_timer) return;
+    t_has_timer = 0;
+    timer_delete(t_timer);
+}
+
 static void *start_thread(void *raw) {
     start_request request = *(start_request *)raw;
     __libc_free(raw);
     prepare_thread();  // so the sampler can unwind this thread before it ever allocates
+    start_thread_timer();
     return request.routine(request.argument);
 }
 
@@ -314,8 +356,10 @@ static int report_module(struct dl_phdr_info *info, size_t size, void *data) {
 }
 
 static void after_fork_in_child(void) {
-    // The child shares the mapping but is not the program memprof watches: it records nothing.
+    // The child shares the mapping but is not the program memprof watches: it records nothing
+    // (and has no timers: a child does not inherit them).
     atomic_store(&g_recording, 0);
+    t_has_timer = 0;
 }
 
 __attribute__((constructor)) static void memprof_preload_start(void) {
@@ -343,30 +387,25 @@ __attribute__((constructor)) static void memprof_preload_start(void) {
     g_backtrace = backtrace;
     g_channel = channel;
     g_parent = getppid();
+    // The program leads a process group of its own (memprof ends the group at the window and at
+    // its exit), so a Ctrl-C at memprof's terminal does not reach it: it ends when memprof does.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != g_parent) _exit(128 + SIGKILL);  // memprof ended before the line above
     pthread_atfork(NULL, NULL, after_fork_in_child);
     prepare_thread();
     atomic_store(&channel->program_pid, (uint64_t)getpid());
     atomic_store(&g_recording, 1);
     dl_iterate_phdr(report_module, NULL);
-    if (rate > 0) {
+    if (rate > 0 && rate <= 1e6) {
         struct sigaction action;
         memset(&action, 0, sizeof action);
         action.sa_sigaction = on_sigprof;
         action.sa_flags = SA_SIGINFO | SA_RESTART;
         sigemptyset(&action.sa_mask);
-        struct sigevent event;
-        memset(&event, 0, sizeof event);
-        event.sigev_notify = SIGEV_SIGNAL;
-        event.sigev_signo = SIGPROF;
-        uint64_t period = (uint64_t)(1e9 / rate);
-        struct itimerspec spec;
-        memset(&spec, 0, sizeof spec);
-        spec.it_interval.tv_sec = (time_t)(period / 1000000000u);
-        spec.it_interval.tv_nsec = (long)(period % 1000000000u);
-        spec.it_value = spec.it_interval;
-        if (sigaction(SIGPROF, &action, NULL) == 0 &&
-            timer_create(CLOCK_PROCESS_CPUTIME_ID, &event, &g_timer) == 0) {
-            timer_settime(g_timer, 0, &spec, NULL);
+        if (sigaction(SIGPROF, &action, NULL) == 0) {
+            g_has_timer_key = pthread_key_create(&g_timer_key, end_thread_timer) == 0;
+            g_period_ns = (uint64_t)(1e9 / rate);
+            start_thread_timer();  // this thread's; threads started later start their own
         }
     }
     atomic_store(&channel->started, 1);

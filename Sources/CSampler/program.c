@@ -398,7 +398,12 @@ csampler_program *csampler_program_start(const char *path, char *const argv[], c
     if (!environment) goto fail;
     size_t used = 0;
     for (size_t i = 0; i < count; i++) {
-        if (strncmp(envp[i], "LD_PRELOAD=", 11) != 0) environment[used++] = envp[i];
+        // memprof's own variables are memprof's to give: one inherited from memprof's
+        // environment would come first and be the one the program reads.
+        if (strncmp(envp[i], "LD_PRELOAD=", 11) != 0 &&
+            strncmp(envp[i], MEMPROF_CHANNEL_ENV_FD "=", sizeof MEMPROF_CHANNEL_ENV_FD) != 0 &&
+            strncmp(envp[i], MEMPROF_CHANNEL_ENV_RATE "=", sizeof MEMPROF_CHANNEL_ENV_RATE) != 0)
+            environment[used++] = envp[i];
     }
     environment[used++] = preload_variable;
     environment[used++] = fd_variable;
@@ -419,7 +424,10 @@ csampler_program *csampler_program_start(const char *path, char *const argv[], c
     sigset_t none;
     sigemptyset(&none);
     posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    // A process group of its own (its id is the program's pid): what the program starts is in
+    // it too, and memprof ends the whole group at the window and when the program exits.
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
     p->started_ns = memprof_now_ns(CLOCK_MONOTONIC);
     int status = posix_spawn(&p->pid, path, &actions, &attributes, argv, environment);
     posix_spawn_file_actions_destroy(&actions);
@@ -451,9 +459,15 @@ int csampler_program_poll(csampler_program *p, int timeout_ms) {
         poll(&descriptor, 1, timeout_ms < 1 ? 0 : 1);
     }
     read_stderr(p);
+    // Has the program ended? Asked without reaping it, so its pid (the group's id) stays its own
+    // while the rest of its group is killed: no other process can have been given that id yet.
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (waitid(P_PID, (id_t)p->pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != p->pid) return 1;
+    kill(-p->pid, SIGKILL);  // what it started and left running ends with it
     int status = 0;
     struct rusage usage;
-    pid_t ended = wait4(p->pid, &status, WNOHANG, &usage);
+    pid_t ended = wait4(p->pid, &status, 0, &usage);
     if (ended != p->pid) return 1;
     p->result.wall_ns = memprof_now_ns(CLOCK_MONOTONIC) - p->started_ns;
     p->result.exited = WIFEXITED(status);
@@ -478,7 +492,7 @@ int csampler_program_poll(csampler_program *p, int timeout_ms) {
 }
 
 void csampler_program_kill(csampler_program *p) {
-    if (p->running) kill(p->pid, SIGKILL);
+    if (p->running) kill(-p->pid, SIGKILL);  // the program's whole group
 }
 
 void csampler_program_get_result(const csampler_program *p, csampler_program_result *result) {
@@ -518,7 +532,7 @@ const char *csampler_program_stderr_tail(const csampler_program *p, size_t *leng
 void csampler_program_free(csampler_program *p) {
     if (!p) return;
     if (p->running) {
-        kill(p->pid, SIGKILL);
+        kill(-p->pid, SIGKILL);
         waitpid(p->pid, NULL, 0);
     }
     if (p->stderr_fd >= 0) close(p->stderr_fd);

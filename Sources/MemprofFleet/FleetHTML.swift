@@ -26,16 +26,38 @@ public enum FleetHTML {
     static let worstMetrics = ["summary.evictions", "summary.coldRelaunchesAfterKill", "summary.terminations.memoryLimit",
                                "summary.peakUsedBytes", "summary.timeAtPressureUs.critical"]
     static let bins = 24
+    /// The most cells the page draws (its cell table, heatmap, histograms and worst seeds):
+    /// the page's size and the memory to make it stay bounded whatever the matrix. A sweep with
+    /// more cells shows those with the most evictions per run; fleet.json and runs.csv hold all.
+    public static let maxCellsShown = 64
 
     public static func data(_ result: FleetResult, tally: FleetTally, columns: MetricColumns) -> Data {
         Data(page(result, tally: tally, columns: columns).utf8)
     }
 
-    static func page(_ r: FleetResult, tally: FleetTally, columns: MetricColumns) -> String {
+    /// The cells the page draws, in index order: all of them, or the ``maxCellsShown`` with the
+    /// highest mean evictions (ties by index).
+    static func shownCells(_ cells: [FleetResult.Cell]) -> [FleetResult.Cell] {
+        guard cells.count > maxCellsShown else { return cells }
+        let ranked = cells.sorted { a, b in
+            let x = a.metrics["summary.evictions"]?.mean ?? 0, y = b.metrics["summary.evictions"]?.mean ?? 0
+            return x != y ? x > y : a.index < b.index
+        }
+        return ranked.prefix(maxCellsShown).sorted { $0.index < $1.index }
+    }
+
+    static func page(_ result: FleetResult, tally: FleetTally, columns: MetricColumns) -> String {
+        var r = result
+        r.cells = shownCells(result.cells)
         var body = "<main id=\"fleet\">\n<h1>\(esc(r.sweep.name))</h1>\n"
         body += "<p class=\"note\">workload <code>\(esc(r.sweep.workload))</code>, seeds \(esc(r.sweep.seeds)) "
-            + "(\(r.sweep.seedCount)), \(r.cells.count) cell\(r.cells.count == 1 ? "" : "s"), \(r.runsFile.rows) runs; "
+            + "(\(r.sweep.seedCount)), \(result.cells.count) cell\(result.cells.count == 1 ? "" : "s"), \(r.runsFile.rows) runs; "
             + "memprof \(esc(r.tool.version)). Per-run values: <code>runs.csv</code>.</p>\n"
+        if r.cells.count < result.cells.count {
+            body += "<p class=\"note\" id=\"cells-shown\">This page shows the \(r.cells.count) of \(result.cells.count) cells with "
+                + "the most evictions per run; every cell's statistics are in <code>fleet.json</code>, every run in "
+                + "<code>runs.csv</code>.</p>\n"
+        }
         body += cellTable(r)
         body += heatmap(r)
         for family in families {
@@ -141,7 +163,7 @@ public enum FleetHTML {
         out += "<svg viewBox=\"0 0 \(Int(w)) \(Int(rowHeight * Double(r.cells.count) + 4))\" role=\"img\" aria-label=\"\(esc(name)) per cell\">\n"
         for (row, cell) in r.cells.enumerated() {
             var counts = Array(repeating: 0, count: binCount)
-            let acc = tally.cells[cell.index][c]
+            let acc = tally.accumulator(cell: cell.index, column: c)
             for (bucket, n) in acc.buckets {
                 let v = MetricAccumulator.lowerBound(bucket)
                 let b = min(binCount - 1, max(0, Int(Double(v - low) / width)))

@@ -22,6 +22,28 @@ public enum FleetMerge {
         var header: [String]
     }
 
+    /// What `merge`, `compare` and `export` make of one part given as its two files' text, without
+    /// a folder: the checks, the tally of its rows, fleet.json (and fleet.html when complete) and
+    /// the MetricKit payloads; for the fuzz target. Throws what those commands would report.
+    public static func readAndSummarize(json: Data, csv: Data) throws -> Int {
+        let part = try part("fuzz", json: json) { Array(csv) }
+        let columns = MetricColumns(Array(part.header.dropFirst(RunsCSV.fixedColumns.count)))
+        guard columns.names == Array(part.header.dropFirst(RunsCSV.fixedColumns.count)) else {
+            throw MergeError("fuzz/runs.csv: its metric columns are not in memprof's order")
+        }
+        var tally = FleetTally(cells: part.result.cells.count, columns: columns.names.count)
+        for row in part.rows {
+            tally.add(cell: row.cell, values: row.values, run: row.run, seed: row.seed, columns: columns, keep: part.result.sweep.worst)
+        }
+        let result = FleetResult.make(
+            sweep: part.result.sweep, shard: part.result.shard, cells: part.result.cells.map { ($0.label, $0.overrides) },
+            columns: columns, tally: tally, host: part.result.host)
+        var bytes = try result.encoded().count
+        if result.isComplete { bytes += FleetHTML.data(result, tally: tally, columns: columns).count }
+        bytes += FleetMetricKit.cells(of: part).reduce(0) { $0 + $1.apps.count }
+        return bytes
+    }
+
     public static func merge(_ folders: [String], into out: URL, partial: Bool = false) throws -> FleetResult {
         let started = DispatchTime.now()
         guard !folders.isEmpty else { throw MergeError("merge needs at least one fleet result folder") }
@@ -91,7 +113,8 @@ public enum FleetMerge {
                 cells: first.result.cells.map { ($0.label, $0.overrides) }, columns: columns, tally: tally,
                 host: FleetResult.currentHost(threads: 1, wallMs: wallMs,
                                               measured: MeasuredWork(microseconds: first.result.host.measuredWorkUs,
-                                                                     peakBytes: first.result.host.measuredWorkPeakBytes ?? [:])))
+                                                                     peakBytes: first.result.host.measuredWorkPeakBytes ?? [:],
+                                                                     failures: first.result.host.measuredWorkFailures ?? [:])))
             try folder.finish(json: try result.encoded(), html: result.isComplete ? FleetHTML.data(result, tally: tally, columns: columns) : nil)
             return result
         } catch {
@@ -114,6 +137,18 @@ public enum FleetMerge {
         case .failure(.missing): throw MergeError("\(folder): no fleet.json (a folder written by memprof sweep or merge)")
         case .failure(let refusal): throw MergeError("\(folder)/fleet.json: \(refusal.message)")
         }
+        return try part(folder, json: json) {
+            switch InputFile.read(dir.appendingPathComponent("runs.csv").path, maxBytes: .max) {
+            case .success(let bytes): return bytes
+            case .failure(.missing): throw MergeError("\(folder): no runs.csv")
+            case .failure(let refusal): throw MergeError("\(folder)/runs.csv: \(refusal.message)")
+            }
+        }
+    }
+
+    /// Checks one part from the text of its fleet.json and its runs.csv (read once fleet.json is
+    /// known to be one): every number in range, every row where the sweep puts it.
+    static func part(_ folder: String, json: Data, csv readCSV: () throws -> [UInt8]) throws -> Part {
         // What merge needs of a part, without its statistics (they are recomputed from the rows).
         struct Probe: Decodable { var schema: String? }
         guard let probe = try? JSONDecoder().decode(Probe.self, from: json) else {
@@ -126,12 +161,7 @@ public enum FleetMerge {
         do { result = try JSONDecoder().decode(FleetResult.Header.self, from: json) } catch {
             throw MergeError("\(folder)/fleet.json: not a \(FleetResult.schemaName) file (\(error))")
         }
-        let csv: [UInt8]
-        switch InputFile.read(dir.appendingPathComponent("runs.csv").path, maxBytes: .max) {
-        case .success(let bytes): csv = bytes
-        case .failure(.missing): throw MergeError("\(folder): no runs.csv")
-        case .failure(let refusal): throw MergeError("\(folder)/runs.csv: \(refusal.message)")
-        }
+        let csv = try readCSV()
         let header: [String], rows: [RunsCSV.Row]
         do { (header, rows) = try RunsCSV.read(csv) } catch RunsCSV.ReadError.badRow(let line, let why) {
             throw MergeError("\(folder)/runs.csv:\(line): \(why)")
@@ -139,9 +169,13 @@ public enum FleetMerge {
             throw MergeError("\(folder)/runs.csv: not a runs table written by memprof sweep")
         }
         let s = result.sweep
+        try checkRanges(result, folder: folder)
         let (runs, overflow) = s.seedCount.multipliedReportingOverflow(by: result.cells.count)
         guard s.seedCount > 0, !overflow, s.runs == runs, s.worst >= 0, s.worst <= 100 else {
             throw MergeError("\(folder)/fleet.json: its sweep's runs, seeds and cells do not agree")
+        }
+        guard let seeds = SweepFile.seeds(fromText: s.seeds), seeds.count == s.seedCount else {
+            throw MergeError("\(folder)/fleet.json: sweep.seeds '\(s.seeds.prefix(60))' is not \(s.seedCount) seeds as a sweep writes them")
         }
         if let shard = result.shard {
             guard (1...100_000).contains(shard.of), !shard.parts.isEmpty, shard.parts.allSatisfy({ (1...shard.of).contains($0) }),
@@ -157,11 +191,39 @@ public enum FleetMerge {
                   shards.map({ $0.contains(row.run % of + 1) }) ?? true else {
                 throw MergeError("\(folder)/runs.csv:\(i + 2): run \(row.run) does not belong to this part, or is out of order")
             }
+            let seed = seeds[row.run % s.seedCount]
+            guard row.seed == seed else {
+                throw MergeError("\(folder)/runs.csv:\(i + 2): seed \(row.seed) is not the sweep's seed of run \(row.run) (\(seed))")
+            }
             previous = row.run
         }
         guard rows.count == result.runsFile.rows else {
             throw MergeError("\(folder): fleet.json counts \(result.runsFile.rows) runs but runs.csv has \(rows.count)")
         }
         return Part(folder: folder, result: result, rows: rows, header: header)
+    }
+
+    /// The numbers of a part's fleet.json that merge uses or passes on, each within what a sweep
+    /// can write: counts within ``SweepFile``'s bounds, measured work within a run's.
+    static func checkRanges(_ result: FleetResult.Header, folder: String) throws {
+        func check<T: BinaryInteger>(_ value: T, _ range: ClosedRange<T>, _ keyPath: String) throws {
+            guard !range.contains(value) else { return }
+            throw MergeError("\(folder)/fleet.json: \(keyPath) \(value) is out of range (\(range.lowerBound) to \(range.upperBound))")
+        }
+        let s = result.sweep
+        try check(s.seedCount, 1...SweepFile.maxSeeds, "sweep.seedCount")
+        try check(s.runs, 1...SweepFile.maxRuns, "sweep.runs")
+        try check(result.cells.count, 1...SweepFile.maxCells, "cells.count")
+        try check(result.runsFile.rows, 0...SweepFile.maxRuns, "runsFile.rows")
+        for (i, cell) in result.cells.enumerated() {
+            try check(cell.index, i...i, "cells[\(i)].index")
+            try check(cell.runs, 0...s.seedCount, "cells[\(i)].runs")
+        }
+        for (key, us) in result.host.measuredWorkUs.sorted(by: { $0.key < $1.key }) {
+            try check(us, 0...RunsCSV.valueRange.upperBound, "host.measuredWorkUs.\(key)")
+        }
+        for (key, bytes) in (result.host.measuredWorkPeakBytes ?? [:]).sorted(by: { $0.key < $1.key }) {
+            try check(bytes, 0...RunsCSV.valueRange.upperBound, "host.measuredWorkPeakBytes.\(key)")
+        }
     }
 }

@@ -12,7 +12,7 @@ import MemprofWorkload
 ///
 /// - exits: per app and MetricKit counter, the sum over the runs (`exits.<reason>` minus
 ///   `foregroundExits.<reason>` count on the background side, `foregroundExits.<reason>` on the
-///   foreground side, each mapped as ``MetricKitExits`` maps them);
+///   foreground side, each mapped as `MetricKitExits` maps them);
 /// - `peakMemoryUsage`: the highest `peakFootprintBytes` of any run;
 /// - `averageSuspendedMemory`: the pooled mean and sample standard deviation of every footprint
 ///   at suspension in every run (from each run's `suspendedMemory` count, mean and deviation),
@@ -32,13 +32,18 @@ public enum FleetMetricKit {
         let folder = URL(fileURLWithPath: path).lastPathComponent == "fleet.json"
             ? URL(fileURLWithPath: path).deletingLastPathComponent().path : path
         let part = try FleetMerge.readPart(folder)
+        return (part.result, cells(of: part))
+    }
+
+    /// The cells of a checked part, with runs.
+    static func cells(of part: FleetMerge.Part) -> [Cell] {
         let names = Array(part.header.dropFirst(RunsCSV.fixedColumns.count))
         var column: [String: Int] = [:]
         for (i, name) in names.enumerated() { column[name] = i }
         let apps = Set(names.compactMap { MetricPath($0).app }).sorted()
         var rowsByCell: [Int: [RunsCSV.Row]] = [:]
         for row in part.rows { rowsByCell[row.cell, default: []].append(row) }
-        let cells = part.result.cells.compactMap { cell -> Cell? in
+        return part.result.cells.compactMap { cell -> Cell? in
             guard let rows = rowsByCell[cell.index], !rows.isEmpty else { return nil }
             func value(_ row: RunsCSV.Row, _ name: String) -> Int64 {
                 guard let c = column[name], c < row.values.count else { return 0 }
@@ -47,11 +52,12 @@ public enum FleetMetricKit {
             let metrics = apps.map { app in
                 var m = MetricKitExport.AppMetrics(app: app)
                 for reason in ExitReason.allCases.map(\.rawValue) {
-                    var total: Int64 = 0, inForeground: Int64 = 0
+                    // Within runs.csv's range, sums over a sweep's runs fit in 128 bits.
+                    var total: Int128 = 0, inForeground: Int128 = 0
                     for row in rows {
                         let all = value(row, "apps.\(app).exits.\(reason)")
-                        total &+= all
-                        inForeground &+= min(value(row, "apps.\(app).foregroundExits.\(reason)"), all)
+                        total += Int128(all)
+                        inForeground += Int128(min(value(row, "apps.\(app).foregroundExits.\(reason)"), all))
                     }
                     m.addExits(reason, foreground: true, count: Int(clamping: inForeground))
                     m.addExits(reason, foreground: false, count: Int(clamping: total - inForeground))
@@ -70,7 +76,6 @@ public enum FleetMetricKit {
             } ?? 0
             return Cell(index: cell.index, label: cell.label, runs: rows.count, durationUs: duration, apps: metrics)
         }
-        return (part.result, cells)
     }
 
     /// One file per cell with runs, `cell-<index>.json`: the cell's payloads, one per app.
@@ -102,17 +107,28 @@ public enum FleetMetricKit {
     /// The mean and sample standard deviation of every sample of several groups, from each
     /// group's count, mean and sample standard deviation:
     /// sd² = (Σ (nᵢ − 1) sᵢ² + Σ nᵢ (mᵢ − m)²) ÷ (N − 1), with m = Σ nᵢ mᵢ ÷ N.
+    ///
+    /// The count is summed in 128 bits and given as at most `Int.max`; the mean and deviation
+    /// are taken in floating point, so no group can make them overflow.
     public static func pooled(_ groups: [SuspendedMemory]) -> SuspendedMemory {
-        let n = groups.reduce(0) { $0 + max($1.sampleCount, 0) }
-        guard n > 0 else { return SuspendedMemory(sampleCount: 0, averageBytes: 0, standardDeviationBytes: 0) }
-        let mean = groups.reduce(0.0) { $0 + Double(max($1.sampleCount, 0)) * Double($1.averageBytes) } / Double(n)
+        let total = groups.reduce(Int128(0)) { $0 + Int128(max($1.sampleCount, 0)) }
+        guard total > 0 else { return SuspendedMemory(sampleCount: 0, averageBytes: 0, standardDeviationBytes: 0) }
+        let n = Double(total)
+        let mean = groups.reduce(0.0) { $0 + Double(max($1.sampleCount, 0)) * Double($1.averageBytes) } / n
         let squares = groups.reduce(0.0) { sum, g in
             let count = Double(max(g.sampleCount, 0))
             guard count > 0 else { return sum }
             let sd = Double(g.standardDeviationBytes), offset = Double(g.averageBytes) - mean
             return sum + (count - 1) * sd * sd + count * offset * offset
         }
-        let sd = n > 1 ? (squares / Double(n - 1)).squareRoot() : 0
-        return SuspendedMemory(sampleCount: n, averageBytes: Int64(mean.rounded()), standardDeviationBytes: Int64(sd.rounded()))
+        let sd = total > 1 ? (squares / (n - 1)).squareRoot() : 0
+        return SuspendedMemory(sampleCount: Int(clamping: total), averageBytes: clamped(mean), standardDeviationBytes: clamped(sd))
+    }
+
+    /// `value` rounded to a whole number, within Int64 (NaN gives 0).
+    static func clamped(_ value: Double) -> Int64 {
+        guard value.isFinite else { return value.isNaN ? 0 : (value < 0 ? .min : .max) }
+        let rounded = value.rounded()
+        return rounded >= 9.223372036854775807e18 ? .max : rounded <= -9.223372036854775808e18 ? .min : Int64(rounded)
     }
 }

@@ -105,6 +105,9 @@ public struct FleetResult: Codable, Sendable, Equatable {
         /// `app/handler` → the program's measured peak in bytes, for `allocates: measured`
         /// handlers (measured once, reused); absent when there are none.
         public var measuredWorkPeakBytes: [String: Int64]?
+        /// `app/handler` → how its program failed when measured (`exit status 3`, `SIGSEGV`):
+        /// a failed handler in every run; absent when none failed.
+        public var measuredWorkFailures: [String: String]?
     }
 
     public var schema = schemaName
@@ -158,7 +161,7 @@ public struct FleetResult: Codable, Sendable, Equatable {
                 return line
             }
             for (c, name) in columns.names.enumerated() {
-                let a = tally.cells[index][c]
+                let a = tally.accumulator(cell: index, column: c)
                 guard a.count > 0 else { continue }
                 let kind = columns.kinds[c]
                 let p = a.percentiles([5, 50, 95, 99])
@@ -197,6 +200,7 @@ public struct FleetResult: Codable, Sendable, Equatable {
         return Host(hostname: ProcessInfo.processInfo.hostName, processors: ProcessInfo.processInfo.activeProcessorCount,
                     threads: threads, wallMs: (wallMs * 10).rounded() / 10, generatedAt: utcTimestamp(Date()),
                     measuredWorkUs: measured.microseconds,
-                    measuredWorkPeakBytes: measured.peakBytes.isEmpty ? nil : measured.peakBytes)
+                    measuredWorkPeakBytes: measured.peakBytes.isEmpty ? nil : measured.peakBytes,
+                    measuredWorkFailures: measured.failures.isEmpty ? nil : measured.failures)
     }
 }

@@ -140,6 +140,15 @@ enum FleetJSON {
         b.object { o in
             o.string("generatedAt", h.generatedAt)
             o.string("hostname", h.hostname)
+            if let failures = h.measuredWorkFailures {
+                o.key("measuredWorkFailures")
+                o.buffer.object { f in
+                    for (key, failure) in failures.sorted(by: { $0.key < $1.key }) {
+                        f.key(key)
+                        f.buffer.string(failure)
+                    }
+                }
+            }
             if let peaks = h.measuredWorkPeakBytes {
                 o.key("measuredWorkPeakBytes")
                 int64s(peaks, &o.buffer)

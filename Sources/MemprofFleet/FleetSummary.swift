@@ -1,11 +1,11 @@
-import MemprofCore
 import MemprofCompare
 import MemprofCore
 import MemprofOutput
 import MemprofReport
 
 /// What `memprof sweep` prints: one line per cell with its headline figures, and per cell the
-/// apps evicted on the largest share of days.
+/// apps evicted on the largest share of days; for at most the cells fleet.html draws
+/// (``FleetHTML/maxCellsShown``, those with the most evictions), so what is printed stays bounded.
 public enum FleetSummary {
     /// The summary followed by the paths of the files written into `folder`.
     public static func render(_ result: FleetResult, folder: String) -> String {
@@ -20,8 +20,12 @@ public enum FleetSummary {
         let s = result.sweep
         var lines = ["\(s.name): \(s.workload), seeds \(s.seeds), \(result.cells.count) cell\(result.cells.count == 1 ? "" : "s"), "
             + "\(result.runsFile.rows) of \(s.runs) runs" + (result.shard.map { " (shard \($0.parts.map(String.init).joined(separator: ",")) of \($0.of))" } ?? ""), ""]
+        let shown = FleetHTML.shownCells(result.cells)
+        if shown.count < result.cells.count {
+            lines.insert("the \(shown.count) of \(result.cells.count) cells with the most evictions per run; every cell is in fleet.json", at: 1)
+        }
         var rows = [["cell", "runs", "days evicting", "evictions mean", "cold p50", "cold p95", "peak p95", "days with kills"]]
-        for cell in result.cells {
+        for cell in shown {
             let m = cell.metrics
             func share(_ name: String) -> String { m[name]?.shareAboveZero.map(percent) ?? "-" }
             rows.append([cell.label, String(cell.runs), share("summary.evictions"),
@@ -32,7 +36,7 @@ public enum FleetSummary {
                          share("summary.terminations.memoryLimit")])
         }
         lines += TextTable.render(rows, rightAligned: Set(1...7))
-        for cell in result.cells {
+        for cell in shown {
             var evicted: [(app: String, share: Double)] = []
             for (key, stats) in cell.metrics {
                 let path = MetricPath(key)

@@ -23,7 +23,8 @@ public enum FleetSweep {
                 sweep: sweepInfo(plan), shard: plan.shard.map { .init(parts: [$0.index], of: $0.count) },
                 cells: plan.cells.map { ($0.label, (plan.fixed + $0.overrides).map { .init(keyPath: $0.keyPath, value: $0.value) }) },
                 columns: columns, tally: outcome.tally,
-                host: FleetResult.currentHost(threads: threads, wallMs: wallMs, measured: measured))
+                host: FleetResult.currentHost(threads: SweepRunner.threadCount(asked: threads, runs: plan.includedRunCount),
+                                              wallMs: wallMs, measured: measured))
             // fleet.json and fleet.html are made and written side by side (while runs.csv goes
             // to the disk): on one thread they are most of what a sweep does after its runs.
             let failures = Mutex<[Int: any Error]>([:])

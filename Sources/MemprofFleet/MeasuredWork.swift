@@ -2,21 +2,29 @@ import MemprofCore
 import MemprofSampler
 
 /// Measured work in a sweep (spec §12): each (app, handler) whose work is timed by measurement
-/// (`timing: measured`) or whose demand is the program's measured peak (`allocates: measured`,
-/// spec §8.1) runs its work once, unsampled and within its window, before the sweep starts; every
-/// run of the sweep then takes that measurement. Nothing else runs real work.
+/// (`timing: measured`), whose demand is the program's measured peak (`allocates: measured`,
+/// spec §8.1), or whose work is a program (which may fail) runs its work once, unsampled and
+/// within its window, before the sweep starts; every run of the sweep then takes that outcome,
+/// as `run` takes the outcome of each run of the work. Nothing else runs real work.
+///
+/// A program that crashed or exited with a failure status is a failed handler in every run of
+/// the sweep, as it is in `run` (the core decides, from the same `WorkOutcome`): the replay
+/// lines of fleet.json reproduce their runs.
 public struct MeasuredWork: WorkPerformer, Sendable, Equatable {
     /// `app/handler` → measured wall-clock microseconds.
     public var microseconds: [String: Int64] = [:]
     /// `app/handler` → the peak of bytes the program held, for `allocates: measured` handlers.
     public var peakBytes: [String: Bytes] = [:]
+    /// `app/handler` → how its program failed (`exit status 3`, `SIGSEGV`), for those that did.
+    public var failures: [String: String] = [:]
 
-    public init(microseconds: [String: Int64] = [:], peakBytes: [String: Bytes] = [:]) {
+    public init(microseconds: [String: Int64] = [:], peakBytes: [String: Bytes] = [:], failures: [String: String] = [:]) {
         self.microseconds = microseconds
         self.peakBytes = peakBytes
+        self.failures = failures
     }
 
-    public var isEmpty: Bool { microseconds.isEmpty && peakBytes.isEmpty }
+    public var isEmpty: Bool { microseconds.isEmpty && peakBytes.isEmpty && failures.isEmpty }
 
     public mutating func perform(_ work: WorkSpec, app: String, handler: HandlerKind) -> Int64 {
         microseconds["\(app)/\(handler.rawValue)"] ?? 0
@@ -27,8 +35,9 @@ public struct MeasuredWork: WorkPerformer, Sendable, Equatable {
                              wallLimitUs: Microseconds?) -> WorkOutcome {
         let key = "\(app)/\(handler.rawValue)"
         let wall = microseconds[key] ?? 0
-        return WorkOutcome(wallMicroseconds: wall, peakBytes: peakBytes[key] ?? 0,
-                           overran: wallLimitUs.map { wall > $0 } ?? false)
+        let overran = wallLimitUs.map { wall > $0 } ?? false
+        return WorkOutcome(wallMicroseconds: wall, peakBytes: peakBytes[key] ?? 0, overran: overran,
+                           failure: overran ? nil : failures[key])
     }
 
     /// Measures the work of every measured handler of every cell once (the first cell that names
@@ -45,7 +54,8 @@ public struct MeasuredWork: WorkPerformer, Sendable, Equatable {
                 let handlers: [(HandlerKind, HandlerSpec?)] = [(.backgroundTask, app.backgroundTask?.handler),
                                                               (.fetch, app.fetch?.handler), (.push, app.push)]
                 for case (let kind, let handler?) in handlers {
-                    guard handler.timing == .measured || handler.allocatesMeasured, let work = handler.work else { continue }
+                    guard let work = handler.work,
+                          handler.timing == .measured || handler.allocatesMeasured || work.program != nil else { continue }
                     let key = "\(app.id)/\(kind.rawValue)"
                     guard out.microseconds[key] == nil else { continue }
                     if performer == nil { performer = SampledWorkPerformer(rateHz: 0) }
@@ -54,6 +64,7 @@ public struct MeasuredWork: WorkPerformer, Sendable, Equatable {
                     let outcome = performer!.run(work, app: app.id, handler: kind, wallLimitUs: limit)
                     out.microseconds[key] = outcome.wallMicroseconds
                     if handler.allocatesMeasured { out.peakBytes[key] = outcome.peakBytes }
+                    if let failure = outcome.failure { out.failures[key] = failure }
                 }
             }
         }

@@ -52,7 +52,11 @@ public struct MetricAccumulator: Sendable, Equatable {
 
     /// Adds one run's value. `worse` orders two values (true when the first is worse); nil keeps
     /// no worst runs (neutral metrics).
+    ///
+    /// Values lie within ``RunsCSV/valueRange`` (runs.csv refuses others and no run makes one);
+    /// a value beyond it counts at the bound, so no sum can overflow.
     public mutating func add(_ value: Int64, run: Int, seed: UInt64, keep: Int, worse: ((Int64, Int64) -> Bool)?) {
+        let value = Swift.min(Swift.max(value, RunsCSV.valueRange.lowerBound), RunsCSV.valueRange.upperBound)
         count += 1
         sum += Int128(value)
         sumOfSquares += Int128(value) * Int128(value)
@@ -90,12 +94,22 @@ public struct MetricAccumulator: Sendable, Equatable {
 
     public var mean: Double { count == 0 ? 0 : Double(sum) / Double(count) }
 
-    /// The sample standard deviation (n − 1), from exact sums.
+    /// The sample standard deviation (n − 1), from exact sums: (n·Σx² − (Σx)²) ÷ (n(n − 1)).
+    /// When n·Σx² does not fit in 128 bits (values near ``RunsCSV/valueRange``'s ends in millions
+    /// of runs), the numerator ÷ n is taken exactly as Σx² − q·Σx with Σx = q·n + r, less r·Σx ÷ n.
     public var standardDeviation: Double {
         guard count > 1 else { return 0 }
         let n = Int128(count)
-        let numerator = n * sumOfSquares - sum * sum
-        return (Double(numerator) / (Double(count) * Double(count - 1))).squareRoot()
+        let (scaled, overflow) = n.multipliedReportingOverflow(by: sumOfSquares)
+        let variance: Double
+        if !overflow, case let (square, o) = sum.multipliedReportingOverflow(by: sum), !o {
+            variance = Double(scaled - square) / (Double(count) * Double(count - 1))
+        } else {
+            let (q, r) = sum.quotientAndRemainder(dividingBy: n)
+            let exact = sumOfSquares - q * sum  // ≥ 0: q and Σx have the same sign
+            variance = (Double(exact) - Double(r) * Double(sum) / Double(count)) / Double(count - 1)
+        }
+        return Swift.max(variance, 0).squareRoot()
     }
 
     /// The nearest-rank percentile `p` (0...100): the smallest value with at least p% of runs at

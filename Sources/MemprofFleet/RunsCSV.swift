@@ -12,6 +12,24 @@ import Foundation
 public enum RunsCSV {
     public static let fixedColumns = ["run", "cell", "seed"]
 
+    /// The values a metric may take: ±2^51 (2 PiB, or 71 years in microseconds). No run makes
+    /// a value beyond it (sizes are at most 4 TiB, a measured peak 1 PiB, a run ten years), and
+    /// within it a sweep's largest tally (20,000,000 runs) keeps exact sums of squares in 128 bits.
+    public static let valueRange: ClosedRange<Int64> = -(1 << 51)...(1 << 51)
+
+    /// Whether a metric may be below zero: only the room left before a limit
+    /// (`headroom.*.spareUs`, `headroom.footprint.spareBytes`), which a declared value may pass.
+    public static func mayBeNegative(_ column: String) -> Bool {
+        column.split(separator: ".").last?.hasPrefix("spare") ?? false
+    }
+
+    /// Why `value` cannot be in `column`, or nil when it can.
+    static func problem(_ value: Int64, in column: String) -> String? {
+        let lowest = mayBeNegative(column) ? valueRange.lowerBound : 0
+        guard value < lowest || value > valueRange.upperBound else { return nil }
+        return "\(column) \(value) is out of range (\(lowest) to \(valueRange.upperBound))"
+    }
+
     public static func header(_ columns: MetricColumns) -> [UInt8] {
         Array(((fixedColumns + columns.names).joined(separator: ",") + "\n").utf8)
     }
@@ -61,13 +79,15 @@ public enum RunsCSV {
         case badRow(line: Int, why: String)
     }
 
-    /// Reads rows from `data` (header first). Every number is range-checked.
+    /// Reads rows from `data` (header first). Every number is range-checked: run, cell and seed
+    /// from 0, each metric within ``valueRange`` and from 0 unless ``mayBeNegative(_:)``.
     public static func read(_ data: [UInt8], columns expected: Int? = nil) throws -> (header: [String], rows: [Row]) {
         guard let firstNewline = data.firstIndex(of: UInt8(ascii: "\n")) else { throw ReadError.badHeader }
         let header = String(decoding: data[..<firstNewline], as: UTF8.self).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard header.count >= 3, Array(header.prefix(3)) == fixedColumns else { throw ReadError.badHeader }
         let width = header.count
         if let expected, expected != width - 3 { throw ReadError.badHeader }
+        let lowest = header.map { mayBeNegative($0) ? valueRange.lowerBound : 0 }
         var rows: [Row] = []
         var i = firstNewline + 1
         var line = 2
@@ -79,7 +99,13 @@ public enum RunsCSV {
             while true {
                 let b = i < data.count ? data[i] : UInt8(ascii: "\n")
                 if b == UInt8(ascii: ",") || b == UInt8(ascii: "\n") {
-                    fields.append(empty ? nil : (negative ? -current : current))
+                    guard !(negative && empty) else { throw ReadError.badRow(line: line, why: "a '-' without digits") }
+                    let value = empty ? nil : (negative ? -current : current)
+                    if let value, fields.count >= fixedColumns.count, fields.count < width,
+                       value < lowest[fields.count] || value > valueRange.upperBound {
+                        throw ReadError.badRow(line: line, why: problem(value, in: header[fields.count])!)
+                    }
+                    fields.append(value)
                     current = 0; negative = false; empty = true
                     i += 1
                     if b == UInt8(ascii: "\n") { break }
@@ -89,7 +115,10 @@ public enum RunsCSV {
                 } else if b >= 48, b <= 57 {
                     let (m, o1) = current.multipliedReportingOverflow(by: 10)
                     let (s, o2) = m.addingReportingOverflow(Int64(b - 48))
-                    guard !o1, !o2 else { throw ReadError.badRow(line: line, why: "a number out of range") }
+                    guard !o1, !o2 else {
+                        let name = fields.count < width ? header[fields.count] : "field \(fields.count + 1)"
+                        throw ReadError.badRow(line: line, why: "\(name) is out of range (a number beyond 64 bits)")
+                    }
                     current = s
                     empty = false
                     i += 1

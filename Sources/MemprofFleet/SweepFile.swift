@@ -45,11 +45,14 @@ public struct SweepFile: Sendable, Equatable {
 
     /// Reads a sweep file, or a built-in sweep by name (``BuiltinSweeps``).
     ///
-    /// - Throws: ``WorkloadError`` naming file, line, column and key, for bad input.
+    /// - Throws: `WorkloadError` naming file, line, column and key, for bad input.
     public static func load(_ path: String) throws -> SweepFile {
         let text: String
         switch InputFile.read(path, maxBytes: InputText.maxBytes) {
-        case .success(let bytes): text = try YAMLText.decode(Data(bytes), file: path)
+        case .success(let bytes):
+            // A UTF-8 byte order mark (some editors write one) is not part of the text.
+            let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+            text = try YAMLText.decode(Data(body), file: path)
         case .failure(.missing):
             guard let builtin = BuiltinSweeps.named(path) else { throw BuiltinSweeps.unknown(path) }
             return try parse(builtin, file: "builtin:\(path)")
@@ -66,7 +69,7 @@ public struct SweepFile: Sendable, Equatable {
         return sweep
     }
 
-    /// Parses a sweep file's text through the workload's reader (``NodeReader``), so its errors
+    /// Parses a sweep file's text through the workload's reader (`NodeReader`), so its errors
     /// are located and worded like a workload's.
     public static func parse(_ text: String, file: String) throws -> SweepFile {
         let root = try NodeReader.root(of: text, file: file)
@@ -150,6 +153,23 @@ public struct SweepFile: Sendable, Equatable {
         default:
             throw r.error("expected a range such as 1..1000, or a list of seeds")
         }
+    }
+
+    /// The seeds of a `seedsText` as a sweep writes it into fleet.json (`1..1000`, or
+    /// `[3, 7, 12]`), or nil when the text is not one: what merge holds runs.csv's seeds to.
+    public static func seeds(fromText text: String) -> [UInt64]? {
+        if text.hasPrefix("[") && text.hasSuffix("]") {
+            let items = text.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false)
+            guard items.count <= maxSeeds else { return nil }
+            let seeds = items.compactMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+            guard seeds.count == items.count, seeds.allSatisfy({ $0 <= UInt64(Int64.max) }),
+                  Set(seeds).count == seeds.count else { return nil }
+            return seeds
+        }
+        let parts = text.components(separatedBy: "..")
+        guard parts.count == 2, let a = UInt64(parts[0]), let b = UInt64(parts[1]),
+              a <= b, b <= UInt64(Int64.max), b - a < UInt64(maxSeeds) else { return nil }
+        return Array(a...b)
     }
 
     /// A value as YAML flow text: `45MB`, `[fetch, audio]`, `{release: 10MB}`.

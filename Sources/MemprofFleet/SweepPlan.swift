@@ -4,7 +4,7 @@ import MemprofReport
 import MemprofRun
 import MemprofWorkload
 
-/// A validated sweep: every cell's workload loaded through ``WorkloadSource`` (the one validation
+/// A validated sweep: every cell's workload loaded through `WorkloadSource` (the one validation
 /// of `run` and `validate`), the runs numbered, and which of them this shard runs.
 ///
 /// Run `i` is cell `i / seeds.count` with seed `seeds[i % seeds.count]`; shard `K/N` runs the
@@ -31,12 +31,26 @@ public struct SweepPlan: Sendable {
             self.count = count
         }
 
+        /// The most shards a sweep may be cut into.
+        public static let maxCount = 100_000
+
         /// Parses `K/N`, with 1 ≤ K ≤ N ≤ 100,000.
         public static func parse(_ text: String) -> Shard? {
             let parts = text.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]),
-                  n >= 1, n <= 100_000, k >= 1, k <= n else { return nil }
+                  n >= 1, n <= maxCount, k >= 1, k <= n else { return nil }
             return Shard(index: k, count: n)
+        }
+
+        /// What is wrong with `--shard text`, as the command line says it; nil when it parses.
+        public static func problem(with text: String) -> String? {
+            guard parse(text) == nil else { return nil }
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.count == 2, let k = Int(parts[0]), k >= 1, parts[1].allSatisfy(\.isNumber), !parts[1].isEmpty,
+               Int(parts[1]).map({ $0 > maxCount }) ?? true {
+                return "--shard \(text): N is at most \(maxCount)"
+            }
+            return "--shard \(text): expected K/N with 1 ≤ K ≤ N, such as 2/8"
         }
     }
 
@@ -50,6 +64,13 @@ public struct SweepPlan: Sendable {
 
     public var runCount: Int { cells.count * sweep.seeds.count }
 
+    /// Runs of this shard (all of them without a shard).
+    public var includedRunCount: Int {
+        guard let shard else { return runCount }
+        let first = shard.index - 1
+        return first < runCount ? (runCount - first + shard.count - 1) / shard.count : 0
+    }
+
     /// Whether run `i` belongs to this shard.
     public func includes(_ run: Int) -> Bool {
         guard let shard else { return true }
@@ -58,7 +79,7 @@ public struct SweepPlan: Sendable {
 
     /// Validates every cell before anything runs or is written.
     ///
-    /// - Throws: ``WorkloadError`` located in the sweep file (the matrix value or key that is
+    /// - Throws: `WorkloadError` located in the sweep file (the matrix value or key that is
     ///   wrong) or in the workload.
     public init(sweep: SweepFile, shard: Shard? = nil, overrides fixed: [WorkloadOverride] = []) throws {
         self.sweep = sweep

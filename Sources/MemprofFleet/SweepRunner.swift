@@ -95,18 +95,30 @@ enum FleetRun {
 }
 
 /// Per-cell, per-column accumulators: what a set of runs adds up to.
+///
+/// A cell's accumulators are made when its first run is added, so a tally costs memory for the
+/// cells it counted only: each thread of a sweep has one, and a thread may run few of the cells.
 public struct FleetTally: Sendable, Equatable {
-    public var cells: [[MetricAccumulator]]
+    /// Cell → its accumulators, one per column; empty until the cell's first run.
+    public private(set) var cells: [[MetricAccumulator]]
     /// Runs counted, per cell.
     public var runs: [Int]
+    private let columnCount: Int
 
     public init(cells: Int, columns: Int) {
-        self.cells = Array(repeating: Array(repeating: MetricAccumulator(), count: columns), count: cells)
+        self.cells = Array(repeating: [], count: cells)
         runs = Array(repeating: 0, count: cells)
+        columnCount = columns
+    }
+
+    /// The accumulator of `cell` and column `c` (empty when the cell has no runs).
+    public func accumulator(cell: Int, column c: Int) -> MetricAccumulator {
+        cells[cell].isEmpty ? MetricAccumulator() : cells[cell][c]
     }
 
     mutating func add(cell: Int, values: [Int64?], run: Int, seed: UInt64, columns: MetricColumns, keep: Int) {
         runs[cell] += 1
+        if cells[cell].isEmpty { cells[cell] = Array(repeating: MetricAccumulator(), count: columnCount) }
         for (c, value) in values.enumerated() {
             guard let value else { continue }
             var worse = columns.worse(c)
@@ -116,8 +128,12 @@ public struct FleetTally: Sendable, Equatable {
     }
 
     mutating func merge(_ other: FleetTally, columns: MetricColumns, keep: Int) {
-        for cell in cells.indices {
+        for cell in cells.indices where !other.cells[cell].isEmpty {
             runs[cell] += other.runs[cell]
+            guard !cells[cell].isEmpty else {
+                cells[cell] = other.cells[cell]
+                continue
+            }
             for c in columns.names.indices {
                 cells[cell][c].merge(other.cells[cell][c], keep: keep, worse: columns.worse(c))
             }
@@ -148,12 +164,21 @@ public enum SweepRunner {
     /// batch ends with a wait for its last run, so batches are large enough for that wait to be rare.
     static func batchSize(threads: Int) -> Int { max(256, threads * 128) }
 
-    /// Runs the plan's runs (this shard's), calling `rows` with each batch's CSV rows in run order.
-    public static func run(_ plan: SweepPlan, columns: MetricColumns, measured: MeasuredWork, threads: Int,
+    /// The threads a sweep runs on: those asked for, at most one per core (more only share the
+    /// cores, and each holds its own tally) and at most one per run.
+    public static func threadCount(asked: Int, runs: Int) -> Int {
+        max(1, min(asked, ProcessInfo.processInfo.activeProcessorCount, runs))
+    }
+
+    /// Runs the plan's runs (this shard's), calling `rows` with each batch's CSV rows in run order,
+    /// on ``threadCount(asked:runs:)`` threads.
+    public static func run(_ plan: SweepPlan, columns: MetricColumns, measured: MeasuredWork, threads asked: Int,
                            rows: (ArraySlice<UInt8>) throws -> Void,
                            progress: ((Int, Int) -> Void)? = nil) throws -> Outcome {
-        let runs = (0..<plan.runCount).filter(plan.includes)
-        let threads = max(1, threads)
+        // This shard's runs, without listing them: the j-th is run j × N + K − 1 of shard K/N.
+        let total = plan.includedRunCount
+        let step = plan.shard?.count ?? 1, offset = (plan.shard?.index ?? 1) - 1
+        let threads = threadCount(asked: asked, runs: total)
         let batchSize = batchSize(threads: threads)
         let seeds = plan.sweep.seeds
         let states = (0..<threads).map { _ in ThreadState() }
@@ -163,22 +188,22 @@ public enum SweepRunner {
         try withoutActuallyEscaping(rows) { rows in
             let writer = BatchWriter(rows)
             var pending: RowSlots?
-            for start in stride(from: 0, to: runs.count, by: batchSize) {
-                let batch = Array(runs[start..<min(start + batchSize, runs.count)])
+            for start in stride(from: 0, to: total, by: batchSize) {
+                let batch = (start..<min(start + batchSize, total)).map { $0 * step + offset }
                 let slots = RowSlots(count: batch.count), previous = pending
                 let next = Atomic<Int>(0)
                 DispatchQueue.concurrentPerform(iterations: threads) { t in
                     if t == 0, let previous { writer.write(previous) }
                     // Each thread makes its own inputs and tally on its first batch, on its own heap.
                     let state = states[t]
-                    if state.inputs == nil { state.prepare(plan, columns: columns, fresh: t > 0) }
+                    if state.inputs == nil { state.prepare(plan, columns: columns, fresh: t > 0, threads: threads) }
                     let inputs = state.inputs!, sink = state.sink!
                     while true {
                         let k = next.add(1, ordering: .relaxed).oldValue
                         guard k < batch.count else { break }
                         let run = batch[k]
                         let cell = run / seeds.count, seedIndex = run % seeds.count
-                        let values = FleetRun.values(inputs.workloads[cell], seed: seeds[seedIndex],
+                        let values = FleetRun.values(inputs.workload(cell), seed: seeds[seedIndex],
                                                      measured: measured, columns: columns.names.count, sink: sink)
                         state.tally.add(cell: cell, values: values, run: run, seed: seeds[seedIndex],
                                         columns: inputs.columns, keep: plan.sweep.worst)
@@ -188,7 +213,7 @@ public enum SweepRunner {
                 if let error = writer.error { throw error }
                 pending = slots
                 done += batch.count
-                progress?(done, runs.count)
+                progress?(done, total)
             }
             if let pending { writer.write(pending) }
             if let error = writer.error { throw error }
@@ -202,20 +227,39 @@ public enum SweepRunner {
 }
 
 /// What one thread reads on every run: the cells' workloads and the metric columns. Threads after
-/// the first get their own copies (the workload loaded again, equal by its SHA-256, and new column
-/// strings), so two threads do not retain and release the same objects run after run.
-struct ThreadInputs: Sendable {
-    var workloads: [Workload]
-    var columns: MetricColumns
+/// the first get their own copies (a cell's workload loaded again the first time the thread runs
+/// it, kept when equal by its SHA-256; new column strings), so two threads do not retain and
+/// release the same objects run after run. A copy is made only for cells with enough seeds per
+/// thread to repay the load, so a thread's setup does not grow with the cells of the sweep.
+final class ThreadInputs: @unchecked Sendable {
+    let plan: SweepPlan
+    let columns: MetricColumns
+    private let copies: Bool
+    private var loaded: [Int: Workload] = [:]
 
-    init(_ plan: SweepPlan, columns: MetricColumns, fresh: Bool) {
-        workloads = plan.cells.map { cell in
-            guard fresh, let again = try? WorkloadSource.load(plan.sweep.workload, overrides: plan.fixed + cell.overrides),
-                  again.sha256 == cell.workload.sha256, again.workload == cell.workload.workload
-            else { return cell.workload.workload }
-            return again.workload
-        }
+    /// Seeds per thread from which a thread runs a cell on its own copy of its workload.
+    static let seedsPerCopy = 16
+
+    init(_ plan: SweepPlan, columns: MetricColumns, fresh: Bool, threads: Int) {
+        self.plan = plan
+        copies = fresh && plan.sweep.seeds.count >= Self.seedsPerCopy * threads
         self.columns = fresh ? columns.copied() : columns
+    }
+
+    func workload(_ cell: Int) -> Workload {
+        let shared = plan.cells[cell].workload
+        guard copies else { return shared.workload }
+        if let copy = loaded[cell] { return copy }
+        let plan = plan
+        let copy: Workload
+        if let again = try? WorkloadSource.load(plan.sweep.workload, overrides: plan.fixed + plan.cells[cell].overrides),
+           again.sha256 == shared.sha256, again.workload == shared.workload {
+            copy = again.workload
+        } else {
+            copy = shared.workload
+        }
+        loaded[cell] = copy
+        return copy
     }
 }
 
@@ -226,8 +270,8 @@ final class ThreadState: @unchecked Sendable {
     var tally = FleetTally(cells: 0, columns: 0)
     var sink: RunMetrics.Sink?
 
-    func prepare(_ plan: SweepPlan, columns: MetricColumns, fresh: Bool) {
-        let inputs = ThreadInputs(plan, columns: columns, fresh: fresh)
+    func prepare(_ plan: SweepPlan, columns: MetricColumns, fresh: Bool, threads: Int) {
+        let inputs = ThreadInputs(plan, columns: columns, fresh: fresh, threads: threads)
         self.inputs = inputs
         tally = FleetTally(cells: plan.cells.count, columns: columns.names.count)
         sink = RunMetrics.Sink(MetricPaths(columns: inputs.columns))

@@ -21,7 +21,7 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [workload, yaml, sweep, thresholds, budget, report, plainJSON]
+    public static let all: [FuzzTarget] = [workload, yaml, sweep, thresholds, budget, report, plainJSON, fleet]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 
@@ -64,6 +64,19 @@ public enum FuzzTargets {
         return true
     }, seeds: {
         Seeds.sweepExamples.map { Data($0.utf8) }
+    })
+
+    /// A fleet result as `merge`, `compare` and `export` read it (spec §12): fleet.json and
+    /// runs.csv in one input, fleet.json first, then a line `--- runs.csv`; checked, tallied,
+    /// written again as fleet.json and fleet.html, and made into MetricKit payloads.
+    public static let fleet = FuzzTarget(name: "fleet", run: { data in
+        let bytes = [UInt8](data)
+        let separator = Array(Seeds.fleetSeparator.utf8)
+        guard let cut = bytes.firstRange(of: separator) else { return false }
+        let json = Data(bytes[..<cut.lowerBound]), csv = Data(bytes[cut.upperBound...])
+        return (try? FleetMerge.readAndSummarize(json: json, csv: csv)) != nil
+    }, seeds: {
+        Seeds.fleetResults()
     })
 
     /// `compare --thresholds`: the file, and its patterns checked against a report's metrics.
@@ -211,6 +224,29 @@ enum Seeds {
         }
         return nil
     }()
+
+    /// Between fleet.json and runs.csv in an input of the `fleet` target.
+    static let fleetSeparator = "\n--- runs.csv\n"
+
+    /// Fleet results of a small sweep of a built-in workload: complete, and one shard of two.
+    static func fleetResults() -> [Data] {
+        let text = "memprof: 1\nsweep: fuzz\nworkload: background-heavy\nseeds: 1..3\nmatrix:\n  device: [iphone-6-plus, ipad-air-2]\n"
+        guard let sweep = try? SweepFile.parse(text, file: "fuzz.yaml"),
+              let scratch = try? FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
+                                                         appropriateFor: FileManager.default.temporaryDirectory, create: true)
+        else { return [] }
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var out: [Data] = []
+        for shard in [nil, SweepPlan.Shard(index: 1, count: 2)] {
+            let folder = scratch.appendingPathComponent(shard == nil ? "whole" : "shard")
+            guard let plan = try? SweepPlan(sweep: sweep, shard: shard),
+                  (try? FleetSweep.run(plan, threads: 1, into: folder)) != nil,
+                  let json = FileManager.default.contents(atPath: folder.appendingPathComponent("fleet.json").path),
+                  let csv = FileManager.default.contents(atPath: folder.appendingPathComponent("runs.csv").path) else { continue }
+            out.append(json + Data(fleetSeparator.utf8) + csv)
+        }
+        return out
+    }
 
     static func files(under folder: String, named accept: (String) -> Bool) -> [Data] {
         guard let root = repository?.appendingPathComponent(folder),

@@ -48,30 +48,37 @@ public enum RunIndex {
     /// The runs found in `directory`: every folder directly under it holding a report.json of a
     /// schema this version reads, newest first. Unreadable folders are skipped.
     public static func scan(_ directory: URL) -> [Entry] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        return newestFirst(names.sorted().filter { !$0.hasPrefix(".") }.compactMap { entry($0, in: directory) })
+    }
+
+    /// The run in folder `name` of `directory`, or nil when it holds no readable report.json of
+    /// a schema this version reads.
+    public static func entry(_ name: String, in directory: URL) -> Entry? {
         let fm = FileManager.default
-        guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else { return [] }
-        var entries: [Entry] = []
-        for name in names.sorted() where !name.hasPrefix(".") {
-            let folder = directory.appendingPathComponent(name)
-            let json = folder.appendingPathComponent("report.json")
-            guard let data = try? Data(contentsOf: json),
-                  let headline = try? JSONDecoder().decode(Headline.self, from: data),
-                  headline.schema == Report.schemaName else { continue }
-            let terminations = headline.summary.terminations
-            entries.append(Entry(
-                folder: name, workload: headline.run.workload, device: headline.device.name,
-                policy: headline.policy.name, seed: headline.run.seed, durationUs: headline.run.durationUs,
-                generatedAt: headline.host?.generatedAt ?? "",
-                evictions: headline.summary.evictions,
-                memoryKills: (terminations[ExitReason.memoryPressure.rawValue] ?? 0)
-                    + (terminations[ExitReason.memoryLimit.rawValue] ?? 0),
-                memoryWarnings: headline.summary.memoryWarnings,
-                coldRelaunchesAfterKill: headline.summary.coldRelaunchesAfterKill ?? 0,
-                peakUsedBytes: headline.summary.peakUsedBytes,
-                hasHTML: fm.fileExists(atPath: folder.appendingPathComponent("report.html").path),
-                hasTrace: fm.fileExists(atPath: folder.appendingPathComponent("trace.json").path)))
-        }
-        return entries.sorted { ($0.generatedAt, $1.folder) > ($1.generatedAt, $0.folder) }
+        let folder = directory.appendingPathComponent(name)
+        let json = folder.appendingPathComponent("report.json")
+        guard let data = try? Data(contentsOf: json),
+              let headline = try? JSONDecoder().decode(Headline.self, from: data),
+              headline.schema == Report.schemaName else { return nil }
+        let terminations = headline.summary.terminations
+        return Entry(
+            folder: name, workload: headline.run.workload, device: headline.device.name,
+            policy: headline.policy.name, seed: headline.run.seed, durationUs: headline.run.durationUs,
+            generatedAt: headline.host?.generatedAt ?? "",
+            evictions: headline.summary.evictions,
+            memoryKills: (terminations[ExitReason.memoryPressure.rawValue] ?? 0)
+                + (terminations[ExitReason.memoryLimit.rawValue] ?? 0),
+            memoryWarnings: headline.summary.memoryWarnings,
+            coldRelaunchesAfterKill: headline.summary.coldRelaunchesAfterKill ?? 0,
+            peakUsedBytes: headline.summary.peakUsedBytes,
+            hasHTML: fm.fileExists(atPath: folder.appendingPathComponent("report.html").path),
+            hasTrace: fm.fileExists(atPath: folder.appendingPathComponent("trace.json").path))
+    }
+
+    /// The index's order: newest first, then by folder name.
+    public static func newestFirst(_ entries: [Entry]) -> [Entry] {
+        entries.sorted { ($0.generatedAt, $1.folder) > ($1.generatedAt, $0.folder) }
     }
 
     /// The index page for `entries`.

@@ -111,9 +111,10 @@ public enum AllocationMetric: String, CaseIterable, Sendable {
     case allocatedBytes
     /// Blocks allocated (pprof `alloc_objects`).
     case allocations
-    /// Bytes in use at the program's peak (pprof `inuse_space`).
+    /// Bytes in use at the program's peak (pprof `peak_space`).
     case peakBytes
-    /// Bytes still in use when the program ended.
+    /// Bytes still in use when the program ended (pprof `inuse_space`, as Go's heap profiles
+    /// count what is held when the profile is taken).
     case leakedBytes
 
     public func value(of stack: AllocationStack) -> Int64 {
@@ -130,8 +131,8 @@ public enum AllocationMetric: String, CaseIterable, Sendable {
         switch self {
         case .allocatedBytes: ("alloc_space", "bytes")
         case .allocations: ("alloc_objects", "count")
-        case .peakBytes: ("inuse_space", "bytes")
-        case .leakedBytes: ("leaked_space", "bytes")
+        case .peakBytes: ("peak_space", "bytes")
+        case .leakedBytes: ("inuse_space", "bytes")
         }
     }
 

@@ -10,8 +10,10 @@ extension SamplingProfile {
     ///   function's file name.
     /// - One `Sample` per distinct stack of each (app, handler), leaf first as pprof wants, with
     ///   string labels `app`, `handler` and `kernel`.
-    /// - With programs' allocations (spec §8.1), three more sample types: `alloc_objects/count`,
-    ///   `alloc_space/bytes` and `inuse_space/bytes` (in use at the program's peak), one `Sample`
+    /// - With programs' allocations (spec §8.1), five more sample types, named as Go's heap
+    ///   profiles name them: `alloc_objects/count` and `alloc_space/bytes` (everything
+    ///   allocated), `inuse_objects/count` and `inuse_space/bytes` (still held when the program
+    ///   ended: its leaks), and `peak_space/bytes` (in use at the program's peak), one `Sample`
     ///   per allocation stack; CPU samples carry 0 for them and allocation samples 0 for the CPU
     ///   types. `cpu` stays the default (`go tool pprof -sample_index=inuse_space` picks another).
     public func makePProfProto() -> Data {
@@ -19,8 +21,14 @@ extension SamplingProfile {
         let rate = sampler.achievedRateHz > 0 ? sampler.achievedRateHz : sampler.requestedRateHz
         let period = rate > 0 ? Int64((1e9 / rate).rounded()) : 1
         var out = ProtoWriter()
-        let metrics: [AllocationMetric] = hasAllocations ? [.allocations, .allocatedBytes, .peakBytes] : []
-        let types = [("samples", "count"), ("cpu", "nanoseconds")] + metrics.map(\.pprofType)
+        let metrics: [(type: (String, String), value: (AllocationStack) -> Int64)] = hasAllocations ? [
+            (AllocationMetric.allocations.pprofType, { AllocationMetric.allocations.value(of: $0) }),
+            (AllocationMetric.allocatedBytes.pprofType, { AllocationMetric.allocatedBytes.value(of: $0) }),
+            (("inuse_objects", "count"), { $0.leakedBlocks }),
+            (AllocationMetric.leakedBytes.pprofType, { AllocationMetric.leakedBytes.value(of: $0) }),
+            (AllocationMetric.peakBytes.pprofType, { AllocationMetric.peakBytes.value(of: $0) }),
+        ] : []
+        let types = [("samples", "count"), ("cpu", "nanoseconds")] + metrics.map(\.type)
         for (type, unit) in types {
             out.message(1) { v in
                 v.int(1, strings[type])
@@ -41,7 +49,7 @@ extension SamplingProfile {
             for stack in handler.allocations?.stacks ?? [] {
                 out.message(2) { s in
                     s.packedUInts(1, stack.frames.reversed().map { UInt64($0 + 1) })
-                    s.packedInts(2, [0, 0] + metrics.map { $0.value(of: stack) })
+                    s.packedInts(2, [0, 0] + metrics.map { $0.value(stack) })
                     Self.label(&s, labels)
                 }
             }

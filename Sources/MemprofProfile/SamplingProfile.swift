@@ -68,9 +68,11 @@ public struct UnsupportedProfileVersion: Error, CustomStringConvertible {
 public struct SamplerSummary: Sendable, Hashable, Codable {
     /// The rate asked for, in Hz; 0 when sampling was off.
     public var requestedRateHz: Double
-    /// Timer signals handled (samples recorded + dropped) per second of sampled wall time.
+    /// Timer signals handled (samples recorded + dropped) per second of the clock the timers
+    /// counted: a kernel's wall time while sampled, a program's CPU time (spec §8.1).
     public var achievedRateHz: Double
-    /// The clock that drove the timer: `thread-cpu`, `monotonic`, or `off`.
+    /// The clock that drove the timer: `thread-cpu`, `monotonic`, `program-thread-cpu` (each
+    /// thread of a program on its own CPU clock), several joined by `+`, or `off`.
     public var clock: String
     /// Samples recorded into the buffer and kept.
     public var samples: Int

@@ -2,7 +2,7 @@ import MemprofCore
 import MemprofProfile
 
 /// Runs background handlers' work for real on a worker thread of memprof, samples its stack,
-/// and afterwards hands over a ``SamplingProfile`` (spec §8).
+/// and afterwards hands over a `SamplingProfile` (spec §8).
 ///
 /// ```swift
 /// var performer = SampledWorkPerformer(options: SamplerOptions(rateHz: 997))
@@ -47,7 +47,7 @@ public struct SampledWorkPerformer: WorkPerformer {
     }
 
     /// Places the last work's samples in simulated time: a sample taken at fraction `f` of the
-    /// work's wall time lies at `startUs + f × durationUs` (see ``SampleTime``).
+    /// work's wall time lies at `startUs + f × durationUs` (see `SampleTime`).
     public mutating func placeLastRun(startUs: Microseconds, durationUs: Microseconds) {
         session.placeLastRun(startUs: startUs, durationUs: durationUs)
     }

@@ -50,6 +50,9 @@ final class SamplingSession: @unchecked Sendable {
     private var ticks = 0, recorded = 0, dropped = 0, overruns = 0, truncated = 0
     private var handlerNanoseconds: UInt64 = 0
     private var armedNanoseconds: UInt64 = 0
+    /// The time of the clocks the timers counted: a kernel's wall time while its timer was
+    /// armed, a program's CPU time (its threads' timers count only while they run).
+    private var clockNanoseconds: UInt64 = 0
     private var sampleCost: Double?
     private var samplingFailure: String?
     private var trackingFailure: String?
@@ -178,6 +181,7 @@ final class SamplingSession: @unchecked Sendable {
             overruns += stats.overruns
             handlerNanoseconds += stats.handlerNanoseconds
             armedNanoseconds += result.wallNanoseconds
+            clockNanoseconds += result.wallNanoseconds
             entry.dropped += stats.dropped
         }
         if let cost = result.sampleCost { sampleCost = cost }
@@ -246,7 +250,7 @@ final class SamplingSession: @unchecked Sendable {
             failedRuns: (previous?.failedRuns ?? 0) + (result.exited != 0 && result.exit_status != 0 ? 1 : 0),
             crashedRuns: (previous?.crashedRuns ?? 0) + (crashed ? 1 : 0),
             timedOutRuns: (previous?.timedOutRuns ?? 0) + (run.timedOut ? 1 : 0),
-            stderrTail: stderrTail, lostEvents: Self.saturatingSum(previous?.lostEvents ?? 0, Int(clamping: result.lost_events)),
+            stderrTail: stderrTail, lostEvents: Self.exactCount(previous?.lostEvents ?? 0, result.lost_events),
             recorderStarted: result.recorder_started != 0)
         if result.recorder_started == 0 {
             note("memprof's recorder did not start in \(name) (\(app) \(handler)): nothing it did was recorded")
@@ -257,6 +261,7 @@ final class SamplingSession: @unchecked Sendable {
             dropped &+= Int(clamping: result.samples_dropped &+ result.samples_unprepared)
             handlerNanoseconds &+= result.handler_ns
             armedNanoseconds &+= result.wall_ns
+            clockNanoseconds &+= result.cpu_ns
             entry.dropped &+= Int(clamping: result.samples_dropped &+ result.samples_unprepared)
         }
         if !entry.kernels.contains(name) { entry.kernels.append(name) }
@@ -358,20 +363,30 @@ final class SamplingSession: @unchecked Sendable {
     /// machine too noisy to see the difference), the handler's own measured time is used.
     private func summary(sampled: Bool) -> SamplerSummary {
         guard sampled else { return .off }
-        let seconds = Double(armedNanoseconds) / 1e9
+        let seconds = Double(clockNanoseconds) / 1e9
         let handlerCost = ticks > 0 ? Double(handlerNanoseconds) / Double(ticks) : 0
         let cost = max(sampleCost ?? 0, handlerCost)
         return SamplerSummary(
             requestedRateHz: options.rateHz,
             achievedRateHz: seconds > 0 ? (Double(ticks) / seconds).rounded(toPlaces: 1) : 0,
             clock: [kernelRuns > 0 || programRuns == 0 ? (StackSampler.usesCPUClock(rateHz: options.rateHz) ? "thread-cpu" : "monotonic") : nil,
-                    programRuns > 0 ? "process-cpu" : nil].compactMap { $0 }.joined(separator: "+"),
+                    programRuns > 0 ? "program-thread-cpu" : nil].compactMap { $0 }.joined(separator: "+"),
             samples: recorded, droppedSamples: dropped, timerOverruns: overruns,
             sampledWallMicroseconds: Int64(armedNanoseconds / 1000),
             costPerSampleNanoseconds: cost.rounded(toPlaces: 1),
             handlerNanosecondsPerSample: handlerCost.rounded(toPlaces: 1),
             overheadPercent: armedNanoseconds > 0
                 ? (Double(ticks) * cost / Double(armedNanoseconds) * 100).rounded(toPlaces: 3) : 0)
+    }
+
+    /// The largest count report.json holds: 2^53, the largest whole number every JSON reader
+    /// (a browser's, `jq`'s, memprof's own) keeps exactly. The channel's counters are the
+    /// program's to write, so a hostile one can claim any number.
+    static let largestExactCount = 1 << 53
+
+    /// `a + b`, at most ``largestExactCount``.
+    static func exactCount(_ a: Int, _ b: UInt64) -> Int {
+        min(saturatingSum(a, Int(clamping: b)), largestExactCount)
     }
 
     static func saturatingSum(_ a: Int, _ b: Int) -> Int {

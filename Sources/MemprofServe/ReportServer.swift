@@ -9,10 +9,13 @@ import ServiceLifecycle
 
 /// `memprof serve`: a read-only HTTP server over a reports folder, built on Hummingbird.
 ///
-/// `/` (and `/index.html`) is the run index, made afresh from the folder on every request;
+/// `/` (and `/index.html`) is the run index of the folder as it is at the request; each run's
+/// report.json is read once and again only when it changes (`RunIndexCache`);
 /// other paths are files inside the folder as `ReportsSite` decides, streamed by Hummingbird's
-/// `FileIO`. Only GET and HEAD are answered (405 otherwise). Every connection starts with a
-/// ``RequestGuard``: a request beyond ``RequestLimits`` is refused at once (414, 431, 413, 505,
+/// `FileIO`. Only GET and HEAD are answered (405 otherwise). At most `limits.connections` are
+/// served at once (by default what the open-file limit leaves), so accepting never fails for
+/// want of a descriptor; more wait to be accepted. Every connection starts with a
+/// `RequestGuard`: a request beyond ``RequestLimits`` is refused at once (414, 431, 413, 505,
 /// 408, 501), before NIO's HTTP parser or the site sees it.
 public final class ReportServer: Sendable {
     public let site: ReportsSite
@@ -20,6 +23,7 @@ public final class ReportServer: Sendable {
     public let limits: RequestLimits
     private let requestedPort: Int
     private let state = Locked(RunState())
+    private let index: RunIndexCache
 
     private struct RunState {
         var port: UInt16?
@@ -30,6 +34,7 @@ public final class ReportServer: Sendable {
     /// A server for `directory` that will listen on `host:port` (port 0 picks a free port).
     public init(directory: URL, host: String = "127.0.0.1", port: UInt16 = 8080, limits: RequestLimits = RequestLimits()) throws {
         site = try ReportsSite(root: directory)
+        index = RunIndexCache(root: site.root, title: "memprof runs in \(site.root.lastPathComponent)")
         self.host = host
         self.limits = limits
         requestedPort = Int(port)
@@ -42,9 +47,14 @@ public final class ReportServer: Sendable {
         let quiet = Logger(label: "memprof-serve", factory: { _ in SwiftLogNoOpLogHandler() })
         let limits = limits
         let app = Application(
-            responder: ReportsResponder(site: site),
+            responder: ReportsResponder(site: site, index: index),
             server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, limits: limits) },
-            configuration: ApplicationConfiguration(address: .hostname(host, port: requestedPort), serverName: nil),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: requestedPort), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.connections ?? {
+                    let descriptors = RequestLimits.fileDescriptors()
+                    return RequestLimits.connectionsAllowed(fileLimit: descriptors.limit, open: descriptors.open)
+                }())),
             onServerRunning: { [state] channel in
                 let port = channel.localAddress?.port.flatMap { UInt16(exactly: $0) }
                 state.withLock { $0.port = port }
@@ -117,6 +127,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 struct ReportsResponder: HTTPResponder {
     typealias Context = BasicRequestContext
     let site: ReportsSite
+    let index: RunIndexCache
     let files = FileIO()
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -126,7 +137,7 @@ struct ReportsResponder: HTTPResponder {
         let headOnly = request.method == .head
         switch site.answer(rawPath: request.head.path ?? "/") {
         case .index:
-            let page = RunIndex.render(RunIndex.scan(site.root), title: "memprof runs in \(site.root.lastPathComponent)")
+            let page = index.page()
             return Response(status: .ok,
                             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                                       .contentLength: String(page.utf8.count)],

@@ -3,8 +3,9 @@ import Foundation
 /// What the reports server answers for a request path, decided without touching the network:
 /// the index page, a file inside the served folder, or a refusal.
 ///
-/// Paths are checked as they arrived (percent-encoded): a segment that decodes to `.` or `..`,
-/// or holds a slash, backslash or NUL once decoded, is refused with 403 whatever follows it;
+/// Paths are checked as they arrived (percent-encoded): a segment that decodes to `.` names the
+/// folder it is in and is dropped (as browsers and curl resolve it); one that decodes to `..`, or
+/// holds a slash, backslash or NUL once decoded, is refused with 403 whatever follows it;
 /// a file whose real path (symlinks resolved) lies outside the folder is refused with 403 too;
 /// anything else that is not a regular file in the folder is 404. Hidden files (a segment
 /// starting with `.`) are never served.
@@ -36,7 +37,8 @@ public struct ReportsSite: Sendable {
         var segments: [String] = []
         for piece in path.split(separator: "/", omittingEmptySubsequences: true) {
             guard let decoded = String(piece).removingPercentEncoding else { return .forbidden }
-            if decoded == "." || decoded == ".." { return .forbidden }
+            if decoded == "." { continue }
+            if decoded == ".." { return .forbidden }
             if decoded.contains(where: { $0 == "/" || $0 == "\\" || $0 == "\0" }) { return .forbidden }
             if decoded.hasPrefix(".") { return .notFound }
             segments.append(decoded)

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
@@ -17,8 +18,29 @@ public struct RequestLimits: Sendable {
     public var requestTimeout: Duration = .seconds(10)
     /// A kept-alive connection with no request under way is closed after this long.
     public var idleTimeout: Duration = .seconds(15)
+    /// Connections served at once; more wait in the listen queue until one ends. Nil: what the
+    /// open-file limit leaves (``connectionsAllowed(fileLimit:open:)``), so the server never
+    /// meets that limit when it accepts (where SwiftNIO would retry at once, spinning a core,
+    /// and answer no one).
+    public var connections: Int?
 
     public init() {}
+
+    /// Connections the server accepts at once: with `open` descriptors already in use (its event
+    /// loops, standard streams), half of what the limit leaves after 16 more (a connection's
+    /// socket and the file it sends), at least 1 and at most 4,096.
+    public static func connectionsAllowed(fileLimit: Int, open: Int) -> Int {
+        max(1, min(4096, (fileLimit - open - 16) / 2))
+    }
+
+    /// The process's open-file limit (soft) and the descriptors it has open now.
+    static func fileDescriptors() -> (limit: Int, open: Int) {
+        var limit = rlimit()
+        let soft = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
+            ? Int(clamping: limit.rlim_cur) : 1 << 20
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 64
+        return (soft, open)
+    }
 }
 
 /// A request refused by ``RequestGuard``: the status it gets, and why, in words.

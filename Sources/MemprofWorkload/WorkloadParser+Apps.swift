@@ -129,6 +129,10 @@ extension WorkloadParser {
         return handler
     }
 
+    /// The variables memprof gives a program it runs (the preload library and its channel, in
+    /// ../CProfilingChannel/include/memprof_channel.h): `work.env` may not set them.
+    static let recorderVariables: Set<String> = ["LD_PRELOAD", "MEMPROF_CHANNEL_FD", "MEMPROF_SAMPLE_HZ"]
+
     /// `work: {kernel: NAME, size: SIZE}` or `work: {command: [PATH, ARG...], env: {...}, cwd: DIR}`.
     func parseWork(_ v: NodeReader) throws -> WorkSpec {
         let w = try v.mapping(allowed: ["kernel", "size", "command", "env", "cwd"])
@@ -158,6 +162,10 @@ extension WorkloadParser {
             for (name, value) in try envNode.namedEntries() {
                 guard !name.isEmpty, !name.contains("=") else {
                     throw value.error("'\(name)' is not an environment variable name")
+                }
+                guard !Self.recorderVariables.contains(name) else {
+                    throw value.error("'\(name)' is set by memprof for its recorder in the program; "
+                        + "a value here would stop the recording (set it outside memprof's work, or use another name)")
                 }
                 environment[name] = try value.string()
             }

@@ -59,3 +59,25 @@ struct SweepFileTests {
         for bad in ["5/4", "0/4", "1/0", "a/b", "1/2/3", "", "-1/4"] { #expect(SweepPlan.Shard.parse(bad) == nil) }
     }
 }
+
+/// Sweep files as editors save them.
+struct SweepFileEncodingTests {
+    /// A UTF-8 byte order mark (Windows editors write one) is not part of the text.
+    @Test func aByteOrderMarkIsSkipped() throws {
+        let dir = try FleetFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("sweep.yaml")
+        try Data([0xEF, 0xBB, 0xBF] + Array(FleetFixtures.sweep().utf8)).write(to: file)
+        let sweep = try SweepFile.load(file.path)
+        #expect(sweep.name == "tiny" && sweep.seeds.count == 24 && sweep.axes.count == 2)
+    }
+
+    /// `--shard` names its bound when N is above it.
+    @Test func aShardCountAboveTheBoundIsNamed() {
+        #expect(SweepPlan.Shard.parse("2/8") == SweepPlan.Shard(index: 2, count: 8))
+        #expect(SweepPlan.Shard.problem(with: "1/1000000") == "--shard 1/1000000: N is at most 100000")
+        #expect(SweepPlan.Shard.problem(with: "9/8") == "--shard 9/8: expected K/N with 1 ≤ K ≤ N, such as 2/8")
+        #expect(SweepPlan.Shard.problem(with: "x") == "--shard x: expected K/N with 1 ≤ K ≤ N, such as 2/8")
+        #expect(SweepPlan.Shard.problem(with: "3/8") == nil)
+    }
+}

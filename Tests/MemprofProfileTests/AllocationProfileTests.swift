@@ -61,7 +61,39 @@ import Testing
         for name in ["alloc_space", "alloc_objects", "inuse_space", "bytes", "main.c"] {
             #expect(strings.contains(name), "\(name)")
         }
-        #expect(fields.filter { $0.field == 1 }.count == 5)  // samples, cpu + three allocation types
+        #expect(fields.filter { $0.field == 1 }.count == 7)  // samples, cpu + five allocation types
         #expect(fields.filter { $0.field == 2 }.count == 2)  // one sample per allocation stack
+    }
+
+    /// Go's convention: `inuse_space`/`inuse_objects` are what was still held when the program
+    /// ended (its leaks), so `go tool pprof -sample_index=inuse_space` shows them; the peak has
+    /// its own type, `peak_space`.
+    @Test func pprofInUseIsWhatWasHeldAtTheEndAndThePeakHasItsOwnType() throws {
+        let fields = try ProtoReader.fields(Array(Self.profile().makePProfProto()))
+        let strings = fields.compactMap { field -> String? in
+            guard field.field == 6, case .bytes(let bytes) = field.value else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let types = try fields.filter { $0.field == 1 }.map { field -> String in
+            guard case .bytes(let bytes) = field.value else { throw CocoaError(.coderReadCorrupt) }
+            let inner = try ProtoReader.fields(bytes)
+            guard case .varint(let type) = try #require(inner.first { $0.field == 1 }).value else { throw CocoaError(.coderReadCorrupt) }
+            return strings[Int(type)]
+        }
+        #expect(types == ["samples", "cpu", "alloc_objects", "alloc_space", "inuse_objects", "inuse_space", "peak_space"])
+        // Per allocation stack (hold, then leak): its values in the order of the types.
+        let values = try fields.filter { $0.field == 2 }.map { field -> [Int64] in
+            guard case .bytes(let bytes) = field.value,
+                  case .bytes(let packed) = try #require(try ProtoReader.fields(bytes).first { $0.field == 2 }).value
+            else { throw CocoaError(.coderReadCorrupt) }
+            var out: [Int64] = [], v: UInt64 = 0, shift: UInt64 = 0
+            for b in packed {
+                v |= UInt64(b & 0x7F) << shift
+                shift += 7
+                if b < 0x80 { out.append(Int64(bitPattern: v)); v = 0; shift = 0 }
+            }
+            return out
+        }
+        #expect(values == [[0, 0, 4, 200, 0, 0, 100], [0, 0, 4, 100, 2, 100, 20]])
     }
 }

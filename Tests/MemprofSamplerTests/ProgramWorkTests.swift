@@ -13,7 +13,8 @@ import Testing
     func run(_ arguments: [String], program: String = "memprof-example-c", limitUs: Microseconds? = nil,
              rateHz: Double = 997) -> (outcome: WorkOutcome, profile: SamplingProfile) {
         var performer = SampledWorkPerformer(rateHz: rateHz)
-        let work = WorkSpec(program: ProgramSpec(command: [Repository.builtProduct(program)] + arguments))
+        let path = program.hasPrefix("/") ? program : Repository.builtProduct(program)
+        let work = WorkSpec(program: ProgramSpec(command: [path] + arguments))
         let outcome = performer.run(work, app: "mail", handler: .fetch, wallLimitUs: limitUs)
         return (outcome, performer.makeProfile())
     }
@@ -90,6 +91,31 @@ import Testing
         #expect(program.signal == "SIGSEGV" && program.crashedRuns == 1 && program.exitStatus == nil)
     }
 
+    /// A C program's crash is its own: memprof's preload library does not bring the Swift runtime
+    /// into it, whose crash handler would write a Swift crash report into its standard error.
+    /// (The program is built with the system's C compiler: SwiftPM links its own C executables
+    /// against the Swift runtime.)
+    @Test func aCProgramsCrashHasNoSwiftCrashReport() throws {
+        let dir = try Scratch.makeDirectory("c-crash")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "#include <stdio.h>\nint main(void) { fputs(\"about to crash\\n\", stderr); fflush(stderr); *(volatile int *)0 = 1; return 0; }\n"
+            .write(to: dir.appendingPathComponent("crash.c"), atomically: true, encoding: .utf8)
+        let compiled = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/cc"), ["-o", "crash", "crash.c"], in: dir)
+        try #require(compiled.status == 0, "\(compiled.stderr)")
+        let (outcome, profile) = run([], program: dir.appendingPathComponent("crash").path)
+        #expect(outcome.failure == "SIGSEGV")
+        let program = try #require(profile.handlers.first?.program)
+        #expect(program.recorderStarted && program.signal == "SIGSEGV")
+        #expect(program.stderrTail == "about to crash\n", "\(program.stderrTail)")
+    }
+
+    @Test func thePreloadLibraryLoadsNoSwiftRuntime() throws {
+        let library = try #require(ProgramRunner.preloadLibrary())
+        let output = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/readelf"), ["-d", library])
+        #expect(output.status == 0)
+        #expect(!output.stdout.contains("swift"), "\(output.stdout)")
+    }
+
     @Test func everyThreadOfABusyProgramIsSampledAndEveryAllocationCounted() throws {
         let (_, profile) = run(["threads", "1500000"])
         let handler = try #require(profile.handlers.first)
@@ -118,6 +144,8 @@ import Testing
         let handler = try #require(profile.handlers.first)
         #expect(handler.program?.exitStatus == 0)
         #expect(handler.program?.lostEvents ?? 0 > 0)  // the nonsense head says so
+        // A count the program made up stays a number every JSON reader holds exactly (≤ 2^53).
+        #expect(handler.program?.lostEvents ?? 0 <= 1 << 53)
         #expect(handler.stacks.count + (handler.allocations?.stacks.count ?? 0) <= 2 * 4000 + 2)
     }
 }

@@ -17,10 +17,17 @@ final class ServedFolder {
 
     /// Starts `memprof serve` on a free port with the given request timeout, and waits until it
     /// says where it listens.
-    init(requestTimeout: Int = 10) throws {
+    init(requestTimeout: Int = 10, fileLimit: Int? = nil) throws {
         fixture = try Fixture()
-        process.executableURL = Repository.memprofBinary
-        process.arguments = ["serve", fixture.root.path, "--port", "0", "--request-timeout", String(requestTimeout)]
+        let arguments = ["serve", fixture.root.path, "--port", "0", "--request-timeout", String(requestTimeout)]
+        if let fileLimit {
+            // The shell lowers the open-file limit and becomes memprof, which becomes memprof-serve.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", Repository.memprofBinary.path] + arguments
+        } else {
+            process.executableURL = Repository.memprofBinary
+            process.arguments = arguments
+        }
         process.standardOutput = output
         process.standardError = output
         try process.run()
@@ -174,6 +181,43 @@ let promptly = 5.0
             #expect(stopped.status == 0, "\(stopped.printed)")
             #expect(stopped.printed.hasSuffix("stopped\n"), "\(stopped.printed)")
         }
+    }
+
+    /// CPU seconds (user and system) process `pid` has used.
+    static func cpuSeconds(_ pid: pid_t) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return Double((Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// More clients than the open-file limit allows connections: the server waits for one to end
+    /// instead of retrying accept at once (a core at 100%), and answers again when they go.
+    @Test func atTheOpenFileLimitTheServerIdlesAndAnswersAgain() async throws {
+        let served = try ServedFolder(fileLimit: 64)
+        var held: [Int32] = []
+        for _ in 0..<100 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = served.port.bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if connected == 0 { held.append(fd) } else { close(fd) }
+        }
+        #expect(held.count == 100)
+        try await Task.sleep(nanoseconds: 500_000_000)
+        let pid = served.process.processIdentifier
+        let before = Self.cpuSeconds(pid)
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+        let spent = Self.cpuSeconds(pid) - before
+        #expect(spent < 0.6, "the server used \(spent) s of CPU in 3 s while holding its connections")
+        for fd in held { close(fd) }
+        let answer = try await rawRequest(port: served.port, target: "/")
+        #expect(answer.status == 200)
+        #expect(served.stop().status == 0)
     }
 
     @Test func aMissingServerBinaryIsNamedWithItsBuildCommand() throws {

@@ -121,6 +121,21 @@ func exchange(port: UInt16, _ bytes: [UInt8]) async throws -> Answer {
         if case .file = site.answer(rawPath: "/up/Reports/phone-day/report.html") {} else { Issue.record("round trip refused") }
     }
 
+    /// A `.` segment names the folder it is in, as a browser or curl resolves it; `..` stays refused.
+    @Test func dotSegmentsAreTheFolderTheyAreIn() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let site = try ReportsSite(root: fixture.root)
+        let plain = site.answer(rawPath: "/phone-day/trace.json")
+        guard case .file = plain else { Issue.record("trace.json not served"); return }
+        for path in ["/phone-day/./trace.json", "/./phone-day/trace.json", "/phone-day/%2e/trace.json", "/phone-day/././trace.json"] {
+            #expect(site.answer(rawPath: path) == plain, "\(path)")
+        }
+        #expect(site.answer(rawPath: "/./") == .index)
+        #expect(site.answer(rawPath: "/phone-day/./../secret.txt") == .forbidden)
+        #expect(site.answer(rawPath: "/phone-day/../phone-day/trace.json") == .forbidden)
+    }
+
     @Test func liveServerOnLoopback() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }

@@ -16,7 +16,9 @@ typedef struct csampler_program csampler_program;
 
 /// Starts `path` with `argv` and `envp` (NULL-terminated) in `cwd` (NULL: memprof's), with
 /// LD_PRELOAD=`preload`, sampling at `rate_hz` (0: no sampling). Standard input and output are
-/// /dev/null; standard error is read and its tail kept. Returns NULL with a message in `error`.
+/// /dev/null; standard error is read and its tail kept. The program leads a process group of its
+/// own; when it ends, or is killed, the rest of the group is killed too (a process that moved to
+/// another group or session with setsid escapes this). Returns NULL with a message in `error`.
 csampler_program *csampler_program_start(const char *path, char *const argv[], char *const envp[],
                                          const char *cwd, const char *preload, double rate_hz,
                                          char *error, size_t error_size);
@@ -25,7 +27,8 @@ csampler_program *csampler_program_start(const char *path, char *const argv[], c
 /// Returns 1 while the program runs, 0 once it has ended and everything it wrote was read.
 int csampler_program_poll(csampler_program *program, int timeout_ms);
 
-/// Ends the program with SIGKILL (its time ran out); poll until it returns 0 afterwards.
+/// Ends the program and its process group with SIGKILL (its time ran out); poll until it
+/// returns 0 afterwards.
 void csampler_program_kill(csampler_program *program);
 
 typedef struct csampler_program_result {
