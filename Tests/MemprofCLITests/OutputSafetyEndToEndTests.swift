@@ -13,7 +13,7 @@ import Testing
     static func folderWithReport() throws -> URL {
         let dir = try Scratch.makeDirectory("output-safety")
         try goodWorkload.write(to: dir.appendingPathComponent("commute.yaml"), atomically: true, encoding: .utf8)
-        let run = try ProcessRunner.memprof(["run", "commute.yaml", "-o", "r", "--no-sampling"], in: dir)
+        let run = try ProcessRunner.memprof(["run", "commute.yaml", "--out", "r", "--no-sampling"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         return dir
     }
@@ -21,7 +21,7 @@ import Testing
     /// Runs memprof under `timeout`, so a command that would wait forever is killed (status 137).
     /// SIGKILL, because a test runner may start processes with SIGTERM blocked.
     static func bounded(_ arguments: [String], in dir: URL) throws -> ProcessOutcome {
-        try ProcessRunner.run(command: "timeout", ["-s", "KILL", "60"] + arguments, in: dir)
+        try ProcessRunner.run(command: "timeout", ["-s", "KILL", "20"] + arguments, in: dir)
     }
 
     /// Runs a shell script with memprof's path as `$0`, for redirections (`> /dev/full`, `>&-`,
@@ -117,7 +117,7 @@ import Testing
         // A sweep's result whose runs.csv is a FIFO.
         try "memprof: 1\nsweep: s\nworkload: commute.yaml\nseeds: 1..2\n".write(to: dir.appendingPathComponent("sweep.yaml"),
                                                                              atomically: true, encoding: .utf8)
-        let sweep = try ProcessRunner.memprof(["sweep", "sweep.yaml", "-o", "part"], in: dir)
+        let sweep = try ProcessRunner.memprof(["sweep", "sweep.yaml", "--out", "part"], in: dir)
         #expect(sweep.status == 0, "\(sweep.stderr)")
         let runs = dir.appendingPathComponent("part/runs.csv").path
         #expect(unlink(runs) == 0 && mkfifo(runs, 0o644) == 0)
@@ -128,12 +128,12 @@ import Testing
             (["run", "fifo"], "memprof: fifo: \(refusal)\n"),
             (["validate", "fifo"], "memprof: fifo: \(refusal)\n"),
             (["sweep", "fifo"], "memprof: fifo: \(refusal)\n"),
-            (["sweep", "sweep.yaml", "-o", "fleet"], "memprof: sweep.yaml:3:11: workload: \(refusal)\n"),
+            (["sweep", "sweep.yaml", "--out", "fleet"], "memprof: sweep.yaml:3:11: workload: \(refusal)\n"),
             (["import", "fifo"], "memprof: fifo: \(refusal)\n"),
             (["check", "r", "--budget", "fifo"], "memprof: fifo: \(refusal)\n"),
             (["compare", "r", "r", "--thresholds", "fifo"], "memprof: fifo: \(refusal)\n"),
-            (["merge", "fifo", "-o", "merged"], "memprof: fifo: is a FIFO, not a folder written by memprof sweep or merge\n"),
-            (["merge", "part", "-o", "merged"], "memprof: part/runs.csv: \(refusal)\n"),
+            (["merge", "fifo", "--out", "merged"], "memprof: fifo: is a FIFO, not a folder written by memprof sweep or merge\n"),
+            (["merge", "part", "--out", "merged"], "memprof: part/runs.csv: \(refusal)\n"),
         ]
         for (arguments, message) in cases {
             let outcome = try Self.bounded([Repository.memprofBinary.path] + arguments, in: dir)
@@ -179,14 +179,14 @@ import Testing
     func anInterruptedRunOrSweepLeavesNothing(signal: Int32) throws {
         let dir = try Scratch.makeDirectory("interrupted")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try Self.interrupt(["run", "phone-day", "--set", "duration=60h", "-o", "out"], in: dir, with: signal)
+        let run = try Self.interrupt(["run", "phone-day", "--set", "duration=60h", "--out", "out"], in: dir, with: signal)
         #expect(run.status == 128 + signal, "\(run.stderr)")
         #expect(run.stderr.hasSuffix("; the unfinished output was removed\n"), "\(run.stderr)")
         #expect(run.listing == [], "\(run.listing)")
 
         try "memprof: 1\nsweep: long\nworkload: phone-day\nseeds: 1..5000\n".write(
             to: dir.appendingPathComponent("long.yaml"), atomically: true, encoding: .utf8)
-        let sweep = try Self.interrupt(["sweep", "long.yaml", "-o", "out", "--threads", "1"], in: dir, with: signal)
+        let sweep = try Self.interrupt(["sweep", "long.yaml", "--out", "out", "--threads", "1"], in: dir, with: signal)
         #expect(sweep.status == 128 + signal, "\(sweep.stderr)")
         #expect(sweep.listing == ["long.yaml"], "\(sweep.listing)")
     }
@@ -197,13 +197,15 @@ import Testing
         let dir = try Scratch.makeDirectory("empty-out")
         defer { try? FileManager.default.removeItem(at: dir) }
         try goodWorkload.write(to: dir.appendingPathComponent("commute.yaml"), atomically: true, encoding: .utf8)
-        for arguments in [["run", "commute.yaml", "--out", ""], ["run", "commute.yaml", "-o", ""], ["sweep", "phone-fleet", "--out", ""],
+        try "memprof: 1\nsweep: s\nworkload: commute.yaml\nseeds: 1..2\n".write(to: dir.appendingPathComponent("s.yaml"),
+                                                                             atomically: true, encoding: .utf8)
+        for arguments in [["run", "commute.yaml", "--out", ""], ["run", "commute.yaml", "-o", ""], ["sweep", "s.yaml", "--out", ""],
                           ["merge", "a", "--out", ""], ["export", "r", "--format", "trace", "-o", ""], ["import", "x.ips", "-o", ""],
                           ["compare", "a", "b", "--html", ""], ["check", "a", "--budget", "b", "--json", ""]] {
             let outcome = try ProcessRunner.memprof(arguments, in: dir)
             #expect(outcome.status == 2, "\(arguments): \(outcome.stderr)")
             #expect(outcome.stderr.contains("an empty path names no file or folder"), "\(arguments): \(outcome.stderr)")
         }
-        #expect(Self.names(dir) == ["commute.yaml"])
+        #expect(Self.names(dir) == ["commute.yaml", "s.yaml"])
     }
 }
