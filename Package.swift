@@ -86,8 +86,8 @@ let package = Package(
             // without the run-time exclusivity checks (debug builds and tests keep them).
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
-        // What memprof's executables share: the one main (errors to exit statuses), running a sibling
-        // binary in their place, the workload overrides, the help of the commands memprof-tools runs.
+        // What memprof's executables share: the one main (errors to exit statuses, signals, standard
+        // output checked), running `memprof-serve` in its place, the options several commands take.
         .target(
             name: "MemprofCommandLine",
             dependencies: ["MemprofOutput", "MemprofWorkload", .product(name: "ArgumentParser", package: "swift-argument-parser")]

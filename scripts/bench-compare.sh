@@ -18,7 +18,6 @@ cd "$root"
 large=1
 [ "${1:-}" = "--small" ] && large=0
 swift build -c release --disable-default-traits --product memprof >&2
-swift build -c release --disable-default-traits --product memprof-tools >&2   # compare, check
 bin="${MEMPROF_BIN:-$root/.build/release/memprof}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

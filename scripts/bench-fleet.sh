@@ -8,7 +8,6 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 swift build -c release --disable-default-traits --product memprof >/dev/null
-swift build -c release --disable-default-traits --product memprof-tools >/dev/null   # sweep, merge
 memprof="$root/.build/release/memprof"
 work="$(mktemp -d /tmp/memprof-bench-fleet-XXXXXX)"
 trap 'rm -rf "$work"' EXIT

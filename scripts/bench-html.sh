@@ -24,7 +24,7 @@ echo "generated workload: scripts/gen-workload.py ${gen_args[*]} ($(stat -c %s "
 
 run() {
     local name=$1 workload=$2
-    MEMPROF_TIMINGS=1 "$memprof" run "$workload" --no-sampling --out "$work/$name" >/dev/null 2>"$work/$name.timings"
+    "$memprof" run "$workload" --no-sampling --timings --out "$work/$name" >/dev/null 2>"$work/$name.timings"
     echo "== $name"
     grep '^timing report.html' "$work/$name.timings" | awk '{printf "   write report.html       %8s ms\n", $3}'
     printf "   report.html size        %8.2f MB\n" "$(echo "$(stat -c %s "$work/$name/report.html") / 1048576" | bc -l)"

@@ -5,7 +5,7 @@
 #      50 apps over 450 hours with 100,000 scripted switches, and the same pace over 1 and 7 days:
 #      reading the workload (`validate`), the simulation (occurrences per second, from the
 #      report's `host`: the simulating thread's wall time, less what it waited for the writers'
-#      threads), each file's writer (MB/s, from MEMPROF_TIMINGS: wall time, and for the files
+#      threads), each file's writer (MB/s, from --timings: wall time, and for the files
 #      streamed while the run goes the writing thread's CPU time), wall time, CPU time and peak RSS;
 #   3. the peak RSS of the 7-day run over the 1-day run (the limit is 1.2);
 #   4. each run's report.html rendered in headless Chromium (scripts/html_render.py: wall time to
@@ -58,10 +58,10 @@ bench_workload() {
     awk -v s="$secs" -v c="$(awk -v u="$user" -v y="$sys" 'BEGIN { print u + y }')" -v b="$bytes" \
         'BEGIN { printf "reading (validate)  %.2f s, %.1f MB/s (CPU %.2f s, %.1f MB/s)\n", s, b / 1048576 / s, c, b / 1048576 / (c > 0 ? c : 0.01) }'
     local secs kb best="" user sys
-    # Every run's MEMPROF_TIMINGS lines and its report's simulation time, for the best of each.
+    # Every run's --timings lines and its report's simulation time, for the best of each.
     : >"$work/all-$name.err"
     for _ in $(seq "$repeat"); do
-        MEMPROF_TIMINGS=1 /usr/bin/time -f '%e %M %U %S' "$bin" run "$file" --no-sampling --out "$work/out-$name" \
+        /usr/bin/time -f '%e %M %U %S' "$bin" run "$file" --no-sampling --timings --out "$work/out-$name" \
             >/dev/null 2>"$work/try.err"
         grep '^timing' "$work/try.err" >>"$work/all-$name.err"
         python3 -c 'import json, sys; h = json.load(open(sys.argv[1]))["host"]; print("timing-host", h["processedOccurrences"], h["simulationWallMs"])' \
@@ -78,7 +78,7 @@ lines = [line.split() for line in open(sys.argv[1])]
 n = int(next(l[1] for l in lines if l[0] == "timing-host"))
 ms = min(float(l[2]) for l in lines if l[0] == "timing-host")
 print(f"simulation          {n} occurrences in {ms / 1000:.2f} s, {n / ms / 1000:.2f} M occurrences/s")
-# The simulating thread's CPU time (MEMPROF_TIMINGS), which other work on the machine does not inflate.
+# The simulating thread's CPU time (--timings), which other work on the machine does not inflate.
 cpu = min(float(l[2]) for l in lines if l[:2] == ["timing-cpu", "simulation"])
 print(f"simulation (CPU)    {cpu / 1000:.2f} s of the simulating thread's CPU time, {n / cpu / 1000:.2f} M occurrences/s")
 # Each file's writer: its best wall time (in the order the run names them).

@@ -17,7 +17,6 @@ memprof=${MEMPROF:-}
 if [[ -z "$memprof" ]]; then
     scratch=${SCRATCH:-.build}
     swift build --scratch-path "$scratch" --product memprof >/dev/null
-    swift build --scratch-path "$scratch" --product memprof-tools >/dev/null   # sweep, compare
     memprof="$root/$scratch/debug/memprof"
 fi
 

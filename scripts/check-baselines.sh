@@ -12,7 +12,6 @@ cd "$root"
 bin="${MEMPROF_BIN:-}"
 if [ -z "$bin" ]; then
   swift build --product memprof >&2
-  swift build --product memprof-tools >&2   # compare runs memprof-tools
   bin="$root/.build/debug/memprof"
 fi
 tmp="$(mktemp -d)"

@@ -22,6 +22,12 @@ public enum CommandMain {
         }
     }
 
+    /// Gives SIGINT, SIGTERM and SIGHUP their default action again, for a command that writes
+    /// nothing and starts another program (which would inherit them ignored): `view`'s opener.
+    public static func restoreSignalDefaults() {
+        Interruption.restoreDefaults()
+    }
+
     /// Ends the process for what a command of `Root` threw: memprof's own errors with their
     /// message and status, command-line mistakes with status 2, the rest as the parser would
     /// (help and the version on standard output, checked as every output is: status 3 when it

@@ -13,7 +13,8 @@ import Glibc
 ///
 /// The signals are received by a dispatch source, so the removal runs on a thread of its own,
 /// never in a signal handler. A signal that was ignored when memprof started (`nohup`, a
-/// background job of a non-interactive shell) stays ignored.
+/// background job of a non-interactive shell) stays ignored; one that was blocked (a parent
+/// that started memprof from a thread blocking it, as some test runners do) is unblocked.
 enum Interruption {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
@@ -21,15 +22,20 @@ enum Interruption {
 
     static func removeUnfinishedOutputOnSignals() {
         let queue = DispatchQueue(label: "memprof.interruption")
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
         for number in signals {
             let previous = signal(number, SIG_IGN)
             if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
+            sigaddset(&unblock, number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { interrupted(by: number) }
             source.resume()
             sources.append(source)
             handled.append(number)
         }
+        // Before any other thread starts: the threads made later inherit this mask.
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// The signals handled here (not those ignored from the start).

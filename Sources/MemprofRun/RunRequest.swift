@@ -26,7 +26,7 @@ public struct RunRequest {
     /// Called now and then with the simulated time reached, from the simulating thread.
     public var progress: ((Microseconds) -> Void)?
     /// Called after each file is rendered with its name, milliseconds taken and size in bytes
-    /// (`scripts/bench-html.sh` reads these through `MEMPROF_TIMINGS`).
+    /// (`memprof run --timings` prints them; `scripts/bench-html.sh` reads them).
     public var timings: ((_ file: String, _ milliseconds: Double, _ bytes: Int) -> Void)?
     /// Called with the CPU time the writer of a streamed file (report.json, trace.json) took on
     /// the run's thread, in milliseconds (`memprof run`: `RunPipeline.run(_:writingTo:)`), and

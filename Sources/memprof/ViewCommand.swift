@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MemprofCommandLine
 import MemprofOutput
 
 struct ViewCommand: ParsableCommand {
@@ -61,6 +62,8 @@ struct ViewCommand: ParsableCommand {
         let openers = path.split(separator: ":").map { "\($0)/xdg-open" }
         #endif
         guard let opener = openers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return false }
+        // The opener may start a browser: it gets the signals' default actions, not memprof's.
+        CommandMain.restoreSignalDefaults()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: opener)
         process.arguments = [url]

@@ -7,11 +7,11 @@ import Testing
 
 @Suite struct SiblingBinaryTests {
     @Test func buildCommandFollowsTheBuildFolder() {
-        let tools = SiblingBinary.tools
-        #expect(tools.buildCommand(folder: "/src/memprof/.build/debug") == "swift build --product memprof-tools")
-        #expect(tools.buildCommand(folder: "/src/memprof/.build/release") == "swift build -c release --product memprof-tools")
-        #expect(tools.buildCommand(folder: "/usr/local/bin")
-                == "swift build -c release --product memprof-tools, then copy .build/release/memprof-tools to /usr/local/bin")
+        let server = SiblingBinary.server
+        #expect(server.buildCommand(folder: "/src/memprof/.build/debug") == "swift build --product memprof-serve")
+        #expect(server.buildCommand(folder: "/src/memprof/.build/release") == "swift build -c release --product memprof-serve")
+        #expect(server.buildCommand(folder: "/usr/local/bin")
+                == "swift build -c release --product memprof-serve, then copy .build/release/memprof-serve to /usr/local/bin")
     }
 
     @Test func aMissingSiblingIsNotBuiltWithExitStatus127() throws {
@@ -19,48 +19,54 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let executable = folder.appendingPathComponent("memprof").path
-        #expect(throws: SiblingBinary.NotBuilt.self) { try SiblingBinary.server.beside(executable: executable, command: "serve") }
         do {
-            _ = try SiblingBinary.tools.beside(executable: executable, command: "check")
+            _ = try SiblingBinary.server.beside(executable: executable, command: "serve")
+            Issue.record("found a memprof-serve in an empty folder")
         } catch let error as SiblingBinary.NotBuilt {
             #expect(error.exitStatus == ExitStatus.partNotBuilt)
-            #expect(error.description.hasPrefix("check runs memprof-tools, which is not built: there is no \(folder.path)/memprof-tools"))
-            #expect(error.description.hasSuffix("(./scripts/memprof check builds it too)"))
+            #expect(error.description.hasPrefix("serve runs memprof-serve, which is not built: there is no \(folder.path)/memprof-serve"))
+            #expect(error.description.hasSuffix("(./scripts/memprof serve builds it too)"))
         }
         // Once it is there, it is found.
-        FileManager.default.createFile(atPath: folder.appendingPathComponent("memprof-tools").path, contents: Data())
-        #expect(try SiblingBinary.tools.beside(executable: executable, command: "check") == folder.appendingPathComponent("memprof-tools").path)
+        FileManager.default.createFile(atPath: folder.appendingPathComponent("memprof-serve").path, contents: Data())
+        #expect(try SiblingBinary.server.beside(executable: executable, command: "serve") == folder.appendingPathComponent("memprof-serve").path)
     }
 }
 
-@Suite struct ToolCommandTests {
-    @Test func everyToolCommandOnceWithHelp() {
-        let names = ToolCommand.all.map(\.name)
-        #expect(names == ["sweep", "merge", "compare", "check", "export", "import"])
-        for tool in ToolCommand.all {
-            #expect(!tool.abstract.isEmpty && !tool.discussion.isEmpty, "\(tool.name)")
-            #expect(tool.configuration.commandName == tool.name)
-        }
-    }
-
-    /// An entry as `memprof` declares one.
-    struct Entry: ParsableCommand {
-        static let configuration = ToolCommand.compare.passthroughConfiguration
-        @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
-    }
-
-    /// The command itself, with its help flags.
+@Suite struct OutputOptionsTests {
     struct Command: ParsableCommand {
-        static let configuration = ToolCommand.compare.configuration
-        @Argument var base: String
+        @Option(name: [.short, .long], transform: OutputPath.named) var out: String?
+        @OptionGroup var files: ResultFileOptions
     }
 
-    @Test func theEntryPassesHelpFlagsOnToTheCommand() throws {
-        // The entry in memprof takes no help flags, so `memprof NAME --help` reaches the command.
-        for flag in ["--help", "-h"] {
-            #expect(try Entry.parse([flag, "a"]).arguments == [flag, "a"])
-            #expect(throws: (any Error).self) { try Command.parse([flag, "a"]) }
+    @Test func anEmptyOutputPathIsACommandLineMistake() throws {
+        for arguments in [["-o", ""], ["--out", ""], ["--html", ""], ["--markdown", ""], ["--junit", ""], ["--json", ""]] {
+            do {
+                _ = try Command.parse(arguments)
+                Issue.record("\(arguments) parsed")
+            } catch {
+                #expect(Command.exitCode(for: error) == .validationFailure, "\(arguments)")
+                #expect(Command.message(for: error).contains("an empty path names no file or folder"), "\(arguments)")
+            }
         }
+        let parsed = try Command.parse(["-o", "x", "--html", "page.html"])
+        #expect(parsed.out == "x" && parsed.files.html == "page.html" && parsed.files.json == nil)
+    }
+
+    /// Each form is made only when asked for, and written whole.
+    @Test func resultFilesAreWrittenWhenAskedFor() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("results-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let html = folder.appendingPathComponent("page.html").path, json = folder.appendingPathComponent("r.json").path
+        let files = try Command.parse(["--html", html, "--json", json]).files
+        var pagePath: String?
+        try files.write(markdown: "# m", html: { path in pagePath = path; return "<p>" },
+                        junit: { Issue.record("junit made without --junit"); return "" }, json: { Data("{}".utf8) })
+        #expect(pagePath == html)
+        #expect(try String(contentsOfFile: html, encoding: .utf8) == "<p>")
+        #expect(try String(contentsOfFile: json, encoding: .utf8) == "{}")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["page.html", "r.json"])
     }
 }
 

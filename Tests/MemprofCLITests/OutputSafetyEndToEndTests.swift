@@ -1,0 +1,211 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import MemprofTestSupport
+import Testing
+
+/// Output that never lies and leaves no debris, through the built binary: what is at an output
+/// path is written into, standard output that cannot be written is exit status 3, input that is
+/// not a regular file is refused, and an interrupted run or sweep removes its staging folder.
+@Suite(.serialized) struct OutputSafetyEndToEndTests {
+    /// A scratch folder holding a short workload (`commute.yaml`) and its report (`r/`).
+    static func folderWithReport() throws -> URL {
+        let dir = try Scratch.makeDirectory("output-safety")
+        try goodWorkload.write(to: dir.appendingPathComponent("commute.yaml"), atomically: true, encoding: .utf8)
+        let run = try ProcessRunner.memprof(["run", "commute.yaml", "--out", "r", "--no-sampling"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        return dir
+    }
+
+    /// Runs memprof under `timeout`, so a command that would wait forever is killed (status 137).
+    /// SIGKILL, because a test runner may start processes with SIGTERM blocked.
+    static func bounded(_ arguments: [String], in dir: URL) throws -> ProcessOutcome {
+        try ProcessRunner.run(command: "timeout", ["-s", "KILL", "20"] + arguments, in: dir)
+    }
+
+    /// Runs a shell script with memprof's path as `$0`, for redirections (`> /dev/full`, `>&-`,
+    /// `ulimit -f`).
+    static func shell(_ script: String, in dir: URL) throws -> ProcessOutcome {
+        try bounded(["sh", "-c", script, Repository.memprofBinary.path], in: dir)
+    }
+
+    /// The names in `dir` (not below it), sorted.
+    static func names(_ dir: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+    }
+
+    static func isSymbolicLink(_ url: URL) -> Bool {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
+    }
+
+    /// A single-file output is written into what is at its path when that is not a regular file:
+    /// a link to standard output writes to standard output, a link to a file writes the file and
+    /// stays a link, a link to /dev/full fails with a sentence and exit 3 (before: each link was
+    /// replaced by a regular file, standard output got nothing, and /dev/full "succeeded").
+    @Test func singleFileOutputsWriteIntoWhatIsThere() throws {
+        let dir = try Self.folderWithReport()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("to-stdout").path, withDestinationPath: "/dev/stdout")
+        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("to-full").path, withDestinationPath: "/dev/full")
+        try "old".write(to: dir.appendingPathComponent("target.json"), atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("link.json").path, withDestinationPath: "target.json")
+
+        let expected = try ProcessRunner.memprof(["export", "r", "--format", "trace"], in: dir)
+        #expect(expected.status == 0 && expected.stdout.hasPrefix("{"), "\(expected.stderr)")
+        let viaLink = try ProcessRunner.memprof(["export", "r", "--format", "trace", "-o", "to-stdout"], in: dir)
+        #expect(viaLink.status == 0, "\(viaLink.stderr)")
+        #expect(viaLink.stdout == expected.stdout)
+        #expect(Self.isSymbolicLink(dir.appendingPathComponent("to-stdout")))
+
+        let compare = try ProcessRunner.memprof(["compare", "r", "r", "--json", "to-stdout"], in: dir)
+        #expect(compare.status == 0, "\(compare.stderr)")
+        #expect(compare.stdout.hasPrefix("{"), "\(compare.stdout)")
+
+        let intoFile = try ProcessRunner.memprof(["export", "r", "--format", "trace", "-o", "link.json"], in: dir)
+        #expect(intoFile.status == 0, "\(intoFile.stderr)")
+        #expect(Self.isSymbolicLink(dir.appendingPathComponent("link.json")))
+        #expect(try String(contentsOf: dir.appendingPathComponent("target.json"), encoding: .utf8) == expected.stdout)
+
+        for arguments in [["export", "r", "--format", "trace", "-o", "to-full"], ["compare", "r", "r", "--html", "to-full"],
+                          ["check", "r", "--budget", "budget.yaml", "--junit", "to-full"]] {
+            try "summary: {evictions: {max: 10}}\n".write(to: dir.appendingPathComponent("budget.yaml"), atomically: true, encoding: .utf8)
+            let full = try ProcessRunner.memprof(arguments, in: dir)
+            #expect(full.status == 3, "\(arguments): \(full.stderr)")
+            #expect(full.stderr == "memprof: no space left on device writing to-full\n", "\(arguments)")
+            #expect(Self.isSymbolicLink(dir.appendingPathComponent("to-full")), "\(arguments)")
+        }
+        #expect(!Scratch.listing(dir).contains { $0.contains(".memprof-") })
+    }
+
+    /// Standard output that cannot be written (a full device, closed, past `ulimit -f`) is exit
+    /// status 3 with a sentence, for every command that prints (before: `list` exited 0 having
+    /// lost its output; import and export stopped with SIGILL, status 132).
+    @Test func standardOutputThatCannotBeWrittenIsExitStatus3() throws {
+        let dir = try Self.folderWithReport()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ips = Repository.root.appendingPathComponent("Tests/MemprofFieldTests/Fixtures/ios11-iphone8-memorytest.ips").path
+        let cases: [(String, String)] = [
+            (#""$0" list workloads --yaml phone-day > /dev/full"#, "memprof: no space left on device writing to standard output\n"),
+            (#""$0" list > /dev/full"#, "memprof: no space left on device writing to standard output\n"),
+            (#""$0" export r --format trace > /dev/full"#, "memprof: no space left on device writing to standard output\n"),
+            (#""$0" export r --format benchmark > /dev/full"#, "memprof: no space left on device writing to standard output\n"),
+            (#""$0" import "\#(ips)" > /dev/full"#, "memprof: no space left on device writing to standard output\n"),
+            (#""$0" validate commute.yaml > /dev/full"#, "memprof: no space left on device writing to standard output\n"),
+            (#""$0" compare r r > /dev/full"#, "memprof: no space left on device writing to standard output\n"),
+            (#""$0" --help > /dev/full"#, "memprof: no space left on device writing to standard output\n"),
+            (#""$0" export r --format trace >&-"#, "memprof: standard output is closed or not open for writing\n"),
+            (#""$0" list workloads >&-"#, "memprof: standard output is closed or not open for writing\n"),
+            (#"ulimit -f 1; "$0" export r --format trace > big.json"#,
+             "memprof: file too large (over the file-size limit) writing to standard output\n"),
+        ]
+        for (script, message) in cases {
+            let outcome = try Self.shell(script, in: dir)
+            #expect(outcome.status == 3, "\(script): \(outcome.stderr)")
+            #expect(outcome.stderr == message, "\(script)")
+        }
+    }
+
+    /// A FIFO given as input is refused at once, named, exit 2 (before: run, validate and a
+    /// sweep's `workload:` waited forever, import said "You don't have permission", merge "no
+    /// runs.csv").
+    @Test func inputThatIsNotARegularFileIsRefused() throws {
+        let dir = try Self.folderWithReport()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(mkfifo(dir.appendingPathComponent("fifo").path, 0o644) == 0)
+        // A sweep's result whose runs.csv is a FIFO.
+        try "memprof: 1\nsweep: s\nworkload: commute.yaml\nseeds: 1..2\n".write(to: dir.appendingPathComponent("sweep.yaml"),
+                                                                             atomically: true, encoding: .utf8)
+        let sweep = try ProcessRunner.memprof(["sweep", "sweep.yaml", "--out", "part"], in: dir)
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let runs = dir.appendingPathComponent("part/runs.csv").path
+        #expect(unlink(runs) == 0 && mkfifo(runs, 0o644) == 0)
+        try "memprof: 1\nsweep: s\nworkload: fifo\nseeds: 1..2\n".write(to: dir.appendingPathComponent("sweep.yaml"),
+                                                                     atomically: true, encoding: .utf8)
+        let refusal = "is a FIFO, not a regular file; memprof reads its input from files"
+        let cases: [([String], String)] = [
+            (["run", "fifo"], "memprof: fifo: \(refusal)\n"),
+            (["validate", "fifo"], "memprof: fifo: \(refusal)\n"),
+            (["sweep", "fifo"], "memprof: fifo: \(refusal)\n"),
+            (["sweep", "sweep.yaml", "--out", "fleet"], "memprof: sweep.yaml:3:11: workload: \(refusal)\n"),
+            (["import", "fifo"], "memprof: fifo: \(refusal)\n"),
+            (["check", "r", "--budget", "fifo"], "memprof: fifo: \(refusal)\n"),
+            (["compare", "r", "r", "--thresholds", "fifo"], "memprof: fifo: \(refusal)\n"),
+            (["merge", "fifo", "--out", "merged"], "memprof: fifo: is a FIFO, not a folder written by memprof sweep or merge\n"),
+            (["merge", "part", "--out", "merged"], "memprof: part/runs.csv: \(refusal)\n"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try Self.bounded([Repository.memprofBinary.path] + arguments, in: dir)
+            #expect(outcome.status == 2, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr == message, "\(arguments)")
+        }
+        #expect(Self.names(dir) == ["commute.yaml", "fifo", "part", "r", "sweep.yaml"])
+    }
+
+    /// Starts memprof with `arguments` in `dir`, waits until a staging folder (`.NAME.memprof-PID-START`)
+    /// appears there, sends `signal`, and returns the exit status and what `dir` holds after.
+    static func interrupt(_ arguments: [String], in dir: URL, with signal: Int32) throws
+        -> (status: Int32, stderr: String, listing: [String]) {
+        let process = Process()
+        process.executableURL = Repository.memprofBinary
+        process.arguments = arguments
+        process.currentDirectoryURL = dir
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while !names(dir).contains(where: { $0.contains(".memprof-") }) && process.isRunning && Date() < deadline {
+            usleep(20_000)
+        }
+        let staged = names(dir).contains { $0.contains(".memprof-") }
+        #expect(staged, "no staging folder appeared: \(names(dir))")
+        kill(process.processIdentifier, signal)
+        // A process that does not end within a minute (the signal blocked) is killed.
+        let killer = DispatchWorkItem { kill(process.processIdentifier, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: killer)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        killer.cancel()
+        #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
+        return (process.terminationStatus, stderr, names(dir))
+    }
+
+    /// SIGTERM or Ctrl-C (SIGINT) during a run or a sweep removes its staging folder and exits
+    /// 143 or 130 (before: the process died with the signal and left `.out.memprof-PID-START`,
+    /// tens of megabytes, until the next write beside it).
+    @Test(arguments: [SIGTERM, SIGINT])
+    func anInterruptedRunOrSweepLeavesNothing(signal: Int32) throws {
+        let dir = try Scratch.makeDirectory("interrupted")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Self.interrupt(["run", "phone-day", "--set", "duration=60h", "--out", "out"], in: dir, with: signal)
+        #expect(run.status == 128 + signal, "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("; the unfinished output was removed\n"), "\(run.stderr)")
+        #expect(run.listing == [], "\(run.listing)")
+
+        try "memprof: 1\nsweep: long\nworkload: phone-day\nseeds: 1..5000\n".write(
+            to: dir.appendingPathComponent("long.yaml"), atomically: true, encoding: .utf8)
+        let sweep = try Self.interrupt(["sweep", "long.yaml", "--out", "out", "--threads", "1"], in: dir, with: signal)
+        #expect(sweep.status == 128 + signal, "\(sweep.stderr)")
+        #expect(sweep.listing == ["long.yaml"], "\(sweep.listing)")
+    }
+
+    /// An empty output path is refused before anything runs, exit 2 (before: `run --out ""`
+    /// wrote the report into the current folder).
+    @Test func anEmptyOutputPathIsRefused() throws {
+        let dir = try Scratch.makeDirectory("empty-out")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try goodWorkload.write(to: dir.appendingPathComponent("commute.yaml"), atomically: true, encoding: .utf8)
+        try "memprof: 1\nsweep: s\nworkload: commute.yaml\nseeds: 1..2\n".write(to: dir.appendingPathComponent("s.yaml"),
+                                                                             atomically: true, encoding: .utf8)
+        for arguments in [["run", "commute.yaml", "--out", ""], ["run", "commute.yaml", "-o", ""], ["sweep", "s.yaml", "--out", ""],
+                          ["merge", "a", "--out", ""], ["export", "r", "--format", "trace", "-o", ""], ["import", "x.ips", "-o", ""],
+                          ["compare", "a", "b", "--html", ""], ["check", "a", "--budget", "b", "--json", ""]] {
+            let outcome = try ProcessRunner.memprof(arguments, in: dir)
+            #expect(outcome.status == 2, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("an empty path names no file or folder"), "\(arguments): \(outcome.stderr)")
+        }
+        #expect(Self.names(dir) == ["commute.yaml", "s.yaml"])
+    }
+}

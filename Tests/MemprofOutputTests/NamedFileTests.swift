@@ -1,0 +1,156 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import MemprofOutput
+import Testing
+
+/// One output file at a path the user named: written into what is there unless it is a
+/// regular file or nothing, which are replaced whole.
+@Suite struct NamedFileTests {
+    private func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-named-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func aRegularFileIsReplacedKeepingItsPermissions() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("out.json").path
+        try "old, and longer".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(chmod(path, 0o600) == 0)
+        try AtomicFiles.write(Data("new".utf8), to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new")
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.json"])
+    }
+
+    @Test func aLinkKeepsBeingALinkAndItsTargetIsWritten() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let link = dir.appendingPathComponent("link").path, target = dir.appendingPathComponent("target").path
+        try "old".write(toFile: target, atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target")
+        try AtomicFiles.write(Data("new".utf8), to: link)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "target")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "new")
+        // A link to nothing yet: the file it names is made.
+        let dangling = dir.appendingPathComponent("dangling").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "made")
+        try AtomicFiles.write(Data("made".utf8), to: dangling)
+        #expect(try String(contentsOfFile: dir.appendingPathComponent("made").path, encoding: .utf8) == "made")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["dangling", "link", "made", "target"])
+    }
+
+    @Test func devicesAreWrittenIntoAndTheirFailuresAreOutputErrors() throws {
+        try AtomicFiles.write(Data("discarded".utf8), to: "/dev/null")
+        do {
+            try AtomicFiles.write(Data("x".utf8), to: "/dev/full")
+            Issue.record("/dev/full took the bytes")
+        } catch let error as OutputError {
+            #expect(error.exitStatus == ExitStatus.outputFailure)
+            #expect(error.description == "no space left on device writing /dev/full")
+        }
+    }
+
+    @Test func aFIFOIsWrittenIntoForItsReader() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let reader = FIFOReader(fifo)
+        try AtomicFiles.write(Data("through the pipe".utf8), to: fifo)
+        #expect(reader.wait() == "through the pipe")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["fifo"])
+    }
+
+    @Test func anEmptyPathOrAFolderIsBadInput() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for path in ["", dir.path] {
+            do {
+                try AtomicFiles.write(Data("x".utf8), to: path)
+                Issue.record("wrote to '\(path)'")
+            } catch let error as OutputError {
+                #expect(error.exitStatus == ExitStatus.badInput, "\(path)")
+            }
+        }
+    }
+}
+
+/// Reads a FIFO to its end on a thread of its own.
+final class FIFOReader: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var text = ""
+
+    init(_ path: String) {
+        Thread.detachNewThread { [self] in
+            let fd = open(path, O_RDONLY)
+            var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+            while fd >= 0 {
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                bytes += chunk[0..<n]
+            }
+            if fd >= 0 { close(fd) }
+            text = String(decoding: bytes, as: UTF8.self)
+            done.signal()
+        }
+    }
+
+    func wait() -> String {
+        done.wait()
+        return text
+    }
+}
+
+@Suite struct InputFileTests {
+    @Test func onlyRegularFilesAreRead() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-input-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("w.yaml").path, fifo = dir.appendingPathComponent("fifo").path
+        try "memprof: 1\n".write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(mkfifo(fifo, 0o644) == 0)
+        #expect(InputFile.read(file, maxBytes: 100) == .success(Array("memprof: 1\n".utf8)))
+        #expect(InputFile.read(file, maxBytes: 4) == .failure(.tooLarge(maxBytes: 4)))
+        #expect(InputFile.read(fifo, maxBytes: 100) == .failure(.notRegular("a FIFO")))
+        #expect(InputFile.read("/dev/zero", maxBytes: 100) == .failure(.notRegular("a character device")))
+        #expect(InputFile.read(dir.path, maxBytes: 100) == .failure(.folder))
+        #expect(InputFile.read(dir.appendingPathComponent("none").path, maxBytes: 100) == .failure(.missing))
+        #expect(InputFile.Refusal.notRegular("a FIFO").message == "is a FIFO, not a regular file; memprof reads its input from files")
+    }
+}
+
+@Suite struct UnfinishedOutputTests {
+    @Test func aStagingFolderIsUnfinishedUntilCommitted() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-unfinished-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let staged = try StagedFolder(replacing: dir.appendingPathComponent("out"), isOwnFile: { _ in true })
+        #expect(UnfinishedOutput.shared.current.contains(staged.staging.path))
+        try staged.write(OutputFile(name: "a", data: Data("1".utf8)))
+        try staged.commit()
+        #expect(!UnfinishedOutput.shared.current.contains(staged.staging.path))
+    }
+
+    /// What an interruption removes: every path begun, and any begun afterwards at once.
+    @Test func removeAllRemovesWhatWasBegunAndWhatIsBegunLater() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-unfinished-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("staging/sub"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "x".write(to: dir.appendingPathComponent("staging/sub/file"), atomically: false, encoding: .utf8)
+        try "y".write(to: dir.appendingPathComponent("done"), atomically: false, encoding: .utf8)
+        let registry = UnfinishedOutput()
+        registry.begin(dir.appendingPathComponent("staging").path)
+        registry.begin(dir.appendingPathComponent("done").path)
+        registry.end(dir.appendingPathComponent("done").path)
+        #expect(registry.removeAll() == [dir.appendingPathComponent("staging").path])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["done"])
+        try "z".write(to: dir.appendingPathComponent("late"), atomically: false, encoding: .utf8)
+        registry.begin(dir.appendingPathComponent("late").path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["done"])
+    }
+}
