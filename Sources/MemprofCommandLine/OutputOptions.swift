@@ -34,7 +34,7 @@ public struct ResultFileOptions: ParsableArguments {
     /// set. Each form is made only when it is written (but the Markdown, which the step summary
     /// takes); the HTML page is given the path it is written to (for its links).
     ///
-    /// - Throws: ``OutputError`` (exit status 3) when a file cannot be written.
+    /// - Throws: `OutputError` (exit status 3) when a file cannot be written.
     public func write(markdown markdownText: String, html page: (_ path: String) throws -> String, junit xml: () throws -> String,
                       json data: () throws -> Data) throws {
         if let markdown { try AtomicFiles.write(Data(markdownText.utf8), to: markdown) }

@@ -59,7 +59,7 @@ public final class StagedFolder {
     }
 
     /// A file of the new folder to write in pieces; ``StreamedFile/finish()`` it before ``commit()``.
-    /// `direct`: written past the page cache where the system allows (``DirectIO``), for a
+    /// `direct`: written past the page cache where the system allows (`DirectIO`), for a
     /// file of many megabytes written in large pieces.
     public func stream(_ name: String, direct: Bool = false) throws -> StreamedFile {
         try StreamedFile(creating: staging.appendingPathComponent(name), name: name, folder: target, direct: direct)
