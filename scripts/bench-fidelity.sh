@@ -14,7 +14,6 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 config=debug
 if [ "${1:-}" = "-c" ]; then config="${2:?-c needs debug or release}"; fi
 cd "$root"
-swift build -c "$config" --product memprof-tools >&2
 swift build -c "$config" --product memprof >&2
 bin="$root/.build/$config"
 work="$(mktemp -d)"
@@ -28,7 +27,7 @@ for report in "$root"/Tests/MemprofFieldTests/Fixtures/corpus/*; do
     total_reports=$((total_reports + 1))
     out="$work/${name%.*}"
     mkdir -p "$out"
-    if ! "$bin/memprof-tools" import "$report" -o "$out/workload.yaml" --name replay 2> "$out/import.log"; then
+    if ! "$bin/memprof" import "$report" -o "$out/workload.yaml" --name replay 2> "$out/import.log"; then
         expected="$(python3 "$root/scripts/fidelity_kills.py" expected "$report" | head -1)"
         printf '%-42s %-9s %-11s %s\n' "$name" no "0/${expected%% *}" "$(head -c 200 "$out/import.log" | tr '\n' ' ')"
         total_kills=$((total_kills + ${expected%% *}))

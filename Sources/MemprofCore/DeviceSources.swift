@@ -23,12 +23,12 @@ public enum DeviceSources {
     public static let pocketpalAvailableMemory = Citation(
         "a-ghorbani/pocketpal-ai pull request 651: iPhone 13 Pro, available memory 3.12 GB at launch",
         "https://github.com/a-ghorbani/pocketpal-ai/pull/651")
-    /// cardona/SwiftMistralCoreML issue 15: on an iPhone 15 Pro the app's memory rose "until
+    /// cardona/SwiftMistralCoreML#15: on an iPhone 15 Pro the app's memory rose "until
     /// ~3.5GB (%50 utilization)" in Xcode before the system killed it for using too much memory
     /// (April 2025). introlab/rtabmap pull request 1446 reads about 3 GB available on the same
     /// model (6 GB with the entitlement), consistent with it as a lower bound.
     public static let swiftMistralKill = Citation(
-        "cardona/SwiftMistralCoreML issue 15: iPhone 15 Pro killed at ~3.5 GB",
+        "cardona/SwiftMistralCoreML#15: iPhone 15 Pro killed at ~3.5 GB",
         "https://github.com/cardona/SwiftMistralCoreML/issues/15")
     /// Apple Developer Forums thread 826325: on an 8 GB iPad (model not named) the memory
     /// available to one app, by Apple's API, was about 6 GB on iPadOS 26.0–26.3 and about 3 GB

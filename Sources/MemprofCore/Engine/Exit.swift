@@ -47,7 +47,7 @@ extension Simulator {
         }
     }
 
-    /// The report of a memory kill in iOS's shape (issue 16): every app in memory, frozen ones
+    /// The report of a memory kill in iOS's shape: every app in memory, frozen ones
     /// included, and every process that is not an app still alive, with a pid, its band and its
     /// states in iOS's words; a per-process-limit victim's resident pages are its limit, as real
     /// reports show them. Processes by index (``JetsamSnapshot``, apps first, then processes at
