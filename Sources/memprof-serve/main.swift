@@ -47,12 +47,13 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await server.run(stopOnSignals: true) { bound in
                 let line = "serving \(root) at http://\(shownHost):\(bound)/ (Ctrl-C stops)\n"
-                FileHandle.standardOutput.write(Data(line.utf8))
+                // The server goes on when standard output cannot take its address line.
+                do { try StandardStream.out(line) } catch { StandardStream.error("memprof: \(error)\n") }
             }
         } catch {
             throw BadInput("cannot serve on \(host):\(port): \(error)")
         }
-        FileHandle.standardOutput.write(Data("stopped\n".utf8))
+        try StandardStream.out("stopped\n")
     }
 }
 

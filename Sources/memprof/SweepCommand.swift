@@ -32,7 +32,7 @@ struct SweepCommand: ParsableCommand {
         var parsedShard: SweepPlan.Shard?
         if let shard {
             guard let s = SweepPlan.Shard.parse(shard) else {
-                throw BadInput("--shard \(shard): expected K/N with 1 ≤ K ≤ N, such as 2/8")
+                throw BadInput(SweepPlan.Shard.problem(with: shard) ?? "--shard \(shard): expected K/N with 1 ≤ K ≤ N, such as 2/8")
             }
             parsedShard = s
         }
