@@ -40,7 +40,8 @@ public enum FuzzTargets {
         }
         return true
     }, seeds: {
-        BuiltinWorkloads.all.map { Data($0.yaml.utf8) } + Seeds.files(under: "Tests", named: { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") })
+        BuiltinWorkloads.all.map { Data($0.yaml.utf8) } + [Data(Seeds.processesExample.utf8)]
+            + Seeds.files(under: "Tests", named: { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") })
     })
 
     /// The workload reader's composer (`YAMLTree`, from libyaml's events) against Yams' composer
@@ -202,6 +203,31 @@ enum PlainDifference {
 
 /// Seeds and fixtures for the targets.
 enum Seeds {
+    /// A workload with processes that are not apps (spec §5) and the script actions that name them.
+    static let processesExample = """
+        memprof: 1
+        name: processes
+        duration: 2m
+        device: {preset: iphone-6-plus, osVersion: iOS 14.2 (18B92)}
+        policy: xnu
+        apps:
+          mail: {launch: {footprint: 200MB}}
+          safari: {launch: {footprint: 250MB}}
+          maps: {launch: {footprint: 200MB}}
+        processes:
+          backboardd: {kind: system, band: 12, resident: 24MB}
+          wifi: {name: wifianalyticsd, kind: daemon, band: 1, resident: 5MB, highWaterMark: 6MB}
+          widget: {name: NewsTag, kind: extension, band: 0, resident: 10MB}
+        script:
+          - {at: 0s, open: mail}
+          - {at: 10s, open: safari}
+          - {at: 20s, allocate: wifi, size: 2MB}
+          - {at: 30s, open: maps}
+          - {at: 40s, freeze: mail}
+          - {at: 50s, free: backboardd, size: 4MB}
+
+        """
+
     /// The repository, found from the working directory upwards (the fuzz scripts run from it).
     static let repository: URL? = {
         var dir = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
