@@ -203,29 +203,15 @@ enum PlainDifference {
 
 /// Seeds and fixtures for the targets.
 enum Seeds {
-    /// A workload with processes that are not apps (spec §5) and the script actions that name them.
+    /// A workload with processes that are not apps (spec §5) and the script actions that name
+    /// them, written in JSON (the same structure as YAML).
     static let processesExample = """
-        memprof: 1
-        name: processes
-        duration: 2m
-        device: {preset: iphone-6-plus, osVersion: iOS 14.2 (18B92)}
-        policy: xnu
-        apps:
-          mail: {launch: {footprint: 200MB}}
-          safari: {launch: {footprint: 250MB}}
-          maps: {launch: {footprint: 200MB}}
-        processes:
-          backboardd: {kind: system, band: 12, resident: 24MB}
-          wifi: {name: wifianalyticsd, kind: daemon, band: 1, resident: 5MB, highWaterMark: 6MB}
-          widget: {name: NewsTag, kind: extension, band: 0, resident: 10MB}
-        script:
-          - {at: 0s, open: mail}
-          - {at: 10s, open: safari}
-          - {at: 20s, allocate: wifi, size: 2MB}
-          - {at: 30s, open: maps}
-          - {at: 40s, freeze: mail}
-          - {at: 50s, free: backboardd, size: 4MB}
-
+        {"memprof": 1, "name": "processes", "duration": "1m", "device": {"preset": "ipad-air-2"}, "policy": "xnu",
+         "apps": {"a": {"launch": {"footprint": "600MB"}}, "b": {"launch": {"footprint": "700MB"}}},
+         "processes": {"d": {"name": "locationd", "kind": "daemon", "band": 3, "resident": "8MB", "highWaterMark": "9MB"},
+                       "s": {"kind": "system", "band": 999, "resident": "30MB"}},
+         "script": [{"at": "0s", "open": "a"}, {"at": "5s", "open": "b"}, {"at": "6s", "allocate": "d", "size": "2MB"},
+                    {"at": "7s", "freeze": "a"}, {"at": "8s", "free": "s", "size": "1MB"}]}
         """
 
     /// The repository, found from the working directory upwards (the fuzz scripts run from it).
