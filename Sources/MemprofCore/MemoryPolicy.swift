@@ -36,6 +36,13 @@ public struct MemoryView: Sendable, Hashable {
     public var availableBytes: Bytes
     public var compressedUsed: Bytes
     public var flash: Bytes
+
+    public init(ram: Bytes, availableBytes: Bytes, compressedUsed: Bytes, flash: Bytes) {
+        self.ram = ram
+        self.availableBytes = availableBytes
+        self.compressedUsed = compressedUsed
+        self.flash = flash
+    }
 }
 
 /// Decides compression and the order of reclaiming (spec §5). One type per policy.
@@ -126,11 +133,13 @@ public enum PolicyFactory {
 /// The kernel's own rules (spec §5 `xnu`): jetsam priority bands, two-second aging, the freezer.
 /// Every number comes from `XNUSettings`, which names the XNU file and symbol it is taken from.
 ///
-/// Bands: the foreground app `JETSAM_PRIORITY_FOREGROUND` (100); a `background` app running work
-/// `JETSAM_PRIORITY_BACKGROUND` (30), or `JETSAM_PRIORITY_AUDIO_AND_ACCESSORY` (120) while it plays
-/// audio; a suspended app `JETSAM_PRIORITY_AGING_BAND2` (20) for `memorystatus_apps_idle_time()`
-/// (2 s) after it became idle, then `JETSAM_PRIORITY_IDLE` (0); a frozen (compressed) app
-/// `JETSAM_PRIORITY_FREEZER` (75).
+/// Bands (the numbers of xnu-8792; every era's in XNUSettings+Eras.swift): the foreground app
+/// `JETSAM_PRIORITY_FOREGROUND` (100); a `background` app running work `JETSAM_PRIORITY_BACKGROUND`
+/// (30), or `JETSAM_PRIORITY_AUDIO_AND_ACCESSORY` (120) while it plays audio; a suspended app
+/// `JETSAM_PRIORITY_AGING_BAND2` (20) for `memorystatus_apps_idle_time()` (2 s) after it became
+/// idle, then `JETSAM_PRIORITY_IDLE` (0) (eras without an aging band for apps: the idle band at
+/// once); a frozen (compressed) app `JETSAM_PRIORITY_FREEZER` (75), or before xnu-4903 the band it
+/// was frozen in.
 public struct XNUPolicy: MemoryPolicy {
     public let settings: PolicySettings
     public let xnu: XNUSettings
@@ -157,10 +166,13 @@ public struct XNUPolicy: MemoryPolicy {
 
     public func band(of app: PolicyCandidate, nowUs: Microseconds) -> (band: Int, sinceUs: Microseconds)? {
         guard let band = xnu.band(app.state, playingAudio: app.isPlayingAudio) else { return nil }
-        guard app.state == .suspended else { return (band, app.stateSinceUs) }
+        // Without a frozen band (before xnu-4903) a frozen app keeps the band it was frozen in:
+        // the idle band once aged, as a suspended app's.
+        let ages = app.state == .suspended || (app.state == .compressed && xnu.frozenBand == nil)
+        guard ages, xnu.appsAge, let agingBand = xnu.agingBand else { return (band, app.stateSinceUs) }
         // A suspended app sits in the aging band first and reaches the idle band `agingUs` later.
         let agedAt = app.stateSinceUs + xnu.agingUs
-        return nowUs < agedAt ? (xnu.agingBand, app.stateSinceUs) : (band, agedAt)
+        return nowUs < agedAt ? (agingBand, app.stateSinceUs) : (band, agedAt)
     }
 
     public func reclaimOrder(_ candidates: [PolicyCandidate]) -> [PolicyCandidate] {
@@ -177,17 +189,18 @@ public struct XNUPolicy: MemoryPolicy {
 
     /// The freezer (bsd/kern/kern_memorystatus_freeze.c): it runs only while available memory is
     /// under `freezeThreshold` × RAM and more than `freezeSuspendedThreshold` suspended apps are not
-    /// frozen, with fewer than `frozenProcessesMax` frozen; it takes suspended apps of bands up to
-    /// `freezeMaxCandidateBand` from the lowest band up, first entered first, skipping those under
+    /// frozen, with fewer than `frozenProcessesMax` frozen (no limit before xnu-4903); it takes
+    /// suspended apps of bands up to `freezeMaxCandidateBand` (any band before xnu-4903) from the
+    /// lowest band up, first entered first, skipping those under
     /// `freezeMinFootprint` (`kMemorystatusFreezeSkipReasonBelowMinPages`) and those that do not fit
     /// in the flash store (`kMemorystatusFreezeSkipReasonNoCompressorSpace`).
     public func nextToFreeze(_ apps: [PolicyCandidate], memory: MemoryView) -> PolicyCandidate? {
         guard Double(memory.availableBytes) < xnu.freezeThreshold * Double(memory.ram) else { return nil }
         let frozen = apps.count { $0.state == .compressed }
         let unfrozenSuspended = apps.count { $0.state == .suspended }
-        guard frozen < xnu.frozenProcessesMax, unfrozenSuspended > xnu.freezeSuspendedThreshold else { return nil }
+        guard frozen < xnu.frozenProcessesMax ?? .max, unfrozenSuspended > xnu.freezeSuspendedThreshold else { return nil }
         return apps.filter {
-            $0.state == .suspended && ($0.band ?? .max) <= xnu.freezeMaxCandidateBand
+            $0.state == .suspended && ($0.band ?? .max) <= xnu.freezeMaxCandidateBand ?? .max
                 && $0.footprint >= xnu.freezeMinFootprint && memory.compressedUsed + $0.footprint <= memory.flash
         }.min { a, b in
             if a.band! != b.band! { return a.band! < b.band! }

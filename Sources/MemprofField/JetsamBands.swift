@@ -41,7 +41,7 @@ public struct JetsamBands: Sendable, Equatable {
     }
 
     public init(_ x: XNUSettings) {
-        self.init(idle: x.idleBand, aging: x.agingBand, background: x.backgroundBand, frozen: x.frozenBand,
+        self.init(idle: x.idleBand, aging: x.agingBand ?? x.idleBand, background: x.backgroundBand, frozen: x.frozenBand ?? x.idleBand,
                   foreground: x.foregroundBand, audio: x.audioBand)
     }
 

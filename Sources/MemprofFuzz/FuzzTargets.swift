@@ -40,7 +40,8 @@ public enum FuzzTargets {
         }
         return true
     }, seeds: {
-        BuiltinWorkloads.all.map { Data($0.yaml.utf8) } + Seeds.files(under: "Tests", named: { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") })
+        BuiltinWorkloads.all.map { Data($0.yaml.utf8) } + [Data(Seeds.processesExample.utf8)]
+            + Seeds.files(under: "Tests", named: { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") })
     })
 
     /// The workload reader's composer (`YAMLTree`, from libyaml's events) against Yams' composer
@@ -215,6 +216,17 @@ enum PlainDifference {
 
 /// Seeds and fixtures for the targets.
 enum Seeds {
+    /// A workload with processes that are not apps (spec §5) and the script actions that name
+    /// them, written in JSON (the same structure as YAML).
+    static let processesExample = """
+        {"memprof": 1, "name": "processes", "duration": "1m", "device": {"preset": "ipad-air-2"}, "policy": "xnu",
+         "apps": {"a": {"launch": {"footprint": "600MB"}}, "b": {"launch": {"footprint": "700MB"}}},
+         "processes": {"d": {"name": "locationd", "kind": "daemon", "band": 3, "resident": "8MB", "highWaterMark": "9MB"},
+                       "s": {"kind": "system", "band": 999, "resident": "30MB"}},
+         "script": [{"at": "0s", "open": "a"}, {"at": "5s", "open": "b"}, {"at": "6s", "allocate": "d", "size": "2MB"},
+                    {"at": "7s", "freeze": "a"}, {"at": "8s", "free": "s", "size": "1MB"}]}
+        """
+
     /// The repository, found from the working directory upwards (the fuzz scripts run from it).
     static let repository: URL? = {
         var dir = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

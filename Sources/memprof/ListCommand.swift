@@ -58,11 +58,13 @@ struct ListCommand: ParsableCommand {
                 guard let x = p.xnu else {
                     return [p.name, "compress under \(Format.bytes(p.compressionThreshold)), evict \(p.evictionOrder.rawValue), " + levels]
                 }
-                return [p.name, "jetsam bands idle \(x.idleBand), aging \(x.agingBand) for \(Format.duration(x.agingUs)), "
-                    + "background \(x.backgroundBand), frozen \(x.frozenBand), foreground \(x.foregroundBand), "
-                    + "audio \(x.audioBand); freezer: suspended apps ≥ \(Format.bytes(x.freezeMinFootprint)) while "
-                    + "available < \(Int(x.freezeThreshold * 100))% of RAM and > \(x.freezeSuspendedThreshold) unfrozen, "
-                    + "at most \(x.frozenProcessesMax) frozen; " + levels]
+                let aging = x.appsAge ? "aging \(x.agingBand ?? x.idleBand) for \(Format.duration(x.agingUs))" : "no aging band"
+                return [p.name, "jetsam bands (\(x.xnuTag ?? "xnu"); a device's iOS version picks its era) idle \(x.idleBand), "
+                    + "\(aging), background \(x.backgroundBand), frozen \(x.frozenBand.map(String.init) ?? "in their band"), "
+                    + "foreground \(x.foregroundBand), audio \(x.audioBand); freezer: suspended apps ≥ "
+                    + "\(Format.bytes(x.freezeMinFootprint)) while available < \(Int(x.freezeThreshold * 100))% of RAM and > "
+                    + "\(x.freezeSuspendedThreshold) unfrozen, at most \(x.frozenProcessesMax.map(String.init) ?? "any number of") frozen; "
+                    + "highwater kills under \(Int(x.pressureThreshold * 100))% of RAM available; " + levels]
             }
             return TextTable.render(rows)
         case .workloads:

@@ -43,6 +43,44 @@ import Testing
         #expect(whole.jetsamEvents.count > 100)
     }
 
+    /// A workload with processes that are not apps (spec §5): their memory changes, a highwater
+    /// kill, a process killed by band and their jetsam snapshots come out the same streamed.
+    @Test func processesStreamTheSame() throws {
+        let dir = try Scratch.makeDirectory("processes-run")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("processes.yaml")
+        try """
+            memprof: 1
+            name: processes
+            duration: 2m
+            device: {preset: iphone-6-plus, osVersion: iOS 14.2 (18B92)}
+            policy: xnu
+            apps:
+              mail: {launch: {footprint: 200MB}}
+              safari: {launch: {footprint: 250MB}}
+              maps: {launch: {footprint: 200MB}}
+            processes:
+              backboardd: {kind: system, band: 12, resident: 24MB}
+              wifi: {name: wifianalyticsd, kind: daemon, band: 1, resident: 5MB, highWaterMark: 6MB}
+              widget: {name: NewsTag, kind: extension, band: 0, resident: 10MB}
+            script:
+              - {at: 0s, open: mail}
+              - {at: 10s, open: safari}
+              - {at: 20s, allocate: wifi, size: 2MB}
+              - {at: 30s, open: maps}
+              - {at: 40s, allocate: maps, size: 100MB}
+
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let whole = try Self.expectStreamedEqualsWhole(RunRequest(workload: try WorkloadSource.load(file.path),
+                                                                  sampling: .unsampled))
+        // 30 s: wifianalyticsd (7 MB over its 6 MB mark) dies under pressure. 40 s: maps needs
+        // 100 MB more: the idle band goes first, NewsTag (a process, band 0, there from the start)
+        // before mail (band 0 since its suspension).
+        #expect(whole.jetsamEvents.map { "\($0.killed) \($0.exitReason.rawValue)" }.prefix(2)
+            == ["wifianalyticsd highwater", "NewsTag memoryPressure"])
+        #expect(whole.summary.terminations["highwater"] == 1)
+    }
+
     /// Twelve apps of 40 to 260 MB on an iPhone 6 Plus for 48 hours, switched every 20 s.
     static func longWorkload(policy: String) -> String {
         var text = "memprof: 1\nname: long\nseed: 7\nduration: 48h\ndevice: iphone-6-plus\npolicy: \(policy)\napps:\n"

@@ -53,8 +53,9 @@ extension Simulator {
 
     /// `freeze: APP` (spec §5 `xnu`): compresses a suspended app to flash at once, whatever the
     /// freezer's own conditions, as the `kern.memorystatus_freeze` sysctl freezes the pid it is
-    /// given (``XNUSettings`` cites it); refused when the policy has no freezer, the app is not
-    /// suspended, or it does not fit in the compressed store.
+    /// given (`sysctl_memorystatus_freeze`, xnu-8792.41.9 bsd/kern/kern_memorystatus_freeze.c:494
+    /// and :677; xnu-2782.1.97 bsd/kern/kern_memorystatus.c:559 and :595); refused when the policy
+    /// has no freezer, the app is not suspended, or it does not fit in the compressed store.
     mutating func freeze(_ i: Int, _ action: ScriptAction) {
         guard hasFreezer else { return ignored(action, .noFreezer) }
         guard apps[i].state == .suspended else { return ignored(action, .notSuspended(apps[i].state)) }

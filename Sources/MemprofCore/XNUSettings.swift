@@ -1,0 +1,88 @@
+/// The numbers of the `xnu` policy (spec §5), each read from XNU's source at the tag of the kernel
+/// era it belongs to (apple-oss-distributions/xnu; XNUSettings+Eras.swift cites tag, file and
+/// line for every value of every era). Values an era does not have are nil and left out of the JSON.
+public struct XNUSettings: Sendable, Hashable, Codable {
+    /// The xnu tag the numbers were read from (`xnu-8792.41.9`); nil in reports of memprof
+    /// versions that did not name it.
+    public var xnuTag: String?
+    /// `JETSAM_PRIORITY_IDLE` (0): suspended apps once aged.
+    public var idleBand: Int
+    /// Where an app that has just become idle ages (`applications_aging_band`); nil when apps
+    /// have no aging band (they go to the idle band at once). Equal to ``idleBand`` under xnu's
+    /// legacy aging policy, where the aging is inert: `isProcessInAgingBands` tests
+    /// `applications_aging_band &&`, so an app in band 0 is never aging.
+    public var agingBand: Int?
+    /// `JETSAM_PRIORITY_BACKGROUND`: apps running background work.
+    public var backgroundBand: Int
+    /// `memorystatus_freeze_jetsam_band`: where frozen apps go; nil before it existed (a frozen
+    /// app keeps its band).
+    public var frozenBand: Int?
+    /// `JETSAM_PRIORITY_FOREGROUND`: the foreground app.
+    public var foregroundBand: Int
+    /// `JETSAM_PRIORITY_AUDIO_AND_ACCESSORY`: apps playing audio.
+    public var audioBand: Int
+    /// How long an app stays in the aging band (`memorystatus_apps_idle_time()`); 0 without one.
+    public var agingUs: Microseconds
+    /// The highest band the freezer takes apps from; nil when it walks every band.
+    public var freezeMaxCandidateBand: Int?
+    /// The smallest footprint the freezer takes (`memorystatus_freeze_pages_min`, `FREEZE_PAGES_MIN`).
+    public var freezeMinFootprint: Bytes
+    /// The freezer runs only while available memory is under this fraction of RAM
+    /// (`freeze_threshold_percentage`, tested as `memorystatus_available_pages <
+    /// memorystatus_freeze_threshold`).
+    public var freezeThreshold: Double
+    /// The freezer runs only while more than this many suspended apps are not frozen
+    /// (`memorystatus_freeze_suspended_threshold` = `FREEZE_SUSPENDED_THRESHOLD_DEFAULT`).
+    public var freezeSuspendedThreshold: Int
+    /// At most this many apps are frozen at once (`memorystatus_frozen_processes_max` =
+    /// `FREEZE_PROCESSES_MAX`); nil before the limit existed.
+    public var frozenProcessesMax: Int?
+    /// The highwater pass (spec §5) runs while available memory is at or under this fraction of
+    /// RAM (`memorystatus_avail_pages_below_pressure`: `memorystatus_available_pages <=
+    /// memorystatus_available_pages_pressure`, xnu-8792.41.9 bsd/kern/kern_memorystatus.c:3532-3539).
+    /// Up to xnu-8792 that is `pressure_threshold_percentage` (15) of the pages
+    /// (xnu-8792.41.9 bsd/kern/kern_memorystatus.c:233 and :6602; xnu-2782.1.97 :112 and :3713);
+    /// from xnu-10002 15% up to 6 GB of RAM and 12% above (the table at xnu-10002.1.13
+    /// bsd/kern/kern_memorystatus.c:236-241). Nil means 15% (and is left out of the JSON).
+    public var pressureThresholdFraction: Double?
+
+    /// ``pressureThresholdFraction``, 15% when not given.
+    public var pressureThreshold: Double { pressureThresholdFraction ?? 0.15 }
+
+    public init(xnuTag: String? = nil, idleBand: Int, agingBand: Int?, backgroundBand: Int, frozenBand: Int?,
+                foregroundBand: Int, audioBand: Int, agingUs: Microseconds, freezeMaxCandidateBand: Int?,
+                freezeMinFootprint: Bytes, freezeThreshold: Double, freezeSuspendedThreshold: Int,
+                frozenProcessesMax: Int?, pressureThresholdFraction: Double? = nil) {
+        self.xnuTag = xnuTag
+        self.idleBand = idleBand
+        self.agingBand = agingBand
+        self.backgroundBand = backgroundBand
+        self.frozenBand = frozenBand
+        self.foregroundBand = foregroundBand
+        self.audioBand = audioBand
+        self.agingUs = agingUs
+        self.freezeMaxCandidateBand = freezeMaxCandidateBand
+        self.freezeMinFootprint = freezeMinFootprint
+        self.freezeThreshold = freezeThreshold
+        self.freezeSuspendedThreshold = freezeSuspendedThreshold
+        self.frozenProcessesMax = frozenProcessesMax
+        self.pressureThresholdFraction = pressureThresholdFraction
+    }
+
+    /// The band an app in `state` sits in, by this era's numbers, without aging (for jetsam
+    /// reports under a policy without bands): a frozen app in ``frozenBand``, or, before that
+    /// band existed, in the idle band it was frozen from.
+    public func band(_ state: AppState, playingAudio: Bool) -> Int? {
+        switch state {
+        case .notRunning: nil
+        case .inactive, .active: foregroundBand
+        case .background: playingAudio ? audioBand : backgroundBand
+        case .compressed: frozenBand ?? idleBand
+        case .suspended: idleBand
+        }
+    }
+
+    /// Whether apps age in a band of their own before the idle band (``agingBand`` set and not
+    /// the idle band, for a time above 0).
+    public var appsAge: Bool { agingBand.map { $0 != idleBand } ?? false && agingUs > 0 }
+}
