@@ -102,7 +102,7 @@ public struct MetricAccumulator: Sendable, Equatable {
         let n = Int128(count)
         let (scaled, overflow) = n.multipliedReportingOverflow(by: sumOfSquares)
         let variance: Double
-        if !overflow, case let (square, o) = sum.multipliedReportingOverflow(by: sum), !o {
+        if !overflow, case (let square, let o) = sum.multipliedReportingOverflow(by: sum), !o {
             variance = Double(scaled - square) / (Double(count) * Double(count - 1))
         } else {
             let (q, r) = sum.quotientAndRemainder(dividingBy: n)
