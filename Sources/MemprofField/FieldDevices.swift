@@ -2,15 +2,15 @@ import MemprofCore
 
 /// What the field's reports say about hardware memprof knows: the `product` code a report names,
 /// its RAM, and the measured app limit, one entry per identifier of the device presets
-/// (``DeviceModel/catalog``, where each figure's source is named), so `memprof import` and the
-/// presets read one table.
+/// (`DeviceModel.catalog` in MemprofCore, where each figure's source is named), so
+/// `memprof import` and the presets read one table.
 public struct FieldProduct: Sendable, Equatable {
     public var product: String
     public var model: String
     public var ram: Bytes
     /// A foreground app's limit: the preset's, measured on this model (`appLimitOS` names the OS
     /// it was read on) or derived from another model's measurement (`appLimitOS` is nil; the
-    /// preset's ``DeviceModel/limit`` says from which).
+    /// preset's `DeviceModel.limit` says from which).
     public var appLimit: Bytes?
     public var appLimitOS: String?
     public var appLimitIsDerived: Bool { appLimitOS == nil }
