@@ -8,6 +8,9 @@ public struct PolicyCandidate: Sendable, Hashable {
     public var isPlayingAudio: Bool
     /// When the app entered its current state.
     public var stateSinceUs: Microseconds = 0
+    /// For a compressed app, when it was suspended, before the freezer took it (its place in the
+    /// band it keeps where frozen apps have no band of their own).
+    public var suspendedSinceUs: Microseconds = 0
     /// Its jetsam band, for policies that have bands (`xnu`); filled in by the engine.
     public var band: Int? = nil
     /// When it entered that band, for least-recently-entered order within a band.
@@ -166,13 +169,17 @@ public struct XNUPolicy: MemoryPolicy {
 
     public func band(of app: PolicyCandidate, nowUs: Microseconds) -> (band: Int, sinceUs: Microseconds)? {
         guard let band = xnu.band(app.state, playingAudio: app.isPlayingAudio) else { return nil }
-        // Without a frozen band (before xnu-4903) a frozen app keeps the band it was frozen in:
-        // the idle band once aged, as a suspended app's.
-        let ages = app.state == .suspended || (app.state == .compressed && xnu.frozenBand == nil)
-        guard ages, xnu.appsAge, let agingBand = xnu.agingBand else { return (band, app.stateSinceUs) }
+        // Without a frozen band (before xnu-4903) a frozen app keeps the band it was frozen in,
+        // and its place in that band's queue: the freezer only sets its state
+        // (xnu-2782.1.97 bsd/kern/kern_memorystatus.c:2784) and moves no process, which changes
+        // queue only when its priority does (:1062-1069, to the tail of the new band). So it is
+        // where it was as a suspended app: the idle band once aged, from when it was suspended.
+        let keepsBand = app.state == .compressed && xnu.frozenBand == nil
+        let since = keepsBand ? app.suspendedSinceUs : app.stateSinceUs
+        guard app.state == .suspended || keepsBand, xnu.appsAge, let agingBand = xnu.agingBand else { return (band, since) }
         // A suspended app sits in the aging band first and reaches the idle band `agingUs` later.
-        let agedAt = app.stateSinceUs + xnu.agingUs
-        return nowUs < agedAt ? (agingBand, app.stateSinceUs) : (band, agedAt)
+        let agedAt = since + xnu.agingUs
+        return nowUs < agedAt ? (agingBand, since) : (band, agedAt)
     }
 
     public func reclaimOrder(_ candidates: [PolicyCandidate]) -> [PolicyCandidate] {

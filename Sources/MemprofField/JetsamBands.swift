@@ -25,8 +25,15 @@ public struct JetsamBands: Sendable, Equatable {
     public static let legacy = JetsamBands(idle: 0, aging: 2, background: 3, frozen: 8, foreground: 10, audio: 12,
                                            home: 16, top: 21)
 
-    /// The bands of an iOS major version.
-    public static func of(iosMajor: Int) -> JetsamBands { iosMajor >= 16 ? .modern : .legacy }
+    /// The bands of an iOS major version, from its kernel's era (``XNUSettings/era(iosMajor:)``):
+    /// ``modern`` from iOS 16, ``legacy`` for iOS 13 to 15; before iOS 13 there is no aging band
+    /// (apps age in the idle band, if at all), and before iOS 12 no frozen band: a frozen app keeps
+    /// the idle band it was frozen in (xnu-2782.1.97 bsd/kern/kern_memorystatus.c:2784 only sets
+    /// `P_MEMSTAT_FROZEN`; xnu-4903.221.2 c:1875 brings `memorystatus_freeze_jetsam_band`).
+    public static func of(iosMajor: Int) -> JetsamBands { JetsamBands(XNUSettings.era(iosMajor: iosMajor)) }
+
+    /// Whether frozen apps have a band of their own, apart from the idle band's queue.
+    public var hasFrozenBand: Bool { frozen != idle }
 
     public init(idle: Int, aging: Int, background: Int, frozen: Int, foreground: Int, audio: Int,
                 home: Int? = nil, top: Int? = nil) {

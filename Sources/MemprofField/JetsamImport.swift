@@ -214,17 +214,25 @@ public struct JetsamImport {
         var t: Microseconds = 0
         let apps = kept.filter { $0.kind == .app }
         let frontmost = apps.first { $0.role == .frontmost }
-        // Apps: the frozen ones first, each frozen to flash as soon as it is suspended; then the
-        // other suspended ones (the victims among them first, in the report's order), the running
-        // ones, and the frontmost app last. Flash holds exactly the frozen apps, so xnu's freezer
-        // freezes no other app on its own before the moment.
+        // Apps: the suspended ones, the running ones, and the frontmost app last; each frozen app
+        // is frozen to flash as soon as it is suspended. Flash holds exactly the frozen apps, so
+        // once they are frozen xnu's freezer freezes no other app on its own before the moment.
+        // A band is a queue that the kill walks from its head and that a report lists in that
+        // order (xnu-2782.1.97 bsd/kern/kern_memorystatus.c:2226 and :2333 both walk
+        // `memorystatus_get_first_proc_locked`; :1069 a process joins the tail of its new band),
+        // and freezing moves no process (:2784 only sets its state). So where frozen apps keep
+        // the idle band (before iOS 12) the victims enter it first, frozen or not, in the report's
+        // order, then the frozen apps that survived, then the others: the walk stops at the last
+        // victim, and no app that the report has unfrozen waits suspended, ahead of a frozen one,
+        // for the freezer (which takes the head of the lowest band first, :2721) to freeze it
+        // instead. Where frozen apps have a band of their own, they go first of all.
         let order = apps.filter { $0.role != .frontmost }.sorted { a, b in
-            let af = a.frozen && a.role == .suspended, bf = b.frozen && b.role == .suspended
-            if af != bf { return af }
-            if a.role != b.role { return a.role < b.role }
-            let av = a.replayed != nil, bv = b.replayed != nil
-            if av != bv { return av }
-            return a.index < b.index
+            func rank(_ e: Entry) -> (Int, Int, Int, Int) {
+                let frozen = e.frozen && e.role == .suspended ? 0 : 1, victim = e.replayed != nil ? 0 : 1
+                return bands.hasFrozenBand ? (frozen, e.role.rawValue, victim, e.index)
+                    : (e.role.rawValue, victim, frozen, e.index)
+            }
+            return rank(a) < rank(b)
         }
         var limitVictimBytes: Bytes?
         if let v = appLimitVictim.map({ entries[$0] }) {

@@ -11,14 +11,18 @@ import Testing
         #expect(try ProcessRunner.memprof(["run", "phone-day-xnu", "--out", "r", "--no-sampling"], in: dir).status == 0)
         let export = try ProcessRunner.memprof(["export", "r", "--format", "jetsam", "-o", "ips"], in: dir)
         #expect(export.status == 0, "\(export.stderr)")
-        // One report per moment of memory kills of the run.
-        let run = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("r/report.json"))) as! [String: Any]
-        let runKills = (run["jetsamEvents"] as! [[String: Any]]).map { ($0["atUs"] as! Int, $0["killed"] as! String) }
-        let moments = Array(Set(runKills.map(\.0))).sorted()
-        #expect(export.stderr.contains("\(moments.count) JetsamEvent reports written"), "\(export.stderr)")
+        // One report per moment of memory kills of the run, the first moment's kills in its order.
+        func kills(_ path: String) throws -> [(atUs: Int64, killed: String)] {
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent(path))) as! [String: Any]
+            return (report["jetsamEvents"] as! [[String: Any]]).map { (($0["atUs"] as! NSNumber).int64Value, $0["killed"] as! String) }
+        }
+        let run = try kills("r/report.json")
+        let moments = Set(run.map(\.atUs)).count
+        #expect(moments == 3, "phone-day-xnu kills at three moments on iOS 8.4.1")
+        #expect(export.stderr.contains("\(moments) JetsamEvent reports written"), "\(export.stderr)")
         let files = Scratch.listing(dir.appendingPathComponent("ips"))
         // phone-day-xnu's iPhone 6 Plus runs iOS 8.4.1: the era of text LowMemory reports.
-        #expect(files.count == moments.count && files.allSatisfy { $0.hasPrefix("LowMemory-2015-01-01-") && $0.hasSuffix(".ips") })
+        #expect(files.count == moments && files.allSatisfy { $0.hasPrefix("LowMemory-2015-01-01-") && $0.hasSuffix(".ips") })
         let first = try String(contentsOf: dir.appendingPathComponent("ips/\(files[0])"), encoding: .utf8)
         #expect(first.hasPrefix("Incident Identifier: "))
         #expect(first.contains("\nOS Version:          iPhone OS 8.4.1 (12H321)\nKernel Version:"))
@@ -27,9 +31,9 @@ import Testing
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("under xnu it kills"))
         #expect(try ProcessRunner.memprof(["run", "w.yaml", "--out", "w", "--no-sampling"], in: dir).status == 0)
-        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("w/report.json"))) as! [String: Any]
-        let killed = (report["jetsamEvents"] as! [[String: Any]]).map { $0["killed"] as! String }
-        #expect(killed == runKills.filter { $0.0 == moments[0] }.map(\.1), "the same kills as the run's first moment, in its order")
+        let firstMoment = run.filter { $0.atUs == run[0].atUs }.map(\.killed)
+        #expect(firstMoment == ["maps", "messages", "game"])
+        #expect(try kills("w/report.json").map(\.killed) == firstMoment, "the same kills as the run, in its order")
 
         let metrickit = try ProcessRunner.memprof(["export", "r", "--format", "metrickit", "-o", "mk.json"], in: dir)
         #expect(metrickit.status == 0)

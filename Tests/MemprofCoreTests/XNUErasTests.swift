@@ -14,9 +14,11 @@ struct XNUErasTests {
     }
 
     /// The band of an app in `state` since `since`, at `now`, under `x`, as `[band, since]`.
-    static func band(_ x: XNUSettings, _ state: AppState, since: Microseconds, at now: Microseconds) -> [Int64] {
-        let c = PolicyCandidate(index: 0, state: state, footprint: 10 * MB, lastForegroundUs: 0, isPlayingAudio: false,
+    static func band(_ x: XNUSettings, _ state: AppState, since: Microseconds, at now: Microseconds,
+                     suspendedAt: Microseconds? = nil) -> [Int64] {
+        var c = PolicyCandidate(index: 0, state: state, footprint: 10 * MB, lastForegroundUs: 0, isPlayingAudio: false,
                                 stateSinceUs: since)
+        c.suspendedSinceUs = suspendedAt ?? since
         guard let b = XNUPolicy(xnu: x).band(of: c, nowUs: now) else { return [] }
         return [Int64(b.band), b.sinceUs]
     }
@@ -69,6 +71,11 @@ struct XNUErasTests {
         #expect(Self.band(.xnu4570, .compressed, since: 7 * sec, at: 50 * sec) == [0, 7 * sec])
         #expect(Self.band(.xnu4903, .compressed, since: 7 * sec, at: 50 * sec) == [8, 7 * sec])
         #expect(Self.band(.xnu8792, .compressed, since: 7 * sec, at: 50 * sec) == [75, 7 * sec])
+        // Frozen at 30 s after being suspended at 7 s: before xnu-4903 it keeps its place in the
+        // idle band's queue (the freezer moves no process); from xnu-4903 it joins the frozen band then.
+        #expect(Self.band(.xnu2782, .compressed, since: 30 * sec, at: 50 * sec, suspendedAt: 7 * sec) == [0, 7 * sec])
+        #expect(Self.band(.xnu4570, .compressed, since: 30 * sec, at: 50 * sec, suspendedAt: 7 * sec) == [0, 7 * sec])
+        #expect(Self.band(.xnu4903, .compressed, since: 30 * sec, at: 50 * sec, suspendedAt: 7 * sec) == [8, 30 * sec])
         // Jetsam reports under a policy without bands show the same.
         #expect(XNUSettings.xnu2782.band(.compressed, playingAudio: false) == 0)
         #expect(XNUSettings.xnu4903.band(.compressed, playingAudio: false) == 8)

@@ -16,6 +16,8 @@ struct AppRuntime {
     let fetchMode: Bool, remoteNotificationMode: Bool, voipMode: Bool
     var state: AppState = .notRunning
     var stateSinceUs: Microseconds = 0
+    /// When the app was last suspended (a compressed app was suspended first).
+    var suspendedSinceUs: Microseconds = 0
     /// What made the app enter `state` (nil at the start of the run).
     var stateCause: StateCause?
     /// The states held so far, each closed when the next one is set.

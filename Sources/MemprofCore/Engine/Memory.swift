@@ -23,6 +23,7 @@ extension Simulator {
         if old == .compressed { compressedUsed -= footprint }
         if state == .compressed { compressedUsed += footprint }
         apps[i].state = state
+        if state == .suspended { apps[i].suspendedSinceUs = now }
         record(.transition(from: old, to: state, cause: cause), i)
         memoryChanged(i)
     }

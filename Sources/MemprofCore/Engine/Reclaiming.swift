@@ -79,6 +79,7 @@ extension Simulator {
         var c = PolicyCandidate(index: j, state: apps[j].state, footprint: apps[j].footprint,
                                 lastForegroundUs: apps[j].lastForegroundUs, isPlayingAudio: apps[j].playing,
                                 stateSinceUs: apps[j].stateSinceUs)
+        c.suspendedSinceUs = apps[j].suspendedSinceUs
         if hasBands, let (band, since) = policy.band(of: c, nowUs: now) {
             c.band = band
             c.bandSinceUs = since
