@@ -108,7 +108,7 @@ enum HTMLAssets {
     .mk-quit{stroke:var(--muted);background:var(--muted)}.mk-compression{stroke:var(--s-compressed);background:var(--s-compressed)}
     .axis{position:relative;height:18px;font-size:11px;color:var(--muted);border-top:1px solid var(--line)}
     .axis span{position:absolute;transform:translateX(-50%);white-space:nowrap}
-    .filters{display:flex;gap:14px;align-items:center;margin-bottom:6px;color:var(--muted)}
+    .filters{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;margin-bottom:6px;color:var(--muted)}.filters select{max-width:100%}
     select{font:inherit}
     .scroll{overflow:auto;max-height:560px;border:1px solid var(--line);border-radius:6px}
     table{border-collapse:collapse;width:100%;font-size:12.5px}
