@@ -20,7 +20,7 @@ public enum WorkloadLoader {
     public static func load(_ argument: String?, knownKernels: Set<String>? = nil,
                             overrides: [WorkloadOverride] = [], checkProgram: ProgramCheck? = nil) throws -> LoadedWorkload {
         let name = argument ?? BuiltinWorkloads.defaultName
-        if argument != nil, FileManager.default.fileExists(atPath: name) || name.contains("/")
+        if argument != nil, Self.pathExists(name) || name.contains("/")
             || name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".json") {
             return try loadFile(name, knownKernels: knownKernels, overrides: overrides, checkProgram: checkProgram)
         }
@@ -34,6 +34,13 @@ public enum WorkloadLoader {
         }
         return try parse(builtin.yaml, file: "builtin:\(builtin.name)", knownKernels: knownKernels, overrides: overrides,
                          checkProgram: checkProgram)
+    }
+
+    /// Whether something is at `path`, a symbolic link included even when it leads nowhere (a
+    /// loop, a dangling link): that is a file the user named, not a built-in's name.
+    static func pathExists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
     }
 
     public static func loadFile(_ path: String, knownKernels: Set<String>? = nil,

@@ -229,6 +229,26 @@ func error(of text: String) -> WorkloadError? {
             #expect(e.message.contains("did you mean 'phone-day'?"))
         } catch {}
     }
+
+    /// A link that leads nowhere (a loop, or a dangling link) is a file the user named: its
+    /// error says what is wrong with it, not that there is no such file.
+    @Test func aSymbolicLinkLoopIsNamedAsOne() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-loop-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a").path, b = dir.appendingPathComponent("b").path
+        try FileManager.default.createSymbolicLink(atPath: a, withDestinationPath: b)
+        try FileManager.default.createSymbolicLink(atPath: b, withDestinationPath: a)
+        // A bare name is looked up as a file first when something is at that path.
+        #expect(WorkloadLoader.pathExists(a) && !FileManager.default.fileExists(atPath: a))
+        do {
+            _ = try WorkloadLoader.load(a)
+            Issue.record("a symbolic link loop loaded")
+        } catch let e as WorkloadError {
+            #expect(e.message.contains("symbolic links"), "\(e.message)")
+            #expect(!e.message.contains("no such file"))
+        }
+    }
 }
 
 /// Workloads are composed without Yams' implicit tags (for speed): booleans, numbers and
