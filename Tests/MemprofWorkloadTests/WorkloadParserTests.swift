@@ -1,3 +1,4 @@
+import Foundation
 import MemprofCore
 import Testing
 @testable import MemprofWorkload
