@@ -24,9 +24,14 @@ public struct Device: Sendable, Hashable, Codable {
     /// The OS version the device runs, as `iOS 8.4.1 (12H321)`: it chooses the `xnu` policy's
     /// numbers and is what exported jetsam reports name. Left out when not given.
     public var osVersion: String?
+    /// The hardware identifier a jetsam report names, as `iPhone12,1`: set by a workload (an
+    /// imported report's `product`); exported reports name it instead of the preset's own. Left
+    /// out when not given.
+    public var product: String?
 
     public init(name: String, platform: Platform, ram: Bytes, systemReserved: Bytes, appLimit: Bytes,
-                flash: Bytes, flashReadRate: Bytes, pageSize: Bytes, cpuScale: Double, osVersion: String? = nil) {
+                flash: Bytes, flashReadRate: Bytes, pageSize: Bytes, cpuScale: Double, osVersion: String? = nil,
+                product: String? = nil) {
         self.name = name
         self.platform = platform
         self.ram = ram
@@ -37,6 +42,16 @@ public struct Device: Sendable, Hashable, Codable {
         self.pageSize = pageSize
         self.cpuScale = cpuScale
         self.osVersion = osVersion
+        self.product = product
+    }
+
+    /// Whether `text` reads as Apple's hardware identifier: a family name, then major,minor
+    /// (`iPhone12,1`, `iPad8,2`), at most 32 characters.
+    public static func isHardwareIdentifier(_ text: String) -> Bool {
+        let family = text.prefix { $0.isASCII && $0.isLetter }
+        let numbers = text.dropFirst(family.count).split(separator: ",", omittingEmptySubsequences: false)
+        return text.count <= 32 && !family.isEmpty && numbers.count == 2
+            && numbers.allSatisfy { !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 
     /// Memory the apps share: `ram − systemReserved`.

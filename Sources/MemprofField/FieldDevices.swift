@@ -54,8 +54,8 @@ public struct FieldIdentity: Sendable, Equatable {
     /// are `memprof-custom` on the OS of their era.
     public static func of(_ device: Device) -> FieldIdentity {
         let base = device.name.hasSuffix(" (modified)") ? String(device.name.dropLast(" (modified)".count)) : device.name
-        let product = base == "macbook-pro-2015" ? "MacBookPro11,4"
-            : DeviceModel.named(base)?.products.first ?? "memprof-custom"
+        let product = device.product ?? (base == "macbook-pro-2015" ? "MacBookPro11,4"
+            : DeviceModel.named(base)?.products.first ?? "memprof-custom")
         // iOS reports write the OS as "iPhone OS 8.4.1 (12H321)", on iPads too.
         var os = device.osVersion ?? (device.platform == .macos ? "macOS" : "iOS 16.0")
         if os.hasPrefix("iOS ") { os = "iPhone OS " + os.dropFirst(4) }

@@ -319,9 +319,12 @@ public struct JetsamImport {
         if let os = (report.build ?? report.header.osVersion).nonEmpty, IOSVersion.parse(os) != nil {
             y += "  osVersion: \(Self.yamlString(os))\n"
         }
-        // The hardware identifier (the report's `product`) is named in the header comment; the
-        // workload's device takes it once the workload format has the key.
-        if let p = report.product { y += "  # product: \(Self.comment(p))\n" }
+        // The hardware identifier, when it reads as one (a workload refuses anything else).
+        if let p = report.product, Device.isHardwareIdentifier(p) {
+            y += "  product: \(Self.yamlString(p))\n"
+        } else if let p = report.product {
+            y += "  # product: \(Self.comment(p))\n"
+        }
         y += "policy: xnu\napps:\n"
         if apps.isEmpty { y.removeLast(); y += " {}\n" }
         for app in apps {

@@ -86,7 +86,7 @@ public struct WorkloadParser {
     }
 
     static let deviceKeys = ["preset", "platform", "ram", "systemReserved", "appLimit", "flash", "flashReadRate",
-                             "pageSize", "cpuScale", "osVersion"]
+                             "pageSize", "cpuScale", "osVersion", "product"]
 
     func parseDevice(_ node: NodeReader) throws -> Device {
         let names = Device.presets.map(\.name)
@@ -123,6 +123,13 @@ public struct WorkloadParser {
                 throw v.error("'\(text)' names no version; write it as 'iOS 9.3' or 'iOS 10.2.1 (14D27)'")
             }
             device.osVersion = text
+        }
+        if let v = m["product"] {
+            let text = try v.string()
+            guard Device.isHardwareIdentifier(text) else {
+                throw v.error("'\(text)' is not a hardware identifier; write it as a report does, such as 'iPhone12,1'")
+            }
+            device.product = text
         }
         if m.keys.contains(where: { $0 != "preset" }) && m["preset"] != nil {
             device.name = "\(device.name) (modified)"

@@ -62,7 +62,7 @@ import Yams
         let yaml = try #require(try Yams.load(yaml: imported.yaml) as? [String: Any])
         let device = try #require(yaml["device"] as? [String: Any])
         #expect(device["osVersion"] as? String == report.build, "the era's numbers follow the report's iOS")
-        #expect(imported.yaml.contains("  # product: \(report.product!)\n"))
+        #expect(device["product"] as? String == report.product, "the hardware the report names")
         // Every process of the report is in the workload, as an app or a process (facts aside).
         let apps = (yaml["apps"] as? [String: Any])?.count ?? 0
         let processes = (yaml["processes"] as? [String: Any])?.count ?? 0

@@ -22,6 +22,19 @@ import Testing
         #expect(os?.description.contains("device.osVersion: 'latest' names no version") == true, "\(String(describing: os))")
     }
 
+    /// `device.product` names the hardware a report came from; anything else is refused, located.
+    @Test func aDeviceNamesItsHardwareIdentifier() throws {
+        let w = try parse(minimal.replacingOccurrences(of: "device: iphone-6-plus",
+                                                       with: "device: {preset: iphone-6-plus, product: \"iPhone7,2\"}"))
+        #expect(w.device.product == "iPhone7,2")
+        #expect(try parse(minimal).device.product == nil, "a preset names no product of its own")
+        for bad in ["iPhone", "7,2", "iPhone7,2\\nseed: 42", "iPhone12,1,3", "iPhone12345,1"] {
+            let e = error(of: minimal.replacingOccurrences(of: "device: iphone-6-plus",
+                                                           with: "device: {preset: iphone-6-plus, product: \"\(bad)\"}"))
+            #expect(e?.keyPath == "device.product" && e?.line == 5, "\(bad): \(String(describing: e))")
+        }
+    }
+
     @Test func presetsNameTheirOSAndTheA8HasFourKilobytePages() throws {
         let phone = try #require(Device.preset(named: "iphone-6-plus"))
         #expect(phone.osVersion == "iOS 8.4.1 (12H321)" && phone.osMajor == 8)
