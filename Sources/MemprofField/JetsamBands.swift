@@ -25,7 +25,7 @@ public struct JetsamBands: Sendable, Equatable {
     public static let legacy = JetsamBands(idle: 0, aging: 2, background: 3, frozen: 8, foreground: 10, audio: 12,
                                            home: 16, top: 21)
 
-    /// The bands of an iOS major version, from its kernel's era (``XNUSettings/era(iosMajor:)``):
+    /// The bands of an iOS major version, from its kernel's era (`XNUSettings.era(iosMajor:)` in MemprofCore):
     /// ``modern`` from iOS 16, ``legacy`` for iOS 13 to 15; before iOS 13 there is no aging band
     /// (apps age in the idle band, if at all), and before iOS 12 no frozen band: a frozen app keeps
     /// the idle band it was frozen in (xnu-2782.1.97 bsd/kern/kern_memorystatus.c:2784 only sets
