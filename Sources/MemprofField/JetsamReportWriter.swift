@@ -187,16 +187,22 @@ struct JSONLayout {
         }
 
         mutating func array<T>(_ k: String, _ items: [T], _ each: (inout Members, T) -> Void) {
+            array(k, items, pad: String(repeating: " ", count: indent + 2), itemIndent: indent + 4, each)
+        }
+
+        /// An array member: each object on a line of its own after `pad` and two spaces, its
+        /// members at `itemIndent`, the closing bracket after `pad`.
+        private mutating func array<T>(_ k: String, _ items: [T], pad: String, itemIndent: Int,
+                                       _ each: (inout Members, T) -> Void) {
             key(k)
             if items.isEmpty {
                 layout.text += "[]"
                 return
             }
             layout.text += "["
-            let pad = String(repeating: " ", count: indent + 2)
             for (i, item) in items.enumerated() {
                 layout.text += (i == 0 ? "\n" : ",\n") + pad + "  "
-                layout.object(indent: indent + 4, { each(&$0, item) }, into: &self)
+                layout.object(indent: itemIndent, { each(&$0, item) }, into: &self)
             }
             layout.text += "\n" + pad + "]"
         }
@@ -211,17 +217,7 @@ struct JSONLayout {
         /// An array member of the top-level object as iOS writes it: its objects at the top
         /// level's indentation, its closing bracket at the margin.
         mutating func topLevelArray<T>(_ k: String, _ items: [T], _ each: (inout Members, T) -> Void) {
-            key(k)
-            if items.isEmpty {
-                layout.text += "[]"
-                return
-            }
-            layout.text += "["
-            for (i, item) in items.enumerated() {
-                layout.text += (i == 0 ? "\n" : ",\n") + "  "
-                layout.object(indent: 2, { each(&$0, item) }, into: &self)
-            }
-            layout.text += "\n]"
+            array(k, items, pad: "", itemIndent: 2, each)
         }
 
         /// An array of scalars written by `each` with ``raw(_:)``.
