@@ -162,7 +162,7 @@ let package = Package(
         .target(name: "MemprofExport", dependencies: ["MemprofCompare", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofField", "MemprofOutput", "CZlib"]),
         // The field's formats (issue 16): JetsamEvent .ips reports written from a report and read
         // back into a workload that replays the kill, and MetricKit payloads.
-        .target(name: "MemprofField", dependencies: ["MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofOutput"]),
+        .target(name: "MemprofField", dependencies: ["MemprofCore", "MemprofReport", "MemprofReportReader", "MemprofWorkload", "MemprofOutput"]),
         .testTarget(name: "MemprofFieldTests", dependencies: ["MemprofField", "MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofTestSupport",
                                                       .product(name: "Yams", package: "Yams")],
                     resources: [.copy("Fixtures")]),
