@@ -1,4 +1,5 @@
 import Foundation
+import MemprofInput
 import MemprofOutput
 import MemprofWorkload
 import Yams

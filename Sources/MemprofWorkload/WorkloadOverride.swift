@@ -1,3 +1,4 @@
+import MemprofInput
 import Yams
 
 /// One change to a workload's keys before it is validated: `memprof run --set apps.mail.launch.footprint=60MB`,

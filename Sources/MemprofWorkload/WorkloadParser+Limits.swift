@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofInput
 
 /// A workload that runs, but not as its author may think: a declared time or footprint that
 /// cannot fit its limit. Located like ``WorkloadError``; `validate` and `run` print it and go on.

@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofInput
 import Yams
 
 /// Says why the program at a path (as a workload wrote it) cannot be run as work, or nil.

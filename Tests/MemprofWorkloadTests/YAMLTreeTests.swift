@@ -1,6 +1,7 @@
 import Foundation
 import MemprofCore
 import Testing
+@testable import MemprofInput
 @testable import MemprofWorkload
 
 /// The workload reader composes text into a `YAMLTree` from libyaml's events; sweep, thresholds

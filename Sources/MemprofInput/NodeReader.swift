@@ -8,20 +8,20 @@ import Yams
 /// The node is either a Yams node (sweep, thresholds and budget files, workloads with overrides)
 /// or an entry of a ``YAMLTree`` (workloads): both read alike, value for value and error for error.
 public struct NodeReader {
-    enum Storage {
+    package enum Storage {
         case tree(YAMLTree, Int32)
         case yams(Node)
     }
 
     /// One step of a key path, kept apart until the path is asked for (errors): building a path
     /// string for every value of a 100,000-entry script was a tenth of reading it.
-    enum PathStep {
+    package enum PathStep {
         case none
         case key(String)
         case index(Int)
     }
 
-    let storage: Storage
+    package let storage: Storage
     public let file: String
     /// The key path is `base`, then up to three steps (`script`, `[3]`, `at`).
     private let base: String
@@ -38,7 +38,7 @@ public struct NodeReader {
         self.init(.yams(node), file: file, base: path, (.none, .none, .none))
     }
 
-    init(tree: YAMLTree, index: Int32, file: String) {
+    package init(tree: YAMLTree, index: Int32, file: String) {
         self.init(.tree(tree, index), file: file, base: "", (.none, .none, .none))
     }
 
@@ -110,7 +110,7 @@ public struct NodeReader {
     }
 
     /// True for a scalar (a word, a number, a quantity).
-    var isScalar: Bool {
+    package var isScalar: Bool {
         switch storage {
         case .yams(let node): if case .scalar = node { true } else { false }
         case .tree(let tree, let index): tree.entry(index).kind == .scalar
@@ -118,7 +118,7 @@ public struct NodeReader {
     }
 
     /// A scalar's text; nil for a mapping or a list.
-    var scalarText: String? {
+    package var scalarText: String? {
         switch storage {
         case .yams(let node): node.scalar?.string
         case .tree(let tree, let index): tree.entry(index).kind == .scalar ? tree.string(index) : nil
@@ -126,7 +126,7 @@ public struct NodeReader {
     }
 
     /// A scalar's text and style.
-    var scalarTextAndStyle: (String, Node.Scalar.Style)? {
+    package var scalarTextAndStyle: (String, Node.Scalar.Style)? {
         switch storage {
         case .yams(let node): node.scalar.map { ($0.string, $0.style) }
         case .tree(let tree, let index):
@@ -136,7 +136,7 @@ public struct NodeReader {
     }
 
     /// A scalar as Yams holds it (text, tag, style), for Yams' number constructors.
-    var yamsScalar: Node.Scalar? {
+    package var yamsScalar: Node.Scalar? {
         switch storage {
         case .yams(let node): node.scalar
         case .tree(let tree, let index): tree.entry(index).kind == .scalar ? tree.yamsNode(index).scalar : nil
@@ -212,7 +212,7 @@ public struct NodeReader {
         throw self.key(keyNode).error(message)
     }
 
-    var isMapping: Bool {
+    package var isMapping: Bool {
         switch storage {
         case .yams(let node): if case .mapping = node { true } else { false }
         case .tree(let tree, let index): tree.entry(index).kind == .mapping
@@ -230,7 +230,7 @@ public struct NodeReader {
 
     /// The node at `keys` below this one, if every key is there (no checking: for pointing at a
     /// value already read).
-    func descendant(_ keys: [String]) -> NodeReader? {
+    package func descendant(_ keys: [String]) -> NodeReader? {
         var reader = self
         for key in keys {
             guard let value = reader.pairs?.first(where: { Self.text($0.key) == key })?.value else { return nil }
@@ -240,7 +240,7 @@ public struct NodeReader {
     }
 
     /// A list's length (the error of ``sequence()`` for anything else).
-    func sequenceCount() throws -> Int {
+    package func sequenceCount() throws -> Int {
         switch storage {
         case .yams(let node):
             guard case .sequence(let sequence) = node else { throw error("expected a list, found \(kind)") }
@@ -252,7 +252,7 @@ public struct NodeReader {
     }
 
     /// Item `n` of a list, as ``sequence()`` gives it.
-    func item(_ n: Int) -> NodeReader {
+    package func item(_ n: Int) -> NodeReader {
         switch storage {
         case .yams(let node):
             guard case .sequence(let sequence) = node else { preconditionFailure("item(_:) of \(kind)") }
@@ -329,7 +329,7 @@ public struct NodeReader {
 
     /// YAML 1.1's booleans in any case, as memprof read them through Yams' default resolver
     /// (which let `tRUE` through too): read here because texts are composed without implicit tags.
-    static let booleans: [String: Bool] = ["true": true, "yes": true, "on": true, "false": false, "no": false, "off": false]
+    package static let booleans: [String: Bool] = ["true": true, "yes": true, "on": true, "false": false, "no": false, "off": false]
 
     public func fraction() throws -> Double {
         guard let value = yamsScalar.flatMap(Double.construct), value > 0, value <= 1 else {
@@ -416,7 +416,7 @@ public struct Mapping {
 
 extension Double {
     /// `1000`, `0.5`: whole numbers without a decimal point.
-    var formatted: String { self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self) }
+    package var formatted: String { self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self) }
 }
 
 extension Node {
@@ -428,5 +428,5 @@ extension Node {
 
 extension Node.Scalar {
     /// `Int.construct`, without its trap (see `Node.wholeNumber`).
-    var wholeNumber: Int? { string.contains(":") ? nil : Int.construct(from: self) }
+    package var wholeNumber: Int? { string.contains(":") ? nil : Int.construct(from: self) }
 }

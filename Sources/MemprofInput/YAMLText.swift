@@ -73,7 +73,7 @@ public enum YAMLText {
     /// Composes `text` into its root node through libyaml's event parser into a ``YAMLTree``:
     /// the same nodes, marks and errors as ``compose(_:file:)``, about ten times faster on a large
     /// workload (MemprofRun's Design notes article, "Reading workloads").
-    static func composeTree(_ text: String, file: String) throws -> NodeReader {
+    package static func composeTree(_ text: String, file: String) throws -> NodeReader {
         let tree: YAMLTree?
         do {
             tree = try YAMLTree.compose(text)
@@ -84,44 +84,44 @@ public enum YAMLText {
         return NodeReader(tree: tree, index: tree.root, file: file)
     }
 
-    static func emptyFile(_ file: String) -> WorkloadError {
+    package static func emptyFile(_ file: String) -> WorkloadError {
         WorkloadError(file: file, line: 1, column: 1, keyPath: "", message: "the file is empty (it holds no YAML or JSON value)")
     }
 
-    static func hex(_ b: UInt8) -> String { "0x" + String(b, radix: 16, uppercase: true).leftPadded(to: 2) }
+    package static func hex(_ b: UInt8) -> String { "0x" + String(b, radix: 16, uppercase: true).leftPadded(to: 2) }
 }
 
 /// Why YAML text was refused, in memprof's words and at its place: from a Yams `YamlError`, or
 /// from ``YAMLTree``'s composer, which says the same of the same text.
-struct YAMLProblem: Error {
-    var line: Int
-    var column: Int
-    var message: String
+package struct YAMLProblem: Error {
+    package var line: Int
+    package var column: Int
+    package var message: String
 
-    static func syntax(problem: String, context: (text: String, line: Int)?, at mark: (line: Int, column: Int)) -> YAMLProblem {
+    package static func syntax(problem: String, context: (text: String, line: Int)?, at mark: (line: Int, column: Int)) -> YAMLProblem {
         var message = "invalid YAML: \(problem)"
         if let context { message += " (\(context.text) at line \(context.line))" }
         return YAMLProblem(line: mark.line, column: mark.column, message: message)
     }
 
-    static func duplicates(_ keys: [String], at mark: (line: Int, column: Int)) -> YAMLProblem {
+    package static func duplicates(_ keys: [String], at mark: (line: Int, column: Int)) -> YAMLProblem {
         YAMLProblem(line: mark.line, column: mark.column,
                     message: "duplicate key \(keys.map { "'\($0)'" }.joined(separator: ", "))")
     }
 
-    static func reader(problem: String, offset: Int?) -> YAMLProblem {
+    package static func reader(problem: String, offset: Int?) -> YAMLProblem {
         YAMLProblem(line: 0, column: 0, message: "unreadable text at byte offset \(offset ?? 0): \(problem)")
     }
 
-    static func memory() -> YAMLProblem { YAMLProblem(line: 0, column: 0, message: "invalid YAML: \(YamlError.memory)") }
+    package static func memory() -> YAMLProblem { YAMLProblem(line: 0, column: 0, message: "invalid YAML: \(YamlError.memory)") }
 
-    init(line: Int, column: Int, message: String) {
+    package init(line: Int, column: Int, message: String) {
         self.line = line
         self.column = column
         self.message = message
     }
 
-    init(_ error: YamlError) {
+    package init(_ error: YamlError) {
         switch error {
         case .scanner(let context, let problem, let mark, _),
              .parser(let context, let problem, let mark, _),
@@ -136,13 +136,13 @@ struct YAMLProblem: Error {
         }
     }
 
-    func located(file: String) -> WorkloadError {
+    package func located(file: String) -> WorkloadError {
         WorkloadError(file: file, line: line, column: column, keyPath: "", message: message)
     }
 }
 
 extension String {
-    func leftPadded(to width: Int) -> String {
+    package func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -1,4 +1,3 @@
-import MemprofSampler
 import MemprofWorkload
 
 /// Where every command that reads workloads gets them, so `validate`, `run` and sweeps accept
@@ -12,7 +11,7 @@ public enum WorkloadSource {
     ///
     /// `overrides` change keys before validation (`--device`, `--policy`, `--set`, a sweep's matrix).
     ///
-    /// - Throws: `WorkloadError` (MemprofWorkload), naming file, line, column and key, for bad input.
+    /// - Throws: `WorkloadError` (MemprofInput), naming file, line, column and key, for bad input.
     public static func load(_ argument: String?, overrides: [WorkloadOverride] = [],
                             limits: WorkEstimate.Limits = .default) throws -> LoadedWorkload {
         let loaded = try WorkloadLoader.load(argument, knownKernels: Set(WorkRegistry.names), overrides: overrides,
