@@ -113,7 +113,7 @@ let package = Package(
             dependencies: [
                 "MemprofCommandLine", "MemprofCore", "MemprofInput", "MemprofWorkload", "MemprofReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "MemprofSampler", "MemprofProfile", "MemprofHTML", "MemprofTrace", "MemprofOutput", "MemprofRun",
+                "MemprofSampler", "MemprofOutput", "MemprofRun",
                 "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofFleet", "MemprofField",
             ]
         ),
@@ -144,7 +144,7 @@ let package = Package(
         // elfutils' libdw (Debian's libdw-dev): function names and file:line from ELF and DWARF.
         .systemLibrary(name: "CDwarf", pkgConfig: "libdw", providers: [.apt(["libdw-dev"])]),
         // Sampled vs unsampled runs of one kernel in one process: the sampler's overhead.
-        .executableTarget(name: "memprof-bench-sampler", dependencies: ["MemprofSampler"]),
+        .executableTarget(name: "memprof-bench-sampler", dependencies: ["MemprofSampler", "MemprofProfile"]),
         // OpenSSL's libcrypto, for the SHA-256 of workload text (Debian's libssl-dev): the system's
         // maintained implementation, instead of compiling a TLS stack for one digest.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -157,8 +157,8 @@ let package = Package(
         .target(name: "MemprofTestSupport", dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport"]),
         .testTarget(name: "MemprofRunTests", dependencies: ["MemprofRun", "MemprofTestSupport", "MemprofWorkload", "MemprofOutput", "MemprofCore", "MemprofReport", "MemprofInput", "MemprofSampler"]),
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
-        .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload", "MemprofInput"]),
-        .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload", "MemprofCore", "MemprofInput"]),
+        .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofWorkload", "MemprofTestSupport", "MemprofCore", "MemprofOutput"]),
         // Comparing two reports: the metrics of a report by name, thresholds, verdicts, and the
         // terminal, Markdown, HTML, JUnit and JSON forms of a comparison.
         .target(
@@ -170,7 +170,7 @@ let package = Package(
         // behind a broken budget, and the check's outputs.
         .target(
             name: "MemprofBudgets",
-            dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofCore", "MemprofReport", "MemprofOutput", "MemprofInput"]
+            dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofCore", "MemprofReport", "MemprofOutput", "MemprofHTML", "MemprofInput"]
         ),
         // A report in other viewers' formats (`memprof export`): trace, speedscope, folded, gzipped pprof.
         .target(name: "MemprofExport", dependencies: ["MemprofCompare", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofField", "MemprofOutput", "CZlib"]),
@@ -181,11 +181,11 @@ let package = Package(
                                                       .product(name: "Yams", package: "Yams")],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofTestSupport"]),
-        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput", "MemprofWorkload", "MemprofHTML", "MemprofTestSupport", "MemprofInput"]),
+        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput", "MemprofWorkload", "MemprofHTML", "MemprofTestSupport", "MemprofInput", "MemprofProfile"]),
         .testTarget(
             name: "MemprofProfileTests", dependencies: ["MemprofProfile", "MemprofTestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile", "MemprofTestSupport", "MemprofCore"]),
         // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index scan).
         .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"]),
         // trace.json in the Trace Event Format (Perfetto, chrome://tracing), and lifecycle intervals.
@@ -195,7 +195,7 @@ let package = Package(
         .target(
             name: "MemprofServe",
             dependencies: [
-                "MemprofHTML", "MemprofOutput",
+                "MemprofHTML",
                 .product(name: "Hummingbird", package: "hummingbird", condition: serve),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: serve),
                 .product(name: "NIOCore", package: "swift-nio", condition: serve),
@@ -212,8 +212,8 @@ let package = Package(
             dependencies: ["MemprofServe", "MemprofOutput", "MemprofCommandLine",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
-        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofReportReader", "MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofOutput", "MemprofProfile"]),
+        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofReportReader", "MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport", "MemprofCore", "MemprofReport"]),
         .testTarget(name: "MemprofServeTests", dependencies: [
             "MemprofServe", "MemprofTestSupport", "MemprofCore",
             .product(name: "NIOCore", package: "swift-nio", condition: serve), .product(name: "NIOEmbedded", package: "swift-nio", condition: serve),
@@ -223,7 +223,7 @@ let package = Package(
         .target(name: "MemprofFleet",
                 dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare",
                                "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", .product(name: "Yams", package: "Yams"), "MemprofInput"]),
-        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport", "MemprofInput", "MemprofSampler"]),
+        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler"]),
         // Fuzz targets over every parser of untrusted input, and a seeded mutation loop (issue 15);
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).
         .target(name: "MemprofFuzz", dependencies: ["MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofBudgets", "MemprofRun",
