@@ -33,7 +33,7 @@ public enum Quantity {
         return generalDuration(text)
     }
 
-    package static func generalDuration(_ text: String) -> Result<Microseconds, QuantityError> {
+    static func generalDuration(_ text: String) -> Result<Microseconds, QuantityError> {
         let s = text.trimmingSpaces
         guard !s.isEmpty else { return .failure(.init("an empty duration")) }
         if s.hasPrefix("-") { return .failure(.init("'\(s)' is negative; durations are 0 or more")) }
@@ -68,7 +68,7 @@ public enum Quantity {
     /// reading accepts and gives the same value: the text has no spaces to trim, cannot be a bare
     /// number (it ends in a unit's last letter), and its numbers and units split where that
     /// reading splits them.
-    package static func plainDuration(_ text: String) -> Microseconds? {
+    static func plainDuration(_ text: String) -> Microseconds? {
         var text = text
         return text.withUTF8 { u -> Microseconds? in
             guard let last = u.last, last == UInt8(ascii: "s") || last == UInt8(ascii: "m") || last == UInt8(ascii: "h"),
@@ -173,7 +173,7 @@ public struct QuantityError: Error, Sendable, Equatable {
 }
 
 extension Character {
-    package var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
 extension StringProtocol {

@@ -19,24 +19,24 @@ package final class YAMLTree {
         /// libyaml's style number (`Node.Scalar.Style`, `Node.Sequence.Style`, `Node.Mapping.Style` raw values).
         package var style: UInt8
         /// Where the node starts, 1-based, as Yams' `Mark`.
-        package var line: Int32
-        package var column: Int32
+        var line: Int32
+        var column: Int32
         /// A scalar's first byte in `bytes`; a collection's first child in `children`.
-        package var start: Int32
+        var start: Int32
         /// A scalar's byte count; a sequence's items; a mapping's keys and values (twice its pairs).
         package var count: Int32
         /// An explicit tag's number in `tags`, or -1 (Yams' `Tag.implicit`).
-        package var tag: Int32
+        var tag: Int32
     }
 
-    package let entries: [Entry]
-    package let bytes: [UInt8]
-    package let children: [Int32]
-    package let tags: [String]
+    let entries: [Entry]
+    let bytes: [UInt8]
+    let children: [Int32]
+    let tags: [String]
     /// Entries an alias points at (converted once in ``yamsNode(_:)``).
-    package let isShared: [Bool]
+    let isShared: [Bool]
     /// The document's root: the first entry.
-    package let root: Int32 = 0
+    let root: Int32 = 0
 
     fileprivate init(entries: [Entry], bytes: [UInt8], children: [Int32], tags: [String], isShared: [Bool]) {
         self.entries = entries
@@ -46,7 +46,7 @@ package final class YAMLTree {
         self.isShared = isShared
     }
 
-    package static let strTag = Tag.Name.str.rawValue
+    static let strTag = Tag.Name.str.rawValue
 
     package func entry(_ index: Int32) -> Entry { entries[Int(index)] }
 
@@ -70,7 +70,7 @@ package final class YAMLTree {
         }
     }
 
-    package func isASCII(_ index: Int32) -> Bool {
+    func isASCII(_ index: Int32) -> Bool {
         let e = entries[Int(index)]
         return bytes[Int(e.start)..<Int(e.start + e.count)].allSatisfy { $0 < 0x80 }
     }
@@ -79,7 +79,7 @@ package final class YAMLTree {
 
     /// The node at `index` as a Yams node, without marks (Yams' `Mark` has no public initialiser).
     /// Nodes an alias shares are converted once and shared, as Yams shares them.
-    package func yamsNode(_ index: Int32) -> Node {
+    func yamsNode(_ index: Int32) -> Node {
         var shared: [Int32: Node] = [:]
         return yamsNode(index, shared: &shared)
     }
@@ -110,7 +110,7 @@ package final class YAMLTree {
     /// Composes `text` as `Yams.compose(yaml: text, .basic)` does: nil for a stream without a
     /// document, and for text it refuses the problem Yams' `YamlError` describes (same words, same
     /// place: ``YAMLProblem`` is what ``YAMLText`` makes of either).
-    package static func compose(_ text: String) throws(YAMLProblem) -> YAMLTree? {
+    static func compose(_ text: String) throws(YAMLProblem) -> YAMLTree? {
         var text = text
         let original = text
         return try text.withUTF8 { (utf8: UnsafeBufferPointer<UInt8>) -> Result<YAMLTree?, YAMLProblem> in

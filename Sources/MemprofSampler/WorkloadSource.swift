@@ -7,7 +7,7 @@ public enum WorkloadSource {
     /// its `work` names against the ones this build of memprof has, and the programs it names
     /// (they must exist, be executable and be dynamically linked ELF programs, spec §8.1).
     ///
-    /// Refuses one that describes more work than `limits` allow (``WorkEstimate``).
+    /// Refuses one that describes more work than `limits` allow (`WorkEstimate`, MemprofWorkload).
     ///
     /// `overrides` change keys before validation (`--device`, `--policy`, `--set`, a sweep's matrix).
     ///
