@@ -15,7 +15,7 @@ public struct NodeReader {
 
     /// One step of a key path, kept apart until the path is asked for (errors): building a path
     /// string for every value of a 100,000-entry script was a tenth of reading it.
-    package enum PathStep {
+    enum PathStep {
         case none
         case key(String)
         case index(Int)
@@ -38,14 +38,15 @@ public struct NodeReader {
         self.init(.yams(node), file: file, base: path, (.none, .none, .none))
     }
 
-    package init(tree: YAMLTree, index: Int32, file: String) {
+    init(tree: YAMLTree, index: Int32, file: String) {
         self.init(.tree(tree, index), file: file, base: "", (.none, .none, .none))
     }
 
-    /// Composes YAML (or JSON) text into its root node, with located errors for text that is not
-    /// YAML, not UTF-8, holds control characters, or is empty.
+    /// Composes YAML (or JSON) text into its root node (a ``YAMLTree``), with located errors for
+    /// text that is not YAML, not UTF-8, holds control characters, or is empty. Readers that need
+    /// Yams' own nodes (to edit them, as overrides do) compose with `YAMLText.compose(_:file:)`.
     public static func root(of text: String, file: String) throws -> NodeReader {
-        try YAMLText.compose(text, file: file)
+        try YAMLText.composeTree(text, file: file)
     }
 
     /// The node as Yams reads it (a tree's entry without marks: Yams' `Mark` cannot be made outside it).
@@ -126,7 +127,7 @@ public struct NodeReader {
     }
 
     /// A scalar's text and style.
-    package var scalarTextAndStyle: (String, Node.Scalar.Style)? {
+    var scalarTextAndStyle: (String, Node.Scalar.Style)? {
         switch storage {
         case .yams(let node): node.scalar.map { ($0.string, $0.style) }
         case .tree(let tree, let index):
@@ -136,7 +137,7 @@ public struct NodeReader {
     }
 
     /// A scalar as Yams holds it (text, tag, style), for Yams' number constructors.
-    package var yamsScalar: Node.Scalar? {
+    var yamsScalar: Node.Scalar? {
         switch storage {
         case .yams(let node): node.scalar
         case .tree(let tree, let index): tree.entry(index).kind == .scalar ? tree.yamsNode(index).scalar : nil
@@ -212,7 +213,7 @@ public struct NodeReader {
         throw self.key(keyNode).error(message)
     }
 
-    package var isMapping: Bool {
+    var isMapping: Bool {
         switch storage {
         case .yams(let node): if case .mapping = node { true } else { false }
         case .tree(let tree, let index): tree.entry(index).kind == .mapping
@@ -416,7 +417,7 @@ public struct Mapping {
 
 extension Double {
     /// `1000`, `0.5`: whole numbers without a decimal point.
-    package var formatted: String { self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self) }
+    var formatted: String { self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self) }
 }
 
 extension Node {

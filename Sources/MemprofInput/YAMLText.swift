@@ -52,8 +52,8 @@ public enum YAMLText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Composes `text` into its root node with Yams (`Yams.compose`, no implicit tags): sweep,
-    /// thresholds and budget files, and workloads with overrides, whose readers work on Yams nodes.
+    /// Composes `text` into its root node with Yams (`Yams.compose`, no implicit tags): sweep files
+    /// and workloads with overrides, whose readers edit Yams nodes.
     /// Text that holds nothing (only blanks or comments) is an error at line 1, column 1.
     public static func compose(_ text: String, file: String) throws -> NodeReader {
         let node: Node?
@@ -71,8 +71,9 @@ public enum YAMLText {
     }
 
     /// Composes `text` into its root node through libyaml's event parser into a ``YAMLTree``:
-    /// the same nodes, marks and errors as ``compose(_:file:)``, about ten times faster on a large
-    /// workload (MemprofRun's Design notes article, "Reading workloads").
+    /// the same nodes, marks and errors as ``compose(_:file:)``, five to six times faster on a large
+    /// workload (MemprofRun's Benchmarks article, `scripts/bench-yaml.sh`). Workloads, thresholds
+    /// and budget files are read through it.
     package static func composeTree(_ text: String, file: String) throws -> NodeReader {
         let tree: YAMLTree?
         do {
@@ -84,44 +85,44 @@ public enum YAMLText {
         return NodeReader(tree: tree, index: tree.root, file: file)
     }
 
-    package static func emptyFile(_ file: String) -> WorkloadError {
+    static func emptyFile(_ file: String) -> WorkloadError {
         WorkloadError(file: file, line: 1, column: 1, keyPath: "", message: "the file is empty (it holds no YAML or JSON value)")
     }
 
-    package static func hex(_ b: UInt8) -> String { "0x" + String(b, radix: 16, uppercase: true).leftPadded(to: 2) }
+    static func hex(_ b: UInt8) -> String { "0x" + String(b, radix: 16, uppercase: true).leftPadded(to: 2) }
 }
 
 /// Why YAML text was refused, in memprof's words and at its place: from a Yams `YamlError`, or
 /// from ``YAMLTree``'s composer, which says the same of the same text.
-package struct YAMLProblem: Error {
-    package var line: Int
-    package var column: Int
-    package var message: String
+struct YAMLProblem: Error {
+    var line: Int
+    var column: Int
+    var message: String
 
-    package static func syntax(problem: String, context: (text: String, line: Int)?, at mark: (line: Int, column: Int)) -> YAMLProblem {
+    static func syntax(problem: String, context: (text: String, line: Int)?, at mark: (line: Int, column: Int)) -> YAMLProblem {
         var message = "invalid YAML: \(problem)"
         if let context { message += " (\(context.text) at line \(context.line))" }
         return YAMLProblem(line: mark.line, column: mark.column, message: message)
     }
 
-    package static func duplicates(_ keys: [String], at mark: (line: Int, column: Int)) -> YAMLProblem {
+    static func duplicates(_ keys: [String], at mark: (line: Int, column: Int)) -> YAMLProblem {
         YAMLProblem(line: mark.line, column: mark.column,
                     message: "duplicate key \(keys.map { "'\($0)'" }.joined(separator: ", "))")
     }
 
-    package static func reader(problem: String, offset: Int?) -> YAMLProblem {
+    static func reader(problem: String, offset: Int?) -> YAMLProblem {
         YAMLProblem(line: 0, column: 0, message: "unreadable text at byte offset \(offset ?? 0): \(problem)")
     }
 
-    package static func memory() -> YAMLProblem { YAMLProblem(line: 0, column: 0, message: "invalid YAML: \(YamlError.memory)") }
+    static func memory() -> YAMLProblem { YAMLProblem(line: 0, column: 0, message: "invalid YAML: \(YamlError.memory)") }
 
-    package init(line: Int, column: Int, message: String) {
+    init(line: Int, column: Int, message: String) {
         self.line = line
         self.column = column
         self.message = message
     }
 
-    package init(_ error: YamlError) {
+    init(_ error: YamlError) {
         switch error {
         case .scanner(let context, let problem, let mark, _),
              .parser(let context, let problem, let mark, _),
@@ -136,13 +137,13 @@ package struct YAMLProblem: Error {
         }
     }
 
-    package func located(file: String) -> WorkloadError {
+    func located(file: String) -> WorkloadError {
         WorkloadError(file: file, line: line, column: column, keyPath: "", message: message)
     }
 }
 
 extension String {
-    package func leftPadded(to width: Int) -> String {
+    func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
