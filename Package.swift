@@ -174,7 +174,7 @@ let package = Package(
         ),
         // A report in other viewers' formats (`memprof export`): trace, speedscope, folded, gzipped pprof.
         .target(name: "MemprofExport", dependencies: ["MemprofCompare", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofField", "MemprofOutput", "CZlib"]),
-        // The field's formats (issue 16): JetsamEvent .ips reports written from a report and read
+        // The field's formats: JetsamEvent .ips reports written from a report and read
         // back into a workload that replays the kill, and MetricKit payloads.
         .target(name: "MemprofField", dependencies: ["MemprofCore", "MemprofReport", "MemprofReportReader", "MemprofWorkload", "MemprofOutput", "MemprofInput"]),
         .testTarget(name: "MemprofFieldTests", dependencies: ["MemprofField", "MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofTestSupport",
@@ -224,7 +224,7 @@ let package = Package(
                 dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare",
                                "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", .product(name: "Yams", package: "Yams"), "MemprofInput"]),
         .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler"]),
-        // Fuzz targets over every parser of untrusted input, and a seeded mutation loop (issue 15);
+        // Fuzz targets over every parser of untrusted input, and a seeded mutation loop;
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).
         .target(name: "MemprofFuzz", dependencies: ["MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofBudgets", "MemprofRun",
                                                     "MemprofReport", "MemprofCore", "MemprofFleet", "MemprofInput"]),
