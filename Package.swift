@@ -15,6 +15,7 @@ let package = Package(
         // `memprof serve` runs this sibling binary, so Hummingbird and SwiftNIO stay out of `memprof`.
         .executable(name: "memprof-serve", targets: ["memprof-serve"]),
         .library(name: "MemprofCore", targets: ["MemprofCore"]),
+        .library(name: "MemprofInput", targets: ["MemprofInput"]),
         .library(name: "MemprofWorkload", targets: ["MemprofWorkload"]),
         .library(name: "MemprofReport", targets: ["MemprofReport"]),
         .library(name: "MemprofReportReader", targets: ["MemprofReportReader"]),
@@ -43,10 +44,13 @@ let package = Package(
     ],
     // Layers: a target depends only on layers above its own, or on one listed before it in its
     // layer (no back-edges):
-    //   1. MemprofCore (the simulation), MemprofOutput (bytes out), MemprofProfile (samples as data)
-    //   2. MemprofWorkload (files in), MemprofReport (the report model), MemprofReportReader, MemprofSampler
+    //   1. MemprofCore (the simulation), MemprofOutput (bytes out), MemprofProfile (samples as data),
+    //      MemprofInput (text in)
+    //   2. MemprofWorkload (the workload format), MemprofReport (the report model), MemprofReportReader,
+    //      MemprofSampler
     //   3. renderers: MemprofTrace, MemprofHTML (neither depends on the other)
-    //   4. MemprofRun (one run), MemprofCompare, MemprofBudgets, MemprofField, MemprofExport, MemprofServe
+    //   4. MemprofRun (one run), MemprofCompare, MemprofBudgets, MemprofField, MemprofExport, MemprofServe,
+    //      MemprofFleet
     //   5. MemprofCommandLine (what the executables share)
     //   6. the executables: memprof, memprof-serve, memprof-bench, memprof-bench-sampler
     targets: [
@@ -58,11 +62,19 @@ let package = Package(
             name: "MemprofCore",
             dependencies: [.product(name: "HeapModule", package: "swift-collections")]
         ),
-        // The workload format: YAML/JSON text to a validated `Workload`, with located errors.
+        // How input enters memprof: YAML (and JSON) text checked and composed with located errors,
+        // the node reader every input file is read through, and quantities (`60MB`, `1m30s`).
+        .target(
+            name: "MemprofInput",
+            dependencies: ["MemprofCore", "MemprofOutput", .product(name: "Yams", package: "Yams")]
+        ),
+        .testTarget(name: "MemprofInputTests", dependencies: ["MemprofInput", "MemprofCore"]),
+        // The workload format: YAML/JSON text to a validated `Workload`, with located errors, and
+        // how much work a workload describes.
         .target(
             name: "MemprofWorkload",
             dependencies: [
-                "MemprofCore", "MemprofOutput",
+                "MemprofCore", "MemprofInput",
                 .product(name: "Yams", package: "Yams"),
                 "CCrypto",
             ]
@@ -99,9 +111,9 @@ let package = Package(
         .executableTarget(
             name: "memprof",
             dependencies: [
-                "MemprofCommandLine", "MemprofCore", "MemprofWorkload", "MemprofReport",
+                "MemprofCommandLine", "MemprofCore", "MemprofInput", "MemprofWorkload", "MemprofReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "MemprofSampler", "MemprofProfile", "MemprofHTML", "MemprofTrace", "MemprofOutput", "MemprofRun",
+                "MemprofSampler", "MemprofOutput", "MemprofRun",
                 "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofFleet", "MemprofField",
             ]
         ),
@@ -125,12 +137,14 @@ let package = Package(
         // Example programs with allocations known to the byte, for tests and the README (§8.1).
         .executableTarget(name: "memprof-example-c", dependencies: ["CProfilingChannel"], cSettings: [.unsafeFlags(["-g", "-fno-omit-frame-pointer"])]),
         .executableTarget(name: "memprof-example-swift"),
-        // Work kernels, the work registry, the sampler's Swift API and `SampledWorkPerformer`.
-        .target(name: "MemprofSampler", dependencies: ["CSampler", "MemprofCore", "MemprofProfile", "CDwarf"]),
+        // Work kernels, the work registry, the sampler's Swift API and `SampledWorkPerformer`, and
+        // `WorkloadSource`: workloads checked against the kernels and programs this build can run.
+        .target(name: "MemprofSampler", dependencies: ["CSampler", "MemprofCore", "MemprofProfile", "CDwarf",
+                                                      "MemprofWorkload"]),
         // elfutils' libdw (Debian's libdw-dev): function names and file:line from ELF and DWARF.
         .systemLibrary(name: "CDwarf", pkgConfig: "libdw", providers: [.apt(["libdw-dev"])]),
         // Sampled vs unsampled runs of one kernel in one process: the sampler's overhead.
-        .executableTarget(name: "memprof-bench-sampler", dependencies: ["MemprofSampler"]),
+        .executableTarget(name: "memprof-bench-sampler", dependencies: ["MemprofSampler", "MemprofProfile"]),
         // OpenSSL's libcrypto, for the SHA-256 of workload text (Debian's libssl-dev): the system's
         // maintained implementation, instead of compiling a TLS stack for one digest.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -141,37 +155,37 @@ let package = Package(
         // What every test target shares: one process runner, the repository, scratch folders,
         // report fixtures and snapshot comparison. Used by tests only.
         .target(name: "MemprofTestSupport", dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport"]),
-        .testTarget(name: "MemprofRunTests", dependencies: ["MemprofRun", "MemprofTestSupport", "MemprofWorkload", "MemprofOutput", "MemprofCore", "MemprofReport"]),
+        .testTarget(name: "MemprofRunTests", dependencies: ["MemprofRun", "MemprofTestSupport", "MemprofWorkload", "MemprofOutput", "MemprofCore", "MemprofReport", "MemprofInput", "MemprofSampler"]),
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
-        .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload"]),
-        .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload", "MemprofCore", "MemprofInput"]),
+        .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofWorkload", "MemprofTestSupport", "MemprofCore", "MemprofOutput"]),
         // Comparing two reports: the metrics of a report by name, thresholds, verdicts, and the
         // terminal, Markdown, HTML, JUnit and JSON forms of a comparison.
         .target(
             name: "MemprofCompare",
             dependencies: ["MemprofReportReader", "MemprofCore", "MemprofReport", "MemprofProfile", "MemprofHTML", "MemprofOutput",
-                           "MemprofWorkload"]
+                           "MemprofInput"]
         ),
         // Absolute budgets on a report (`memprof check`): the budget file, the check, the events
         // behind a broken budget, and the check's outputs.
         .target(
             name: "MemprofBudgets",
-            dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofCore", "MemprofReport", "MemprofOutput", "MemprofWorkload"]
+            dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofCore", "MemprofReport", "MemprofOutput", "MemprofHTML", "MemprofInput"]
         ),
         // A report in other viewers' formats (`memprof export`): trace, speedscope, folded, gzipped pprof.
         .target(name: "MemprofExport", dependencies: ["MemprofCompare", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofField", "MemprofOutput", "CZlib"]),
-        // The field's formats (issue 16): JetsamEvent .ips reports written from a report and read
+        // The field's formats: JetsamEvent .ips reports written from a report and read
         // back into a workload that replays the kill, and MetricKit payloads.
-        .target(name: "MemprofField", dependencies: ["MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofOutput"]),
+        .target(name: "MemprofField", dependencies: ["MemprofCore", "MemprofReport", "MemprofReportReader", "MemprofWorkload", "MemprofOutput", "MemprofInput"]),
         .testTarget(name: "MemprofFieldTests", dependencies: ["MemprofField", "MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofTestSupport",
                                                       .product(name: "Yams", package: "Yams")],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofTestSupport"]),
-        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput", "MemprofWorkload", "MemprofHTML", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput", "MemprofWorkload", "MemprofHTML", "MemprofTestSupport", "MemprofInput", "MemprofProfile"]),
         .testTarget(
             name: "MemprofProfileTests", dependencies: ["MemprofProfile", "MemprofTestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile", "MemprofTestSupport", "MemprofCore"]),
         // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index scan).
         .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"]),
         // trace.json in the Trace Event Format (Perfetto, chrome://tracing), and lifecycle intervals.
@@ -181,7 +195,7 @@ let package = Package(
         .target(
             name: "MemprofServe",
             dependencies: [
-                "MemprofHTML", "MemprofOutput",
+                "MemprofHTML",
                 .product(name: "Hummingbird", package: "hummingbird", condition: serve),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: serve),
                 .product(name: "NIOCore", package: "swift-nio", condition: serve),
@@ -198,8 +212,8 @@ let package = Package(
             dependencies: ["MemprofServe", "MemprofOutput", "MemprofCommandLine",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),
-        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofReportReader", "MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofOutput", "MemprofProfile"]),
+        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofReportReader", "MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport", "MemprofCore", "MemprofReport"]),
         .testTarget(name: "MemprofServeTests", dependencies: [
             "MemprofServe", "MemprofTestSupport", "MemprofCore",
             .product(name: "NIOCore", package: "swift-nio", condition: serve), .product(name: "NIOEmbedded", package: "swift-nio", condition: serve),
@@ -207,13 +221,13 @@ let package = Package(
         // Fleet sweeps (spec §12): the sweep file, runs on every core, per-metric distributions,
         // fleet.json and runs.csv, shards and merge, paired compare of two fleets, fleet.html.
         .target(name: "MemprofFleet",
-                dependencies: ["MemprofCore", "MemprofWorkload", "MemprofRun", "MemprofReport", "MemprofCompare",
-                               "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", .product(name: "Yams", package: "Yams")]),
-        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport"]),
-        // Fuzz targets over every parser of untrusted input, and a seeded mutation loop (issue 15);
+                dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare",
+                               "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", .product(name: "Yams", package: "Yams"), "MemprofInput"]),
+        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler"]),
+        // Fuzz targets over every parser of untrusted input, and a seeded mutation loop;
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).
         .target(name: "MemprofFuzz", dependencies: ["MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofBudgets", "MemprofRun",
-                                                    "MemprofReport", "MemprofCore", "MemprofFleet"]),
+                                                    "MemprofReport", "MemprofCore", "MemprofFleet", "MemprofInput"]),
         .executableTarget(name: "memprof-fuzz", dependencies: ["MemprofFuzz"]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,14 +8,16 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-200000}"
 out="$root/.build/fuzz/ips"
 mkdir -p "$out/src" "$out/corpus"
-# The reader and what it needs from MemprofOutput and MemprofWorkload, as one module.
+# The reader and what it needs from MemprofReportReader (the JSON scanner), MemprofOutput and
+# MemprofInput (the located error), as one module.
 for f in Sources/MemprofField/JSONNode.swift Sources/MemprofField/JetsamReport.swift \
+         Sources/MemprofReportReader/JSONScanner.swift \
          Sources/MemprofField/JetsamReportReader.swift Sources/MemprofField/LowMemoryReportReader.swift \
          Sources/MemprofOutput/MemprofError.swift \
-         Sources/MemprofWorkload/WorkloadError.swift; do
+         Sources/MemprofInput/WorkloadError.swift; do
     grep -v '^import Memprof' "$root/$f" > "$out/src/$(basename "$f")"
 done
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name MemprofFieldFuzz \
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name MemprofFieldFuzz -package-name memprof \
     "$out"/src/*.swift "$root/scripts/fuzz/IPSFuzzTarget.swift" -o "$out/ips-fuzz"
 cp "$root"/Tests/MemprofFieldTests/Fixtures/*.ips "$root"/Tests/MemprofFieldTests/Fixtures/corpus/*.ips \
    "$root"/Tests/MemprofFieldTests/Fixtures/corpus/*.txt "$out/corpus/"

@@ -10,6 +10,9 @@ cd "$root"
 echo "== format (.swift-format, scripts/check-format.sh)"
 ./scripts/check-format.sh
 
+echo "== manifest (each target declares what it imports, scripts/check-manifest.sh)"
+./scripts/check-manifest.sh
+
 echo "== build (debug, with tests)"
 swift build --build-tests
 export MEMPROF_BIN="$root/.build/debug/memprof"

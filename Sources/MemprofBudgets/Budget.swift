@@ -1,9 +1,9 @@
 import Foundation
 import MemprofCompare
 import MemprofCore
+import MemprofInput
 import MemprofOutput
 import MemprofReport
-import MemprofWorkload
 
 /// Absolute limits on a report's metrics (`memprof check REPORT --budget FILE`):
 ///

@@ -1,9 +1,9 @@
 import Foundation
 import MemprofCompare
 import MemprofCore
+import MemprofInput
 import MemprofOutput
 import MemprofReport
-import MemprofWorkload
 
 public enum BudgetChecker {
     /// At most this many causing events per broken budget; the rest are counted.

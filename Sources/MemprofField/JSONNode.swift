@@ -1,39 +1,45 @@
+import MemprofReportReader
+
 /// A JSON value with the line and column it starts at, for errors that point into the file.
 ///
-/// memprof reads `.ips` files with this parser rather than Foundation's so that every error can
-/// name its line, column and key, and so that hostile input has bounds: at most
-/// ``JSONNodeParser/maxDepth`` levels of nesting and strings of at most
-/// ``JSONNodeParser/maxStringBytes`` bytes. It is the target of the `.ips` fuzz test.
-public struct JSONNode: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+/// `.ips` files are read with `JSONScanner` (MemprofReportReader's strict JSON scanner, the one
+/// report.json is read with) into these values, so that every error can name its line, column
+/// and key, and so that hostile input has bounds: at most ``maxDepth`` levels of nesting, strings
+/// of at most ``maxStringBytes`` bytes, and a key given twice in one object refused. It is what
+/// the `.ips` fuzz test reads.
+struct JSONNode: Sendable, Equatable {
+    static let maxDepth = 64
+    static let maxStringBytes = 1 << 20
+
+    enum Kind: Sendable, Equatable {
         case null
         case bool(Bool)
         /// The number as written, so integers keep every digit.
         case number(String)
         case string(String)
         case array([JSONNode])
-        /// Members in file order (a key appears once: the parser refuses duplicates).
+        /// Members in file order (a key appears once: the reader refuses duplicates).
         case object([Member])
     }
 
-    public struct Member: Sendable, Equatable {
-        public var key: String
-        public var value: JSONNode
+    struct Member: Sendable, Equatable {
+        var key: String
+        var value: JSONNode
     }
 
-    public var kind: Kind
+    var kind: Kind
     /// 1-based.
-    public var line: Int
+    var line: Int
     /// 1-based, in bytes.
-    public var column: Int
+    var column: Int
 
     /// The first member named `key`, when this is an object.
-    public subscript(key: String) -> JSONNode? {
+    subscript(key: String) -> JSONNode? {
         guard case .object(let members) = kind else { return nil }
         return members.first { $0.key == key }?.value
     }
 
-    public var typeName: String {
+    var typeName: String {
         switch kind {
         case .null: "null"
         case .bool: "a boolean"
@@ -45,236 +51,125 @@ public struct JSONNode: Sendable, Equatable {
     }
 }
 
-/// Where parsing stopped, and why.
-public struct JSONSyntaxError: Error, Sendable, Equatable {
-    public var line: Int
-    public var column: Int
-    public var message: String
+/// Where reading stopped, and why.
+struct JSONSyntaxError: Error, Sendable, Equatable {
+    var line: Int
+    var column: Int
+    var message: String
 }
 
-/// A strict JSON (RFC 8259) parser over UTF-8 bytes that records positions.
-public struct JSONNodeParser {
-    public static let maxDepth = 64
-    public static let maxStringBytes = 1 << 20
-
-    private let bytes: [UInt8]
-    private var index: Int
+/// Reads JSON values one after another from a text with a `JSONScanner`, and knows the line and
+/// column of every offset it has passed (lines are counted once, as the reading moves on).
+struct JSONNodeReader {
+    var scanner: JSONScanner
+    /// The line of `lineOffset`, and where that line starts.
     private var line = 1
-    private var lineStart: Int
+    private var lineStart = 0
+    private var lineOffset = 0
 
-    /// Parses one value starting at byte `start` of `bytes`, which begins at `line`.
-    public init(_ bytes: [UInt8], start: Int = 0, line: Int = 1) {
-        self.bytes = bytes
-        index = start
-        lineStart = start
-        self.line = line
+    /// A reader over `bytes`, which must stay valid while it is used.
+    init(_ bytes: UnsafeRawBufferPointer) {
+        scanner = JSONScanner(bytes)
     }
 
-    /// The byte offset after the last value parsed.
-    public var offset: Int { index }
+    /// The byte offset after the last value read.
+    var offset: Int { scanner.index }
 
-    /// Parses one value and requires only white space after it.
-    public static func parseDocument(_ bytes: [UInt8], start: Int = 0, line: Int = 1) throws(JSONSyntaxError) -> JSONNode {
-        var parser = JSONNodeParser(bytes, start: start, line: line)
-        let node = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        if parser.index < bytes.count { throw parser.error("unexpected text after the JSON value") }
-        return node
+    /// Whether only white space is left.
+    mutating func atEnd() -> Bool { scanner.peek() == nil }
+
+    /// Reads one value (after white space).
+    mutating func readValue() throws(JSONSyntaxError) -> JSONNode {
+        do throws(JSONScanError) {
+            return try value(depth: 0)
+        } catch {
+            throw syntaxError(error.message, at: error.offset)
+        }
     }
 
-    public mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONNode {
-        skipWhitespace()
-        guard depth < Self.maxDepth else { throw error("nested deeper than \(Self.maxDepth) levels") }
-        guard index < bytes.count else { throw error("unexpected end of the file, expected a value") }
-        let line = self.line
-        let column = index - lineStart + 1
+    /// An error at the reader's offset.
+    mutating func error(_ message: String) -> JSONSyntaxError {
+        syntaxError(message, at: scanner.index)
+    }
+
+    private mutating func value(depth: Int) throws(JSONScanError) -> JSONNode {
+        scanner.skipSpace()
+        let start = scanner.index
+        guard depth < JSONNode.maxDepth else { throw scanner.fail("nested deeper than \(JSONNode.maxDepth) levels", at: start) }
+        guard let first = scanner.peek() else { throw scanner.fail("unexpected end of the file, expected a value", at: start) }
+        let (line, column) = position(of: start)
         let kind: JSONNode.Kind
-        switch bytes[index] {
-        case UInt8(ascii: "{"): kind = try parseObject(depth: depth)
-        case UInt8(ascii: "["): kind = try parseArray(depth: depth)
-        case UInt8(ascii: "\""): kind = .string(try parseString())
-        case UInt8(ascii: "t"): try literal("true"); kind = .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); kind = .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); kind = .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): kind = .number(try parseNumber())
-        default: throw error("unexpected character \(describe(bytes[index])), expected a value")
+        switch first {
+        case UInt8(ascii: "{"): kind = try object(depth: depth)
+        case UInt8(ascii: "["): kind = try array(depth: depth)
+        case UInt8(ascii: "\""): kind = .string(try string(try scanner.scanString()))
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): kind = .bool(try scanner.readBool())
+        case UInt8(ascii: "n"):
+            guard scanner.readNull() else { throw scanner.fail("unexpected text, expected a value", at: start) }
+            kind = .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            // Checked by the scanner's number grammar (which reads the white space after it too);
+            // kept as written.
+            try scanner.skipValue()
+            var end = scanner.index
+            while end > start, [0x20, 0x0A, 0x0D, 0x09].contains(scanner.base[end - 1]) { end -= 1 }
+            guard end - start <= 64 else { throw scanner.fail("a number longer than 64 characters", at: start) }
+            kind = .number(String(decoding: UnsafeBufferPointer(start: scanner.base + start, count: end - start), as: UTF8.self))
+        default: throw scanner.fail("unexpected character \(scanner.what(start)), expected a value", at: start)
         }
         return JSONNode(kind: kind, line: line, column: column)
     }
 
-    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONNode.Kind {
-        index += 1
+    private mutating func object(depth: Int) throws(JSONScanError) -> JSONNode.Kind {
+        try scanner.beginObject()
         var members: [JSONNode.Member] = []
         var keys: Set<String> = []
-        skipWhitespace()
-        if peek == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
-        }
-        while true {
-            skipWhitespace()
-            guard peek == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
-            let keyLine = line, keyColumn = index - lineStart + 1
-            let key = try parseString()
+        var first = true
+        while let key = try scanner.nextMember(first: &first) {
+            let name = try string(key)
             // Two values for one key: which one the report meant cannot be told, so neither is taken.
-            guard keys.insert(key).inserted else {
-                throw JSONSyntaxError(line: keyLine, column: keyColumn, message: "the key \(key.debugDescription) appears twice in one object")
+            guard keys.insert(name).inserted else {
+                throw scanner.fail("the key \(name.debugDescription) appears twice in one object", at: key.quote)
             }
-            skipWhitespace()
-            guard peek == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
-            index += 1
-            let value = try parseValue(depth: depth + 1)
-            members.append(JSONNode.Member(key: key, value: value))
-            skipWhitespace()
-            switch peek {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"):
-                index += 1
-                return .object(members)
-            default: throw error("expected ',' or '}' in an object")
-            }
+            members.append(JSONNode.Member(key: name, value: try value(depth: depth + 1)))
         }
+        return .object(members)
     }
 
-    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONNode.Kind {
-        index += 1
+    private mutating func array(depth: Int) throws(JSONScanError) -> JSONNode.Kind {
+        try scanner.beginArray()
         var elements: [JSONNode] = []
-        skipWhitespace()
-        if peek == UInt8(ascii: "]") {
-            index += 1
-            return .array(elements)
+        var first = true
+        while try scanner.nextElement(first: &first) {
+            elements.append(try value(depth: depth + 1))
         }
-        while true {
-            elements.append(try parseValue(depth: depth + 1))
-            skipWhitespace()
-            switch peek {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"):
-                index += 1
-                return .array(elements)
-            default: throw error("expected ',' or ']' in an array")
-            }
-        }
+        return .array(elements)
     }
 
-    private mutating func parseString() throws(JSONSyntaxError) -> String {
-        index += 1
-        var out: [UInt8] = []
-        while true {
-            guard index < bytes.count else { throw error("unterminated string") }
-            guard out.count <= Self.maxStringBytes else { throw error("a string longer than \(Self.maxStringBytes) bytes") }
-            let b = bytes[index]
-            switch b {
-            case UInt8(ascii: "\""):
-                index += 1
-                guard let s = String(validating: out, as: UTF8.self) else { throw error("a string that is not UTF-8") }
-                return s
-            case UInt8(ascii: "\\"):
-                index += 1
-                guard index < bytes.count else { throw error("unterminated string") }
-                let e = bytes[index]
-                index += 1
-                switch e {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
-                case UInt8(ascii: "b"): out.append(8)
-                case UInt8(ascii: "f"): out.append(12)
-                case UInt8(ascii: "n"): out.append(10)
-                case UInt8(ascii: "r"): out.append(13)
-                case UInt8(ascii: "t"): out.append(9)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800..<0xDC00).contains(scalar) {
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-                        else { throw error("a lone UTF-16 surrogate in a \\u escape") }
-                        index += 2
-                        let low = try hex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw error("a lone UTF-16 surrogate in a \\u escape") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    guard let u = Unicode.Scalar(scalar) else { throw error("an invalid \\u escape") }
-                    out.append(contentsOf: Array(String(Character(u)).utf8))
-                default: throw error("an invalid escape \\\(describe(e))")
-                }
-            case 0..<0x20: throw error("a control character inside a string")
-            default:
-                out.append(b)
-                index += 1
-            }
+    private func string(_ key: JSONScanner.Key) throws(JSONScanError) -> String {
+        let s = scanner.string(key)
+        guard s.utf8.count <= JSONNode.maxStringBytes else {
+            throw scanner.fail("a string longer than \(JSONNode.maxStringBytes) bytes", at: key.quote)
         }
+        return s
     }
 
-    private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("a \\u escape needs four hex digits") }
-        var v: UInt32 = 0
-        for _ in 0..<4 {
-            let c = bytes[index]
-            let d: UInt32
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
-            default: throw error("a \\u escape needs four hex digits")
-            }
-            v = v * 16 + d
-            index += 1
-        }
-        return v
-    }
-
-    private mutating func parseNumber() throws(JSONSyntaxError) -> String {
-        let start = index
-        if peek == UInt8(ascii: "-") { index += 1 }
-        guard let first = peek, isDigit(first) else { throw error("a number needs digits") }
-        if first == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            while let c = peek, isDigit(c) { index += 1 }
-        }
-        if peek == UInt8(ascii: ".") {
-            index += 1
-            guard let c = peek, isDigit(c) else { throw error("a number needs digits after '.'") }
-            while let c = peek, isDigit(c) { index += 1 }
-        }
-        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
-            index += 1
-            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
-            guard let c = peek, isDigit(c) else { throw error("a number needs digits in its exponent") }
-            while let c = peek, isDigit(c) { index += 1 }
-        }
-        guard index - start <= 64 else { throw error("a number longer than 64 characters") }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
-    }
-
-    private mutating func literal(_ word: String) throws(JSONSyntaxError) {
-        let w = Array(word.utf8)
-        guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else {
-            throw error("unexpected text, expected a value")
-        }
-        index += w.count
-    }
-
-    mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): index += 1
-            case UInt8(ascii: "\n"):
-                index += 1
+    /// The 1-based line and column (in bytes) of `offset`.
+    private mutating func position(of offset: Int) -> (line: Int, column: Int) {
+        if offset < lineOffset { (line, lineStart, lineOffset) = (1, 0, 0) }
+        let end = min(offset, scanner.count)
+        while lineOffset < end {
+            if scanner.base[lineOffset] == 0x0A {
                 line += 1
-                lineStart = index
-            default: return
+                lineStart = lineOffset + 1
             }
+            lineOffset += 1
         }
+        return (line, offset - lineStart + 1)
     }
 
-    private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
-
-    private func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
-
-    private func describe(_ b: UInt8) -> String {
-        (0x21..<0x7F).contains(b) ? "'\(Character(Unicode.Scalar(b)))'" : "byte 0x" + String(b, radix: 16, uppercase: true)
-    }
-
-    func error(_ message: String) -> JSONSyntaxError {
-        JSONSyntaxError(line: line, column: index - lineStart + 1, message: message)
+    private mutating func syntaxError(_ message: String, at offset: Int) -> JSONSyntaxError {
+        let (line, column) = position(of: offset)
+        return JSONSyntaxError(line: line, column: column, message: message)
     }
 }

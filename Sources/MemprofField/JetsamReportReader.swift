@@ -1,4 +1,6 @@
+import MemprofInput
 import MemprofOutput
+import MemprofReportReader
 import MemprofWorkload
 
 /// Bad or foreign `.ips` input: names the file, line, column and key (`processes[3].rpages`),
@@ -8,7 +10,7 @@ public typealias IPSError = WorkloadError
 /// Reads a JetsamEvent `.ips` file into a ``JetsamReport``, checking every number it keeps.
 ///
 /// Limits (every resource has a bound): the file at most ``maxBytes``; at most ``maxProcesses``
-/// processes; nesting and string sizes as ``JSONNodeParser`` bounds them.
+/// processes; nesting and string sizes as `JSONNode` bounds them.
 public struct JetsamReportReader {
     public static let maxBytes = 64 << 20
     public static let maxProcesses = 20_000
@@ -37,22 +39,24 @@ public struct JetsamReportReader {
         // iOS 7 to 9 wrote the same moment as a text LowMemory report.
         if LowMemoryReportReader.looksLikeText(bytes) { return try LowMemoryReportReader(file: file).read(bytes) }
         // The header is one JSON object on the first line; the body is the rest.
-        var parser = JSONNodeParser(bytes)
+        return try bytes.withUnsafeBytes { raw in
+            Result { () throws(IPSError) -> JetsamReport in try read(JSONNodeReader(raw)) }
+        }.get()
+    }
+
+    private func read(_ reader: JSONNodeReader) throws(IPSError) -> JetsamReport {
+        var reader = reader
         let headerNode: JSONNode
-        do throws(JSONSyntaxError) { headerNode = try parser.parseValue(depth: 0) } catch {
+        do throws(JSONSyntaxError) { headerNode = try reader.readValue() } catch {
             throw located(error, what: "the first line is not a JSON header, so this is not an .ips report "
                           + "(nor a text LowMemory report, which starts with '\(LowMemoryReportReader.firstKey)')")
         }
         let header = try readHeader(headerNode)
         let bodyNode: JSONNode
         do throws(JSONSyntaxError) {
-            parser.skipWhitespace()
-            guard parser.offset < bytes.count else {
-                throw parser.error("the report ends after its header; a JetsamEvent report has a body")
-            }
-            bodyNode = try parser.parseValue(depth: 0)
-            parser.skipWhitespace()
-            guard parser.offset == bytes.count else { throw parser.error("unexpected text after the report's body") }
+            guard !reader.atEnd() else { throw reader.error("the report ends after its header; a JetsamEvent report has a body") }
+            bodyNode = try reader.readValue()
+            guard reader.atEnd() else { throw reader.error("unexpected text after the report's body") }
         } catch {
             throw located(error, what: nil)
         }

@@ -1,3 +1,4 @@
+import MemprofInput
 /// Reads the text LowMemory report of iOS 7 to 9 into a ``JetsamReport``: the moment a JetsamEvent
 /// `.ips` describes from iOS 10 on, as lines of `Key: value` and a table of processes.
 ///

@@ -1,3 +1,4 @@
+import MemprofInput
 import MemprofWorkload
 
 /// Sweeps that ship inside memprof: `memprof sweep NAME` runs one without a file.

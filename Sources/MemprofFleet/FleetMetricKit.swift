@@ -3,7 +3,7 @@ import MemprofCompare
 import MemprofCore
 import MemprofField
 import MemprofOutput
-import MemprofRun
+import MemprofSampler
 import MemprofWorkload
 
 /// `memprof export FLEET --format metrickit -o DIR`: per cell of a sweep, the

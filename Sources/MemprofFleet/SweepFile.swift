@@ -1,4 +1,5 @@
 import Foundation
+import MemprofInput
 import MemprofOutput
 import MemprofWorkload
 import Yams
@@ -70,9 +71,10 @@ public struct SweepFile: Sendable, Equatable {
     }
 
     /// Parses a sweep file's text through the workload's reader (`NodeReader`), so its errors
-    /// are located and worded like a workload's.
+    /// are located and worded like a workload's. Composed into Yams' nodes, with their marks: the
+    /// matrix's values become overrides, which edit Yams nodes.
     public static func parse(_ text: String, file: String) throws -> SweepFile {
-        let root = try NodeReader.root(of: text, file: file)
+        let root = try YAMLText.compose(text, file: file)
         let top = try root.mapping(allowed: keys)
         let version = try top.required("memprof")
         guard version.node.wholeNumber == 1 else { throw version.error("this memprof reads sweep format version 1") }

@@ -1,7 +1,8 @@
 import Foundation
 import MemprofCore
+import MemprofInput
 import MemprofReport
-import MemprofRun
+import MemprofSampler
 import MemprofWorkload
 
 /// A validated sweep: every cell's workload loaded through `WorkloadSource` (the one validation

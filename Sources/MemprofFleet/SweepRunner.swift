@@ -1,7 +1,7 @@
 import Foundation
 import MemprofCompare
 import MemprofCore
-import MemprofRun
+import MemprofSampler
 import Synchronization
 
 /// The metrics of a sweep, as columns: every metric `compare` knows (summary and per app), by

@@ -3,6 +3,7 @@ import MemprofBudgets
 import MemprofCompare
 import MemprofCore
 import MemprofFleet
+import MemprofInput
 import MemprofReport
 import MemprofReportReader
 import MemprofRun

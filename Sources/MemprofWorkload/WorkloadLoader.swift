@@ -1,6 +1,7 @@
 internal import CCrypto
 import Foundation
 import MemprofCore
+import MemprofInput
 
 /// A parsed workload with where it came from.
 public struct LoadedWorkload: Sendable {

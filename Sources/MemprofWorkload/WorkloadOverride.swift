@@ -1,3 +1,4 @@
+import MemprofInput
 import Yams
 
 /// One change to a workload's keys before it is validated: `memprof run --set apps.mail.launch.footprint=60MB`,
@@ -45,7 +46,7 @@ public struct WorkloadOverride: Sendable, Equatable {
 
     /// Parses a command-line `KEY.PATH=VALUE`.
     ///
-    /// - Throws: ``WorkloadError`` naming the argument when it has no `=` or an empty key path.
+    /// - Throws: `WorkloadError` naming the argument when it has no `=` or an empty key path.
     public static func parse(assignment: String, option: String = "--set") throws -> WorkloadOverride {
         let origin = Origin(file: "\(option) \(assignment)")
         guard let equals = assignment.firstIndex(of: "=") else {

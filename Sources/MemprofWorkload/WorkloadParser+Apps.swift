@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCore
+import MemprofInput
 
 extension WorkloadParser {
     static let appKeys = ["name", "launch", "resumeTime", "growth", "maxFootprint", "minFootprint", "onBackground",

@@ -1,7 +1,8 @@
 import MemprofCore
+import MemprofInput
 
 /// A workload that runs, but not as its author may think: a declared time or footprint that
-/// cannot fit its limit. Located like ``WorkloadError``; `validate` and `run` print it and go on.
+/// cannot fit its limit. Located like `WorkloadError`; `validate` and `run` print it and go on.
 public struct WorkloadWarning: Sendable, Equatable, CustomStringConvertible {
     /// Where, and what (the same form as an error).
     public var located: WorkloadError

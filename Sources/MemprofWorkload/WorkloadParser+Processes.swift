@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofInput
 
 extension WorkloadParser {
     static let processKeys = ["name", "kind", "band", "resident", "highWaterMark"]

@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofInput
 import Yams
 
 extension WorkloadParser {

@@ -1,11 +1,12 @@
 import MemprofCore
+import MemprofInput
 import Yams
 
 /// Says why the program at a path (as a workload wrote it) cannot be run as work, or nil.
 public typealias ProgramCheck = @Sendable (_ path: String) -> String?
 
 /// Reads a workload file (YAML, or JSON, which is the same structure) into a validated
-/// ``Workload`` (spec §9). Every problem is a ``WorkloadError`` naming file, line, column and key.
+/// ``Workload`` (spec §9). Every problem is a `WorkloadError` naming file, line, column and key.
 public struct WorkloadParser {
     /// The file name used in error messages.
     public var file: String

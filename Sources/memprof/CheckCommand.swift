@@ -1,3 +1,4 @@
+import MemprofInput
 import MemprofOutput
 import ArgumentParser
 import MemprofCommandLine

@@ -2,6 +2,7 @@ import ArgumentParser
 import MemprofCommandLine
 import Foundation
 import MemprofField
+import MemprofInput
 import MemprofWorkload
 import MemprofOutput
 

@@ -4,6 +4,7 @@ import Foundation
 import MemprofCore
 import MemprofOutput
 import MemprofRun
+import MemprofSampler
 import MemprofWorkload
 
 /// `memprof run [WORKLOAD]`: a thin adapter over ``RunPipeline`` and ``ReportFolder``.

@@ -1,8 +1,10 @@
 import ArgumentParser
 import MemprofCommandLine
 import Foundation
+import MemprofInput
 import MemprofOutput
 import MemprofRun
+import MemprofSampler
 import MemprofWorkload
 
 /// `memprof validate FILE...`: the same loading and validation as `memprof run`, without running.

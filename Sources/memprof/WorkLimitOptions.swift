@@ -1,4 +1,5 @@
 import ArgumentParser
+import MemprofInput
 import MemprofOutput
 import MemprofRun
 import MemprofWorkload

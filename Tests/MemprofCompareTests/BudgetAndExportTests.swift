@@ -6,6 +6,7 @@ import MemprofBudgets
 import MemprofCompare
 import MemprofExport
 import MemprofCore
+import MemprofInput
 import MemprofReport
 import MemprofTrace
 import MemprofWorkload

@@ -1,6 +1,7 @@
 import Foundation
 import MemprofCompare
 import MemprofCore
+import MemprofInput
 import MemprofReport
 import MemprofWorkload
 import MemprofOutput

@@ -1,4 +1,5 @@
 import Foundation
+import MemprofInput
 import MemprofWorkload
 import Testing
 @testable import MemprofFleet

@@ -1,6 +1,8 @@
 import Foundation
+import MemprofInput
 import MemprofOutput
 import MemprofRun
+import MemprofSampler
 import MemprofTestSupport
 import MemprofWorkload
 import Testing

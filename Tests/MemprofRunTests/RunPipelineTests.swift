@@ -1,7 +1,9 @@
 import Foundation
 import MemprofCore
+import MemprofInput
 import MemprofOutput
 import MemprofRun
+import MemprofSampler
 import MemprofTestSupport
 import MemprofWorkload
 import Testing

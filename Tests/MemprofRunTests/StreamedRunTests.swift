@@ -2,6 +2,7 @@ import Foundation
 import MemprofCore
 import MemprofReport
 import MemprofRun
+import MemprofSampler
 import MemprofTestSupport
 import MemprofWorkload
 import Testing

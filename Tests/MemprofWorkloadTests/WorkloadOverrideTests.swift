@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofInput
 import Testing
 @testable import MemprofWorkload
 

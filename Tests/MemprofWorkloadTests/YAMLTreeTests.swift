@@ -1,10 +1,11 @@
 import Foundation
 import MemprofCore
 import Testing
+@testable import MemprofInput
 @testable import MemprofWorkload
 
-/// The workload reader composes text into a `YAMLTree` from libyaml's events; sweep, thresholds
-/// and budget files and workloads with overrides still go through Yams' node tree. These tests
+/// Workloads, thresholds and budget files are composed into a `YAMLTree` from libyaml's events;
+/// sweep files and workloads with overrides still go through Yams' node tree. These tests
 /// hold the two equal (same nodes and marks, same errors at the same places) and check the
 /// hostile inputs of the fuzz corpus on the tree path.
 @Suite struct YAMLTreeTests {

@@ -1,5 +1,5 @@
-// The libFuzzer target of the JetsamEvent readers (MemprofField's JSONNodeParser,
-// JetsamReportReader and LowMemoryReportReader), built by scripts/fuzz-ips.sh with their sources.
+// The libFuzzer target of the JetsamEvent readers (MemprofField's JetsamReportReader on the
+// JSON scanner, and LowMemoryReportReader), built by scripts/fuzz-ips.sh with their sources.
 // Every input must either read or be refused with a located IPSError; nothing may crash.
 
 @_cdecl("LLVMFuzzerTestOneInput")

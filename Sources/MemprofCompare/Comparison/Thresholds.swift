@@ -1,7 +1,7 @@
 import Foundation
 import MemprofCore
+import MemprofInput
 import MemprofOutput
-import MemprofWorkload
 
 /// How much a metric may move before it counts as worse (or better).
 ///

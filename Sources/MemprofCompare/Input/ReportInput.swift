@@ -1,9 +1,9 @@
 import Foundation
 import MemprofCore
+import MemprofInput
 import MemprofOutput
 import MemprofReport
 import MemprofReportReader
-import MemprofWorkload
 
 /// Bad input to compare, check or export: exit status 2 on the command line.
 public enum CompareInputError: MemprofError, Equatable {

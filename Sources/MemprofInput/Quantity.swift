@@ -178,7 +178,7 @@ extension Character {
 
 extension StringProtocol {
     /// The text without leading and trailing spaces.
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         guard let first = firstIndex(where: { $0 != " " }), let last = lastIndex(where: { $0 != " " }) else { return "" }
         return String(self[first...last])
     }

@@ -8,7 +8,7 @@ import Yams
 /// The node is either a Yams node (sweep, thresholds and budget files, workloads with overrides)
 /// or an entry of a ``YAMLTree`` (workloads): both read alike, value for value and error for error.
 public struct NodeReader {
-    enum Storage {
+    package enum Storage {
         case tree(YAMLTree, Int32)
         case yams(Node)
     }
@@ -21,7 +21,7 @@ public struct NodeReader {
         case index(Int)
     }
 
-    let storage: Storage
+    package let storage: Storage
     public let file: String
     /// The key path is `base`, then up to three steps (`script`, `[3]`, `at`).
     private let base: String
@@ -42,10 +42,11 @@ public struct NodeReader {
         self.init(.tree(tree, index), file: file, base: "", (.none, .none, .none))
     }
 
-    /// Composes YAML (or JSON) text into its root node, with located errors for text that is not
-    /// YAML, not UTF-8, holds control characters, or is empty.
+    /// Composes YAML (or JSON) text into its root node (a ``YAMLTree``), with located errors for
+    /// text that is not YAML, not UTF-8, holds control characters, or is empty. Readers that need
+    /// Yams' own nodes (to edit them, as overrides do) compose with `YAMLText.compose(_:file:)`.
     public static func root(of text: String, file: String) throws -> NodeReader {
-        try YAMLText.compose(text, file: file)
+        try YAMLText.composeTree(text, file: file)
     }
 
     /// The node as Yams reads it (a tree's entry without marks: Yams' `Mark` cannot be made outside it).
@@ -110,7 +111,7 @@ public struct NodeReader {
     }
 
     /// True for a scalar (a word, a number, a quantity).
-    var isScalar: Bool {
+    package var isScalar: Bool {
         switch storage {
         case .yams(let node): if case .scalar = node { true } else { false }
         case .tree(let tree, let index): tree.entry(index).kind == .scalar
@@ -118,7 +119,7 @@ public struct NodeReader {
     }
 
     /// A scalar's text; nil for a mapping or a list.
-    var scalarText: String? {
+    package var scalarText: String? {
         switch storage {
         case .yams(let node): node.scalar?.string
         case .tree(let tree, let index): tree.entry(index).kind == .scalar ? tree.string(index) : nil
@@ -230,7 +231,7 @@ public struct NodeReader {
 
     /// The node at `keys` below this one, if every key is there (no checking: for pointing at a
     /// value already read).
-    func descendant(_ keys: [String]) -> NodeReader? {
+    package func descendant(_ keys: [String]) -> NodeReader? {
         var reader = self
         for key in keys {
             guard let value = reader.pairs?.first(where: { Self.text($0.key) == key })?.value else { return nil }
@@ -240,7 +241,7 @@ public struct NodeReader {
     }
 
     /// A list's length (the error of ``sequence()`` for anything else).
-    func sequenceCount() throws -> Int {
+    package func sequenceCount() throws -> Int {
         switch storage {
         case .yams(let node):
             guard case .sequence(let sequence) = node else { throw error("expected a list, found \(kind)") }
@@ -252,7 +253,7 @@ public struct NodeReader {
     }
 
     /// Item `n` of a list, as ``sequence()`` gives it.
-    func item(_ n: Int) -> NodeReader {
+    package func item(_ n: Int) -> NodeReader {
         switch storage {
         case .yams(let node):
             guard case .sequence(let sequence) = node else { preconditionFailure("item(_:) of \(kind)") }
@@ -329,7 +330,7 @@ public struct NodeReader {
 
     /// YAML 1.1's booleans in any case, as memprof read them through Yams' default resolver
     /// (which let `tRUE` through too): read here because texts are composed without implicit tags.
-    static let booleans: [String: Bool] = ["true": true, "yes": true, "on": true, "false": false, "no": false, "off": false]
+    package static let booleans: [String: Bool] = ["true": true, "yes": true, "on": true, "false": false, "no": false, "off": false]
 
     public func fraction() throws -> Double {
         guard let value = yamsScalar.flatMap(Double.construct), value > 0, value <= 1 else {
@@ -428,5 +429,5 @@ extension Node {
 
 extension Node.Scalar {
     /// `Int.construct`, without its trap (see `Node.wholeNumber`).
-    var wholeNumber: Int? { string.contains(":") ? nil : Int.construct(from: self) }
+    package var wholeNumber: Int? { string.contains(":") ? nil : Int.construct(from: self) }
 }

@@ -1,4 +1,3 @@
-import MemprofSampler
 import MemprofWorkload
 
 /// Where every command that reads workloads gets them, so `validate`, `run` and sweeps accept
@@ -8,11 +7,11 @@ public enum WorkloadSource {
     /// its `work` names against the ones this build of memprof has, and the programs it names
     /// (they must exist, be executable and be dynamically linked ELF programs, spec §8.1).
     ///
-    /// Refuses one that describes more work than `limits` allow (``WorkEstimate``).
+    /// Refuses one that describes more work than `limits` allow (`WorkEstimate`, MemprofWorkload).
     ///
     /// `overrides` change keys before validation (`--device`, `--policy`, `--set`, a sweep's matrix).
     ///
-    /// - Throws: `WorkloadError` (MemprofWorkload), naming file, line, column and key, for bad input.
+    /// - Throws: `WorkloadError` (MemprofInput), naming file, line, column and key, for bad input.
     public static func load(_ argument: String?, overrides: [WorkloadOverride] = [],
                             limits: WorkEstimate.Limits = .default) throws -> LoadedWorkload {
         let loaded = try WorkloadLoader.load(argument, knownKernels: Set(WorkRegistry.names), overrides: overrides,

@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofInput
 import MemprofWorkload
 
 /// How much work a workload describes, counted before anything runs, so that a small file that

@@ -11,20 +11,20 @@ import Yams
 /// without a `String`, a `Tag` object and an array per node: reading a large workload through
 /// Yams' node tree cost about 0.8 s for 3 MB, almost all of it building and walking the tree.
 /// `YAMLTreeTests` and the `yaml` fuzz target compare it with Yams on every input they see.
-final class YAMLTree {
-    enum Kind: UInt8 { case scalar, sequence, mapping }
+package final class YAMLTree {
+    package enum Kind: UInt8 { case scalar, sequence, mapping }
 
-    struct Entry {
-        var kind: Kind
+    package struct Entry {
+        package var kind: Kind
         /// libyaml's style number (`Node.Scalar.Style`, `Node.Sequence.Style`, `Node.Mapping.Style` raw values).
-        var style: UInt8
+        package var style: UInt8
         /// Where the node starts, 1-based, as Yams' `Mark`.
         var line: Int32
         var column: Int32
         /// A scalar's first byte in `bytes`; a collection's first child in `children`.
         var start: Int32
         /// A scalar's byte count; a sequence's items; a mapping's keys and values (twice its pairs).
-        var count: Int32
+        package var count: Int32
         /// An explicit tag's number in `tags`, or -1 (Yams' `Tag.implicit`).
         var tag: Int32
     }
@@ -48,10 +48,10 @@ final class YAMLTree {
 
     static let strTag = Tag.Name.str.rawValue
 
-    func entry(_ index: Int32) -> Entry { entries[Int(index)] }
+    package func entry(_ index: Int32) -> Entry { entries[Int(index)] }
 
     /// A scalar's text.
-    func string(_ index: Int32) -> String {
+    package func string(_ index: Int32) -> String {
         let e = entries[Int(index)]
         return bytes.withUnsafeBufferPointer {
             String(decoding: UnsafeBufferPointer(rebasing: $0[Int(e.start)..<Int(e.start + e.count)]), as: UTF8.self)
@@ -59,7 +59,7 @@ final class YAMLTree {
     }
 
     /// Whether a scalar's text is `text`, without making a `String`.
-    func scalar(_ index: Int32, is text: String) -> Bool {
+    package func scalar(_ index: Int32, is text: String) -> Bool {
         let e = entries[Int(index)]
         let utf8 = text.utf8
         guard utf8.count == Int(e.count) else { return false }
@@ -75,7 +75,7 @@ final class YAMLTree {
         return bytes[Int(e.start)..<Int(e.start + e.count)].allSatisfy { $0 < 0x80 }
     }
 
-    func child(_ index: Int32, _ n: Int) -> Int32 { children[Int(entries[Int(index)].start) + n] }
+    package func child(_ index: Int32, _ n: Int) -> Int32 { children[Int(entries[Int(index)].start) + n] }
 
     /// The node at `index` as a Yams node, without marks (Yams' `Mark` has no public initialiser).
     /// Nodes an alias shares are converted once and shared, as Yams shares them.

@@ -52,8 +52,8 @@ public enum YAMLText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Composes `text` into its root node with Yams (`Yams.compose`, no implicit tags): sweep,
-    /// thresholds and budget files, and workloads with overrides, whose readers work on Yams nodes.
+    /// Composes `text` into its root node with Yams (`Yams.compose`, no implicit tags): sweep files
+    /// and workloads with overrides, whose readers edit Yams nodes.
     /// Text that holds nothing (only blanks or comments) is an error at line 1, column 1.
     public static func compose(_ text: String, file: String) throws -> NodeReader {
         let node: Node?
@@ -71,9 +71,10 @@ public enum YAMLText {
     }
 
     /// Composes `text` into its root node through libyaml's event parser into a ``YAMLTree``:
-    /// the same nodes, marks and errors as ``compose(_:file:)``, about ten times faster on a large
-    /// workload (MemprofRun's Design notes article, "Reading workloads").
-    static func composeTree(_ text: String, file: String) throws -> NodeReader {
+    /// the same nodes, marks and errors as ``compose(_:file:)``, five to six times faster on a large
+    /// workload (MemprofRun's Benchmarks article, `scripts/bench-yaml.sh`). Workloads, thresholds
+    /// and budget files are read through it.
+    package static func composeTree(_ text: String, file: String) throws -> NodeReader {
         let tree: YAMLTree?
         do {
             tree = try YAMLTree.compose(text)
