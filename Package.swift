@@ -51,7 +51,10 @@ let package = Package(
     //   6. the executables: memprof, memprof-serve, memprof-bench, memprof-bench-sampler
     targets: [
         // How output leaves memprof: the one JSON writer, escapers, JUnit XML, files written whole.
-        .target(name: "MemprofOutput"),
+        .target(name: "MemprofOutput", dependencies: ["CFileIO"]),
+        // What file output asks of the system beyond Swift's Glibc module: O_DIRECT, the alignment
+        // direct I/O needs (statx), hole punching (fallocate).
+        .target(name: "CFileIO"),
         .testTarget(name: "MemprofOutputTests", dependencies: ["MemprofOutput"]),
         // The simulation: lifecycle, memory, policies. Synchronous, deterministic, no I/O.
         .target(
@@ -141,7 +144,8 @@ let package = Package(
         // What every test target shares: one process runner, the repository, scratch folders,
         // report fixtures and snapshot comparison. Used by tests only.
         .target(name: "MemprofTestSupport", dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport"]),
-        .testTarget(name: "MemprofRunTests", dependencies: ["MemprofRun", "MemprofTestSupport", "MemprofWorkload", "MemprofOutput", "MemprofCore", "MemprofReport"]),
+        .testTarget(name: "MemprofRunTests", dependencies: ["MemprofRun", "MemprofTestSupport", "MemprofWorkload", "MemprofOutput", "MemprofCore", "MemprofReport",
+                                                   "MemprofReportReader", "MemprofProfile", "MemprofTrace", "MemprofHTML"]),
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
         .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload"]),
         .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofWorkload", "MemprofTestSupport"]),

@@ -138,6 +138,8 @@ public final class StreamedFile {
     /// by ``PartedFile/finish()``: the part before pads that block), and how many those are.
     private(set) var head: [UInt8] = []
     private let headLength: Int
+    /// The alignment direct writes of the file keep (1 for a file written through the cache).
+    private let alignment: Int
     /// Bytes appended so far.
     public private(set) var appended: Int64 = 0
 
@@ -156,15 +158,24 @@ public final class StreamedFile {
         isPart = part != nil
         let flags = part.map { $0.creates ? O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC : O_WRONLY | O_CLOEXEC }
             ?? O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
-        var isDirect = false
+        var opened: (fd: Int32, alignment: Int?) = (-1, nil)
         if direct {
-            (fd, isDirect) = DirectIO.open(url.path, flags, 0o644)
+            opened = DirectIO.open(url.path, flags, 0o644)
         } else {
-            fd = open(url.path, flags, 0o644)
+            opened.fd = open(url.path, flags, 0o644)
         }
-        guard fd >= 0 else { throw OutputError(path: folder.path, action: "writing \(name) to", errno: errno) }
-        writer = isDirect ? DirectWriter(fd: fd, direct: true, capacity: Self.directChunk) : nil
-        headLength = isDirect ? DirectIO.aligned(Int(start)) - Int(start) : 0
+        fd = opened.fd
+        guard opened.fd >= 0 else { throw OutputError(path: folder.path, action: "writing \(name) to", errno: errno) }
+        let start = self.start
+        if let alignment = opened.alignment {
+            writer = DirectWriter(fd: opened.fd, alignment: alignment, capacity: Self.directChunk)
+            headLength = DirectIO.aligned(Int(start), to: alignment) - Int(start)
+            self.alignment = alignment
+        } else {
+            writer = nil
+            headLength = 0
+            alignment = 1
+        }
         written = start + Int64(headLength)
     }
 
@@ -245,7 +256,7 @@ public final class StreamedFile {
             // The last part padded to a block (with zeros), then the file cut to its length.
             let length = written + Int64(filled)
             if let pending, filled > 0 {
-                let padded = DirectIO.aligned(filled)
+                let padded = DirectIO.aligned(filled, to: alignment)
                 (pending.base + filled).initializeMemory(as: UInt8.self, repeating: 0, count: padded - filled)
                 try submit(count: padded, writer)
             }
@@ -271,8 +282,7 @@ public final class StreamedFile {
 /// ``StreamedFile`` writing from byte `starts[k]` on, and must end where part `k + 1` starts.
 /// Once every part is finished, ``finish()`` writes what direct parts left to it (their bytes
 /// before their first whole block), cuts the file to its length and flushes it.
-public final class PartedFile: @unchecked Sendable {
-    // Unchecked: each part is written by one thread at a time, and `finish()` runs after them.
+public final class PartedFile {
     public let parts: [StreamedFile]
     let url: URL
     let name: String
