@@ -21,8 +21,8 @@ import MemprofWorkload
 public enum RunPipeline {
     /// Simulates `request.workload` and writes its files into `folder` as the run goes: the
     /// engine's events, jetsam snapshots and memory changes go, in batches, to report.json's,
-    /// trace.json's and report.html's sinks (``FanOut``), each on a thread of its own; when the
-    /// run has ended and its ``Report`` is made, each puts its file together, side by side. The
+    /// trace.json's and report.html's sinks (`FanOut`), each on a thread of its own; when the
+    /// run has ended and its `Report` is made, each puts its file together, side by side. The
     /// folder is replaced whole or not at all.
     ///
     /// - Returns: the report without its events, jetsam snapshots and timeline (they are in the
