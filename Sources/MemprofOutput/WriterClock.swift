@@ -63,8 +63,8 @@ public struct WrittenFile: Sendable {
 }
 
 extension StreamedFile {
-    /// Writes the file from `write`, which hands its text to `flush` in pieces, and finishes it
-    /// (a part of a ``PartedFile`` is left to its ``PartedFile/finish()``); the time it took.
+    /// Writes the file from `write`, which hands its text to `flush` in pieces, and finishes it;
+    /// the time it took.
     public func write(_ write: (inout JSONWriter, (inout JSONWriter) throws -> Void) throws -> Void) throws -> WriterClock {
         var clock = WriterClock()
         try clock.time {

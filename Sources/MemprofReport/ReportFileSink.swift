@@ -53,21 +53,13 @@ public final class ReportFileSink: EventBatchSink {
     }
 
     /// Writes report.json into `folder` once the run has ended: `report`'s sections known at the
-    /// end around the streamed ones, in two halves side by side (``PartedFile``: up to the end of
-    /// `events`, and the rest; most of a long run's file is its events).
+    /// end around the streamed ones.
     public func write(_ report: Report, into folder: StagedFolder) throws -> WrittenFile {
         if let failure { throw failure }
         var clock = self.clock
         let skeleton = try clock.time { try ReportStreams.Skeleton(report) }
-        let file = try folder.stream("report.json", direct: true, partsAt: [0, streams.firstPartLength(skeleton)])
-        let streams = self.streams
-        let parts = try inParallel(
-            { try file.parts[0].write { try streams.writeFirstPart(skeleton, into: &$0, flush: $1) } },
-            { try file.parts[1].write { try streams.writeSecondPart(skeleton, into: &$0, flush: $1) } })
-        clock.wallNs += max(parts.0.wallNs, parts.1.wallNs)
-        clock.cpuNs += parts.0.cpuNs + parts.1.cpuNs
-        try clock.time { try file.finish() }
-        return WrittenFile(name: "report.json", clock: clock, bytes: Int(file.parts.reduce(0) { $0 + $1.appended }),
-                           streamed: true)
+        let file = try folder.stream("report.json", direct: true)
+        clock.add(try file.write { try streams.write(skeleton, into: &$0, flush: $1) })
+        return WrittenFile(name: "report.json", clock: clock, bytes: Int(file.appended), streamed: true)
     }
 }
