@@ -4,6 +4,11 @@
 // build with `--disable-default-traits` (./scripts/memprof) neither resolves nor builds them.
 import PackageDescription
 
+/// The modules of a run's sinks (the fan-out and each format's sink) touch their stored
+/// properties per event: in release builds without the run-time exclusivity checks (debug builds
+/// and tests keep them).
+let sinkSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 /// A dependency of `memprof-serve` only: resolved and built with the `Serve` trait.
 let serve: TargetDependencyCondition? = .when(traits: ["Serve"])
 
@@ -55,7 +60,10 @@ let package = Package(
     //   6. the executables: memprof, memprof-serve, memprof-bench, memprof-bench-sampler
     targets: [
         // How output leaves memprof: the one JSON writer, escapers, JUnit XML, files written whole.
-        .target(name: "MemprofOutput"),
+        .target(name: "MemprofOutput", dependencies: ["CFileIO"]),
+        // What file output asks of the system beyond Swift's Glibc module: O_DIRECT, the alignment
+        // direct I/O needs (statx), hole punching (fallocate).
+        .target(name: "CFileIO"),
         .testTarget(name: "MemprofOutputTests", dependencies: ["MemprofOutput"]),
         // The simulation: lifecycle, memory, policies. Synchronous, deterministic, no I/O.
         .target(
@@ -82,7 +90,8 @@ let package = Package(
         // The report model (`memprof.report/1`), built from a simulation, and its JSON form.
         .target(
             name: "MemprofReport",
-            dependencies: ["MemprofCore", "MemprofProfile", "MemprofOutput"]
+            dependencies: ["MemprofCore", "MemprofProfile", "MemprofOutput"],
+            swiftSettings: sinkSettings
         ),
         // Reading report.json back (compare, check, export): the JSON scanner, the checked, bounded
         // reader and its plain decoder. A run never reads a report, so a first build skips it.
@@ -94,9 +103,7 @@ let package = Package(
             name: "MemprofRun",
             dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofHTML", "MemprofTrace",
                            "MemprofSampler", "MemprofProfile", "MemprofOutput"],
-            // The streamed run's sinks touch their stored properties per event: in release builds
-            // without the run-time exclusivity checks (debug builds and tests keep them).
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            swiftSettings: sinkSettings
         ),
         // What memprof's executables share: the one main (errors to exit statuses, signals, standard
         // output checked), running `memprof-serve` in its place, the options several commands take.
@@ -155,7 +162,8 @@ let package = Package(
         // What every test target shares: one process runner, the repository, scratch folders,
         // report fixtures and snapshot comparison. Used by tests only.
         .target(name: "MemprofTestSupport", dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport"]),
-        .testTarget(name: "MemprofRunTests", dependencies: ["MemprofRun", "MemprofTestSupport", "MemprofWorkload", "MemprofOutput", "MemprofCore", "MemprofReport", "MemprofInput", "MemprofSampler"]),
+        .testTarget(name: "MemprofRunTests", dependencies: ["MemprofRun", "MemprofTestSupport", "MemprofWorkload", "MemprofOutput", "MemprofCore", "MemprofReport",
+                                                   "MemprofReportReader", "MemprofProfile", "MemprofTrace", "MemprofHTML", "MemprofInput", "MemprofSampler"]),
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
         .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload", "MemprofCore", "MemprofInput"]),
         .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofWorkload", "MemprofTestSupport", "MemprofCore", "MemprofOutput"]),
@@ -187,9 +195,11 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile", "MemprofTestSupport", "MemprofCore"]),
         // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index scan).
-        .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"]),
+        .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"],
+                swiftSettings: sinkSettings),
         // trace.json in the Trace Event Format (Perfetto, chrome://tracing), and lifecycle intervals.
-        .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"]),
+        .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"],
+                swiftSettings: sinkSettings),
         // `memprof serve`: a read-only HTTP server over a reports folder (Hummingbird), with a guard
         // in front of NIO's HTTP parser that bounds each request (414, 431, 505, 408).
         .target(

@@ -19,18 +19,7 @@ public enum EventLog: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .all: true
         case .none: false
-        case .decisions: kind.isDecision
-        }
-    }
-}
-
-extension SimEvent.Kind {
-    /// A decision of the system about memory (kept by ``EventLog/decisions``).
-    public var isDecision: Bool {
-        switch self {
-        case .compression, .decompression, .eviction, .reclaim, .exit, .memoryWarning, .pressure, .swap, .processExit: true
-        case .transition, .callback, .launch, .resume, .handlerStart, .handlerEnd, .pushDelivered, .ignored,
-             .objectShown, .objectDismissed, .notificationDelivery: false
+        case .decisions: kind.outputs.isDecision
         }
     }
 }

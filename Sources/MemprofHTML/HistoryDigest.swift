@@ -84,12 +84,8 @@ public struct HistoryDigest {
 
     /// Whether the page reads events of `kind` (the decisions, and handler starts for the flame graphs).
     public func reads(_ kind: SimEvent.Kind) -> Bool {
-        switch kind {
-        case .compression, .eviction, .exit, .reclaim, .memoryWarning: true
-        case .handlerStart: handlerRuns != nil
-        case .transition, .callback, .decompression, .pressure, .pushDelivered, .ignored, .objectShown, .objectDismissed,
-             .notificationDelivery, .swap, .launch, .resume, .handlerEnd, .processExit: false
-        }
+        let outputs = kind.outputs
+        return outputs.decisionRow || (outputs.handlerRun == .start && handlerRuns != nil)
     }
 
     /// The next jetsam snapshot of the run (before the events of its kill).

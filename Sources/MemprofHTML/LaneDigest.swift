@@ -105,14 +105,7 @@ public struct LaneDigest {
     }
 
     /// Whether the lanes read events of `kind` (the marks').
-    public static func reads(_ kind: SimEvent.Kind) -> Bool {
-        switch kind {
-        case .launch, .resume, .eviction, .compression, .exit: true
-        case .transition, .callback, .decompression, .memoryWarning, .pressure, .reclaim, .handlerStart, .handlerEnd,
-             .pushDelivered, .ignored, .objectShown, .objectDismissed, .notificationDelivery, .swap, .processExit:
-            false
-        }
-    }
+    public static func reads(_ kind: SimEvent.Kind) -> Bool { kind.outputs.laneMark }
 
     /// ``event(_:)`` for an event of the app of lane `row`.
     public mutating func event(_ event: SimEvent, row: Int) {
@@ -124,7 +117,10 @@ public struct LaneDigest {
         case .eviction: (name, detail) = ("eviction", "")
         case .compression(_, _, let freezer): (name, detail) = ("compression", freezer?.detail ?? "")
         case .exit(let reason, _): (name, detail) = (reason == .userQuit ? "quit" : "kill", reason.rawValue)
-        default: return
+        default:
+            // Any other kind declared a mark: its kind's word and report.json `detail`.
+            guard event.kind.outputs.laneMark else { return }
+            (name, detail) = (event.kind.rawValue, event.fields.detail ?? "")
         }
         let kind = LaneChart.markKinds.firstIndex(of: name) ?? 0
         let column = event.atUs * columns / duration

@@ -1,3 +1,4 @@
+import CFileIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -18,37 +19,31 @@ import Glibc
 /// turned on or on a write: ramfs, some network and FUSE file systems), the file is written
 /// through the cache.
 enum DirectIO {
-    /// `O_DIRECT` of this architecture (not exported by Swift's Glibc module), or nil where
-    /// memprof does not know it (then every file goes through the cache).
-    static let flag: Int32? = {
-        #if os(Linux) && (arch(x86_64) || arch(i386))
-        return 0o40000
-        #elseif os(Linux) && (arch(arm64) || arch(arm))
-        return 0o200000
-        #else
-        return nil
-        #endif
-    }()
+    /// `O_DIRECT` of the system's `<fcntl.h>`, or nil where it has none (then every file goes
+    /// through the cache).
+    static let flag: Int32? = { let flag = memprof_o_direct(); return flag == 0 ? nil : flag }()
 
-    /// The unit of offsets, lengths and buffer addresses in direct I/O: a page, a multiple of
-    /// every disk's logical block (512 or 4096 bytes).
-    static let alignment = 4096
-
-    /// `count` rounded up to ``alignment``.
+    /// `count` rounded up to a multiple of `alignment`.
     @inline(__always)
-    static func aligned(_ count: Int) -> Int { (count + alignment - 1) / alignment * alignment }
+    static func aligned(_ count: Int, to alignment: Int) -> Int { (count + alignment - 1) / alignment * alignment }
 
     /// Opens `path` with `flags` and, when the system allows, `O_DIRECT`; returns the descriptor
-    /// (or -1 with `errno` set) and whether it is direct.
+    /// (or -1 with `errno` set) and, when it is direct, the alignment the system asks of its
+    /// offsets, lengths and buffers (statx's, or a page), else nil.
     ///
     /// Direct I/O is turned on after opening (`fcntl`), not asked for by `open`: a file system
     /// without it (ramfs) creates the file before refusing, and `O_CREAT | O_EXCL` asked again
     /// would then find it there.
-    static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> (fd: Int32, direct: Bool) {
+    static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> (fd: Int32, alignment: Int?) {
         let fd = Glibc.open(path, flags, mode)
-        guard fd >= 0, let flag else { return (fd, false) }
+        guard fd >= 0, let flag else { return (fd, nil) }
+        let alignment = memprof_direct_io_alignment(fd)
+        // An alignment above a direct write's chunk (never seen) is not worth the padding.
+        guard alignment > 0, alignment <= StreamedFile.directChunk, StreamedFile.directChunk % alignment == 0 else {
+            return (fd, nil)
+        }
         let current = fcntl(fd, F_GETFL)
-        return (fd, current >= 0 && fcntl(fd, F_SETFL, current | flag) == 0)
+        return (fd, current >= 0 && fcntl(fd, F_SETFL, current | flag) == 0 ? alignment : nil)
     }
 
     /// Turns direct I/O off on `fd` (after a write or read the system refused); whether it is off.
@@ -87,14 +82,16 @@ enum DirectIO {
     }
 }
 
-/// A page-aligned buffer for direct I/O, grown (never shrunk) to the largest size asked.
+/// A buffer for direct I/O, aligned as the file asks, grown (never shrunk) to the largest size asked.
 final class AlignedBuffer {
     private(set) var base: UnsafeMutableRawPointer
     private(set) var capacity: Int
+    let alignment: Int
 
-    init(capacity: Int) {
-        self.capacity = DirectIO.aligned(max(capacity, 1))
-        base = .allocate(byteCount: self.capacity, alignment: DirectIO.alignment)
+    init(capacity: Int, alignment: Int) {
+        self.alignment = alignment
+        self.capacity = DirectIO.aligned(max(capacity, 1), to: alignment)
+        base = .allocate(byteCount: self.capacity, alignment: alignment)
     }
 
     deinit { base.deallocate() }
@@ -103,8 +100,8 @@ final class AlignedBuffer {
     func reserve(_ count: Int) {
         guard count > capacity else { return }
         base.deallocate()
-        capacity = DirectIO.aligned(count)
-        base = .allocate(byteCount: capacity, alignment: DirectIO.alignment)
+        capacity = DirectIO.aligned(count, to: alignment)
+        base = .allocate(byteCount: capacity, alignment: alignment)
     }
 }
 
@@ -126,10 +123,11 @@ final class DirectWriter: @unchecked Sendable {
     /// Whether the caller holds `buffers[next]` (taken by ``buffer(_:)``, not yet submitted).
     private var holding = false
 
-    init(fd: Int32, direct: Bool, capacity: Int) {
+    init(fd: Int32, alignment: Int, capacity: Int) {
         self.fd = fd
-        self.direct = direct
-        buffers = [AlignedBuffer(capacity: capacity), AlignedBuffer(capacity: capacity)]
+        direct = true
+        buffers = [AlignedBuffer(capacity: capacity, alignment: alignment),
+                   AlignedBuffer(capacity: capacity, alignment: alignment)]
         free = DispatchSemaphore(value: buffers.count)
     }
 

@@ -1,3 +1,4 @@
+import CFileIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -37,8 +38,8 @@ public final class SpillFile {
     /// Bytes written so far.
     public var size: Int64 { end }
 
-    /// The unit blocks are aligned to (a page, and ext4's block).
-    static let pageSize: Int64 = 4096
+    /// The unit blocks are aligned to: the system's page (a multiple of a file system's block).
+    static let pageSize = Int64(sysconf(Int32(_SC_PAGESIZE)))
 
     /// Appends `bytes` on a page of their own; returns where they start.
     func append(_ bytes: UnsafeRawBufferPointer) throws -> Int64 {
@@ -61,11 +62,8 @@ public final class SpillFile {
     func release(at offset: Int64, count: Int) {
         let length = (Int64(count) + Self.pageSize - 1) / Self.pageSize * Self.pageSize
         // A file system without holes keeps the pages until the file is closed: nothing is lost.
-        _ = punchHole?(fd, Self.punchHoleKeepSize, off_t(offset), off_t(length))
+        _ = memprof_punch_hole(fd, off_t(offset), off_t(length))
     }
-
-    /// `FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE` (linux/falloc.h).
-    private static let punchHoleKeepSize: Int32 = 0x02 | 0x01
 
     /// Reads `count` bytes at `offset` into `buffer` (replacing what it held).
     func read(at offset: Int64, count: Int, into buffer: inout [UInt8]) throws {
@@ -89,10 +87,6 @@ public final class SpillFile {
         }
     }
 }
-
-/// `fallocate(2)`, which Swift's Glibc module does not declare (a GNU extension), looked up once.
-private typealias Fallocate = @convention(c) (Int32, Int32, off_t, off_t) -> Int32
-private let punchHole: Fallocate? = dlsym(nil, "fallocate").map { unsafeBitCast($0, to: Fallocate.self) }
 
 /// Bytes appended in order and read back once, in order: held in ``out`` until they fill a
 /// block, then moved into a ``SpillFile`` (or, without one, kept in memory).

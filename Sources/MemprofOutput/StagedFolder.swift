@@ -65,14 +65,6 @@ public final class StagedFolder {
         try StreamedFile(creating: staging.appendingPathComponent(name), name: name, folder: target, direct: direct)
     }
 
-    /// A new file `name` of the folder written in parts side by side, each from its own thread:
-    /// part `k` from byte `starts[k]` (`starts[0]` is 0, and each part ends where the next starts).
-    /// ``PartedFile/finish()`` completes it once every part is finished.
-    public func stream(_ name: String, direct: Bool = false, partsAt starts: [Int64]) throws -> PartedFile {
-        try PartedFile(creating: staging.appendingPathComponent(name), name: name, folder: target, direct: direct,
-                       starts: starts)
-    }
-
     /// Scratch space for streams read back before ``commit()``, in the staging folder (so on the
     /// same disk as the output), removed whatever happens.
     public func makeSpillFile() throws -> SpillFile {
@@ -127,45 +119,35 @@ public final class StreamedFile {
     private var filled = 0
     /// Where the next buffer goes: the end of the bytes of a direct file handed to the writer,
     /// or of the bytes written through the cache.
-    private var written: Int64
-    /// Where this file's bytes start in the file on disk: a part of a ``PartedFile`` starts
-    /// where the part before it ends.
-    let start: Int64
-    /// Whether it is a part of a ``PartedFile`` (which cuts and flushes the file once every part
-    /// is written).
-    private let isPart: Bool
-    /// A direct part's first bytes, up to the first block it starts (written through the cache
-    /// by ``PartedFile/finish()``: the part before pads that block), and how many those are.
-    private(set) var head: [UInt8] = []
-    private let headLength: Int
+    private var written: Int64 = 0
+    /// The alignment direct writes of the file keep (1 for a file written through the cache).
+    private let alignment: Int
     /// Bytes appended so far.
     public private(set) var appended: Int64 = 0
 
     /// The bytes a direct file writes at a time.
     static let directChunk = 2 << 20
 
-    /// - Parameters:
-    ///   - part: for a part of a ``PartedFile``, where it starts and whether it creates the file
-    ///     (the first part) or opens it.
-    init(creating url: URL, name: String, folder: URL, direct: Bool = false,
-         part: (start: Int64, creates: Bool)? = nil) throws {
+    init(creating url: URL, name: String, folder: URL, direct: Bool = false) throws {
         self.url = url
         self.name = name
         self.folder = folder
-        start = part?.start ?? 0
-        isPart = part != nil
-        let flags = part.map { $0.creates ? O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC : O_WRONLY | O_CLOEXEC }
-            ?? O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
-        var isDirect = false
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
+        var opened: (fd: Int32, alignment: Int?) = (-1, nil)
         if direct {
-            (fd, isDirect) = DirectIO.open(url.path, flags, 0o644)
+            opened = DirectIO.open(url.path, flags, 0o644)
         } else {
-            fd = open(url.path, flags, 0o644)
+            opened.fd = open(url.path, flags, 0o644)
         }
-        guard fd >= 0 else { throw OutputError(path: folder.path, action: "writing \(name) to", errno: errno) }
-        writer = isDirect ? DirectWriter(fd: fd, direct: true, capacity: Self.directChunk) : nil
-        headLength = isDirect ? DirectIO.aligned(Int(start)) - Int(start) : 0
-        written = start + Int64(headLength)
+        fd = opened.fd
+        guard opened.fd >= 0 else { throw OutputError(path: folder.path, action: "writing \(name) to", errno: errno) }
+        if let alignment = opened.alignment {
+            writer = DirectWriter(fd: opened.fd, alignment: alignment, capacity: Self.directChunk)
+            self.alignment = alignment
+        } else {
+            writer = nil
+            alignment = 1
+        }
     }
 
     deinit {
@@ -204,11 +186,6 @@ public final class StreamedFile {
             return
         }
         var offset = 0
-        if head.count < headLength {
-            let n = min(buffer.count, headLength - head.count)
-            head += UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-            offset = n
-        }
         while offset < buffer.count {
             let pending = pending ?? writer.buffer(Self.directChunk)
             self.pending = pending
@@ -245,14 +222,14 @@ public final class StreamedFile {
             // The last part padded to a block (with zeros), then the file cut to its length.
             let length = written + Int64(filled)
             if let pending, filled > 0 {
-                let padded = DirectIO.aligned(filled)
+                let padded = DirectIO.aligned(filled, to: alignment)
                 (pending.base + filled).initializeMemory(as: UInt8.self, repeating: 0, count: padded - filled)
                 try submit(count: padded, writer)
             }
             try reported { try writer.drain() }
-            if !isPart && written != length && ftruncate(fd, off_t(length)) != 0 { throw fail(errno) }
+            if written != length && ftruncate(fd, off_t(length)) != 0 { throw fail(errno) }
         }
-        if !isPart, fsync(fd) != 0 && errno != EINVAL && errno != EROFS { throw fail(errno) }
+        if fsync(fd) != 0 && errno != EINVAL && errno != EROFS { throw fail(errno) }
     }
 
     /// Closes and removes the file (after a failure).
@@ -263,51 +240,5 @@ public final class StreamedFile {
             fd = -1
         }
         unlink(url.path)
-    }
-}
-
-/// A new file written in parts side by side (report.json's two halves, each read back
-/// from a run's scratch space and written on a thread of its own): part `k` is a
-/// ``StreamedFile`` writing from byte `starts[k]` on, and must end where part `k + 1` starts.
-/// Once every part is finished, ``finish()`` writes what direct parts left to it (their bytes
-/// before their first whole block), cuts the file to its length and flushes it.
-public final class PartedFile: @unchecked Sendable {
-    // Unchecked: each part is written by one thread at a time, and `finish()` runs after them.
-    public let parts: [StreamedFile]
-    let url: URL
-    let name: String
-    let folder: URL
-
-    init(creating url: URL, name: String, folder: URL, direct: Bool, starts: [Int64]) throws {
-        precondition(starts.first == 0 && zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 })
-        self.url = url
-        self.name = name
-        self.folder = folder
-        var parts: [StreamedFile] = []
-        for (k, start) in starts.enumerated() {
-            parts.append(try StreamedFile(creating: url, name: name, folder: folder, direct: direct,
-                                          part: (start: start, creates: k == 0)))
-        }
-        self.parts = parts
-    }
-
-    /// Completes the file (after every part's ``StreamedFile/finish()``).
-    public func finish() throws {
-        for (part, next) in zip(parts, parts.dropFirst()) where part.start + part.appended != next.start {
-            // A part longer or shorter than planned would leave the file wrong: never written so.
-            throw OutputError(path: folder.path, action: "writing \(name) (a part of the wrong length) to", errno: EIO)
-        }
-        let fd = open(url.path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw OutputError(path: folder.path, action: "writing \(name) to", errno: errno) }
-        defer { close(fd) }
-        func fail(_ code: Int32) -> OutputError { OutputError(path: folder.path, action: "writing \(name) to", errno: code) }
-        for part in parts where !part.head.isEmpty {
-            var direct = false
-            let code = part.head.withUnsafeBytes { DirectIO.write(fd, $0, at: part.start, direct: &direct) }
-            if code != 0 { throw fail(code) }
-        }
-        let length = parts.last.map { $0.start + $0.appended } ?? 0
-        if ftruncate(fd, off_t(length)) != 0 { throw fail(errno) }
-        if fsync(fd) != 0 && errno != EINVAL && errno != EROFS { throw fail(errno) }
     }
 }

@@ -6,8 +6,7 @@ import MemprofOutput
 
 /// report.json's large sections streamed as a run goes: the events the log keeps, the
 /// jetsam snapshots and the timeline's series, each in a ``SpillStream``;
-/// ``writeFirstPart(_:into:flush:)`` and ``writeSecondPart(_:into:flush:)`` put them together
-/// with the sections known at the end, byte for byte as ``ReportJSON/encode(_:)`` writes the
+/// ``write(_:into:flush:)`` puts them together with the sections known at the end, byte for byte as ``ReportJSON/encode(_:)`` writes the
 /// same report held whole. Events and series points are kept as JSON text; jetsam
 /// snapshots as the engine's numbers (``JetsamRecord``, a quarter of their text), made text when
 /// the file is written, after the run, when the writer's thread is otherwise waiting for the disk.
@@ -144,27 +143,13 @@ public struct ReportStreams {
         }
     }
 
-    /// The length of report.json's first part (``writeFirstPart(_:into:flush:)``): up to the end
-    /// of the `events` array, which is where the second part starts.
-    public func firstPartLength(_ skeleton: Skeleton) -> Int64 {
-        Int64(skeleton.events + events.stream.byteCount + 2)
-    }
-
-    /// Writes report.json up to the end of the `events` array (most of a long run's file is that
-    /// array: the two parts are of a size, and can be written side by side, ``PartedFile``).
-    public func writeFirstPart(_ skeleton: Skeleton, into out: inout JSONWriter,
-                               flush: (inout JSONWriter) throws -> Void) throws {
-        skeleton.text.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[..<skeleton.events])) }
-        try events.write(into: &out, spill, flush: flush)
-        try flush(&out)
-    }
-
-    /// Writes the rest of report.json, after ``writeFirstPart(_:into:flush:)``'s.
-    public func writeSecondPart(_ skeleton: Skeleton, into out: inout JSONWriter,
-                                flush: (inout JSONWriter) throws -> Void) throws {
+    /// Writes report.json: the skeleton's text with the streamed sections in their places.
+    public func write(_ skeleton: Skeleton, into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void) throws {
         func text(_ range: Range<Int>) {
             skeleton.text.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[range])) }
         }
+        text(0..<skeleton.events)
+        try events.write(into: &out, spill, flush: flush)
         text(skeleton.events..<skeleton.jetsam)
         try writeJetsam(into: &out, flush: flush)
         text(skeleton.jetsam..<skeleton.timeline)

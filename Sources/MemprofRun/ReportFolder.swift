@@ -31,19 +31,6 @@ public struct ReportFolder: Sendable {
     public static let fileNames: Set<String> = ["report.json", "report.html", "trace.json", "stacks.folded",
                                                 "profile.speedscope.json"]
 
-    /// Replaces the folder with the files of `artifacts` in one step (the folder then holds
-    /// exactly this run's files: no stack files of an earlier sampled run stay beside a report
-    /// without samples), then rewrites the runs index when this folder has one.
-    ///
-    /// An index that cannot be rewritten is not an error (the run's own files are complete).
-    ///
-    /// - Throws: `OutputError` (MemprofOutput) naming the path and the cause; nothing of the run remains.
-    public func write(_ artifacts: RunArtifacts) throws {
-        let names = Self.fileNames.union(artifacts.files.map(\.name))
-        try AtomicFiles.replaceFolder(url, with: artifacts.files, isOwnFile: names.contains)
-        updateIndex()
-    }
-
     /// A staging folder to write a run's files into as they are made (``RunPipeline/run(_:writingTo:)``).
     func stage() throws -> StagedFolder {
         let names = Self.fileNames.union(AllocationMetric.allCases.map(\.foldedFileName))

@@ -6,10 +6,10 @@ import MemprofReport
 
 /// What a run produced: its report, and every file of its report folder, rendered.
 public struct RunArtifacts {
-    /// The run's report, as report.json holds it.
+    /// The run's report without its events, jetsam snapshots and timeline (report.json holds
+    /// them: they were written as the run went).
     public var report: Report
-    /// report.json, report.html, trace.json, and with samples stacks.folded and
-    /// profile.speedscope.json, in that order.
+    /// The stack files (with samples stacks.folded, and profile.speedscope.json), as written.
     public var files: [OutputFile]
     /// The stacks sampled while background work ran; nil when the workload names no work.
     public var profile: SamplingProfile?
@@ -17,18 +17,18 @@ public struct RunArtifacts {
     public var orderedApps: [String]
     /// How the work was sampled.
     public var sampling: RunRequest.Sampling
-    /// The names of the files of the folder, in order (those of ``files``, or with a run written
-    /// as it went, also the files written straight to the folder).
+    /// The names of every file written into the folder, in order: report.json, report.html,
+    /// trace.json, then those of ``files``.
     public var fileNames: [String]
 
     public init(report: Report, files: [OutputFile], profile: SamplingProfile?, orderedApps: [String],
-                sampling: RunRequest.Sampling, fileNames: [String]? = nil) {
+                sampling: RunRequest.Sampling, fileNames: [String]) {
         self.report = report
         self.files = files
         self.profile = profile
         self.orderedApps = orderedApps
         self.sampling = sampling
-        self.fileNames = fileNames ?? files.map(\.name)
+        self.fileNames = fileNames
     }
 
     /// The short summary `memprof run` prints, with the paths of the files under `folder`.

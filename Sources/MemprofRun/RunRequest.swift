@@ -29,8 +29,7 @@ public struct RunRequest {
     /// (`memprof run --timings` prints them; `scripts/bench-html.sh` reads them).
     public var timings: ((_ file: String, _ milliseconds: Double, _ bytes: Int) -> Void)?
     /// Called with the CPU time the writer of a streamed file (report.json, trace.json) took on
-    /// the run's thread, in milliseconds (`memprof run`: `RunPipeline.run(_:writingTo:)`), and
-    /// with the simulating thread's CPU time as `simulation`.
+    /// its thread, in milliseconds, and with the simulating thread's CPU time as `simulation`.
     public var cpuTimings: ((_ file: String, _ cpuMilliseconds: Double) -> Void)?
 
     /// A request to run `workload`; by default its work is sampled at the default rate and
@@ -54,13 +53,5 @@ public struct RunRequest {
         case .rate(let hz): return SampledWorkPerformer(rateHz: hz)
         case .unsampled: return SampledWorkPerformer(rateHz: 0)
         }
-    }
-
-    func timed(_ name: String, _ make: () throws -> Data) rethrows -> Data {
-        guard let timings else { return try make() }
-        let start = DispatchTime.now().uptimeNanoseconds
-        let data = try make()
-        timings(name, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, data.count)
-        return data
     }
 }

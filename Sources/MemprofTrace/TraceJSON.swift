@@ -278,14 +278,8 @@ public struct TraceStreams {
 
     /// ``instant(_:)`` for an event of the app at `index` among ``apps`` (nil: none).
     public mutating func instant(_ event: SimEvent, app index: Int?) throws {
-        let onApp: Bool
-        switch event.payload {
-        case .launch, .resume, .compression, .eviction, .exit, .memoryWarning: onApp = true
-        case .pressure, .reclaim: onApp = false
-        case .transition, .callback, .decompression, .handlerStart, .handlerEnd, .pushDelivered, .ignored, .objectShown,
-             .objectDismissed, .notificationDelivery, .swap, .processExit:
-            return
-        }
+        guard let track = event.kind.outputs.traceInstant else { return }
+        let onApp = track == .app
         let pid = onApp ? index.map { Int64($0) + 2 } ?? TraceJSON.devicePid : TraceJSON.devicePid
         try record(instantsStream, ts: event.atUs) { out in
             out.raw("{\"ph\":\"i\",\"name\":\"")
@@ -297,7 +291,9 @@ public struct TraceStreams {
             case .exit(let reason, _): reason == .userQuit ? out.raw("exit") : out.raw("kill")
             case .memoryWarning: out.raw("memoryWarning")
             case .pressure(let level, _): out.raw("pressure "); out.rawText(level.rawValue)
-            default: out.raw("reclaim")
+            case .reclaim: out.raw("reclaim")
+            // Any other kind declared an instant: its kind's word.
+            default: out.rawText(event.kind.rawValue)
             }
             out.raw("\",\"ts\":"); out.int(event.atUs)
             out.raw(",\"pid\":"); out.int(pid)
@@ -329,7 +325,8 @@ public struct TraceStreams {
                 out.raw("\"")
                 if let app = event.app { out.raw(",\"demandingApp\":"); out.string(app) }
             default:
-                break
+                // Any other kind declared an instant: its report.json `detail`, or its kind's word.
+                out.string(event.fields.detail ?? event.kind.rawValue)
             }
             out.raw("}}")
         }

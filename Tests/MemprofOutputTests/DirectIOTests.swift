@@ -72,70 +72,6 @@ import Testing
         }
     }
 
-    /// A file written in parts side by side (report.json's halves, ``PartedFile``), each on a
-    /// thread of its own and starting anywhere (in a block, at one, in the first block, or empty):
-    /// the file holds the parts in order, to the byte, on ext4 (direct) and tmpfs.
-    @Test(arguments: [[0, 4097, 4097 + 2 * StreamedFile.directChunk + 5],
-                      [0, 4096, 9000, 9000, 9001],
-                      [0, 1, StreamedFile.directChunk + 4095, 3 * StreamedFile.directChunk]])
-    func aFileWrittenInPartsSideBySideHoldsThemInOrder(starts: [Int]) throws {
-        var parents = [FileManager.default.temporaryDirectory]
-        if FileManager.default.fileExists(atPath: "/dev/shm") { parents.append(URL(fileURLWithPath: "/dev/shm")) }
-        let total = starts.last! + 70_001
-        let ends = Array(starts.dropFirst()) + [total]
-        for parent in parents {
-            let dir = try scratch(in: parent)
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let target = dir.appendingPathComponent("run")
-            let staged = try StagedFolder(replacing: target, isOwnFile: { _ in true })
-            let file = try staged.stream("report.json", direct: true, partsAt: starts.map(Int64.init))
-            let expected = (0..<total).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 12) }
-            let failures = Failures()
-            DispatchQueue.concurrentPerform(iterations: starts.count) { k in
-                do {
-                    var at = starts[k]
-                    while at < ends[k] {
-                        let piece = min(ends[k] - at, [1, 4095, 70_001, 333][at % 4])
-                        try expected.withUnsafeBytes { try file.parts[k].append(UnsafeRawBufferPointer(rebasing: $0[at..<(at + piece)])) }
-                        at += piece
-                    }
-                    try file.parts[k].finish()
-                } catch {
-                    failures.add(error)
-                }
-            }
-            #expect(failures.errors.isEmpty, "\(failures.errors)")
-            try file.finish()
-            try staged.commit()
-            let written = try Data(contentsOf: target.appendingPathComponent("report.json"))
-            #expect(written.count == total, "\(parent.path)")
-            #expect(Array(written) == expected, "\(parent.path)")
-        }
-    }
-
-    /// The errors of parts written side by side.
-    private final class Failures: @unchecked Sendable {
-        // Unchecked: `errors` is only touched under `lock`.
-        private let lock = NSLock()
-        private var list: [any Error] = []
-        func add(_ error: any Error) { lock.withLock { list.append(error) } }
-        var errors: [any Error] { lock.withLock { list } }
-    }
-
-    /// A part that ends before or after where the next starts would leave the file wrong: the
-    /// file is not completed.
-    @Test func aPartOfTheWrongLengthIsAnError() throws {
-        let dir = try scratch()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let staged = try StagedFolder(replacing: dir.appendingPathComponent("run"), isOwnFile: { _ in true })
-        let file = try staged.stream("report.json", direct: true, partsAt: [0, 10_000])
-        try file.parts[0].append([UInt8](repeating: 65, count: 9_999)[...])
-        try file.parts[1].append([UInt8](repeating: 66, count: 10)[...])
-        for part in file.parts { try part.finish() }
-        #expect(throws: OutputError.self) { try file.finish() }
-        staged.abort()
-    }
-
     /// A file system without direct I/O at all (ramfs refuses `O_DIRECT`, after creating the
     /// file): the file is written through the cache, in full. Where the machine lets us mount one.
     @Test func aFileSystemWithoutDirectIOGetsTheFileThroughTheCache() throws {
@@ -160,10 +96,10 @@ import Testing
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("f").path
-        let (fd, isDirect) = DirectIO.open(path, O_RDWR | O_CREAT | O_EXCL, 0o644)
+        let (fd, alignment) = DirectIO.open(path, O_RDWR | O_CREAT | O_EXCL, 0o644)
         #expect(fd >= 0)
         defer { close(fd) }
-        var direct = isDirect
+        var direct = alignment != nil
         let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0) }
         let code = bytes.withUnsafeBytes { DirectIO.write(fd, UnsafeRawBufferPointer(rebasing: $0[1...]), at: 1, direct: &direct) }
         #expect(code == 0)

@@ -76,17 +76,17 @@ import Testing
     /// `allocates: measured`: the program's real peak (40 MiB) is the handler's demand, and on a
     /// device whose app limit it passes, the app is killed with memoryLimit.
     @Test func theMeasuredPeakDrivesTheSimulation() throws {
-        let fits = try RunPipeline.run(RunRequest(workload: try load(
+        let fits = try ScratchRun(RunRequest(workload: try load(
             workload("[\(Self.example)]", fetch: "time: 4s, allocates: measured"))))
-        let starts = fits.report.events.filter { $0.kind == .handlerStart }
+        let starts = try fits.report().events.filter { $0.kind == .handlerStart }
         #expect(!starts.isEmpty && starts.allSatisfy { ($0.fields.bytes ?? 0) >= 40 << 20 && ($0.fields.bytes ?? 0) < 41 << 20 })
-        #expect(fits.report.summary.fetches.completed >= 1 && fits.report.summary.terminations["memoryLimit"] == 0)
+        #expect(fits.artifacts.report.summary.fetches.completed >= 1 && fits.artifacts.report.summary.terminations["memoryLimit"] == 0)
 
         let small = "{preset: iphone-6-plus, appLimit: 60MB}"
-        let killed = try RunPipeline.run(RunRequest(workload: try load(
+        let killed = try ScratchRun(RunRequest(workload: try load(
             workload("[\(Self.example)]", fetch: "time: 4s, allocates: measured", device: small))))
-        #expect(killed.report.summary.terminations["memoryLimit"] == 1)
-        let allocations = try #require(killed.profile?.handlers.first?.allocations)
+        #expect(killed.artifacts.report.summary.terminations["memoryLimit"] == 1)
+        let allocations = try #require(killed.artifacts.profile?.handlers.first?.allocations)
         #expect(allocations.peakBytes >= 40 << 20)
     }
 
@@ -136,8 +136,8 @@ import Testing
 
     /// The program gets its window (30 s) × cpuScale in wall time: at cpuScale 100, 0.3 s.
     @Test func aProgramOverrunningItsWindowTimesOutItsFetch() throws {
-        let artifacts = try RunPipeline.run(RunRequest(workload: try load(workload(
-            "[\(Self.example), sleep, \"20\"]", device: "{preset: iphone-6-plus, cpuScale: 100}"))))
+        let artifacts = try ScratchRun(RunRequest(workload: try load(workload(
+            "[\(Self.example), sleep, \"20\"]", device: "{preset: iphone-6-plus, cpuScale: 100}")))).artifacts
         #expect(artifacts.report.summary.terminations["fetchTimeout"] == artifacts.report.summary.fetches.started)
         #expect(artifacts.report.summary.fetches.timedOut >= 1)
         let program = try #require(artifacts.profile?.handlers.first?.program)

@@ -9,23 +9,24 @@ import MemprofWorkload
 import Testing
 
 @Suite struct RunPipelineTests {
-    /// The in-process pipeline gives what the committed baselines hold (everything but `host`
-    /// and `profile`), for every built-in workload: the same contract scripts/check-baselines.sh
+    /// The pipeline gives what the committed baselines hold (everything but `host` and
+    /// `profile`), for every built-in workload: the same contract scripts/check-baselines.sh
     /// checks through the binary.
     @Test(arguments: BuiltinWorkloads.all.map(\.name))
     func everyBuiltinMatchesItsBaseline(name: String) throws {
-        let artifacts = try RunPipeline.run(RunRequest(workload: try WorkloadSource.load(name), sampling: .unsampled))
-        let json = try #require(artifacts.files.first { $0.name == "report.json" })
+        let run = try ScratchRun(RunRequest(workload: try WorkloadSource.load(name), sampling: .unsampled))
+        let json = try #require(run.files["report.json"])
         let baseline = try Data(contentsOf: Repository.baseline(name))
-        let difference = try Snapshot.difference(json.data, baseline)
+        let difference = try Snapshot.difference(json, baseline)
         #expect(difference == nil, "\(name): \(difference ?? "")")
     }
 
-    @Test func aRunWithoutWorkRendersTheThreeFilesInOrder() throws {
-        let artifacts = try RunPipeline.run(RunRequest(workload: try WorkloadSource.load("ipad-afternoon")))
-        #expect(artifacts.files.map(\.name) == ["report.json", "report.html", "trace.json"])
-        #expect(artifacts.profile == nil)
-        let summary = artifacts.summary(folder: "out")
+    @Test func aRunWithoutWorkWritesTheThreeFilesInOrder() throws {
+        let run = try ScratchRun(RunRequest(workload: try WorkloadSource.load("ipad-afternoon")))
+        #expect(run.artifacts.fileNames == ["report.json", "report.html", "trace.json"])
+        #expect(run.listing == ["report.html", "report.json", "trace.json"])
+        #expect(run.artifacts.profile == nil)
+        let summary = run.artifacts.summary(folder: "out")
         #expect(summary.hasPrefix("ipad-afternoon: "))
         #expect(summary.hasSuffix("report     out/report.json\nhtml       out/report.html\ntrace      out/trace.json"))
     }
@@ -37,16 +38,8 @@ import Testing
             #expect(ms >= 0 && bytes > 0)
             seen.append(name)
         }
-        _ = try RunPipeline.run(request)
+        _ = try ScratchRun(request)
         #expect(seen == ["report.json", "report.html", "trace.json"])
-    }
-
-    @Test func aReportFolderHoldsTheRunsFiles() throws {
-        let dir = try Scratch.makeDirectory("run")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let artifacts = try RunPipeline.run(RunRequest(workload: try WorkloadSource.load("ipad-afternoon")))
-        try ReportFolder(path: dir.appendingPathComponent("r").path).write(artifacts)
-        #expect(Scratch.listing(dir) == ["r", "r/report.html", "r/report.json", "r/trace.json"])
     }
 
     /// `validate` and `run` load through ``WorkloadSource``: work naming a kernel this build does
@@ -80,8 +73,7 @@ import Testing
         // A workload without real work: its report.html and trace.json hold no measured times.
         var request = RunRequest(workload: try WorkloadSource.load("ipad-afternoon"), sampling: .unsampled)
         request.eventLog = log
-        let artifacts = try RunPipeline.run(request)
-        let files = Dictionary(uniqueKeysWithValues: artifacts.files.map { ($0.name, $0.data) })
+        let files = try ScratchRun(request).files
         let json = try JSONSerialization.jsonObject(with: try #require(files["report.json"])) as? [String: Any]
         return (try #require(json), files)
     }
@@ -103,8 +95,8 @@ import Testing
                 #expect(events.isEmpty)
             } else {
                 #expect(!events.isEmpty && events.count < allEvents.count)
-                #expect(kinds.allSatisfy { SimEvent.Kind(rawValue: $0)?.isDecision == true })
-                let expected = allEvents.filter { SimEvent.Kind(rawValue: $0["kind"] as? String ?? "")?.isDecision == true }
+                #expect(kinds.allSatisfy { SimEvent.Kind(rawValue: $0)?.outputs.isDecision == true })
+                let expected = allEvents.filter { SimEvent.Kind(rawValue: $0["kind"] as? String ?? "")?.outputs.isDecision == true }
                 #expect(events.count == expected.count)
             }
             for key in ["summary", "apps", "timeline", "jetsamEvents", "notifications", "run", "device", "policy"] {

@@ -7,9 +7,9 @@ import MemprofTestSupport
 import MemprofWorkload
 import Testing
 
-/// A run written as it goes (`RunPipeline.run(_:writingTo:)`, what `memprof run` does)
-/// writes the same files as the run held whole in memory (`RunPipeline.run(_:)`), byte for byte
-/// apart from wall-clock facts (`host`, the page's `generated` time) and measured work.
+/// A run written as it goes (`RunPipeline.run(_:writingTo:)`, what `memprof run` does) writes
+/// the files each format's whole-report writer makes of the same run held in memory, byte for
+/// byte apart from wall-clock facts (`host`, the page's `generated` time) and measured work.
 @Suite struct StreamedRunTests {
     static func withoutHost(_ data: Data) -> String {
         String(decoding: data, as: UTF8.self).replacing(/"host":\{[^}]*\}/, with: "")
@@ -99,27 +99,24 @@ import Testing
         return text
     }
 
-    /// Runs `request` whole and streamed, expects the same files; returns the whole run's report.
+    /// Runs `request` whole in memory and streamed, expects the same files; returns the whole run's report.
     static func expectStreamedEqualsWhole(_ request: RunRequest) throws -> Report {
-        let whole = try RunPipeline.run(request)
-        let dir = try Scratch.makeDirectory("streamed")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let folder = dir.appendingPathComponent("run")
-        let streamed = try RunPipeline.run(request, writingTo: ReportFolder(path: folder.path))
-        #expect(streamed.fileNames == whole.files.map(\.name))
-        #expect(Scratch.listing(folder) == whole.files.map(\.name).sorted())
-        let files = Dictionary(uniqueKeysWithValues: whole.files.map { ($0.name, $0.data) })
-        func written(_ name: String) throws -> Data { try Data(contentsOf: folder.appendingPathComponent(name)) }
+        let whole = try WholeRun(request)
+        let streamed = try ScratchRun(request)
+        let names = ["report.json", "report.html", "trace.json"] + streamed.artifacts.files.map(\.name)
+        #expect(streamed.artifacts.fileNames == names)
+        #expect(streamed.listing == names.sorted())
         let measured = whole.profile?.runs.isEmpty == false
+        func written(_ name: String) throws -> Data { try #require(streamed.files[name]) }
         if measured {
             let profile = /,"profile":\{.*\},"run":/
             #expect(Self.withoutHost(try written("report.json")).replacing(profile, with: "")
-                == Self.withoutHost(try #require(files["report.json"])).replacing(profile, with: ""))
+                == Self.withoutHost(try #require(whole.files["report.json"])).replacing(profile, with: ""))
         } else {
-            #expect(Self.withoutHost(try written("report.json")) == Self.withoutHost(try #require(files["report.json"])))
-            #expect(try written("trace.json") == files["trace.json"])
+            #expect(Self.withoutHost(try written("report.json")) == Self.withoutHost(try #require(whole.files["report.json"])))
+            #expect(try written("trace.json") == whole.files["trace.json"])
             #expect(Self.withoutGeneratedTime(try written("report.html"))
-                == Self.withoutGeneratedTime(try #require(files["report.html"])))
+                == Self.withoutGeneratedTime(try #require(whole.files["report.html"])))
         }
         return whole.report
     }

@@ -1,0 +1,76 @@
+import Foundation
+import MemprofCore
+import MemprofOutput
+import MemprofReport
+
+/// What report.html draws of a run written as it goes, kept as the batches come: the memory
+/// chart's series (``MemoryDigest``), the swimlanes (``LaneDigest``) and the decisions, jetsam
+/// reports, pressure strip and flame-graph runs (``HistoryDigest``), each bounded by the page,
+/// not by the run. ``write(_:orderedApps:into:)`` draws the page once the run's report is made.
+public final class PageSink: EventBatchSink {
+    private var memory: MemoryDigest
+    private var lanes: LaneDigest
+    private var history: HistoryDigest
+    private var series: TimelineSeries
+    /// Apps by workload index, which is their lane.
+    private var intervals: StateIntervals.Builder
+    private var handlerRuns = StateIntervals.HandlerRuns()
+    private let durationUs: Microseconds
+    /// The names of the jetsam snapshots' processes (``Workload/jetsamNames``).
+    private let jetsamNames: [String]
+    private var latestUs: Microseconds = 0
+
+    /// The page of a run of `workload`; `sampledWork`: the run samples its work (the page then
+    /// places flame graphs by handler run).
+    public init(workload: Workload, sampledWork: Bool) {
+        let keys = workload.apps.map(\.id)
+        memory = MemoryDigest(apps: keys.count, durationUs: workload.durationUs, device: workload.device)
+        lanes = LaneDigest(apps: keys, durationUs: workload.durationUs)
+        history = HistoryDigest(durationUs: workload.durationUs, keepsHandlerRuns: sampledWork)
+        series = TimelineSeries(apps: 0)
+        intervals = StateIntervals.Builder(apps: keys, durationUs: workload.durationUs)
+        durationUs = workload.durationUs
+        jetsamNames = workload.jetsamNames
+    }
+
+    public func take(_ batch: EventBatch) {
+        for change in batch.memory {
+            memory.memoryChanged(atUs: change.atUs, app: change.app, appBytes: change.appBytes, usedBytes: change.usedBytes,
+                                 compressedBytes: change.compressedBytes)
+        }
+        series.addLevels(batch)
+        // A batch's snapshots were all taken before its last event: the history gets them first,
+        // as when each was handed over as it was taken.
+        for snapshot in batch.snapshots { history.jetsam(snapshot, appIDs: jetsamNames) }
+        // Each loop reads only the events of the kinds it draws (`events[k]` copies the event).
+        let events = batch.events, kinds = batch.kinds, apps = batch.apps
+        for k in events.indices where history.reads(kinds[k]) { history.event(events[k]) }
+        for k in events.indices where apps[k] >= 0 {
+            let outputs = kinds[k].outputs
+            if outputs.laneMark { lanes.event(events[k], row: apps[k]) }
+            if outputs.changesState, let interval = intervals.add(events[k], app: apps[k]) {
+                lanes.interval(row: apps[k], interval)
+            }
+            if outputs.handlerRun != nil { handlerRuns.add(events[k], app: apps[k]) { lanes.handlerRun(row: $0, $1) } }
+        }
+        latestUs = max(latestUs, batch.latestUs)
+        series.drainLevels(before: latestUs) { history.level(Timeline.LevelChange(atUs: $0, level: $1)) }
+    }
+
+    public func endOfRun() {
+        series.drainLevels(before: .max) { history.level(Timeline.LevelChange(atUs: $0, level: $1)) }
+        intervals.finishByIndex { lanes.interval(row: $0, $1) }
+        handlerRuns.finishByIndex(durationUs: durationUs) { lanes.handlerRun(row: $0, $1) }
+    }
+
+    /// Draws report.html of `report` (the run's, once it has ended) into `folder`.
+    public func write(_ report: Report, orderedApps: [String], into folder: StagedFolder) throws -> WrittenFile {
+        var clock = WriterClock()
+        let html = clock.time {
+            HTMLReport.data(report, orderedApps: orderedApps, memory: memory.finish(), lanes: lanes.finish(),
+                            history: history.finish())
+        }
+        try folder.write(OutputFile(name: "report.html", data: html))
+        return WrittenFile(name: "report.html", clock: clock, bytes: html.count, streamed: false)
+    }
+}
