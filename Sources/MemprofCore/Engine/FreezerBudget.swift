@@ -25,8 +25,9 @@
 /// compressed app's; the ledger counts it as a thaw (`memorystatus_thaw_count`, xnu-11215.1.10
 /// bsd/kern/kern_memorystatus.c:3227).
 ///
-/// Every step is O(1) but marking skipped apps, which walks the apps once when the budget runs
-/// out or the slots fill, and when the freezer stops with candidates left.
+/// Every step is O(1) but marking skipped apps, which walks the apps once per freeze, when the
+/// budget runs out or the slots fill, and when the freezer could run but freezes nothing (as
+/// often as the freezer's own choice, which walks them too).
 struct FreezerLedger {
     static let intervalUs: Microseconds = 24 * 60 * 60 * 1_000_000
 
@@ -112,10 +113,11 @@ extension Simulator {
         }
     }
 
-    /// The freezer stopped with nothing to freeze while it could run: each suspended app of its
-    /// bands that it passed over gets the reason it was passed over for (below the minimum, or no
-    /// room in the compressed store; xnu-11215.1.10 bsd/kern/kern_memorystatus_freeze.c:1000 and
-    /// :2616).
+    /// The freezer ran (it froze an app, or stopped with nothing to freeze while it could run):
+    /// each suspended app of its bands that it passed over gets the reason it was passed over for
+    /// (below the minimum, or no room in the compressed store; xnu-11215.1.10
+    /// bsd/kern/kern_memorystatus_freeze.c:1000 and :2616). memprof takes every suspended app of
+    /// its bands as considered whenever it runs.
     mutating func markPassedOver(_ memory: MemoryView) {
         guard freezerLedger != nil, let x = policy.settings.xnu else { return }
         for i in apps.indices where apps[i].state == .suspended {

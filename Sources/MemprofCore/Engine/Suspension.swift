@@ -42,8 +42,15 @@ extension Simulator {
             let running = apps.indices.filter { apps[$0].state != .notRunning }.map(policyCandidate)
             let memory = MemoryView(ram: workload.device.ram, availableBytes: appMemory - used,
                                     compressedUsed: compressedUsed, flash: workload.device.flash)
-            // With its daily budget spent the freezer freezes nothing (FreezerBudget.swift).
-            if freezerLedger?.isSpent == true { return }
+            // With its daily budget spent the freezer freezes nothing, and the apps it would have
+            // taken are out of budget (FreezerBudget.swift).
+            if freezerLedger?.isSpent == true {
+                if let x = policy.settings.xnu, freezerMayRun(x, availableBytes: memory.availableBytes,
+                                                              unfrozenSuspended: running.count { $0.state == .suspended }) {
+                    markEligibleSkipped(.outOfBudget)
+                }
+                return
+            }
             guard let c = policy.nextToFreeze(running, memory: memory),
                   apps[c.index].state == .suspended else {
                 if freezerLedger != nil, let x = policy.settings.xnu,
@@ -54,6 +61,7 @@ extension Simulator {
                 return
             }
             let i = c.index
+            markPassedOver(memory)
             let footprint = apps[i].footprint
             let decision = FreezerDecision(band: c.band ?? 0, suspendedNotFrozen: running.count { $0.state == .suspended },
                                            frozen: running.count { $0.state == .compressed },
