@@ -20,10 +20,11 @@ extension Simulator {
     /// App `i`'s fatal limit in its present state: the active limit in the foreground or while it
     /// plays audio, the inactive one otherwise.
     func memoryLimit(ofApp i: Int) -> Bytes {
-        let spec = apps[i].spec
-        guard spec.inactiveLimit != nil || spec.increasedMemoryLimit else { return workload.device.appLimit }
+        // Read in place: a copy of the spec would retain its collections on every demand.
+        guard apps[i].spec.inactiveLimit != nil || apps[i].spec.increasedMemoryLimit else { return workload.device.appLimit }
         let active = apps[i].state == .active || apps[i].state == .inactive || apps[i].playing
-        return active ? spec.activeLimit(on: workload.device) : spec.inactiveLimit(on: workload.device)
+        let activeLimit = apps[i].spec.increasedMemoryLimit ? workload.device.entitledAppLimit : workload.device.appLimit
+        return active ? activeLimit : apps[i].spec.inactiveLimit ?? activeLimit
     }
 
     /// The fatal limit of the process a jetsam snapshot numbers `j` (apps, then processes).
