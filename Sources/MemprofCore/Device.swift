@@ -29,7 +29,7 @@ public struct Device: Sendable, Hashable, Codable {
     /// out when not given.
     public var product: String?
     /// The per-app limit of an app with the increased-memory-limit entitlement
-    /// (`increasedMemoryLimit`); nil uses ``defaultIncreasedAppLimit``. Left out when not given.
+    /// (`increasedMemoryLimit`); nil uses ``entitledAppLimit``'s default. Left out when not given.
     public var increasedAppLimit: Bytes?
 
     public init(name: String, platform: Platform, ram: Bytes, systemReserved: Bytes, appLimit: Bytes,

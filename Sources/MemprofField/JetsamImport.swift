@@ -154,8 +154,8 @@ public struct JetsamImport {
                 entries[j].replayed = reason
             case "per-process-limit":
                 entries[j].fact = true
-                facts.append("\(what): memprof models the per-process limit of one running app per moment, "
-                    + "not of \(entries[j].kind == .app ? "this app" : "a \(entries[j].kind.rawValue)")")
+                facts.append("\(what): memprof replays the per-process limit of one running app and one other "
+                    + "process per moment, not of \(entries[j].kind == .app ? "this app" : "a second \(entries[j].kind.rawValue)")")
             case "highwater":
                 entries[j].fact = true
                 facts.append("\(what): memprof gives high-water marks to processes that are not apps")

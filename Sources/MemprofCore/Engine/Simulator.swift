@@ -147,7 +147,7 @@ public struct Simulator {
         runsHighwater = !workload.processes.isEmpty && hasBands && limitsMemory
         jetsamNames = workload.jetsamNames
         nameRank = Self.ranks(of: jetsamNames)
-        freezerLedger = hasFreezer ? FreezerLedger(policy: workload.policy, device: workload.device, appCount: apps.count) : nil
+        freezerLedger = hasFreezer && suspendsIdleApps ? FreezerLedger(policy: workload.policy, device: workload.device, appCount: apps.count) : nil
     }
 
     /// The rank of each string in `<` order; strings equal under `<` share a rank.
