@@ -85,6 +85,17 @@ struct FreezerLedger {
         figures.skips[reason] += 1
     }
 
+    /// What must hold of the ledger (Invariants.swift): never below nothing, and every page granted
+    /// either written or left (the budget has no overshoot: a freeze writes at most what is left).
+    var violation: String? {
+        if remainingPages < 0 { return "the freezer's budget is \(remainingPages) pages" }
+        let granted = dailyPages * Int64(figures.intervalsStarted + 1)
+        if figures.pagesWritten + remainingPages != granted {
+            return "the freezer wrote \(figures.pagesWritten) pages and has \(remainingPages) left of \(granted) granted"
+        }
+        return nil
+    }
+
     /// The figures at the end of the run.
     func summary() -> FreezerSummary {
         var s = figures
