@@ -25,9 +25,9 @@
 /// compressed app's; the ledger counts it as a thaw (`memorystatus_thaw_count`, xnu-11215.1.10
 /// bsd/kern/kern_memorystatus.c:3227).
 ///
-/// Every step is O(1) but marking skipped apps, which walks the apps once per freeze, when the
-/// budget runs out or the slots fill, and when the freezer could run but freezes nothing (as
-/// often as the freezer's own choice, which walks them too).
+/// Every step is O(1) but marking skipped apps, which walks the apps once per freeze (as the
+/// freezer's own choice does). With the budget spent the freezer costs nothing per step: it is
+/// not asked to choose.
 struct FreezerLedger {
     static let intervalUs: Microseconds = 24 * 60 * 60 * 1_000_000
 
@@ -106,13 +106,6 @@ struct FreezerLedger {
 }
 
 extension Simulator {
-    /// Whether the freezer's own conditions let it run now (`memorystatus_can_freeze`: available
-    /// memory under the threshold, more suspended apps than the threshold not frozen).
-    func freezerMayRun(_ x: XNUSettings, availableBytes: Bytes, unfrozenSuspended: Int) -> Bool {
-        Double(availableBytes) < x.freezeThreshold * Double(workload.device.ram)
-            && unfrozenSuspended > x.freezeSuspendedThreshold
-    }
-
     /// Marks every suspended app the freezer could take (its band, at least the minimum) with
     /// `reason`, as `memorystatus_freeze_mark_eligible_processes_with_skip_reason` does when the
     /// budget runs out or the slots fill (xnu-11215.1.10 bsd/kern/kern_memorystatus_freeze.c:2561-2583).
@@ -124,11 +117,11 @@ extension Simulator {
         }
     }
 
-    /// The freezer ran (it froze an app, or stopped with nothing to freeze while it could run):
-    /// each suspended app of its bands that it passed over gets the reason it was passed over for
-    /// (below the minimum, or no room in the compressed store; xnu-11215.1.10
-    /// bsd/kern/kern_memorystatus_freeze.c:1000 and :2616). memprof takes every suspended app of
-    /// its bands as considered whenever it runs.
+    /// The freezer froze an app: each suspended app of its bands that it passed over gets the
+    /// reason it was passed over for (below the minimum, or no room in the compressed store;
+    /// xnu-11215.1.10 bsd/kern/kern_memorystatus_freeze.c:1000 and :2616). memprof takes every
+    /// suspended app of its bands as considered when it freezes one, and marks none when it
+    /// freezes nothing (a walk per step would cost the engine more than the figure is worth).
     mutating func markPassedOver(_ memory: MemoryView) {
         guard freezerLedger != nil, let x = policy.settings.xnu else { return }
         for i in apps.indices where apps[i].state == .suspended {
@@ -148,6 +141,16 @@ extension Simulator {
         if let max = policy.settings.xnu?.frozenProcessesMax, apps.count(where: { $0.state == .compressed }) == max {
             markEligibleSkipped(.outOfSlots)
         }
+    }
+
+    /// App `i` has just been suspended: with the budget spent it is out of budget at once, as xnu
+    /// marks a process that starts while the budget is spent (`memorystatus_freeze_init_proc`,
+    /// xnu-11215.1.10 bsd/kern/kern_memorystatus_freeze.c:3093-3103; memprof marks it when it
+    /// becomes a candidate instead, when it is suspended). O(1).
+    mutating func noteSuspendedWhileSpent(_ i: Int) {
+        freezerLedger!.roll(to: now)
+        guard freezerLedger!.isSpent, let x = policy.settings.xnu, apps[i].footprint >= x.freezeMinFootprint else { return }
+        freezerLedger!.skip(i, .outOfBudget, suspendedSinceUs: apps[i].suspendedSinceUs)
     }
 
     /// A frozen app read back into RAM (a thaw).

@@ -16,6 +16,7 @@ extension Simulator {
         // A file lock still held at suspension: iOS kills the app then (0xdead10cc).
         if apps[i].holdsFileLock { return kill(i, .suspendedWithLockedFile, requested: nil) }
         setState(i, .suspended, cause: cause)
+        if freezerLedger != nil { noteSuspendedWhileSpent(i) }
         let footprint = apps[i].footprint
         apps[i].suspendedFootprints.add(footprint)
         if policy.shouldCompress(footprint: footprint, compressedUsed: compressedUsed,
@@ -37,29 +38,17 @@ extension Simulator {
     /// action or anything the simulation scheduled) under a policy with a freezer: it freezes
     /// (compresses) one app after another for as long as the policy names one.
     mutating func runFreezer() {
-        if freezerLedger != nil { freezerLedger!.roll(to: now) }
+        if freezerLedger != nil {
+            freezerLedger!.roll(to: now)
+            // With its daily budget spent the freezer freezes nothing (FreezerBudget.swift): O(1).
+            if freezerLedger!.isSpent { return }
+        }
         while true {
             let running = apps.indices.filter { apps[$0].state != .notRunning }.map(policyCandidate)
             let memory = MemoryView(ram: workload.device.ram, availableBytes: appMemory - used,
                                     compressedUsed: compressedUsed, flash: workload.device.flash)
-            // With its daily budget spent the freezer freezes nothing, and the apps it would have
-            // taken are out of budget (FreezerBudget.swift).
-            if freezerLedger?.isSpent == true {
-                if let x = policy.settings.xnu, freezerMayRun(x, availableBytes: memory.availableBytes,
-                                                              unfrozenSuspended: running.count { $0.state == .suspended }) {
-                    markEligibleSkipped(.outOfBudget)
-                }
-                return
-            }
             guard let c = policy.nextToFreeze(running, memory: memory),
-                  apps[c.index].state == .suspended else {
-                if freezerLedger != nil, let x = policy.settings.xnu,
-                   freezerMayRun(x, availableBytes: memory.availableBytes,
-                                 unfrozenSuspended: running.count { $0.state == .suspended }) {
-                    markPassedOver(memory)
-                }
-                return
-            }
+                  apps[c.index].state == .suspended else { return }
             let i = c.index
             markPassedOver(memory)
             let footprint = apps[i].footprint
