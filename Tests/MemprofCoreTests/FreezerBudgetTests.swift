@@ -79,6 +79,23 @@ struct FreezerBudgetTests {
         #expect(o.summary.compressions == r.summary.compressions)
     }
 
+    @Test("the freeze that spends the budget is the last of its pass")
+    func lastFreezeOfThePass() {
+        // 400 MB of RAM, 300 MB of app memory: the freezer waits until available memory is under
+        // 200 MB, used over 100 MB. Eight apps of 12 MB opened 5 s apart: 96 MB, no freeze. At 40 s
+        // i (30 MB) opens: 126 MB used, h is suspended: a to h, 8 unfrozen. A 16 MB budget (1024
+        // pages): a writes 768 (256 left), b the 256 left: spent; c stays suspended although 6
+        // apps are still unfrozen.
+        let apps = ["a", "b", "c", "d", "e", "f", "g", "h"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
+            + [makeApp("i", footprint: 30 * MB, launch: 500 * ms)]
+        let script: [(Microseconds, ScriptAction)] = (0..<9).map { (Microseconds($0) * 5 * sec, .open($0)) }
+        let r = simulate(makeWorkload(apps, device: testDevice(appMemory: 300 * MB), policy: Self.policy(budgetMB: 16), script))
+        #expect(r.invariantViolations.isEmpty)
+        #expect(r.summary.freezer?.freezes == 2 && r.summary.freezer?.pagesWritten == 1024)
+        #expect(r.summary.freezer?.firstExhaustedAtUs == 40 * sec)
+        #expect(["a", "b", "c"].map { r.finalState($0) } == [.compressed, .compressed, .suspended])
+    }
+
     @Test("the eras: no budget before xnu-7195, 1024 MB to xnu-10002, 2048 MB from xnu-11215")
     func erasBudget() {
         #expect(XNUSettings.eras.map(\.freezeDailyBudgetMB) == [nil, nil, nil, nil, nil, nil, nil, 1024, 1024, 1024, 1024, 2048])

@@ -38,12 +38,10 @@ extension Simulator {
     /// action or anything the simulation scheduled) under a policy with a freezer: it freezes
     /// (compresses) one app after another for as long as the policy names one.
     mutating func runFreezer() {
-        if freezerLedger != nil {
-            freezerLedger!.roll(to: now)
-            // With its daily budget spent the freezer freezes nothing (FreezerBudget.swift): O(1).
-            if freezerLedger!.isSpent { return }
-        }
+        if freezerLedger != nil { freezerLedger!.roll(to: now) }
         while true {
+            // With its daily budget spent the freezer freezes nothing (FreezerBudget.swift): O(1).
+            if freezerLedger?.isSpent == true { return }
             let running = apps.indices.filter { apps[$0].state != .notRunning }.map(policyCandidate)
             let memory = MemoryView(ram: workload.device.ram, availableBytes: appMemory - used,
                                     compressedUsed: compressedUsed, flash: workload.device.flash)
