@@ -97,6 +97,12 @@ public struct AppSpec: Sendable, Hashable {
     public var voip: VoIPSpec?
     /// Objects the script can show and dismiss (spec §7).
     public var objects: [ObjectSpec] = []
+    /// The app has the increased-memory-limit entitlement: its active limit is the device's
+    /// ``Device/entitledAppLimit`` instead of ``Device/appLimit``.
+    public var increasedMemoryLimit = false
+    /// Its limit while inactive (not in the foreground and not playing audio: xnu's
+    /// `memlimit_inactive`); nil for the same as the active one.
+    public var inactiveLimit: Bytes?
 
     public init(id: String, displayName: String? = nil, launchFootprint: Bytes,
                 launchTimeUs: Microseconds = .second, resumeTimeUs: Microseconds = 200_000,
@@ -126,4 +132,12 @@ public struct AppSpec: Sendable, Hashable {
 
     /// What releases (`onBackground.release`, `onMemoryWarning.release`, `free`) never go under.
     public var footprintFloor: Bytes { minFootprint ?? min(launchFootprint, Self.defaultFloor) }
+
+    /// Its fatal limit while active (in the foreground, or playing audio), on `device`.
+    public func activeLimit(on device: Device) -> Bytes {
+        increasedMemoryLimit ? device.entitledAppLimit : device.appLimit
+    }
+
+    /// Its fatal limit while inactive, on `device`.
+    public func inactiveLimit(on device: Device) -> Bytes { inactiveLimit ?? activeLimit(on: device) }
 }

@@ -28,6 +28,9 @@ public struct Device: Sendable, Hashable, Codable {
     /// imported report's `product`); exported reports name it instead of the preset's own. Left
     /// out when not given.
     public var product: String?
+    /// The per-app limit of an app with the increased-memory-limit entitlement
+    /// (`increasedMemoryLimit`); nil uses ``entitledAppLimit``'s default. Left out when not given.
+    public var increasedAppLimit: Bytes?
 
     public init(name: String, platform: Platform, ram: Bytes, systemReserved: Bytes, appLimit: Bytes,
                 flash: Bytes, flashReadRate: Bytes, pageSize: Bytes, cpuScale: Double, osVersion: String? = nil,
@@ -52,6 +55,18 @@ public struct Device: Sendable, Hashable, Codable {
         let numbers = text.dropFirst(family.count).split(separator: ",", omittingEmptySubsequences: false)
         return text.count <= 32 && !family.isEmpty && numbers.count == 2
             && numbers.allSatisfy { !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+    }
+
+    /// The per-app limit with the increased-memory-limit entitlement
+    /// (`com.apple.developer.kernel.increased-memory-limit`): ``increasedAppLimit``, or by default
+    /// ``appLimit`` × 4.20 ÷ 3.12, the rise published for an iPhone 13 Pro (available memory 3.12 GB
+    /// without, 4.20 GB with it: ``DeviceSources/pocketpalAvailableMemory``), rounded down to a
+    /// megabyte, never under ``appLimit`` nor over ``appMemory``. The other published pairs
+    /// disagree (iPhone 12 mini 2.1 → 2.4 GB, iPhone 15 Pro about 3 → 6 GB): the middle one is chosen.
+    public var entitledAppLimit: Bytes {
+        if let increasedAppLimit { return increasedAppLimit }
+        let raised = appLimit / .megabyte * 420 / 312 * .megabyte
+        return max(appLimit, min(raised, appMemory))
     }
 
     /// Memory the apps share: `ram − systemReserved`.

@@ -166,6 +166,8 @@ public enum IgnoredReason: Sendable, Hashable {
     case notSuspended(AppState)
     /// `freeze` of an app that does not fit in the compressed store.
     case flashFull
+    /// `freeze` while the freezer's daily budget of writes to flash is spent.
+    case freezerOutOfBudget
 
     /// The words report.json writes.
     public var detail: String {
@@ -189,6 +191,7 @@ public enum IgnoredReason: Sendable, Hashable {
         case .noFreezer: "the policy has no freezer"
         case .notSuspended(let state): Self.notSuspendedPrefix + state.rawValue
         case .flashFull: "the compressed store has no room for it"
+        case .freezerOutOfBudget: "the freezer's daily budget of writes to flash is spent"
         }
     }
 
@@ -197,7 +200,7 @@ public enum IgnoredReason: Sendable, Hashable {
     static let fixed: [IgnoredReason] = [
         .notRunning, .alreadyInForeground, .homeScreenShowing, .noAppInForeground, .anotherAppInForeground,
         .alreadyPlaying, .notPlaying, .alreadyTracking, .notTracking, .callGoingOn, .pushHandlerRunning,
-        .notApplicableOnMacOS, .fixedMemory, .processEnded, .noFreezer, .flashFull,
+        .notApplicableOnMacOS, .fixedMemory, .processEnded, .noFreezer, .flashFull, .freezerOutOfBudget,
     ]
 
     /// The reason report.json's words name, or nil.

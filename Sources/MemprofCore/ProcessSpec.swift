@@ -30,19 +30,31 @@ public struct ProcessSpec: Sendable, Hashable {
     /// Resident bytes from time 0.
     public var resident: Bytes
     /// The high-water mark (`p_memstat_memlimit`) past which the highwater pass kills it; nil for none.
+    /// A non-fatal limit: passing it only makes the process a candidate once memory is short.
     public var highWaterMark: Bytes?
+    /// Its fatal per-process limit: the allocation that takes it past this kills it at once with
+    /// `per-process-limit` (``ExitReason/memoryLimit``); nil for none, or the published limit of
+    /// its ``extensionPoint`` (``limit``).
+    public var memoryLimit: Bytes?
+    /// What an extension extends, for its published limit; nil for other kinds.
+    public var extensionPoint: ExtensionPoint?
+
+    /// ``memoryLimit``, or the published limit of its extension point.
+    public var limit: Bytes? { memoryLimit ?? extensionPoint?.memoryLimit }
 
     /// The highest band a workload may give (the 999 of launchd and kernel_task fits).
     public static let maxBand = 1000
 
     public init(id: String, displayName: String? = nil, kind: ProcessKind, band: Int, resident: Bytes,
-                highWaterMark: Bytes? = nil) {
+                highWaterMark: Bytes? = nil, memoryLimit: Bytes? = nil, extensionPoint: ExtensionPoint? = nil) {
         self.id = id
         self.displayName = displayName ?? id
         self.kind = kind
         self.band = band
         self.resident = resident
         self.highWaterMark = highWaterMark
+        self.memoryLimit = memoryLimit
+        self.extensionPoint = extensionPoint
     }
 
     /// Its `states` in a jetsam report (see ``ProcessKind/jetsamStates(band:)``).
@@ -61,6 +73,38 @@ extension ProcessKind {
         case .daemon: band == 0 ? ["daemon", "idle"] : ["daemon"]
         case .extension: band == 0 ? ["suspended"] : ["active"]
         case .system: ["active"]
+        }
+    }
+}
+
+/// What an app extension extends, with the per-process limit published for it (iOS keeps these
+/// limits out of its documentation: Apple's App Extension Programming Guide says only that
+/// extensions must keep their memory use low, and the figures are measurements by developers,
+/// which vary with the device and the iOS version).
+public enum ExtensionPoint: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A home-screen widget (WidgetKit): about 30 MB (CharlesWiltgen/Axiom, skill
+    /// `extensions-widgets-ref`, "Limited memory (~30MB)"; iOS 8's Today widgets had 16 MB, Conrad
+    /// Kramer, "Memory Use in Extensions", cocoaheads.tv).
+    case widget
+    /// A custom keyboard: 60 MB, the lower end of the "~60-70 MB, based on device and OS" that
+    /// KeyboardKit publishes (keyboardkit.com/about/terminology, "Memory Cap"); other developers
+    /// report 30–60 MB.
+    case keyboard
+    /// A share extension: 120 MB, measured on an iPhone 13 (alicinaroglu.dev, "Share Extension
+    /// memory limits: the numbers Apple won't print": 110 MB on an iPhone SE 2, 120 MB on an
+    /// iPhone 13, 180 MB on 8 GB iPhones).
+    case share
+    /// A notification service extension: 24 MB (Igor Kulman, "Dealing with memory limits in iOS
+    /// app extensions", blog.kulman.sk: the extension crashed "exceeding the 24 MB memory limit").
+    case notificationService
+
+    /// The published per-process limit.
+    public var memoryLimit: Bytes {
+        switch self {
+        case .widget: 30 * .megabyte
+        case .keyboard: 60 * .megabyte
+        case .share: 120 * .megabyte
+        case .notificationService: 24 * .megabyte
         }
     }
 }

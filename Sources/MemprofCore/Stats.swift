@@ -170,6 +170,8 @@ public struct Summary: Sendable, Hashable, Codable {
     public var coldRelaunchesAfterKill = 0
     /// macOS only (spec §3): memory paged out past RAM; absent on iOS.
     public var swap: SwapSummary?
+    /// The `xnu` freezer's writes under its daily budget; absent where the policy has no budget.
+    public var freezer: FreezerSummary?
 
     public init() {}
 }

@@ -59,19 +59,20 @@ extension XNUSettings {
     /// From xnu-4903 to xnu-8020, on the 0–21 scale: frozen apps in `JETSAM_PRIORITY_UI_SUPPORT`
     /// (8), an 8 MB minimum, at most 20 frozen; the aging and the freezer's candidates as given.
     private static func uiSupportFrozen(_ tag: String, agingBand: Int, agingUs: Microseconds,
-                                        freezeMaxCandidateBand: Int) -> XNUSettings {
+                                        freezeMaxCandidateBand: Int, dailyBudgetMB: Int? = nil) -> XNUSettings {
         XNUSettings(xnuTag: tag, idleBand: 0, agingBand: agingBand, backgroundBand: 3, frozenBand: 8, foregroundBand: 10,
                     audioBand: 12, agingUs: agingUs, freezeMaxCandidateBand: freezeMaxCandidateBand,
                     freezeMinFootprint: 8 * .megabyte, freezeThreshold: 0.5, freezeSuspendedThreshold: 4,
-                    frozenProcessesMax: 20)
+                    frozenProcessesMax: 20, freezeDailyBudgetMB: dailyBudgetMB)
     }
 
     /// From xnu-8792, the 0–210 scale: aging 2 s in band 20, frozen apps in 75, candidates up
-    /// to band 20, an 8 MB minimum, at most 20 frozen.
-    private static func freezerBand(_ tag: String) -> XNUSettings {
+    /// to band 20, an 8 MB minimum, at most 20 frozen, and a daily budget of writes to flash.
+    private static func freezerBand(_ tag: String, dailyBudgetMB: Int) -> XNUSettings {
         XNUSettings(xnuTag: tag, idleBand: 0, agingBand: 20, backgroundBand: 30, frozenBand: 75, foregroundBand: 100,
                     audioBand: 120, agingUs: 2 * .second, freezeMaxCandidateBand: 20, freezeMinFootprint: 8 * .megabyte,
-                    freezeThreshold: 0.5, freezeSuspendedThreshold: 4, frozenProcessesMax: 20)
+                    freezeThreshold: 0.5, freezeSuspendedThreshold: 4, frozenProcessesMax: 20,
+                    freezeDailyBudgetMB: dailyBudgetMB)
     }
 
     /// iOS 7 (xnu-2422.1.72): bands h:39 `IDLE` 0, h:42 `BACKGROUND` 3, h:47 `FOREGROUND` 10, h:48
@@ -127,36 +128,43 @@ extension XNUSettings {
     /// (c:317, c:1464-1469, c:1490 `AGING_BAND2`; c:379-390 and c:339: 2 s). Frozen band c:1398
     /// `UI_SUPPORT` (h:51, 8). The freezer takes only the idle band: f:1543 `band =
     /// JETSAM_PRIORITY_IDLE` and f:1567-1577 `memorystatus_get_first_proc_locked(&band, FALSE)`;
-    /// fh:67 8 MB; fh:70 4; fh:46 20; f:95 50%; c:222 pressure 15%.
-    public static let xnu7195 = uiSupportFrozen("xnu-7195.50.7.100.1", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 0)
+    /// fh:67 8 MB; fh:70 4; fh:46 20; f:95 50%; c:222 pressure 15%. The daily budget: fh:72
+    /// `FREEZE_DAILY_MB_MAX_DEFAULT` 1024 MB per f:202 `NORMAL_WINDOW_MINS` (24 h), first set at
+    /// f:1190; the degraded window is inert from this tag (f:2221, see ``freezeDailyBudgetMB``).
+    public static let xnu7195 = uiSupportFrozen("xnu-7195.50.7.100.1", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 0,
+                                                dailyBudgetMB: 1024)
 
     /// iOS 15 (xnu-8019.41.5; xnu-8020.101.4 the same): bands h:43, h:48, h:58, h:59 (0, 3, 10,
     /// 12). Aging as xnu-6153 (c:325, c:1479-1484; h:47 `AGING_BAND2` 2; c:1427: 2 s after the
     /// ratio). Frozen band c:1402 `UI_SUPPORT` (h:56, 8). The freezer's candidates go up to a band:
     /// f:115 `memorystatus_freeze_max_candidate_band = FREEZE_MAX_CANDIDATE_BAND` = fh:85
     /// `JETSAM_PRIORITY_AGING_BAND2` (2), walked at f:2127-2129; fh:72 8 MB; fh:75 4; fh:47 20;
-    /// f:99 50%; c:232 pressure 15%.
-    public static let xnu8019 = uiSupportFrozen("xnu-8019.41.5", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 2)
+    /// f:99 50%; c:232 pressure 15%. Budget fh:77 1024 MB per f:161 24 h (f:1597, f:2893).
+    public static let xnu8019 = uiSupportFrozen("xnu-8019.41.5", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 2,
+                                                dailyBudgetMB: 1024)
 
     /// iOS 16 (xnu-8792.41.9), the 0–210 scale: h:43 `IDLE` 0, h:47-48 `AGING_BAND2` 20, h:49
     /// `BACKGROUND` 30, h:57 `FREEZER` 75, h:60 `FOREGROUND` 100, h:61 `AUDIO_AND_ACCESSORY` 120.
     /// Aging: c:340 `applications_aging_band = JETSAM_PRIORITY_AGING_BAND2`, c:356
     /// `kJetsamAgingPolicySysProcsReclaimedFirst`, c:411-413 and c:380: 10 s (c:1332, h:93) ÷ 5 =
     /// 2 s. Frozen band c:1307 `JETSAM_PRIORITY_FREEZER`. Freezer: f:116 and fh:90 up to
-    /// `AGING_BAND2`; fh:74 8 MB; fh:79 4; fh:47 20; f:100 50%; c:233 pressure 15%.
-    public static let xnu8792 = freezerBand("xnu-8792.41.9")
+    /// `AGING_BAND2`; fh:74 8 MB; fh:79 4; fh:47 20; f:100 50%; c:233 pressure 15%. Budget fh:81
+    /// 1024 MB per f:161 24 h (f:1654, f:2746).
+    public static let xnu8792 = freezerBand("xnu-8792.41.9", dailyBudgetMB: 1024)
 
     /// iOS 17 (xnu-10002.1.13): bands h:44, h:48-49, h:50, h:58, h:61, h:62 (0, 20, 30, 75, 100,
     /// 120). Aging c:383, c:399, c:423, c:454-456 (2 s). Frozen band c:1376 `FREEZER`. Freezer:
     /// fh:89 up to `AGING_BAND2`; fh:74 8 MB; fh:79 4; fh:47 20; 50% and the pressure level in the
-    /// table at c:236-241 (15% up to 6 GB of RAM, 12% above: ``forDevice(_:)``).
-    public static let xnu10002 = freezerBand("xnu-10002.1.13")
+    /// table at c:236-241 (15% up to 6 GB of RAM, 12% above: ``forDevice(_:)``). Budget fh:81
+    /// 1024 MB per f:163 24 h (f:1663, f:2764).
+    public static let xnu10002 = freezerBand("xnu-10002.1.13", dailyBudgetMB: 1024)
 
     /// iOS 18 (xnu-11215.1.10): bands h:44, h:49-50, h:51, h:59, h:62, h:63 (0, 20, 30, 75, 100,
     /// 120). Aging c:475, c:514, c:545-547 (2 s). Frozen band c:480 `FREEZER`. Freezer (not a
     /// watch): fh:105 up to `AGING_BAND2`; fh:76 8 MB; fh:85 4; fh:47 `FREEZE_PROCESSES_MAX_DEFAULT`
-    /// 20; 50% and the pressure level in the table at c:287-291 (as xnu-10002).
-    public static let xnu11215 = freezerBand("xnu-11215.1.10")
+    /// 20; 50% and the pressure level in the table at c:287-291 (as xnu-10002). Budget fh:88
+    /// `FREEZE_DAILY_MB_MAX_DEFAULT` 2048 MB (doubled) per f:185 24 h (f:1713, f:2821).
+    public static let xnu11215 = freezerBand("xnu-11215.1.10", dailyBudgetMB: 2048)
 
     /// The numbers of the `xnu` preset, for a device that names no iOS version: xnu-8792 (iOS 16),
     /// the era spec §5 describes.

@@ -45,6 +45,11 @@ public struct XNUSettings: Sendable, Hashable, Codable {
     /// from xnu-10002 15% up to 6 GB of RAM and 12% above (the table at xnu-10002.1.13
     /// bsd/kern/kern_memorystatus.c:236-241). Nil means 15% (and is left out of the JSON).
     public var pressureThresholdFraction: Double?
+    /// The freezer's daily budget of writes to flash, in MB per 24-hour interval
+    /// (`memorystatus_freeze_daily_mb_max` = `FREEZE_DAILY_MB_MAX_DEFAULT`); nil where memprof does
+    /// not model a budget (eras before xnu-7195, whose degraded 30-minute window is live: see
+    /// XNUSettings+Eras.swift). Left out of the JSON when nil.
+    public var freezeDailyBudgetMB: Int?
 
     /// ``pressureThresholdFraction``, 15% when not given.
     public var pressureThreshold: Double { pressureThresholdFraction ?? 0.15 }
@@ -52,7 +57,7 @@ public struct XNUSettings: Sendable, Hashable, Codable {
     public init(xnuTag: String? = nil, idleBand: Int, agingBand: Int?, backgroundBand: Int, frozenBand: Int?,
                 foregroundBand: Int, audioBand: Int, agingUs: Microseconds, freezeMaxCandidateBand: Int?,
                 freezeMinFootprint: Bytes, freezeThreshold: Double, freezeSuspendedThreshold: Int,
-                frozenProcessesMax: Int?, pressureThresholdFraction: Double? = nil) {
+                frozenProcessesMax: Int?, pressureThresholdFraction: Double? = nil, freezeDailyBudgetMB: Int? = nil) {
         self.xnuTag = xnuTag
         self.idleBand = idleBand
         self.agingBand = agingBand
@@ -67,6 +72,7 @@ public struct XNUSettings: Sendable, Hashable, Codable {
         self.freezeSuspendedThreshold = freezeSuspendedThreshold
         self.frozenProcessesMax = frozenProcessesMax
         self.pressureThresholdFraction = pressureThresholdFraction
+        self.freezeDailyBudgetMB = freezeDailyBudgetMB
     }
 
     /// The band an app in `state` sits in, by this era's numbers, without aging (for jetsam

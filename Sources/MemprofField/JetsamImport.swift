@@ -16,7 +16,9 @@ import MemprofOutput
 /// (`memprof-demand`, in the top band, so that any app can die, the frontmost one too) allocates
 /// what was free plus what every victim but the last freed, and one page more; `highwater`
 /// victims carry a high-water mark one page under their resident size; a `per-process-limit` app
-/// goes one page past its limit. Kills of other reasons (`vnode-limit`, `proc-thrashing`,
+/// goes one page past its limit, and so does a `per-process-limit` process (the first one: it
+/// gets a fatal `memoryLimit` of its resident size, and dies where the report orders it among the
+/// walk's victims). Kills of other reasons (`vnode-limit`, `proc-thrashing`,
 /// `fc-thrashing`, …) are carried as facts: named in the workload's comments and in the summary,
 /// their processes' memory held as reserved so that the moment's pressure is the report's.
 public struct JetsamImport {
@@ -132,6 +134,7 @@ public struct JetsamImport {
             return a < b
         }
         var appLimitVictim: Int?
+        var processLimitVictim: Int?
         for j in killOrder {
             let p = entries[j].process
             let reason = p.reason!
@@ -145,10 +148,14 @@ public struct JetsamImport {
             case "per-process-limit" where entries[j].kind == .app && entries[j].role != .suspended && appLimitVictim == nil:
                 appLimitVictim = j
                 entries[j].replayed = reason
+            case "per-process-limit" where entries[j].kind != .app && processLimitVictim == nil:
+                // A daemon, extension or system process past its fatal limit (`memoryLimit`).
+                processLimitVictim = j
+                entries[j].replayed = reason
             case "per-process-limit":
                 entries[j].fact = true
-                facts.append("\(what): memprof models the per-process limit of one running app per moment, "
-                    + "not of \(entries[j].kind == .app ? "this app" : "a \(entries[j].kind.rawValue)")")
+                facts.append("\(what): memprof replays the per-process limit of one running app and one other "
+                    + "process per moment, not of \(entries[j].kind == .app ? "this app" : "a second \(entries[j].kind.rawValue)")")
             case "highwater":
                 entries[j].fact = true
                 facts.append("\(what): memprof gives high-water marks to processes that are not apps")
@@ -243,7 +250,7 @@ public struct JetsamImport {
         var footprints: [String: Bytes] = [:]
         for app in apps {
             var bytes = app.bytes
-            if app.replayed == "per-process-limit" { bytes -= min(.megabyte, bytes / 2) }
+            if app.replayed == "per-process-limit" { bytes -= Self.limitMargin(bytes) }
             footprints[app.key] = bytes
         }
         let frozen = order.filter { $0.frozen && $0.role == .suspended }
@@ -274,22 +281,51 @@ public struct JetsamImport {
             expected.append((v.key, "per-process-limit"))
             at += 1_000_000
         }
+        // A process past its fatal limit: resident a little under it, it asks for one page past it.
+        let processVictim = processLimitVictim.map { entries[$0] }
+        func killProcessVictim() {
+            guard let v = processVictim else { return }
+            script.append("  - {at: \(Self.seconds(at)), allocate: \(v.key), size: \(Self.size(Self.limitMargin(v.bytes) + pageSize))}")
+            at += 1_000_000
+        }
+        if pressureVictims.isEmpty, let v = processVictim {
+            killProcessVictim()
+            expected.append((v.process.name, "per-process-limit"))
+        }
         if !pressureVictims.isEmpty {
-            // Frozen apps are on flash: their memory is not in use.
+            // Frozen apps are on flash: their memory is not in use; a process victim's margin is free.
             let frozenBytes = frozen.reduce(Int64(0)) { $0 + $1.bytes }
-            var free = freeBytes + frozenBytes
+            var free = freeBytes + frozenBytes + (processVictim.map { Self.limitMargin($0.bytes) } ?? 0)
             // The walk below the foreground band: the demanding process asks for what is free,
             // what every victim but the last frees, and one page more.
             let last = pressureVictims.last!
             let frontVictim = last.kind == .app && last.role == .frontmost ? last : nil
             let below = frontVictim == nil ? pressureVictims : Array(pressureVictims.dropLast())
-            if !below.isEmpty {
-                let freed = below.reduce(Int64(0)) { $0 + ($1.frozen ? 0 : $1.bytes) }
-                let demand = free + freed - (below.last!.frozen ? 0 : below.last!.bytes) + pageSize
+            // The process victim dies where the report puts it among the walk's victims (by
+            // killDelta): the walk is split there, when the victims before it are the walk's first.
+            var split = 0
+            if let v = processVictim, let delta = v.process.killDelta, below.allSatisfy({ $0.process.killDelta != nil }) {
+                let earlier = Set(below.filter { $0.process.killDelta! < delta }.map(\.index))
+                // Not inside the highwater victims: the highwater pass would take them all at once.
+                if Set(below.prefix(earlier.count).map(\.index)) == earlier,
+                   !below.dropFirst(earlier.count).contains(where: { $0.replayed == "highwater" }) {
+                    split = earlier.count
+                }
+            }
+            func walk(_ part: ArraySlice<Entry>) {
+                guard let tail = part.last else { return }
+                let freed = part.reduce(Int64(0)) { $0 + ($1.frozen ? 0 : $1.bytes) }
+                let demand = free + freed - (tail.frozen ? 0 : tail.bytes) + pageSize
                 script.append("  - {at: \(Self.seconds(at)), allocate: \(Self.demandKey), size: \(Self.size(demand))}")
                 free += freed - demand
                 at += 1_000_000
             }
+            walk(below.prefix(split))
+            if let v = processVictim {
+                killProcessVictim()
+                free += v.bytes - Self.limitMargin(v.bytes)
+            }
+            walk(below.dropFirst(split))
             // The frontmost app dies last: once nothing below its band is left to take, its own
             // next page does not fit, a page shortage (memprof's xnu kills the demanding app).
             if let v = frontVictim {
@@ -297,7 +333,9 @@ public struct JetsamImport {
                 script.append("  - {at: \(Self.seconds(at)), allocate: \(v.key), size: \(Self.size(ask))}")
                 appLimit = max(appLimit, footprints[v.key]! + ask + pageSize)
             }
+            let walkStart = expected.count
             for v in pressureVictims { expected.append((v.kind == .app ? v.key : v.process.name, v.replayed!)) }
+            if let v = processVictim { expected.insert((v.process.name, "per-process-limit"), at: walkStart + split) }
             if let frontmost { appLimit = max(appLimit, footprints[frontmost.key]! + pageSize) }
         }
         appLimit = max(appLimit, (apps.map { footprints[$0.key]! }.max() ?? 0) + pageSize)
@@ -340,7 +378,11 @@ public struct JetsamImport {
         y += "processes:\n"
         for p in kept where p.kind != .app {
             y += "  \(p.key): {name: \(Self.yamlString(p.process.name)), kind: \(p.kind.rawValue), band: \(p.band), "
-            y += "resident: \(Self.size(p.bytes))"
+            if p.replayed == "per-process-limit" {
+                y += "resident: \(Self.size(p.bytes - Self.limitMargin(p.bytes))), memoryLimit: \(Self.size(p.bytes))"
+            } else {
+                y += "resident: \(Self.size(p.bytes))"
+            }
             if p.replayed == "highwater" { y += ", highWaterMark: \(Self.size(p.bytes - pageSize))" }
             y += "}\n"
         }
@@ -348,6 +390,10 @@ public struct JetsamImport {
         y += "script:\n" + (script.isEmpty ? "  - {at: 0s, home: true}" : script.joined(separator: "\n")) + "\n"
         return Result(yaml: y, expectedKills: expected, facts: facts, notes: notes)
     }
+
+    /// How far under its limit a `per-process-limit` victim starts: a megabyte, or half of it when
+    /// it is smaller.
+    static func limitMargin(_ bytes: Bytes) -> Bytes { min(.megabyte, bytes / 2) }
 
     /// The order of xnu's band walk (memprof's `xnu` policy): up the bands; in a band, processes
     /// (resident from the start) before apps, each in the report's order.

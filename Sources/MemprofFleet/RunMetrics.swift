@@ -77,6 +77,26 @@ enum RunMetrics {
             let pressure = s.timeAtPressureUs
             numbers("timeAtPressureUs", [("normal", pressure.normal), ("warning", pressure.warning), ("critical", pressure.critical)])
             if let swap = s.swap { numbers("swap", [("peakBytes", swap.peakBytes), ("timeOverRamUs", swap.timeOverRamUs)]) }
+            if let f = s.freezer { add(f) }
+        }
+
+        /// The `xnu` freezer's figures, as report.json's `summary.freezer` names them.
+        mutating func add(_ f: FreezerSummary) {
+            object("freezer") { scope in
+                scope.members([("dailyBudgetBytes", Int(f.dailyBudgetBytes)), ("pageSize", Int(f.pageSize)),
+                               ("freezes", f.freezes), ("pagesWritten", Int(f.pagesWritten)),
+                               ("bytesWritten", Int(f.bytesWritten)), ("intervalsStarted", f.intervalsStarted),
+                               ("budgetRemainingPages", Int(f.budgetRemainingPages)),
+                               ("budgetRemainingBytes", Int(f.budgetRemainingBytes)),
+                               ("budgetExhaustions", f.budgetExhaustions)])
+                if let at = f.firstExhaustedAtUs { scope.add("firstExhaustedAtUs", at) }
+                scope.members([("thaws", f.thaws), ("bytesReadBack", Int(f.bytesReadBack)),
+                               ("refusedFreezes", f.refusedFreezes)])
+                scope.numbers("skips", [("noCompressorSpace", Int64(f.skips.noCompressorSpace)),
+                                        ("belowMinPages", Int64(f.skips.belowMinPages)),
+                                        ("outOfBudget", Int64(f.skips.outOfBudget)),
+                                        ("outOfSlots", Int64(f.skips.outOfSlots))])
+            }
         }
 
         mutating func add(_ a: AppStats) {

@@ -217,12 +217,16 @@ enum PlainDifference {
 
 /// Seeds and fixtures for the targets.
 enum Seeds {
-    /// A workload with processes that are not apps (spec §5) and the script actions that name
-    /// them, written in JSON (the same structure as YAML).
+    /// A workload with processes that are not apps (spec §5), their limits and the freezer's
+    /// budget, and the script actions that name them, written in JSON (the same structure as YAML).
     static let processesExample = """
-        {"memprof": 1, "name": "processes", "duration": "1m", "device": {"preset": "ipad-air-2"}, "policy": "xnu",
-         "apps": {"a": {"launch": {"footprint": "600MB"}}, "b": {"launch": {"footprint": "700MB"}}},
-         "processes": {"d": {"name": "locationd", "kind": "daemon", "band": 3, "resident": "8MB", "highWaterMark": "9MB"},
+        {"memprof": 1, "name": "processes", "duration": "1m", "device": {"preset": "ipad-air-2", "osVersion": "iOS 14.2",
+         "increasedAppLimit": "1500MB"}, "policy": {"preset": "xnu", "freezeDailyBudget": "64MB"},
+         "apps": {"a": {"launch": {"footprint": "600MB"}, "increasedMemoryLimit": true, "inactiveLimit": "650MB"},
+                  "b": {"launch": {"footprint": "700MB"}}},
+         "processes": {"d": {"name": "locationd", "kind": "daemon", "band": 3, "resident": "8MB", "highWaterMark": "9MB",
+                             "memoryLimit": "12MB"},
+                       "w": {"kind": "extension", "extensionPoint": "widget", "band": 0, "resident": "10MB"},
                        "s": {"kind": "system", "band": 999, "resident": "30MB"}},
          "script": [{"at": "0s", "open": "a"}, {"at": "5s", "open": "b"}, {"at": "6s", "allocate": "d", "size": "2MB"},
                     {"at": "7s", "freeze": "a"}, {"at": "8s", "free": "s", "size": "1MB"}]}

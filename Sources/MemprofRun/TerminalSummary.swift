@@ -60,6 +60,13 @@ public enum TerminalSummary {
             lines.append("swap       peak \(Format.bytes(swap.peakBytes)) paged out, "
                 + "\(Format.duration(swap.timeOverRamUs)) over RAM")
         }
+        if let f = s.freezer {
+            lines.append("freezer    \(Format.count(f.freezes, "freeze")), \(Format.bytes(f.bytesWritten)) written of "
+                + "\(Format.bytes(f.dailyBudgetBytes)) a day, \(Format.bytes(f.budgetRemainingBytes)) left"
+                + (f.firstExhaustedAtUs.map { "; budget spent at \(Format.duration($0))" } ?? "")
+                + "; skipped \(f.skips.outOfBudget) out of budget, \(f.skips.outOfSlots) out of slots, "
+                + "\(f.skips.belowMinPages) below the minimum")
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -4,10 +4,12 @@ import MemprofInput
 
 extension WorkloadParser {
     static let appKeys = ["name", "launch", "resumeTime", "growth", "maxFootprint", "minFootprint", "onBackground",
-                          "onMemoryWarning", "modes", "fetch", "push", "backgroundTask", "voip", "objects"]
+                          "onMemoryWarning", "modes", "fetch", "push", "backgroundTask", "voip", "objects",
+                          "increasedMemoryLimit", "inactiveLimit"]
     static let handlerKeys = ["time", "allocates", "work", "timing", "locksFile", "cpu"]
 
-    func parseApp(id: String, _ node: NodeReader, policy: PolicySettings, platform: Platform = .ios) throws -> AppSpec {
+    func parseApp(id: String, _ node: NodeReader, policy: PolicySettings, platform: Platform = .ios,
+                  device: Device? = nil) throws -> AppSpec {
         let m = try node.mapping(allowed: Self.appKeys)
         let launch = try m.required("launch").mapping(allowed: ["footprint", "time"])
         var app = AppSpec(id: id, launchFootprint: try launch.required("footprint").size())
@@ -65,6 +67,15 @@ extension WorkloadParser {
             app.voip = VoIPSpec(keepaliveUs: keepalive, timeUs: try p["time"]?.duration() ?? 0)
         }
         if let v = m["objects"] { app.objects = try parseObjects(v, platform: platform) }
+        if let v = m["increasedMemoryLimit"] { app.increasedMemoryLimit = try v.bool() }
+        if let v = m["inactiveLimit"] {
+            let limit = try v.size()
+            guard limit > 0 else { throw v.error("inactiveLimit must be above 0") }
+            if let ram = device?.ram, limit > ram {
+                throw v.error("inactiveLimit (\(Format.bytes(limit))) is more than the device's RAM (\(Format.bytes(ram)))")
+            }
+            app.inactiveLimit = limit
+        }
         return app
     }
 

@@ -2,11 +2,13 @@ import MemprofCore
 import MemprofInput
 
 extension WorkloadParser {
-    static let processKeys = ["name", "kind", "band", "resident", "highWaterMark"]
+    static let processKeys = ["name", "kind", "band", "resident", "highWaterMark", "memoryLimit", "extensionPoint"]
 
-    /// `processes:` (spec §5): key → name, kind, band, resident, highWaterMark. Keys are
+    /// `processes:` (spec §5): key → name, kind, band, resident, highWaterMark, memoryLimit (fatal),
+    /// extensionPoint (extensions only: its published limit when no memoryLimit is given). Keys are
     /// `[a-z0-9-]+` and unique among apps and processes; sizes above 0 and within the device's
-    /// RAM; together the processes fit in the apps' memory (they are resident from time 0).
+    /// RAM; a process starts within its limit; together the processes fit in the apps' memory
+    /// (they are resident from time 0).
     func parseProcesses(_ node: NodeReader, appIDs: [String], device: Device) throws -> [ProcessSpec] {
         let apps = Set(appIDs)
         var total: Bytes = 0
@@ -43,6 +45,17 @@ extension WorkloadParser {
                     throw v.error("a system process has no high-water mark; only daemons and extensions do")
                 }
                 process.highWaterMark = try size("highWaterMark", v)
+            }
+            if let v = m["extensionPoint"] {
+                guard kind == .extension else { throw v.error("only an extension has an extensionPoint") }
+                process.extensionPoint = ExtensionPoint(
+                    rawValue: try v.choice(ExtensionPoint.allCases.map(\.rawValue), what: "extension point"))!
+            }
+            if let v = m["memoryLimit"] { process.memoryLimit = try size("memoryLimit", v) }
+            if let limit = process.limit, resident > limit {
+                throw (m["memoryLimit"] ?? m["extensionPoint"] ?? residentNode).error(
+                    "resident (\(Format.bytes(resident))) is over the process's memoryLimit (\(Format.bytes(limit))): "
+                    + "it could not have started")
             }
             total += resident
             guard total <= device.appMemory else {

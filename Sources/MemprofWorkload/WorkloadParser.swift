@@ -69,11 +69,12 @@ public struct WorkloadParser {
         var policy = try top["policy"].map(parsePolicy) ?? .seed2015
         // The xnu policy uses the numbers of the kernel the device's iOS version runs.
         if policy.xnu != nil { policy.xnu = XNUSettings.forDevice(device) }
+        if let node = top["policy"], !node.isScalar { try parseFreezerBudget(node, into: &policy) }
         let appsNode = try top.required("apps")
         let appEntries = try appsNode.namedEntries()
         guard !appEntries.isEmpty else { throw appsNode.error("a workload needs at least one app") }
         let ids = appEntries.map(\.0)
-        let apps = try appEntries.map { try parseApp(id: $0.0, $0.1, policy: policy, platform: device.platform) }
+        let apps = try appEntries.map { try parseApp(id: $0.0, $0.1, policy: policy, platform: device.platform, device: device) }
         let processes = try top["processes"].map { try parseProcesses($0, appIDs: ids, device: device) } ?? []
         let script = try top["script"].map {
             try parseScript($0, apps: apps, ids: ids, processIDs: processes.map(\.id), duration: duration)
@@ -87,7 +88,7 @@ public struct WorkloadParser {
     }
 
     static let deviceKeys = ["preset", "platform", "ram", "systemReserved", "appLimit", "flash", "flashReadRate",
-                             "pageSize", "cpuScale", "osVersion", "product"]
+                             "pageSize", "cpuScale", "osVersion", "product", "increasedAppLimit"]
 
     func parseDevice(_ node: NodeReader) throws -> Device {
         let names = Device.presets.map(\.name)
@@ -141,6 +142,14 @@ public struct WorkloadParser {
         }
         guard device.appLimit > 0 else { throw (m["appLimit"] ?? node).error("appLimit must be above 0") }
         guard device.pageSize > 0 else { throw (m["pageSize"] ?? node).error("pageSize must be above 0") }
+        if let v = m["increasedAppLimit"] {
+            let limit = try v.size()
+            guard limit >= device.appLimit, limit <= device.ram else {
+                throw v.error("increasedAppLimit (\(Format.bytes(limit))) must be at least appLimit "
+                    + "(\(Format.bytes(device.appLimit))) and at most ram (\(Format.bytes(device.ram)))")
+            }
+            device.increasedAppLimit = limit
+        }
         guard device.flashReadRate > 0 else {
             throw (m["flashReadRate"] ?? node).error("flashReadRate must be above 0")
         }
@@ -149,7 +158,7 @@ public struct WorkloadParser {
 
     static let policyKeys = ["preset", "compressionThreshold", "evictionOrder", "warningLevel", "criticalLevel",
                              "enterBackgroundLimit", "backgroundTaskLimit", "fetchWindow", "pushWindow",
-                             "voipMinKeepalive"]
+                             "voipMinKeepalive", "freezeDailyBudget"]
 
     func parsePolicy(_ node: NodeReader) throws -> PolicySettings {
         let names = PolicySettings.presets.map(\.name)

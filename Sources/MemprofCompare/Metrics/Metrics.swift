@@ -88,6 +88,9 @@ public enum MetricDirection: String, Sendable, Codable {
 /// | `handlers.<handler>.peakBytes`, `handlers.<handler>.leakedBytes` (programs run as work, §8.1) | higher is worse | the handler's program needs more memory, or leaks more |
 /// | `*.started`, `backgroundLaunches`, `launches.background`, `warmResumes`, `launches.warm`, `compressedResumes`, `launches.fromCompressed`, `compressions` | neutral | driven by the script; a compression is the cheap alternative to an eviction |
 /// | `timeAtPressureUs.normal`, `timeInStateUs.*`, `resumeLatencyUs.count` | neutral | the other side of metrics above, or workload shape |
+/// | `freezer.budgetExhaustions`, `freezer.refusedFreezes`, `freezer.skips.outOfBudget`, `freezer.skips.outOfSlots` | higher is worse | the `xnu` freezer ran out of its daily budget or slots: suspended apps stay in RAM |
+/// | `freezer.budgetRemainingBytes`, `freezer.budgetRemainingPages` | lower is worse | less budget left for the rest of the day |
+/// | `freezer.freezes`, `freezer.pagesWritten`, `freezer.bytesWritten`, `freezer.thaws`, `freezer.*` | neutral | driven by the script; a freeze is the cheap alternative to an eviction |
 public enum MetricDirections {
     public static let table: [(pattern: String, direction: MetricDirection)] = [
         ("coldLaunches", .higherIsWorse),
@@ -130,6 +133,14 @@ public enum MetricDirections {
         ("timeAtPressureUs.normal", .neutral),
         ("timeInStateUs.*", .neutral),
         ("resumeLatencyUs.count", .neutral),
+        ("freezer.budgetExhaustions", .higherIsWorse),
+        ("freezer.refusedFreezes", .higherIsWorse),
+        ("freezer.skips.outOfBudget", .higherIsWorse),
+        ("freezer.skips.outOfSlots", .higherIsWorse),
+        ("freezer.budgetRemainingBytes", .lowerIsWorse),
+        ("freezer.budgetRemainingPages", .lowerIsWorse),
+        ("freezer.*", .neutral),
+        ("freezer.*.*", .neutral),
     ]
 
     /// The direction of a full metric path (`summary.evictions`, `apps.mail.exits.memoryLimit`).

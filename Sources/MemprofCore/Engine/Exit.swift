@@ -56,12 +56,14 @@ extension Simulator {
         let pageSize = workload.device.pageSize
         let appCount = apps.count
         let total = appCount + processes.count
-        // A memoryLimit victim shows what it asked for, capped at the per-app limit: exactly the
-        // limit when it passed it (as real reports show), its demand when memory ran out first.
+        // A memoryLimit victim shows what it asked for, capped at its limit (Limits.swift): exactly
+        // the limit when it passed it (as real reports show), its demand when memory ran out first.
         func shown(_ j: Int) -> Bytes {
-            if j >= appCount { return processes[j - appCount].resident }
-            return j == killed && reason == .memoryLimit
-                ? min(requested ?? workload.device.appLimit, workload.device.appLimit) : apps[j].footprint
+            if j == killed && reason == .memoryLimit {
+                let limit = memoryLimit(ofSnapshotIndex: j)
+                return min(requested ?? limit, limit)
+            }
+            return j >= appCount ? processes[j - appCount].resident : apps[j].footprint
         }
         // Largest first, ties by name (`nameRank`), then by index: sorted as one integer each, the
         // bytes (counted down from `limit`) above the rank above the index, so the processes are

@@ -11,6 +11,10 @@ extension Simulator {
         var posted: [String: [String: Int]] = [:]
         var observers: [String: ObserverReport] = [:]
         if pagesOut { summary.swap = finishSwap() }
+        if var ledger = freezerLedger {
+            ledger.roll(to: now)
+            summary.freezer = ledger.summary()
+        }
         var intervals: [String: [StateInterval]] = [:]
         for i in apps.indices {
             apps[i].leaveState(at: now, keepsInterval: keepsIntervals)

@@ -35,5 +35,6 @@ extension Simulator {
         if foregroundApps.first != foreground {
             violations.append("t=\(now): foreground is \(String(describing: foreground)) but \(foregroundApps) are")
         }
+        if let ledger = freezerLedger, let problem = ledger.violation { violations.append("t=\(now): \(problem)") }
     }
 }

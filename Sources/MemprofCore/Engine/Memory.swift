@@ -84,7 +84,7 @@ extension Simulator {
         // A Mac pages out instead (spec §3): no limit, no warning, no reclaiming.
         guard bytes > 0, limitsMemory else { return true }
         let own = apps[i].residentBytes
-        if own + bytes > workload.device.appLimit {
+        if own + bytes > memoryLimit(ofApp: i) {
             kill(i, .memoryLimit, requested: own + bytes)
             return false
         }

@@ -30,12 +30,14 @@ extension Simulator {
         updateLevel()
     }
 
-    /// `allocate: PROCESS` (spec §5): the process demands `bytes` like an app without a limit of
-    /// its own; it is killed for page shortage when nothing below frees enough.
+    /// `allocate: PROCESS` (spec §5): the process demands `bytes` like an app; past its fatal
+    /// limit it is killed for `per-process-limit` (Limits.swift), and for page shortage when
+    /// nothing below frees enough.
     mutating func allocate(process k: Int, _ bytes: Bytes, _ action: ScriptAction) {
         guard processesAreLive else { return ignoredProcess(action, k, .fixedMemory) }
         guard processes[k].alive else { return ignoredProcess(action, k, .processEnded) }
         guard bytes > 0 else { return }
+        if killIfOverLimit(process: k, adding: bytes) { return }
         if level == .normal, level(for: used + bytes) > .normal {
             summary.memoryWarnings += 1
             sendMemoryWarnings(cause: .pressure)
@@ -90,10 +92,10 @@ extension Simulator {
         }
     }
 
-    /// Ends process `k` with `reason` (`highwater`, or `memoryPressure` by band), with the jetsam
-    /// snapshot of the kill.
-    mutating func killProcess(_ k: Int, _ reason: ExitReason) {
-        recordSnapshot(killing: apps.count + k, reason, requested: nil)
+    /// Ends process `k` with `reason` (`highwater`, `memoryPressure` by band, or `memoryLimit` past
+    /// its fatal limit, having asked for `requested` in all), with the jetsam snapshot of the kill.
+    mutating func killProcess(_ k: Int, _ reason: ExitReason, requested: Bytes? = nil) {
+        recordSnapshot(killing: apps.count + k, reason, requested: requested)
         let bytes = processes[k].resident
         processes[k].alive = false
         processes[k].resident = 0

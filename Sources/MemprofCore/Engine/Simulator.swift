@@ -121,6 +121,8 @@ public struct Simulator {
     /// macOS: bytes paged out (spec §3), and since when anything is.
     var swap = SwapSummary()
     var swapSinceUs: Microseconds?
+    /// The freezer's daily budget (FreezerBudget.swift); nil where the policy has none.
+    var freezerLedger: FreezerLedger?
 
     public init(workload: Workload, options: Options = Options()) {
         self.workload = workload
@@ -145,6 +147,7 @@ public struct Simulator {
         runsHighwater = !workload.processes.isEmpty && hasBands && limitsMemory
         jetsamNames = workload.jetsamNames
         nameRank = Self.ranks(of: jetsamNames)
+        freezerLedger = hasFreezer && suspendsIdleApps ? FreezerLedger(policy: workload.policy, device: workload.device, appCount: apps.count) : nil
     }
 
     /// The rank of each string in `<` order; strings equal under `<` share a rank.

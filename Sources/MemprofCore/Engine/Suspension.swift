@@ -3,8 +3,9 @@
 /// back into RAM when it is needed.
 ///
 /// Triggers: the end of whatever kept an app running (a handler, task, audio, location, a VoIP
-/// call or keep-alive); after every occurrence under a policy with a freezer (`runFreezer`); a
-/// resume or wake of a compressed app (`decompress`).
+/// call or keep-alive); after every occurrence under a policy with a freezer (`runFreezer`, under
+/// the daily budget of FreezerBudget.swift where the era has one); a resume or wake of a
+/// compressed app (`decompress`).
 extension Simulator {
     /// Suspends a background app with nothing left to run, and compresses it if the policy says
     /// so. `cause` is what just ended (the state's cause when the app is suspended).
@@ -15,6 +16,7 @@ extension Simulator {
         // A file lock still held at suspension: iOS kills the app then (0xdead10cc).
         if apps[i].holdsFileLock { return kill(i, .suspendedWithLockedFile, requested: nil) }
         setState(i, .suspended, cause: cause)
+        if freezerLedger != nil { noteSuspendedWhileSpent(i) }
         let footprint = apps[i].footprint
         apps[i].suspendedFootprints.add(footprint)
         if policy.shouldCompress(footprint: footprint, compressedUsed: compressedUsed,
@@ -36,18 +38,23 @@ extension Simulator {
     /// action or anything the simulation scheduled) under a policy with a freezer: it freezes
     /// (compresses) one app after another for as long as the policy names one.
     mutating func runFreezer() {
+        if freezerLedger != nil { freezerLedger!.roll(to: now) }
         while true {
+            // With its daily budget spent the freezer freezes nothing (FreezerBudget.swift): O(1).
+            if freezerLedger?.isSpent == true { return }
             let running = apps.indices.filter { apps[$0].state != .notRunning }.map(policyCandidate)
             let memory = MemoryView(ram: workload.device.ram, availableBytes: appMemory - used,
                                     compressedUsed: compressedUsed, flash: workload.device.flash)
             guard let c = policy.nextToFreeze(running, memory: memory),
                   apps[c.index].state == .suspended else { return }
             let i = c.index
+            markPassedOver(memory)
             let footprint = apps[i].footprint
             let decision = FreezerDecision(band: c.band ?? 0, suspendedNotFrozen: running.count { $0.state == .suspended },
                                            frozen: running.count { $0.state == .compressed },
                                            availableBytes: memory.availableBytes, usedBytes: used)
             compress(i, footprint: footprint, freezer: decision)
+            debitFreeze(i, footprint: footprint)
         }
     }
 
@@ -61,7 +68,16 @@ extension Simulator {
         guard apps[i].state == .suspended else { return ignored(action, .notSuspended(apps[i].state)) }
         let footprint = apps[i].footprint
         guard compressedUsed + footprint <= workload.device.flash else { return ignored(action, .flashFull) }
+        if freezerLedger != nil {
+            // The sysctl is refused with the budget spent (FreezerBudget.swift).
+            freezerLedger!.roll(to: now)
+            if freezerLedger!.isSpent {
+                freezerLedger!.figures.refusedFreezes += 1
+                return ignored(action, .freezerOutOfBudget)
+            }
+        }
         compress(i, footprint: footprint, freezer: nil)
+        debitFreeze(i, footprint: footprint)
     }
 
     /// Brings a compressed app back into RAM as `state`. Returns false when the demand killed it.
@@ -70,6 +86,7 @@ extension Simulator {
         let footprint = apps[i].footprint
         setState(i, state, cause: .readBackFromFlash)
         record(.decompression(bytes: footprint), i)
+        noteThaw(bytes: footprint)
         return true
     }
 }

@@ -1,0 +1,82 @@
+/// Why the `xnu` freezer left a suspended app unfrozen, in xnu's words
+/// (`memorystatus_freeze_skip_reason_t`, `kMemorystatusFreezeSkipReason*`, xnu-8792.41.9
+/// bsd/sys/kern_memorystatus.h:177-189; the enum first appears in xnu-8019.41.5 h:175-187, and
+/// memprof names the same decisions of xnu-7195 with it). The reasons memprof can tell from the
+/// simulation's state; the others (shared memory, probability of use, elevated) need what it does
+/// not model.
+public enum FreezeSkipReason: UInt8, Sendable, Hashable, Codable, CaseIterable {
+    /// `kMemorystatusFreezeSkipReasonNoCompressorSpace` (3): the compressed store has no room.
+    case noCompressorSpace = 3
+    /// `kMemorystatusFreezeSkipReasonBelowMinPages` (5): under `memorystatus_freeze_pages_min`.
+    case belowMinPages = 5
+    /// `kMemorystatusFreezeSkipReasonOutOfBudget` (8): the daily budget of writes is spent.
+    case outOfBudget = 8
+    /// `kMemorystatusFreezeSkipReasonOutOfSlots` (9): `memorystatus_frozen_processes_max` apps are frozen.
+    case outOfSlots = 9
+}
+
+/// How often each ``FreezeSkipReason`` was given to an app: once per app and reason for as long
+/// as it stays suspended, as xnu keeps a process's `p_memstat_freeze_skip_reason` until it is
+/// reconsidered.
+public struct FreezeSkipCounts: Sendable, Hashable, Codable {
+    public var noCompressorSpace = 0
+    public var belowMinPages = 0
+    public var outOfBudget = 0
+    public var outOfSlots = 0
+
+    public init() {}
+
+    subscript(reason: FreezeSkipReason) -> Int {
+        get {
+            switch reason {
+            case .noCompressorSpace: noCompressorSpace
+            case .belowMinPages: belowMinPages
+            case .outOfBudget: outOfBudget
+            case .outOfSlots: outOfSlots
+            }
+        }
+        set {
+            switch reason {
+            case .noCompressorSpace: noCompressorSpace = newValue
+            case .belowMinPages: belowMinPages = newValue
+            case .outOfBudget: outOfBudget = newValue
+            case .outOfSlots: outOfSlots = newValue
+            }
+        }
+    }
+}
+
+/// The `xnu` freezer's writes to flash under its daily budget (spec §5 `xnu`, report.json's
+/// `summary.freezer`); present for the eras whose budget memprof models
+/// (``XNUSettings/freezeDailyBudgetMB``).
+public struct FreezerSummary: Sendable, Hashable, Codable {
+    /// `memorystatus_freeze_daily_mb_max` in bytes: what each 24-hour interval allows.
+    public var dailyBudgetBytes: Bytes
+    /// The device's page size, the unit the budget counts in.
+    public var pageSize: Bytes
+    /// Apps frozen, by the freezer or by `freeze:`.
+    public var freezes = 0
+    /// Pages written to flash by those freezes (at most what the budget had left each time).
+    public var pagesWritten: Int64 = 0
+    public var bytesWritten: Bytes = 0
+    /// Intervals started after the first (one every 24 h of the run).
+    public var intervalsStarted = 0
+    /// Pages the budget had left at the end of the run.
+    public var budgetRemainingPages: Int64 = 0
+    public var budgetRemainingBytes: Bytes = 0
+    /// Times the budget ran out (at most once per interval).
+    public var budgetExhaustions = 0
+    /// When it first ran out; nil when it never did.
+    public var firstExhaustedAtUs: Microseconds?
+    /// Frozen apps read back into RAM (`memorystatus_thaw_count`), and the bytes they read.
+    public var thaws = 0
+    public var bytesReadBack: Bytes = 0
+    /// `freeze:` actions refused because the budget was spent.
+    public var refusedFreezes = 0
+    public var skips = FreezeSkipCounts()
+
+    public init(dailyBudgetBytes: Bytes, pageSize: Bytes) {
+        self.dailyBudgetBytes = dailyBudgetBytes
+        self.pageSize = pageSize
+    }
+}

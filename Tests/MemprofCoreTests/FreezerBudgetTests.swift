@@ -1,0 +1,103 @@
+import MemprofCore
+import Testing
+
+/// Spec §5 `xnu`: the freezer's daily budget of writes to flash (FreezerBudget.swift). The test
+/// device has 200 MB of RAM, 100 MB of app memory, 16 KB pages and a 64 MB compressed store.
+/// Every expected number is worked out by hand in the comment above it.
+@Suite("The xnu freezer's daily budget (spec §5)")
+struct FreezerBudgetTests {
+    /// iOS 18's numbers with a 32 MB budget (2048 pages of 16 KB) instead of 2048 MB.
+    static func policy(budgetMB: Int? = 32) -> PolicySettings {
+        var p = PolicySettings.xnu
+        var x = XNUSettings.xnu11215
+        x.freezeDailyBudgetMB = budgetMB
+        p.xnu = x
+        return p
+    }
+
+    @Test("the budget runs out on a partial freeze, the apps left are out of budget, and a new day grants it again")
+    func budgetExhaustedAndRenewed() throws {
+        // Eight apps of 12 MB (768 pages each), opened 5 s apart from 0 s; each leaves the
+        // foreground suspended when the next opens, ages 2 s in band 20, then sits in band 0. The
+        // freezer runs while available memory is under 50% of RAM (100 MB: always here) and more
+        // than 4 suspended apps are unfrozen; it takes band 0 first, first entered first.
+        // - 20 s (open e): a b c d suspended, 4: no freeze.
+        // - 25 s (open f): a b c d e, 5: freeze a, 768 pages, 2048 − 768 = 1280 left; 4 unfrozen.
+        // - 30 s (open g): b c d e f: freeze b, 1280 − 768 = 512 left.
+        // - 35 s (open h): c d e f g: freeze c, which writes only the 512 pages left (xnu's
+        //   `max_pages` is at most the budget): 0 left, the budget is exhausted at 35 s, and the
+        //   unfrozen suspended apps d e f g are marked out of budget (4).
+        // - 40 s (open a): a is read back (a thaw of 12 MB: resume 200 ms + 12 MB ÷ 100 MB/s =
+        //   320 ms); h is suspended: d e f g h, 5 unfrozen, but the budget is spent: h is marked
+        //   out of budget too (5), nothing is frozen.
+        // - 45 s (freeze d): refused, the budget is spent (1 refused).
+        // - 24 h + 10 s (open b): a new interval began at 24 h with 0 + 2048 pages; b is read back
+        //   (thaw 2, 24 MB read in all), a is suspended: d e f g h a, 6 unfrozen: freeze d
+        //   (2048 − 768 = 1280), then e (512 left), then 4 unfrozen: stop.
+        // Freezes 5 (a, b, c, d, e), pages written 768 + 768 + 512 + 768 + 768 = 3584 (56 MB);
+        // 512 pages (8 MB) left at the end.
+        let apps = ["a", "b", "c", "d", "e", "f", "g", "h"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
+        var script: [(Microseconds, ScriptAction)] = (0..<8).map { (Microseconds($0) * 5 * sec, .open($0)) }
+        script += [(40 * sec, .open(0)), (45 * sec, .freeze(3)), (24 * 60 * mins + 10 * sec, .open(1))]
+        let r = simulate(makeWorkload(apps, duration: 24 * 60 * mins + 20 * sec, policy: Self.policy(), script))
+        #expect(r.invariantViolations.isEmpty)
+        let f = try #require(r.summary.freezer)
+        #expect(f.dailyBudgetBytes == 32 * MB && f.pageSize == 16 * KB)
+        #expect(f.freezes == 5)
+        #expect(f.pagesWritten == 3584 && f.bytesWritten == 56 * MB)
+        #expect(f.budgetExhaustions == 1 && f.firstExhaustedAtUs == 35 * sec)
+        #expect(f.intervalsStarted == 1)
+        #expect(f.budgetRemainingPages == 512 && f.budgetRemainingBytes == 8 * MB)
+        #expect(f.skips.outOfBudget == 5 && f.skips.belowMinPages == 0 && f.skips.outOfSlots == 0)
+        #expect(f.refusedFreezes == 1)
+        #expect(f.thaws == 2 && f.bytesReadBack == 24 * MB)
+        #expect(r.stats("a").resumeLatencyUs.max == 320 * ms)
+        #expect(r.events("d").contains {
+            if case .ignored(let action, .freezerOutOfBudget) = $0.payload { return action == "freeze" && $0.atUs == 45 * sec }
+            return false
+        })
+        #expect(["d", "e", "f", "g", "h"].map { r.finalState($0) } == [.compressed, .compressed, .suspended, .suspended, .suspended])
+    }
+
+    @Test("apps under the freezer's minimum are skipped for below-min-pages; without a budget nothing is counted")
+    func belowMinPagesAndNoBudget() {
+        // Six apps: five of 12 MB and z of 4 MB (under the 8 MB minimum), opened in turn, z first.
+        // At 25 s (open f): z a b c d suspended, 5: the freezer takes a (z is passed over: below
+        // min pages, 1); then 4 unfrozen: stop, and the passed-over z stays marked once.
+        let apps = [makeApp("z", footprint: 4 * MB, launch: 500 * ms)]
+            + ["a", "b", "c", "d", "f"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
+        let script: [(Microseconds, ScriptAction)] = (0..<6).map { (Microseconds($0) * 5 * sec, .open($0)) }
+        let r = simulate(makeWorkload(apps, policy: Self.policy(), script))
+        #expect(r.summary.freezer?.freezes == 1)
+        #expect(r.summary.freezer?.skips.belowMinPages == 1)
+        #expect(r.finalState("a") == .compressed && r.finalState("z") == .suspended)
+        // The same day under xnu-6153 (no modelled budget): the same freeze, no ledger.
+        var old = PolicySettings.xnu
+        old.xnu = .xnu6153
+        let o = simulate(makeWorkload(apps, policy: old, script))
+        #expect(o.summary.freezer == nil)
+        #expect(o.summary.compressions == r.summary.compressions)
+    }
+
+    @Test("the freeze that spends the budget is the last of its pass")
+    func lastFreezeOfThePass() {
+        // 400 MB of RAM, 300 MB of app memory: the freezer waits until available memory is under
+        // 200 MB, used over 100 MB. Eight apps of 12 MB opened 5 s apart: 96 MB, no freeze. At 40 s
+        // i (30 MB) opens: 126 MB used, h is suspended: a to h, 8 unfrozen. A 16 MB budget (1024
+        // pages): a writes 768 (256 left), b the 256 left: spent; c stays suspended although 6
+        // apps are still unfrozen.
+        let apps = ["a", "b", "c", "d", "e", "f", "g", "h"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
+            + [makeApp("i", footprint: 30 * MB, launch: 500 * ms)]
+        let script: [(Microseconds, ScriptAction)] = (0..<9).map { (Microseconds($0) * 5 * sec, .open($0)) }
+        let r = simulate(makeWorkload(apps, device: testDevice(appMemory: 300 * MB), policy: Self.policy(budgetMB: 16), script))
+        #expect(r.invariantViolations.isEmpty)
+        #expect(r.summary.freezer?.freezes == 2 && r.summary.freezer?.pagesWritten == 1024)
+        #expect(r.summary.freezer?.firstExhaustedAtUs == 40 * sec)
+        #expect(["a", "b", "c"].map { r.finalState($0) } == [.compressed, .compressed, .suspended])
+    }
+
+    @Test("the eras: no budget before xnu-7195, 1024 MB to xnu-10002, 2048 MB from xnu-11215")
+    func erasBudget() {
+        #expect(XNUSettings.eras.map(\.freezeDailyBudgetMB) == [nil, nil, nil, nil, nil, nil, nil, 1024, 1024, 1024, 1024, 2048])
+    }
+}
