@@ -1,6 +1,5 @@
 import MemprofCore
 import MemprofInput
-import MemprofWorkload
 
 /// How much work a workload describes, counted before anything runs, so that a small file that
 /// asks for an absurd amount of work (`generate: {switchEvery: 1us}` over a day, a million

@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofInput
 
 extension WorkloadParser {
     /// `policy: {freezeDailyBudget: SIZE}`: the `xnu` freezer's daily budget of writes to flash
