@@ -103,6 +103,9 @@ public struct AppStats: Sendable, Hashable, Codable {
     /// reason; the rest ended it in the background. MetricKit counts the two sides apart
     /// (`MXForegroundExitData`, `MXBackgroundExitData`). Absent in reports of older versions.
     public var foregroundExits: ExitCounts?
+    /// The ratio its memory compressed at in RAM (uncompressed ÷ compressed), under the `xnu`
+    /// policy on a phone; absent otherwise.
+    public var compressionRatio: Double?
     /// MetricKit's `averageSuspendedMemory`: the app's footprint each time it was suspended.
     /// Absent in reports of older versions.
     public var suspendedMemory: SuspendedMemory?
@@ -170,6 +173,8 @@ public struct Summary: Sendable, Hashable, Codable {
     public var coldRelaunchesAfterKill = 0
     /// macOS only (spec §3): memory paged out past RAM; absent on iOS.
     public var swap: SwapSummary?
+    /// The in-RAM compressor (the `xnu` policy on a phone); absent otherwise.
+    public var compressor: CompressorSummary?
 
     public init() {}
 }
@@ -192,6 +197,24 @@ public struct Timeline: Sendable, Hashable, Codable {
     /// Resident bytes per app (0 while compressed or not running).
     public var appBytes: [String: [[Int64]]] = [:]
     public var levels: [LevelChange] = []
+
+    public init() {}
+}
+
+/// The in-RAM compressor over a run (the `xnu` policy on a phone): its pool at its largest, and
+/// the pages that went into it and came out decompressed, as jetsam reports count them
+/// (`memoryStatus.compressorSize`, `uncompressed`, `compressions`, `decompressions`).
+public struct CompressorSummary: Sendable, Hashable, Codable {
+    /// The most RAM the pool took (compressed bytes), and what it then held uncompressed.
+    public var peakBytes: Bytes = 0
+    public var peakUncompressedBytes: Bytes = 0
+    /// What the pool held at the end of the run, compressed and uncompressed.
+    public var endBytes: Bytes = 0
+    public var endUncompressedBytes: Bytes = 0
+    /// Pages compressed into the pool (at suspensions) and decompressed out of it (when a
+    /// suspended app ran again); a frozen or killed app's pages leave it without decompression.
+    public var compressions: Int64 = 0
+    public var decompressions: Int64 = 0
 
     public init() {}
 }

@@ -11,6 +11,7 @@ extension Simulator {
         var posted: [String: [String: Int]] = [:]
         var observers: [String: ObserverReport] = [:]
         if pagesOut { summary.swap = finishSwap() }
+        if compressesInRAM { summary.compressor = pool.summary }
         var intervals: [String: [StateInterval]] = [:]
         for i in apps.indices {
             apps[i].leaveState(at: now, keepsInterval: keepsIntervals)
@@ -23,6 +24,7 @@ extension Simulator {
             s.suspendedMemory = apps[i].suspendedFootprints.summary
             s.exits = ExitReason.counts(apps[i].exits)
             s.foregroundExits = ExitReason.counts(apps[i].foregroundExits)
+            if compressesInRAM { s.compressionRatio = apps[i].spec.compressorRatio }
             if options.checksInvariants {
                 let total = apps[i].timeInState.reduce(0, +)
                 if total != workload.durationUs {
