@@ -68,27 +68,6 @@ extension Simulator {
         guard apps[i].pooled else { return true }
         return demand(i, apps[i].footprint - apps[i].pooledBytes)
     }
-
-    /// The pressure level's thresholds and jetsam's limit on `used` under the compressor, from
-    /// xnu's thresholds of available memory (``XNUSettings/pressureThreshold``,
-    /// ``XNUSettings/criticalThreshold``), available memory being `appMemory − used`:
-    ///
-    /// - `warning` while available memory is at or under the pressure threshold
-    ///   (`memorystatus_avail_pages_below_pressure`: `memorystatus_available_pages <=
-    ///   memorystatus_available_pages_pressure`, xnu-11215.1.10 bsd/kern/kern_memorystatus.c:3384-3387);
-    /// - `critical` while it is at or under the critical threshold (`…_below_critical`, :3394-3397);
-    /// - jetsam kills while it is at or under the critical threshold (`memorystatus_thread`'s
-    ///   kills while `memorystatus_avail_pages_below_critical()`, :3980-3996), so a demand fits
-    ///   while `used` stays one byte under `appMemory − critical threshold`.
-    ///
-    /// Each threshold is its fraction of RAM in pages (`MEMSTAT_PERCENT_TOTAL_PAGES`, or
-    /// `percentage * atop_64(max_mem) / 100` before xnu-10002), rounded up to bytes here.
-    static func xnuLevels(_ xnu: XNUSettings, device: Device) -> (warning: Bytes, critical: Bytes, limit: Bytes) {
-        let app = device.appMemory
-        let pressure = threshold(xnu.pressureThreshold, of: device.ram)
-        let critical = threshold(xnu.criticalThreshold, of: device.ram)
-        return (max(0, app - pressure), max(0, app - critical), max(0, app - critical - 1))
-    }
 }
 
 /// The in-RAM compressor's pool over a run: what it holds and how often pages went in and out.

@@ -148,13 +148,7 @@ public struct Simulator {
         hasBands = policy.hasBands
         appMemory = workload.device.appMemory
         compressesInRAM = hasBands && limitsMemory
-        if compressesInRAM, let xnu = workload.policy.xnu {
-            (warningBytes, criticalBytes, jetsamLimit) = Self.xnuLevels(xnu, device: workload.device)
-        } else {
-            warningBytes = Self.threshold(workload.policy.warningLevel, of: appMemory)
-            criticalBytes = Self.threshold(workload.policy.criticalLevel, of: appMemory)
-            jetsamLimit = appMemory
-        }
+        (warningBytes, criticalBytes, jetsamLimit) = workload.policy.levelBytes(on: workload.device)
         apps = workload.apps.map { AppRuntime(spec: $0) }
         appIDs = workload.apps.map(\.id)
         processes = workload.processes.map(ProcessRuntime.init)
@@ -173,10 +167,6 @@ public struct Simulator {
             ranks[i] = rank
         }
         return ranks
-    }
-
-    static func threshold(_ fraction: Double, of memory: Bytes) -> Bytes {
-        Bytes((fraction * Double(memory)).rounded(.up))
     }
 
     /// Runs the workload to its duration and returns what happened.
