@@ -103,9 +103,6 @@ public struct AppStats: Sendable, Hashable, Codable {
     /// reason; the rest ended it in the background. MetricKit counts the two sides apart
     /// (`MXForegroundExitData`, `MXBackgroundExitData`). Absent in reports of older versions.
     public var foregroundExits: ExitCounts?
-    /// The ratio its memory compressed at in RAM (uncompressed ÷ compressed), under the `xnu`
-    /// policy on a phone; absent otherwise.
-    public var compressionRatio: Double?
     /// MetricKit's `averageSuspendedMemory`: the app's footprint each time it was suspended.
     /// Absent in reports of older versions.
     public var suspendedMemory: SuspendedMemory?
@@ -215,6 +212,23 @@ public struct CompressorSummary: Sendable, Hashable, Codable {
     /// suspended app ran again); a frozen or killed app's pages leave it without decompression.
     public var compressions: Int64 = 0
     public var decompressions: Int64 = 0
+    /// The ratio each app's memory compresses at (uncompressed ÷ compressed), in the workload's
+    /// order: inputs, not outcomes, so a list (which comparisons and sweeps do not read as metrics).
+    public var ratios: [AppRatio] = []
+
+    /// An app's compression ratio.
+    public struct AppRatio: Sendable, Hashable, Codable {
+        public var app: String
+        public var ratio: Double
+
+        public init(app: String, ratio: Double) {
+            self.app = app
+            self.ratio = ratio
+        }
+    }
 
     public init() {}
+
+    /// The ratio of `app`, if the run lists it.
+    public func ratio(of app: String) -> Double? { ratios.first { $0.app == app }?.ratio }
 }

@@ -132,7 +132,7 @@ public enum JetsamExport {
         var size: Int64 = 0
         var uncompressed: Int64 = 0
         for p in processes where p.states.contains("suspended") && !p.states.contains("frozen") {
-            guard let ratio = report.apps[p.name]?.compressionRatio else { continue }
+            guard let ratio = report.summary.compressor?.ratio(of: p.name) else { continue }
             size += p.rpages
             uncompressed += Int64((Double(p.rpages) * ratio).rounded(.up))
         }

@@ -351,7 +351,7 @@ public struct MemoryChart {
         out += "<li><i class=\"k-lim\"></i>app memory</li><li><i class=\"k-warn\"></i>warning level</li><li><i class=\"k-crit\"></i>critical level</li>"
         if let c = report.summary.compressor {
             // Suspended apps' layers are their share of the in-RAM compressor's pool.
-            let ratios = Set(report.apps.values.compactMap(\.compressionRatio))
+            let ratios = Set(c.ratios.map(\.ratio))
             let ratio = ratios.count == 1 ? "\((ratios.first! * 100).rounded() / 100)×" : "per app"
             out += "<li>suspended apps compressed in RAM: pool peak \(Format.bytes(c.peakBytes).html) holding "
                 + "\(Format.bytes(c.peakUncompressedBytes).html), ratio \(ratio)</li>"

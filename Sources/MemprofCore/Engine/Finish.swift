@@ -11,7 +11,10 @@ extension Simulator {
         var posted: [String: [String: Int]] = [:]
         var observers: [String: ObserverReport] = [:]
         if pagesOut { summary.swap = finishSwap() }
-        if compressesInRAM { summary.compressor = pool.summary }
+        if compressesInRAM {
+            summary.compressor = pool.summary
+            summary.compressor?.ratios = apps.map { .init(app: $0.spec.id, ratio: $0.spec.compressorRatio) }
+        }
         var intervals: [String: [StateInterval]] = [:]
         for i in apps.indices {
             apps[i].leaveState(at: now, keepsInterval: keepsIntervals)
@@ -24,7 +27,6 @@ extension Simulator {
             s.suspendedMemory = apps[i].suspendedFootprints.summary
             s.exits = ExitReason.counts(apps[i].exits)
             s.foregroundExits = ExitReason.counts(apps[i].foregroundExits)
-            if compressesInRAM { s.compressionRatio = apps[i].spec.compressorRatio }
             if options.checksInvariants {
                 let total = apps[i].timeInState.reduce(0, +)
                 if total != workload.durationUs {
