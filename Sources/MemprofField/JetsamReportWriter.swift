@@ -99,6 +99,7 @@ public enum JetsamReportWriter {
             ("Free pages", p?.free), ("Active pages", p?.active), ("Inactive pages", p?.inactive),
             ("Speculative pages", p?.speculative), ("Throttled pages", p?.throttled), ("Purgeable pages", p?.purgeable),
             ("Wired pages", p?.wired), ("File-backed pages", p?.fileBacked), ("Anonymous pages", p?.anonymous),
+            ("Compressions", r.memoryStatus.compressions), ("Decompressions", r.memoryStatus.decompressions),
             ("Compressor Size", r.memoryStatus.compressorSize),
             ("Uncompressed Pages in Compressor", r.memoryStatus.uncompressed),
         ]
