@@ -125,16 +125,18 @@ public enum JetsamExport {
     }
 
     /// The in-RAM compressor's pages at the moment (under the `xnu` policy on a phone): a
-    /// suspended app's resident pages are its share of the pool (`compressorSize`), holding
-    /// them times its `compressionRatio` uncompressed (`uncompressed`, rounded up per app).
+    /// suspended app's pages (`rpages` is its footprint, compressed pages included, as xnu's
+    /// snapshot counts them: `memorystatus_get_task_page_counts`, xnu-11215.1.10
+    /// bsd/kern/kern_memorystatus.c:4594-4603) are held in the pool (`uncompressed`), in as many
+    /// pages divided by its ratio (`compressorSize`, rounded up per app).
     static func compressorPages(_ processes: [JetsamReport.Process], report: Report,
                                 pageSize: Bytes) -> (compressorSize: Int64, uncompressed: Int64) {
         var size: Int64 = 0
         var uncompressed: Int64 = 0
         for p in processes where p.states.contains("suspended") && !p.states.contains("frozen") {
             guard let ratio = report.summary.compressor?.ratio(of: p.name) else { continue }
-            size += p.rpages
-            uncompressed += Int64((Double(p.rpages) * ratio).rounded(.up))
+            size += Int64((Double(p.rpages) / ratio).rounded(.up))
+            uncompressed += p.rpages
         }
         return (size, uncompressed)
     }

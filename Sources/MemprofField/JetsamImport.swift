@@ -348,8 +348,9 @@ public struct JetsamImport {
             y += "  \(app.key):\n"
             y += "    name: \(Self.yamlString(app.process.name))\n"
             y += "    launch: {footprint: \(Self.size(footprints[app.key]!)), time: 1s}\n"
-            // A report's resident pages are what is in RAM: a suspended app's compressed pages are
-            // in the compressor's count, not its own, so nothing more of it compresses.
+            // The replay counts each process's footprint (its rpages, compressed pages included)
+            // against what the report left free, which is after the compressor's pool: at a
+            // ratio of 1 the pool is not taken off a second time.
             y += "    compressionRatio: 1\n"
             switch app.role {
             case .audio: y += "    modes: [audio]\n"
