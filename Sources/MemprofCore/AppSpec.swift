@@ -103,6 +103,9 @@ public struct AppSpec: Sendable, Hashable {
     /// Its limit while inactive (not in the foreground and not playing audio: xnu's
     /// `memlimit_inactive`); nil for the same as the active one.
     public var inactiveLimit: Bytes?
+    /// How much smaller its memory is in the in-RAM compressor (the `xnu` policy on a phone):
+    /// uncompressed bytes ÷ compressed bytes. `nil` uses ``defaultCompressionRatio``.
+    public var compressionRatio: Double?
 
     public init(id: String, displayName: String? = nil, launchFootprint: Bytes,
                 launchTimeUs: Microseconds = .second, resumeTimeUs: Microseconds = 200_000,
@@ -126,6 +129,16 @@ public struct AppSpec: Sendable, Hashable {
         self.backgroundTask = backgroundTask
         self.voip = voip
     }
+
+    /// The compressor's ratio when an app declares none: 257,255 pages stored uncompressed in
+    /// 96,635 pages of the compressor (2.66×), the `uncompressed` and `compressorSize` of a
+    /// published iOS 14.2 JetsamEvent report (iPhone12,1; Tests/MemprofFieldTests/Fixtures/corpus/
+    /// ios14.2-iphone12-1-highwater.ips, named in its SOURCES.md), the lowest of the corpus's six
+    /// reports (2.66× to 3.87×).
+    public static let defaultCompressionRatio = 257_255.0 / 96_635.0
+
+    /// ``compressionRatio``, or ``defaultCompressionRatio`` when not declared.
+    public var compressorRatio: Double { compressionRatio ?? Self.defaultCompressionRatio }
 
     /// The floor when none is declared: 5 MB, or the launch footprint if that is smaller.
     public static let defaultFloor: Bytes = 5 * .megabyte

@@ -170,6 +170,8 @@ public struct Summary: Sendable, Hashable, Codable {
     public var coldRelaunchesAfterKill = 0
     /// macOS only (spec §3): memory paged out past RAM; absent on iOS.
     public var swap: SwapSummary?
+    /// The in-RAM compressor (the `xnu` policy on a phone); absent otherwise.
+    public var compressor: CompressorSummary?
     /// The `xnu` freezer's writes under its daily budget; absent where the policy has no budget.
     public var freezer: FreezerSummary?
 
@@ -196,4 +198,39 @@ public struct Timeline: Sendable, Hashable, Codable {
     public var levels: [LevelChange] = []
 
     public init() {}
+}
+
+/// The in-RAM compressor over a run (the `xnu` policy on a phone): its pool at its largest, and
+/// the pages that went into it and came out decompressed, as jetsam reports count them
+/// (`memoryStatus.compressorSize`, `uncompressed`, `compressions`, `decompressions`).
+public struct CompressorSummary: Sendable, Hashable, Codable {
+    /// The most RAM the pool took (compressed bytes), and what it then held uncompressed.
+    public var peakBytes: Bytes = 0
+    public var peakUncompressedBytes: Bytes = 0
+    /// What the pool held at the end of the run, compressed and uncompressed.
+    public var endBytes: Bytes = 0
+    public var endUncompressedBytes: Bytes = 0
+    /// Pages compressed into the pool (at suspensions) and decompressed out of it (when a
+    /// suspended app ran again); a frozen or killed app's pages leave it without decompression.
+    public var compressions: Int64 = 0
+    public var decompressions: Int64 = 0
+    /// The ratio each app's memory compresses at (uncompressed ÷ compressed), in the workload's
+    /// order: inputs, not outcomes, so a list (which comparisons and sweeps do not read as metrics).
+    public var ratios: [AppRatio] = []
+
+    /// An app's compression ratio.
+    public struct AppRatio: Sendable, Hashable, Codable {
+        public var app: String
+        public var ratio: Double
+
+        public init(app: String, ratio: Double) {
+            self.app = app
+            self.ratio = ratio
+        }
+    }
+
+    public init() {}
+
+    /// The ratio of `app`, if the run lists it.
+    public func ratio(of app: String) -> Double? { ratios.first { $0.app == app }?.ratio }
 }

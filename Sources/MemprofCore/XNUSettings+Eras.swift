@@ -19,9 +19,33 @@ extension XNUSettings {
     public static func forDevice(_ device: Device) -> XNUSettings {
         guard device.platform == .ios, let major = device.osMajor else { return .kernel }
         var x = era(iosMajor: major)
-        // From xnu-10002 the pressure level is 12% of RAM above 6 GB (xnu-10002.1.13 c:236-241).
-        if major >= 17 && device.ram > 6 * .gigabyte { x.pressureThresholdFraction = 0.12 }
+        x.setThresholds(iosMajor: major, ram: device.ram)
         return x
+    }
+
+    /// The thresholds of available memory (critical, idle, pressure) for a device with `ram`,
+    /// where the era makes them depend on it; the eras' constants hold those up to 3 GB (5%, 10%,
+    /// 15% of the pages in every era: `critical_threshold_percentage`, `idle_offset_percentage`
+    /// added to it, `pressure_threshold_percentage`; xnu-2422.1.72 c:77-80, :621-624, :3075-3081).
+    ///
+    /// - xnu-6153 (iOS 13), above 3 GB (c:217 `config_jetsam_large_memory_cutoff`): c:1314-1317 set
+    ///   `critical_threshold_percentage` and `delta_percentage` to 4 (c:218-219), so the critical
+    ///   base is 4% (c:1390), the idle threshold 4% + 5% (c:1389, :6239-6240) and the pressure
+    ///   threshold `(15 / 4) * 4%` in integer arithmetic (c:6259): 12%.
+    /// - xnu-7195 to xnu-8792 (iOS 14–16), above 3 GB: the same 4% and 9%, but the pressure
+    ///   threshold is 15% of the pages (xnu-7195.50.7.100.1 c:1443-1445, :1518-1519, :6661;
+    ///   xnu-8019.41.5 c:1458, :6739; xnu-8792.41.9 c:1363, :1399-1400, :6602).
+    /// - xnu-10002 and after (iOS 17–18): the table at xnu-10002.1.13 c:236-241 (xnu-11215.1.10
+    ///   c:286-291): 4%, 9%, 15% above 3 GB, and 4%, 8%, 12% above 6 GB.
+    mutating func setThresholds(iosMajor major: Int, ram: Bytes) {
+        guard major >= 13, ram > 3 * .gigabyte else { return }
+        criticalThresholdFraction = 0.04
+        idleThresholdFraction = 0.09
+        if major == 13 { pressureThresholdFraction = 0.12 }
+        if major >= 17 && ram > 6 * .gigabyte {
+            idleThresholdFraction = 0.08
+            pressureThresholdFraction = 0.12
+        }
     }
 
     /// The era of an iOS major version.

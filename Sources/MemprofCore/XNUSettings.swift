@@ -51,8 +51,32 @@ public struct XNUSettings: Sendable, Hashable, Codable {
     /// XNUSettings+Eras.swift). Left out of the JSON when nil.
     public var freezeDailyBudgetMB: Int?
 
+    /// `memorystatus_available_pages_critical_base` as a fraction of RAM: jetsam's threshold when
+    /// no process is idle. 5% (`critical_threshold_percentage`) up to 3 GB of RAM in every era;
+    /// above, 4% from xnu-6153 (XNUSettings+Eras.swift). Nil means 5% (and is left out of the JSON).
+    public var criticalThresholdFraction: Double?
+    /// `memorystatus_available_pages_critical_idle` (from xnu-10002; before, the base plus
+    /// `memorystatus_available_pages_critical_idle_offset`) as a fraction of RAM: jetsam's
+    /// threshold while the idle band holds a process, which on a phone it always does (its idle
+    /// daemons). 10% up to 3 GB of RAM; above, 9% from xnu-6153 and 8% above 6 GB from xnu-10002.
+    /// Nil means 10% (and is left out of the JSON).
+    public var idleThresholdFraction: Double?
+
     /// ``pressureThresholdFraction``, 15% when not given.
     public var pressureThreshold: Double { pressureThresholdFraction ?? 0.15 }
+
+    /// ``criticalThresholdFraction``, 5% when not given.
+    public var criticalBaseThreshold: Double { criticalThresholdFraction ?? 0.05 }
+
+    /// ``idleThresholdFraction``, 10% when not given.
+    public var idleThreshold: Double { idleThresholdFraction ?? 0.10 }
+
+    /// `memorystatus_available_pages_critical` with a process in the idle band, as a fraction of
+    /// RAM: the idle threshold, never above the pressure threshold (`memorystatus_update_levels_locked`,
+    /// xnu-2782.1.97 bsd/kern/kern_memorystatus.c:3678-3691, xnu-11215.1.10 :6540-6552). Jetsam
+    /// kills while available memory is at or under it (`memorystatus_avail_pages_below_critical`,
+    /// xnu-11215.1.10 :3394-3397).
+    public var criticalThreshold: Double { min(idleThreshold, pressureThreshold) }
 
     public init(xnuTag: String? = nil, idleBand: Int, agingBand: Int?, backgroundBand: Int, frozenBand: Int?,
                 foregroundBand: Int, audioBand: Int, agingUs: Microseconds, freezeMaxCandidateBand: Int?,

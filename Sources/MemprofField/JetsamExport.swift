@@ -93,14 +93,23 @@ public enum JetsamExport {
         let residentPages = processes.filter { !$0.states.contains("frozen") }.reduce(Int64(0)) { $0 + $1.rpages }
         let device = report.device
         let appPages = (device.ram - device.systemReserved) / pageSize
-        let compressed = lastValue(report.timeline.compressedBytes, upTo: first.atUs) / pageSize
         let stamp = dateStamp(first.atUs)
         let incident = incidentID(sha: report.run.workloadSha256, index: index, atUs: first.atUs)
-        let status = JetsamReport.MemoryStatus(
-            pageSize: pageSize, compressorSize: compressed, uncompressed: compressed,
+        var (compressorSize, uncompressed) = compressorPages(processes, report: report, pageSize: pageSize)
+        if report.summary.compressor == nil {
+            // No in-RAM compressor: the flash store, counted the same both ways.
+            compressorSize = lastValue(report.timeline.compressedBytes, upTo: first.atUs) / pageSize
+            uncompressed = compressorSize
+        }
+        var status = JetsamReport.MemoryStatus(
+            pageSize: pageSize, compressorSize: compressorSize, uncompressed: uncompressed,
             memoryPages: JetsamReport.MemoryPages(
                 active: residentPages, free: max(0, appPages - residentPages), wired: device.systemReserved / pageSize,
                 anonymous: residentPages, fileBacked: 0))
+        if let c = report.summary.compressor {
+            status.compressions = c.compressions
+            status.decompressions = c.decompressions
+        }
         let largest = processes.max { a, b in a.rpages != b.rpages ? a.rpages < b.rpages : a.name > b.name }
         var out = JetsamReport(
             header: JetsamReport.Header(timestamp: stamp, osVersion: identity.osVersion, incidentID: incident),
@@ -113,6 +122,23 @@ public enum JetsamExport {
         out.timeDelta = 0
         out.genCounter = 0
         return out
+    }
+
+    /// The in-RAM compressor's pages at the moment (under the `xnu` policy on a phone): a
+    /// suspended app's pages (`rpages` is its footprint, compressed pages included, as xnu's
+    /// snapshot counts them: `memorystatus_get_task_page_counts`, xnu-11215.1.10
+    /// bsd/kern/kern_memorystatus.c:4594-4603) are held in the pool (`uncompressed`), in as many
+    /// pages divided by its ratio (`compressorSize`, rounded up per app).
+    static func compressorPages(_ processes: [JetsamReport.Process], report: Report,
+                                pageSize: Bytes) -> (compressorSize: Int64, uncompressed: Int64) {
+        var size: Int64 = 0
+        var uncompressed: Int64 = 0
+        for p in processes where p.states.contains("suspended") && !p.states.contains("frozen") {
+            guard let ratio = report.summary.compressor?.ratio(of: p.name) else { continue }
+            size += Int64((Double(p.rpages) / ratio).rounded(.up))
+            uncompressed += p.rpages
+        }
+        return (size, uncompressed)
     }
 
     /// The most pages `app` was resident with up to `atUs` (report.json's `timeline.appBytes`).

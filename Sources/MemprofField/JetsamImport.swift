@@ -208,8 +208,25 @@ public struct JetsamImport {
         let factBytes = entries.filter(\.fact).reduce(Int64(0)) { $0 + $1.bytes }
         let kept = entries.filter { !$0.fact }
         let demandStart = pageSize
-        let systemReserved = ram - listed - freeBytes + factBytes - demandStart
-        notes.append("reserved \(Format.bytes(systemReserved)) for the kernel, wired memory and kills not replayed")
+        // Jetsam kills while available memory is at or under its critical threshold, a fraction
+        // of RAM (PolicySettings.levelBytes): the apps share that much more than what the report
+        // shows resident and free, so that a demand fails where the report's memory ran out.
+        let osText = (report.build ?? report.header.osVersion).nonEmpty.flatMap { IOSVersion.parse($0) != nil ? $0 : nil }
+        func criticalReserve(_ ram: Bytes) -> Bytes {
+            let device = Device(name: "", platform: .ios, ram: ram, systemReserved: 0, appLimit: ram, flash: 0,
+                                flashReadRate: 0, pageSize: pageSize, cpuScale: 1, osVersion: osText)
+            var policy = PolicySettings.xnu
+            policy.xnu = .forDevice(device)
+            return ram - policy.levelBytes(on: device).limit
+        }
+        var systemReserved = ram - listed - freeBytes + factBytes - demandStart - criticalReserve(ram)
+        while systemReserved < 0 {
+            ram += 512 * .megabyte
+            systemReserved = ram - listed - freeBytes + factBytes - demandStart - criticalReserve(ram)
+            notes.append("RAM \(Format.bytes(ram)): room for jetsam's critical threshold")
+        }
+        notes.append("reserved \(Format.bytes(systemReserved)) for the kernel, wired memory and kills not replayed, "
+            + "less jetsam's critical threshold (\(Format.bytes(criticalReserve(ram))) of available memory)")
 
         // The replay's kills, in the order the simulator makes them: highwater first (up the
         // bands), then the band walk; a per-process-limit app first of all.
@@ -369,6 +386,10 @@ public struct JetsamImport {
             y += "  \(app.key):\n"
             y += "    name: \(Self.yamlString(app.process.name))\n"
             y += "    launch: {footprint: \(Self.size(footprints[app.key]!)), time: 1s}\n"
+            // The replay counts each process's footprint (its rpages, compressed pages included)
+            // against what the report left free, which is after the compressor's pool: at a
+            // ratio of 1 the pool is not taken off a second time.
+            y += "    compressionRatio: 1\n"
             switch app.role {
             case .audio: y += "    modes: [audio]\n"
             case .running: y += "    backgroundTask: {time: 10m, endsOnExpiration: true}\n"

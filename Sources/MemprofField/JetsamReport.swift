@@ -63,6 +63,9 @@ public struct JetsamReport: Sendable, Equatable {
         public var compressorSize: Int64?
         /// Pages stored in the compressor, counted uncompressed.
         public var uncompressed: Int64?
+        /// Pages compressed and decompressed since boot (iOS's counters; an exported report: the run's).
+        public var compressions: Int64?
+        public var decompressions: Int64?
         public var memoryPages: MemoryPages?
 
         public init(pageSize: Int64, compressorSize: Int64? = nil, uncompressed: Int64? = nil,

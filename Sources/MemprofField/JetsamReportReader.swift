@@ -138,11 +138,18 @@ public struct JetsamReportReader {
                 purgeable: try page("purgeable", required: false), anonymous: try page("anonymous", required: false),
                 fileBacked: try page("fileBacked", required: false))
         }
-        let memoryStatus = JetsamReport.MemoryStatus(
+        var memoryStatus = JetsamReport.MemoryStatus(
             pageSize: pageSize,
             compressorSize: try pages(status?["compressorSize"], "memoryStatus.compressorSize"),
             uncompressed: try pages(status?["uncompressed"], "memoryStatus.uncompressed"),
             memoryPages: memoryPages)
+        // Counters since boot, not pages held: up to 2^48 (the corpus's largest is 43,561,228).
+        func counter(_ key: String) throws(IPSError) -> Int64? {
+            guard let node = status?[key] else { return nil }
+            return try int(node, "memoryStatus.\(key)", in: 0...(Int64(1) << 48))
+        }
+        memoryStatus.compressions = try counter("compressions")
+        memoryStatus.decompressions = try counter("decompressions")
 
         guard let list = body["processes"] else { throw error(body, "", "missing 'processes'") }
         guard case .array(let entries) = list.kind else {

@@ -49,10 +49,17 @@ public enum JetsamReportWriter {
                         q.int("speculative", p.speculative)
                     }
                 }
-                if let v = r.memoryStatus.compressorSize { m.int("compressorSize", v) }
-                m.int("pageSize", r.memoryStatus.pageSize)
+                // iOS 10: compressorSize, pageSize, compressions, memoryPages, uncompressed,
+                // decompressions (ios10.1.1-…); from iOS 11 the counts follow compressorSize.
+                let s = r.memoryStatus
+                if let v = s.compressorSize { m.int("compressorSize", v) }
+                if major > 10, let v = s.compressions { m.int("compressions", v) }
+                if major > 10, let v = s.decompressions { m.int("decompressions", v) }
+                m.int("pageSize", s.pageSize)
+                if major <= 10, let v = s.compressions { m.int("compressions", v) }
                 if major <= 10 { pages(&m) }
-                if let v = r.memoryStatus.uncompressed { m.int("uncompressed", v) }
+                if let v = s.uncompressed { m.int("uncompressed", v) }
+                if major <= 10, let v = s.decompressions { m.int("decompressions", v) }
                 if major > 10 { pages(&m) }
             }
             if let v = r.largestProcess { o.string("largestProcess", v) }
@@ -92,6 +99,7 @@ public enum JetsamReportWriter {
             ("Free pages", p?.free), ("Active pages", p?.active), ("Inactive pages", p?.inactive),
             ("Speculative pages", p?.speculative), ("Throttled pages", p?.throttled), ("Purgeable pages", p?.purgeable),
             ("Wired pages", p?.wired), ("File-backed pages", p?.fileBacked), ("Anonymous pages", p?.anonymous),
+            ("Compressions", r.memoryStatus.compressions), ("Decompressions", r.memoryStatus.decompressions),
             ("Compressor Size", r.memoryStatus.compressorSize),
             ("Uncompressed Pages in Compressor", r.memoryStatus.uncompressed),
         ]

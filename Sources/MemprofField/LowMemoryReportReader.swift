@@ -119,10 +119,13 @@ public struct LowMemoryReportReader {
             free: try pages("Free pages", required: true), wired: try pages("Wired pages", required: true),
             purgeable: try pages("Purgeable pages"), anonymous: try pages("Anonymous pages"),
             fileBacked: try pages("File-backed pages"))
-        let status = JetsamReport.MemoryStatus(
+        var status = JetsamReport.MemoryStatus(
             pageSize: pageSize, compressorSize: try count("Compressor Size", in: 0...maxPages, required: false),
             uncompressed: try count("Uncompressed Pages in Compressor", in: 0...maxPages, required: false),
             memoryPages: memoryPages)
+        // Counters since boot, not pages held (as the JSON reports' `compressions`).
+        status.compressions = try count("Compressions", in: 0...(Int64(1) << 48), required: false)
+        status.decompressions = try count("Decompressions", in: 0...(Int64(1) << 48), required: false)
 
         // The table's heading, then one row per process.
         while i < lines.count, lines[i].text.trimmingSpaces.isEmpty { i += 1 }

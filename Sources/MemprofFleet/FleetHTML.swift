@@ -14,7 +14,7 @@ public enum FleetHTML {
         ("Launches", ["summary.coldLaunches", "summary.coldRelaunchesAfterKill", "summary.warmResumes",
                       "summary.compressedResumes", "summary.backgroundLaunches"]),
         ("Memory", ["summary.evictions", "summary.compressions", "summary.memoryWarnings", "summary.peakUsedBytes",
-                    "summary.peakCompressedBytes"]),
+                    "summary.peakCompressedBytes", "summary.compressor.peakBytes", "summary.compressor.decompressions"]),
         ("Kills", ["summary.terminations.memoryLimit", "summary.terminations.memoryPressure",
                    "summary.terminations.backgroundTaskTimeout", "summary.terminations.fetchTimeout",
                    "summary.terminations.pushTimeout", "summary.terminations.watchdog", "summary.terminations.badAccess"]),

@@ -77,6 +77,11 @@ enum RunMetrics {
             let pressure = s.timeAtPressureUs
             numbers("timeAtPressureUs", [("normal", pressure.normal), ("warning", pressure.warning), ("critical", pressure.critical)])
             if let swap = s.swap { numbers("swap", [("peakBytes", swap.peakBytes), ("timeOverRamUs", swap.timeOverRamUs)]) }
+            if let c = s.compressor {
+                numbers("compressor", [("peakBytes", c.peakBytes), ("peakUncompressedBytes", c.peakUncompressedBytes),
+                                       ("endBytes", c.endBytes), ("endUncompressedBytes", c.endUncompressedBytes),
+                                       ("compressions", c.compressions), ("decompressions", c.decompressions)])
+            }
             if let f = s.freezer { add(f) }
         }
 

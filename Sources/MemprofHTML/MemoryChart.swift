@@ -250,10 +250,13 @@ public struct MemoryChart {
 
     /// App memory and the pressure levels, with labels pushed apart so none overlaps another.
     func levels(device: Device, policy: PolicySettings) -> String {
+        let (warning, critical, _) = policy.levelBytes(on: device)
+        let fromRAM = policy.hasInRAMCompressor(on: device)
+        let percent = { (fraction: Double) in "\(Int((fraction * 100).rounded()))%" }
         var lines: [(label: String, y: Double, cls: String)] = [
             ("app memory \(Format.bytes(device.appMemory))", y(Double(device.appMemory)), "lim"),
-            ("critical \(Int(policy.criticalLevel * 100))%", y(Double(device.appMemory) * policy.criticalLevel), "crit"),
-            ("warning \(Int(policy.warningLevel * 100))%", y(Double(device.appMemory) * policy.warningLevel), "warnl"),
+            ("critical \(percent(fromRAM ? policy.xnu!.criticalThreshold : policy.criticalLevel))", y(Double(critical)), "crit"),
+            ("warning \(percent(fromRAM ? policy.xnu!.pressureThreshold : policy.warningLevel))", y(Double(warning)), "warnl"),
         ]
         lines.sort { $0.y < $1.y }
         var out = "<g class=\"levels\">"
@@ -346,6 +349,13 @@ public struct MemoryChart {
         if base != nil { out += "<li><i class=\"k-used base\"></i>used in base (dashed)</li>" }
         out += "<li><i class=\"k-comp\"></i>\(isMac ? "swap" : "compressed")</li>"
         out += "<li><i class=\"k-lim\"></i>app memory</li><li><i class=\"k-warn\"></i>warning level</li><li><i class=\"k-crit\"></i>critical level</li>"
+        if let c = report.summary.compressor {
+            // Suspended apps' layers are their share of the in-RAM compressor's pool.
+            let ratios = Set(c.ratios.map(\.ratio))
+            let ratio = ratios.count == 1 ? "\((ratios.first! * 100).rounded() / 100)×" : "per app"
+            out += "<li>suspended apps compressed in RAM: pool peak \(Format.bytes(c.peakBytes).html) holding "
+                + "\(Format.bytes(c.peakUncompressedBytes).html), ratio \(ratio)</li>"
+        }
         out += "<li><i class=\"k-p-warning\"></i>strip: at warning</li><li><i class=\"k-p-critical\"></i>strip: at critical</li>"
         if base != nil { out += "<li>upper strip new, lower strip base</li>" }
         if !isMac { out += "<li><i class=\"k-m-comp\"></i>compression</li><li><i class=\"k-m-evict\"></i>eviction</li>" }
@@ -380,8 +390,9 @@ public struct MemoryChart {
             json.key("baseUsed"); writePairs(baseUsed, into: &json); json.raw(",")
             json.key("baseCompressed"); writePairs(baseLower, into: &json); json.raw(",")
         }
-        json.key("warning"); json.number(Double(report.device.appMemory) * report.policy.warningLevel); json.raw(",")
-        json.key("critical"); json.number(Double(report.device.appMemory) * report.policy.criticalLevel)
+        let (warning, critical, _) = report.policy.levelBytes(on: report.device)
+        json.key("warning"); json.number(Double(warning)); json.raw(",")
+        json.key("critical"); json.number(Double(critical))
         json.raw("}")
     }
 

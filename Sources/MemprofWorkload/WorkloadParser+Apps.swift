@@ -5,7 +5,7 @@ import MemprofInput
 extension WorkloadParser {
     static let appKeys = ["name", "launch", "resumeTime", "growth", "maxFootprint", "minFootprint", "onBackground",
                           "onMemoryWarning", "modes", "fetch", "push", "backgroundTask", "voip", "objects",
-                          "increasedMemoryLimit", "inactiveLimit"]
+                          "increasedMemoryLimit", "inactiveLimit", "compressionRatio"]
     static let handlerKeys = ["time", "allocates", "work", "timing", "locksFile", "cpu"]
 
     func parseApp(id: String, _ node: NodeReader, policy: PolicySettings, platform: Platform = .ios,
@@ -25,6 +25,13 @@ extension WorkloadParser {
                     + "(\(Format.bytes(app.launchFootprint)))")
             }
             app.minFootprint = floor
+        }
+        if let v = m["compressionRatio"] {
+            // At least 1 (a compressed page is never larger than the page); at most 16, past
+            // what any published report shows (2.66× to 3.87×, AppSpec.defaultCompressionRatio).
+            let ratio = try v.positiveNumber(max: 16)
+            guard ratio >= 1 else { throw v.error("compressionRatio \(ratio.formatted) is below 1 (uncompressed ÷ compressed)") }
+            app.compressionRatio = ratio
         }
         if let v = m["onBackground"] {
             let b = try v.mapping(allowed: ["release", "time"])

@@ -7,10 +7,20 @@ import Testing
 /// Every expected number is worked out by hand in the comment above it.
 @Suite("Processes that are not apps (spec §5)")
 struct ProcessTests {
+    /// The in-RAM compressor and jetsam's critical threshold (CompressorTests) are set aside so that
+    /// memory adds up as footprints and a demand fits up to app memory less one byte: apps compress
+    /// at a ratio of 1 and the idle threshold is 0 (the pressure threshold stays 15%).
     static func workload(_ apps: [AppSpec], _ processes: [ProcessSpec], policy: PolicySettings = .xnu,
                          _ script: [(Microseconds, ScriptAction)]) -> Workload {
-        Workload(name: "test", durationUs: 60 * sec, device: testDevice(), policy: policy, apps: apps,
-                 processes: processes, script: script.map { ScriptEntry(atUs: $0.0, action: $0.1) })
+        var policy = policy
+        policy.xnu?.idleThresholdFraction = 0
+        let apps = apps.map { app in
+            var app = app
+            app.compressionRatio = 1
+            return app
+        }
+        return Workload(name: "test", durationUs: 60 * sec, device: testDevice(), policy: policy, apps: apps,
+                        processes: processes, script: script.map { ScriptEntry(atUs: $0.0, action: $0.1) })
     }
 
     /// `processExit` events as `"atUs key reason kind band bytes"`.

@@ -96,7 +96,7 @@ struct XNUErasTests {
             let apps = [makeApp("a", footprint: 30 * MB, launch: 500 * ms),
                         makeApp("b", footprint: 30 * MB, launch: 500 * ms, task: task),
                         makeApp("c", footprint: 50 * MB, launch: 500 * ms)]
-            return simulate(makeWorkload(apps, device: device, policy: policy,
+            return simulate(XNUPolicyTests.plain(apps, device: device, policy: policy,
                                          [(0, .open(0)), (5 * sec, .open(1)), (6 * sec, .freeze(0)),
                                           (10 * sec, .open(2)), (20 * sec, .allocate(2, 30 * MB))]))
         }

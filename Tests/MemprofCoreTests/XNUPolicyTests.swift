@@ -14,6 +14,23 @@ struct XNUPolicyTests {
         return p
     }
 
+    /// A workload whose memory adds up as its apps' footprints, and where a demand fits up to app
+    /// memory less one byte: the tests here are about bands, aging and the freezer, so the in-RAM
+    /// compressor and xnu's thresholds of available memory (CompressorTests) are set aside, every
+    /// app compressing at a ratio of 1 and the idle and pressure thresholds at 0.
+    static func plain(_ apps: [AppSpec], duration: Microseconds = 60 * sec, device: Device = testDevice(),
+                      policy: PolicySettings = .seed2015, _ script: [(Microseconds, ScriptAction)] = []) -> Workload {
+        var policy = policy
+        policy.xnu?.idleThresholdFraction = 0
+        policy.xnu?.pressureThresholdFraction = 0
+        let apps = apps.map { app in
+            var app = app
+            app.compressionRatio = 1
+            return app
+        }
+        return makeWorkload(apps, duration: duration, device: device, policy: policy, script)
+    }
+
     /// `apps` opened one after another every 2 s from 0 s.
     static func openEvery2s(_ count: Int) -> [(Microseconds, ScriptAction)] {
         (0..<count).map { (Microseconds($0) * 2 * sec, ScriptAction.open($0)) }
@@ -58,7 +75,7 @@ struct XNUPolicyTests {
         // Either way a (30 MB) is taken: 60 + 30 = 90 fits.
         func run(_ t: Microseconds) -> SimulationResult {
             let apps = ["a", "b", "c", "d"].map { makeApp($0, footprint: 30 * MB, launch: 500 * ms) }
-            return simulate(makeWorkload(apps, duration: 30 * sec, policy: .xnu,
+            return simulate(Self.plain(apps, duration: 30 * sec, policy: .xnu,
                                          [(0, .open(0)), (10 * sec, .open(1)), (20 * sec, .open(2)), (t, .open(3))]))
         }
         let early = run(21 * sec)
@@ -77,14 +94,15 @@ struct XNUPolicyTests {
     @Test("within the idle band the app that entered it first goes first, whatever its size")
     func leastRecentlyEnteredFirst() {
         // a 10 MB, b 40 MB, c 30 MB. 0 open a; 10 s open b (a suspended, idle from 12 s); 20 s open c
-        // (b suspended, idle from 22 s); 30 s c allocates 45 MB: used 80 + 45 = 125 > 100, need 25.
+        // (b suspended, idle from 22 s); 30 s c allocates 45 MB: used 80 + 45 = 125 > 100 − 1 byte,
+        // need 25 MB + 1 byte.
         // Band 0: a (since 12 s) then b (since 22 s). a frees 10 (115 > 100), b frees 40 (75): both taken.
         let apps = [makeApp("a", footprint: 10 * MB), makeApp("b", footprint: 40 * MB), makeApp("c", footprint: 30 * MB)]
-        let r = simulate(makeWorkload(apps, duration: 40 * sec, policy: .xnu,
+        let r = simulate(Self.plain(apps, duration: 40 * sec, policy: .xnu,
                                       [(0, .open(0)), (10 * sec, .open(1)), (20 * sec, .open(2)),
                                        (30 * sec, .allocate(2, 45 * MB))]))
         #expect(Self.bands(r.reclaims.first) == ["a 0*", "b 0*"])
-        #expect(r.reclaims.first?.fields.neededBytes == 25 * MB)
+        #expect(r.reclaims.first?.fields.neededBytes == 25 * MB + 1)
         #expect(r.reclaims.first?.fields.freedBytes == 50 * MB)
         #expect(r.summary.evictions == 2)
         #expect(r.invariantViolations == [])
@@ -99,7 +117,7 @@ struct XNUPolicyTests {
         // freezer (available 100 − 55 = 45 MB < 100 MB, 1 suspended not frozen > 0, 10 MB ≥ 8 MB)
         // freezes it: band 75. 8 s open fg: i suspended, 5 MB < 8 MB so never frozen; band 0 from 10 s.
         // used = au 20 + bg 20 + i 5 + fg 20 = 65 MB.
-        // 20 s fg allocates 80 MB (own 100 ≤ limit 100): 65 + 80 = 145 > 100, need 45 MB.
+        // 20 s fg allocates 80 MB (own 100 ≤ limit 100): 65 + 80 = 145 > 100 − 1 byte, need 45 MB + 1.
         // Order: i (0) → 140, bg (30) → 120, fz (75, frees flash, no RAM) → 120: still 20 MB short,
         // so the foreground app itself (band 100) goes for page shortage before au (band 120)
         // above it.
@@ -109,12 +127,12 @@ struct XNUPolicyTests {
         let script: [(Microseconds, ScriptAction)] = [
             (0, .open(0)), (1500 * ms, .play(0)), (2 * sec, .open(1)), (4 * sec, .open(2)),
             (6 * sec, .open(3)), (8 * sec, .open(4)), (20 * sec, .allocate(4, 80 * MB))]
-        let xnu = simulate(makeWorkload(apps, duration: 30 * sec,
+        let xnu = simulate(Self.plain(apps, duration: 30 * sec,
                                         policy: Self.xnu { $0.freezeSuspendedThreshold = 0 }, script))
         #expect(xnu.events("fz", .compression).map(\.atUs) == [6 * sec])
         #expect(xnu.summary.compressions == 1)
         #expect(Self.bands(xnu.reclaims.first) == ["i 0*", "bg 30*", "fz 75*"])
-        #expect(xnu.reclaims.first?.fields.neededBytes == 45 * MB)
+        #expect(xnu.reclaims.first?.fields.neededBytes == 45 * MB + 1)
         #expect(xnu.reclaims.first?.fields.freedBytes == 25 * MB)
         #expect(["bg", "fz", "i"].flatMap { xnu.exits($0) } == Array(repeating: "20000000 memoryPressure", count: 3))
         #expect(xnu.exits("fg") == ["20000000 memoryPressure"])
@@ -125,7 +143,7 @@ struct XNUPolicyTests {
         // seed-2015: fz (10 MB) and i (5 MB) are under 16 MB, so compressed on suspension and never
         // taken. used = au 20 + bg 20 + fg 20 = 60 MB; 60 + 80 = 140 > 100, need 40 MB.
         // Candidates bg then au (audio last): 140 − 20 = 120 > 100, − 20 = 100 fits.
-        let seed = simulate(makeWorkload(apps, duration: 30 * sec, script))
+        let seed = simulate(Self.plain(apps, duration: 30 * sec, script))
         #expect(seed.reclaims.first?.fields.candidates?.map(\.app) == ["bg", "au"])
         #expect(seed.reclaims.first?.fields.candidates?.allSatisfy { $0.band == nil && $0.taken } == true)
         #expect(seed.reclaims.first?.fields.neededBytes == 40 * MB)
@@ -146,7 +164,7 @@ struct XNUPolicyTests {
         // Then 4 suspended are left unfrozen → the freezer stops.
         let apps = [makeApp("s", footprint: 8 * MB - 1), makeApp("b", footprint: 8 * MB)]
             + ["c", "d", "e", "f"].map { makeApp($0, footprint: 10 * MB) }
-        let r = simulate(makeWorkload(apps, duration: 20 * sec, policy: .xnu, Self.openEvery2s(6)))
+        let r = simulate(Self.plain(apps, duration: 20 * sec, policy: .xnu, Self.openEvery2s(6)))
         #expect(r.summary.compressions == 1)
         #expect(r.events("b", .compression).map(\.atUs) == [10 * sec])
         #expect(r.events("b", .compression).first?.fields.detail
@@ -164,7 +182,7 @@ struct XNUPolicyTests {
     func freezerNeedsMoreThanFourSuspended() {
         // Five 10 MB apps opened every 2 s: at most 4 suspended (not more than 4) → no freeze.
         let apps = ["a", "b", "c", "d", "e"].map { makeApp($0, footprint: 10 * MB) }
-        let r = simulate(makeWorkload(apps, duration: 20 * sec, policy: .xnu, Self.openEvery2s(5)))
+        let r = simulate(Self.plain(apps, duration: 20 * sec, policy: .xnu, Self.openEvery2s(5)))
         #expect(r.summary.compressions == 0)
         #expect(r.timeline.compressedBytes == [[0, 0]])
     }
@@ -178,7 +196,7 @@ struct XNUPolicyTests {
         // 14 s f allocates 1 byte: available 200 MB − 1 < 200 MB → a (idle since 4 s, the first
         // to enter band 0) is frozen; 4 left unfrozen → stop.
         let apps = ["a", "b", "c", "d", "e"].map { makeApp($0, footprint: 10 * MB) } + [makeApp("f", footprint: 41 * MB)]
-        let r = simulate(makeWorkload(apps, duration: 20 * sec, device: testDevice(appMemory: 300 * MB), policy: .xnu,
+        let r = simulate(Self.plain(apps, duration: 20 * sec, device: testDevice(appMemory: 300 * MB), policy: .xnu,
                                       Self.openEvery2s(6) + [(12 * sec, .allocate(5, 9 * MB)), (14 * sec, .allocate(5, 1))]))
         #expect(r.summary.compressions == 1)
         #expect(r.events("a", .compression).map(\.atUs) == [14 * sec])
@@ -193,7 +211,7 @@ struct XNUPolicyTests {
         // suspension freezes the oldest: x0 at 10 s, x1 at 12 s, …, x19 at 48 s (20 frozen, 400 MB of
         // flash, exactly full). At 50 s x24 suspends: 5 unfrozen, 120 MB used, but 20 are frozen → none.
         let apps = (0..<26).map { makeApp("x\($0)") }
-        let r = simulate(makeWorkload(apps, duration: 60 * sec, device: testDevice(appMemory: 300 * MB, flash: 400 * MB),
+        let r = simulate(Self.plain(apps, duration: 60 * sec, device: testDevice(appMemory: 300 * MB, flash: 400 * MB),
                                       policy: .xnu, Self.openEvery2s(26)))
         #expect(r.summary.compressions == 20)
         #expect((0..<20).allSatisfy { r.finalState("x\($0)") == .compressed })
@@ -202,7 +220,7 @@ struct XNUPolicyTests {
         #expect(r.summary.peakCompressedBytes == 400 * MB)
         #expect(r.timeline.usedBytes.last == [50 * sec, 120 * MB])
         // With room for 21, x20 is frozen at 50 s as well.
-        let more = simulate(makeWorkload(apps, duration: 60 * sec, device: testDevice(appMemory: 300 * MB, flash: 420 * MB),
+        let more = simulate(Self.plain(apps, duration: 60 * sec, device: testDevice(appMemory: 300 * MB, flash: 420 * MB),
                                          policy: Self.xnu { $0.frozenProcessesMax = 21 }, Self.openEvery2s(26)))
         #expect(more.events("x20", .compression).map(\.atUs) == [50 * sec])
         #expect(r.invariantViolations == [] && more.invariantViolations == [])
@@ -214,7 +232,7 @@ struct XNUPolicyTests {
         // latency = resume 200 ms + 8 MB ÷ 100 MB/s = 200 ms + 80 ms = 280 ms.
         let apps = [makeApp("s", footprint: 8 * MB - 1), makeApp("b", footprint: 8 * MB)]
             + ["c", "d", "e", "f"].map { makeApp($0, footprint: 10 * MB) }
-        let r = simulate(makeWorkload(apps, duration: 20 * sec, policy: .xnu, Self.openEvery2s(6) + [(12 * sec, .open(1))]))
+        let r = simulate(Self.plain(apps, duration: 20 * sec, policy: .xnu, Self.openEvery2s(6) + [(12 * sec, .open(1))]))
         #expect(r.stats("b").launches.fromCompressed == 1)
         #expect(r.events("b", .resume).map(\.fields.latencyUs) == [280 * ms])
     }

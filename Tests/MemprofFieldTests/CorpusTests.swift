@@ -164,7 +164,8 @@ import Yams
         let ours = keys(body)
         #expect(ours.filter { keys(publishedBody).contains($0) } == ours, "our keys in the published order")
         #expect(ours.starts(with: ["crashReporterKey", "kernel", "product", "incident", "date", "build", "timeDelta",
-                                   "memoryStatus", "compressorSize", "pageSize", "uncompressed", "memoryPages"]))
+                                   "memoryStatus", "compressorSize", "compressions", "decompressions", "pageSize",
+                                   "uncompressed", "memoryPages"]))
         #expect(body.contains("\n  },\n},\n  \"largestProcess\"") || body.contains("\n  }\n},\n  \"largestProcess\""))
         #expect(body.hasSuffix("  }\n]\n}\n"))
         // The same process, written as iOS wrote it, key by key where memprof keeps the key.

@@ -84,6 +84,8 @@ public enum MetricDirection: String, Sendable, Codable {
 /// | `timeAtPressureUs.warning`, `timeAtPressureUs.critical` | higher is worse | time under pressure |
 /// | `resumeLatencyUs.p50`, `resumeLatencyUs.max` | higher is worse | slower resumes |
 /// | `swap.peakBytes`, `swap.timeOverRamUs` (macOS) | higher is worse | paging out instead of RAM |
+/// | `compressor.peakBytes`, `compressor.decompressions` (`xnu` on a phone) | higher is worse | RAM the in-RAM compressor's pool takes; pages decompressed, CPU spent bringing suspended apps back |
+/// | `compressor.*` otherwise | neutral | what the pool holds uncompressed, pages compressed: driven by the script |
 /// | `headroom.*.spareUs`, `headroom.footprint.spareBytes` | lower is worse | less room before a limit kills the app |
 /// | `handlers.<handler>.peakBytes`, `handlers.<handler>.leakedBytes` (programs run as work, §8.1) | higher is worse | the handler's program needs more memory, or leaks more |
 /// | `*.started`, `backgroundLaunches`, `launches.background`, `warmResumes`, `launches.warm`, `compressedResumes`, `launches.fromCompressed`, `compressions` | neutral | driven by the script; a compression is the cheap alternative to an eviction |
@@ -118,6 +120,9 @@ public enum MetricDirections {
         ("resumeLatencyUs.max", .higherIsWorse),
         ("swap.peakBytes", .higherIsWorse),
         ("swap.timeOverRamUs", .higherIsWorse),
+        ("compressor.peakBytes", .higherIsWorse),
+        ("compressor.decompressions", .higherIsWorse),
+        ("compressor.*", .neutral),
         ("headroom.*.spareUs", .lowerIsWorse),
         ("headroom.footprint.spareBytes", .lowerIsWorse),
         ("handlers.*.peakBytes", .higherIsWorse),

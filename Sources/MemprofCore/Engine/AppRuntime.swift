@@ -23,6 +23,10 @@ struct AppRuntime {
     /// The states held so far, each closed when the next one is set.
     var intervals: [StateInterval] = []
     var footprint: Bytes = 0
+    /// Whether its memory sits in the in-RAM compressor (suspended, under the `xnu` policy on a
+    /// phone; Compressor.swift), and the bytes of the pool that hold it.
+    var pooled = false
+    var pooledBytes: Bytes = 0
     var everLaunched = false
     var userQuit = false
     var lastExit: ExitReason?
@@ -94,7 +98,9 @@ struct AppRuntime {
             || pushRun != nil || voipHandlerToken != nil || voipCallToken != nil || playing || tracking
     }
 
-    var residentBytes: Bytes { state.isResident ? footprint : 0 }
+    /// What it holds in RAM: its footprint, or while its memory is compressed the pool's bytes
+    /// that hold it.
+    var residentBytes: Bytes { state.isResident ? (pooled ? pooledBytes : footprint) : 0 }
 
     /// The run of the handler of `kind` going on (the background task, a fetch, a push), if any.
     subscript(run kind: HandlerKind) -> HandlerRun? {

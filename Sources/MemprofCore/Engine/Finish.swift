@@ -11,6 +11,10 @@ extension Simulator {
         var posted: [String: [String: Int]] = [:]
         var observers: [String: ObserverReport] = [:]
         if pagesOut { summary.swap = finishSwap() }
+        if compressesInRAM {
+            summary.compressor = pool.summary
+            summary.compressor?.ratios = apps.map { .init(app: $0.spec.id, ratio: $0.spec.compressorRatio) }
+        }
         if var ledger = freezerLedger {
             ledger.roll(to: now)
             summary.freezer = ledger.summary()

@@ -10,6 +10,7 @@ extension Simulator {
         if fromCompressed {
             guard decompress(i, into: .inactive) else { return }
         } else {
+            guard decompressionFits(i) else { return }
             setState(i, .inactive, cause: .callback(platform.returnCallback))
         }
         deliver(platform.returnCallback, to: i)

@@ -8,7 +8,7 @@ extension Simulator {
         var foregroundApps: [Int] = []
         for i in apps.indices {
             let app = apps[i]
-            if app.state.isResident { resident += app.footprint }
+            resident += app.residentBytes
             if app.state == .compressed { compressed += app.footprint }
             if app.state.isForeground { foregroundApps.append(i) }
             if app.footprint < 0 { violations.append("t=\(now): \(app.spec.id) has a negative footprint") }

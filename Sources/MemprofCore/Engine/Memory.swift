@@ -17,12 +17,12 @@ extension Simulator {
         apps[i].leaveState(at: now, keepsInterval: keepsIntervals)
         apps[i].stateCause = cause
         let footprint = apps[i].footprint
-        if old.isResident != state.isResident {
-            used += state.isResident ? footprint : -footprint
-        }
+        let resident = apps[i].residentBytes
         if old == .compressed { compressedUsed -= footprint }
         if state == .compressed { compressedUsed += footprint }
         apps[i].state = state
+        if compressesInRAM { movePages(i, from: old) }
+        used += apps[i].residentBytes - resident
         if state == .suspended { apps[i].suspendedSinceUs = now }
         record(.transition(from: old, to: state, cause: cause), i)
         memoryChanged(i)
@@ -35,7 +35,7 @@ extension Simulator {
         apps[i].footprint = footprint
         switch apps[i].state {
         case .compressed: compressedUsed += delta
-        case let s where s.isResident: used += delta
+        case let s where s.isResident: used += apps[i].pooled ? repool(i, from: footprint - delta) : delta
         default: break
         }
         if footprint > apps[i].stats.peakFootprintBytes { apps[i].stats.peakFootprintBytes = footprint }
@@ -80,6 +80,7 @@ extension Simulator {
     }
 
     /// App `i` needs `bytes` more (spec §4 "Demand"). Returns false when the app was killed instead.
+    /// It fits while `used` stays within ``jetsamLimit``.
     mutating func demand(_ i: Int, _ bytes: Bytes) -> Bool {
         // A Mac pages out instead (spec §3): no limit, no warning, no reclaiming.
         guard bytes > 0, limitsMemory else { return true }
@@ -95,10 +96,10 @@ extension Simulator {
             summary.memoryWarnings += 1
             sendMemoryWarnings(cause: .pressure)
         }
-        if used + bytes > appMemory {
+        if used + bytes > jetsamLimit {
             reclaim(for: i, process: nil, bytes)
         }
-        if used + bytes > appMemory {
+        if used + bytes > jetsamLimit {
             // Nothing freed enough: the demanding app is killed, for the policy's reason
             // (seed-2015: memoryLimit, spec §4 step 4; xnu: page shortage, spec §5).
             kill(i, policy.shortfallReason, requested: policy.shortfallReason == .memoryLimit ? own + bytes : nil)

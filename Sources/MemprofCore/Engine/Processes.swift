@@ -42,9 +42,9 @@ extension Simulator {
             summary.memoryWarnings += 1
             sendMemoryWarnings(cause: .pressure)
         }
-        if used + bytes > appMemory { reclaim(for: nil, process: k, bytes) }
+        if used + bytes > jetsamLimit { reclaim(for: nil, process: k, bytes) }
         guard processes[k].alive else { return }
-        if used + bytes > appMemory { return killProcess(k, .memoryPressure) }
+        if used + bytes > jetsamLimit { return killProcess(k, .memoryPressure) }
         processes[k].resident += bytes
         used += bytes
         processMemoryChanged()

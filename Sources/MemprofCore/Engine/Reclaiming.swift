@@ -1,7 +1,7 @@
 /// Reclaiming (spec §4, §5): when a demand does not fit, the policy orders the candidates and the
 /// engine evicts or kills them until it does.
 ///
-/// Triggers: a demand past `appMemory` (`demand`, or a process's `allocate`).
+/// Triggers: a demand past `jetsamLimit` (`demand`, or a process's `allocate`).
 extension Simulator {
     /// Evicts or kills apps (and, under `xnu`, processes) in the policy's order until `bytes` more
     /// fit (spec §5). `demander` is the demanding app, or nil when process `demandingProcess` demands.
@@ -10,12 +10,12 @@ extension Simulator {
     /// pass precedes its kills by band), then apps and processes together up the bands. The
     /// reclaim event lists the apps considered; each process killed has its own `processExit`.
     mutating func reclaim(for demander: Int?, process demandingProcess: Int?, _ bytes: Bytes) {
-        let needed = used + bytes - appMemory
+        let needed = used + bytes - jetsamLimit
         let takesCompressed = policy.reclaimsCompressed
         var freed: Bytes = 0
         let withProcesses = runsHighwater
         if withProcesses {
-            while used + bytes > appMemory, let k = nextOverHighWaterMark() {
+            while used + bytes > jetsamLimit, let k = nextOverHighWaterMark() {
                 freed += processes[k].resident
                 killProcess(k, .highwater)
             }
@@ -33,12 +33,12 @@ extension Simulator {
                 candidates.append(processCandidate(k))
             }
         }
-        let ordered = used + bytes > appMemory ? policy.reclaimOrder(candidates) : []
+        let ordered = used + bytes > jetsamLimit ? policy.reclaimOrder(candidates) : []
         // The decision's candidate list is history: a run without it counts the same without it.
         var considered: [SimEvent.Candidate] = []
         if options.keepsHistory { considered.reserveCapacity(ordered.count) }
         for c in ordered {
-            let take = used + bytes > appMemory
+            let take = used + bytes > jetsamLimit
             if let k = c.process {
                 if take {
                     freed += processes[k].resident

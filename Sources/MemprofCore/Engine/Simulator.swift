@@ -75,8 +75,18 @@ public struct Simulator {
     let sinkHolder: SinkHolder?
     let sinkRef: Unmanaged<SinkHolder>?
     let appMemory: Bytes
+    /// The pressure level's thresholds on `used`: `warning` from `warningBytes`, `critical` from
+    /// `criticalBytes` (the policy's fractions of app memory, or xnu's thresholds of available
+    /// memory: Compressor.swift).
     let warningBytes: Bytes
     let criticalBytes: Bytes
+    /// The most `used` may reach after a demand before reclaiming: `appMemory`, or under the
+    /// in-RAM compressor one byte under xnu's critical threshold (Compressor.swift).
+    let jetsamLimit: Bytes
+    /// Whether suspended apps' memory goes to the in-RAM compressor (the `xnu` policy on a phone).
+    let compressesInRAM: Bool
+    /// The compressor's pool and counters (Compressor.swift).
+    var pool = CompressorPool()
 
     var now: Microseconds = 0
     /// Occurrences wait in three places, each in (time, sequence) order, and the loop takes the
@@ -139,8 +149,8 @@ public struct Simulator {
         hasFreezer = policy.hasFreezer
         hasBands = policy.hasBands
         appMemory = workload.device.appMemory
-        warningBytes = Self.threshold(workload.policy.warningLevel, of: appMemory)
-        criticalBytes = Self.threshold(workload.policy.criticalLevel, of: appMemory)
+        compressesInRAM = hasBands && limitsMemory
+        (warningBytes, criticalBytes, jetsamLimit) = workload.policy.levelBytes(on: workload.device)
         apps = workload.apps.map { AppRuntime(spec: $0) }
         appIDs = workload.apps.map(\.id)
         processes = workload.processes.map(ProcessRuntime.init)
@@ -160,10 +170,6 @@ public struct Simulator {
             ranks[i] = rank
         }
         return ranks
-    }
-
-    static func threshold(_ fraction: Double, of memory: Bytes) -> Bytes {
-        Bytes((fraction * Double(memory)).rounded(.up))
     }
 
     /// Runs the workload to its duration and returns what happened.

@@ -10,6 +10,7 @@ extension Simulator {
         switch apps[i].state {
         case .compressed: return decompress(i, into: .background)
         case .suspended:
+            guard decompressionFits(i) else { return false }
             setState(i, .background, cause: .woken(for: activity))
             return true
         case .notRunning: return false
