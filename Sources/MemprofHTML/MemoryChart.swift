@@ -356,6 +356,15 @@ public struct MemoryChart {
             out += "<li>suspended apps compressed in RAM: pool peak \(Format.bytes(c.peakBytes).html) holding "
                 + "\(Format.bytes(c.peakUncompressedBytes).html), ratio \(ratio)</li>"
         }
+        if let f = report.summary.freezer {
+            // The xnu freezer's daily budget of writes to flash, and when it ran out.
+            var text = "freezer: \(f.freezes) freezes wrote \(Format.bytes(f.bytesWritten)) of its "
+                + "\(Format.bytes(f.dailyBudgetBytes)) daily budget"
+            if let at = f.firstExhaustedAtUs {
+                text += "; spent at \(Format.duration(at)), then \(f.skips.outOfBudget) freezes skipped"
+            }
+            out += "<li>\(text.html)</li>"
+        }
         out += "<li><i class=\"k-p-warning\"></i>strip: at warning</li><li><i class=\"k-p-critical\"></i>strip: at critical</li>"
         if base != nil { out += "<li>upper strip new, lower strip base</li>" }
         if !isMac { out += "<li><i class=\"k-m-comp\"></i>compression</li><li><i class=\"k-m-evict\"></i>eviction</li>" }

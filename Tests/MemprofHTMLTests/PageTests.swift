@@ -29,6 +29,20 @@ import Testing
         #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(json.utf8)) }
     }
 
+    @Test func todaysPhoneShowsTheCompressorAndTheFreezersBudget() throws {
+        let (report, order) = try ReportFixture.builtinWithApps("phone-day-2026")
+        let page = HTMLReport.render(report, orderedApps: order)
+        let c = try #require(report.summary.compressor), f = try #require(report.summary.freezer)
+        let spent = try #require(f.firstExhaustedAtUs)
+        #expect(page.contains("pool peak \(Format.bytes(c.peakBytes).html) holding \(Format.bytes(c.peakUncompressedBytes).html)"))
+        #expect(page.contains("freezer: \(f.freezes) freezes wrote \(Format.bytes(f.bytesWritten).html) of its "
+            + "\(Format.bytes(f.dailyBudgetBytes).html) daily budget; spent at \(Format.duration(spent).html)"))
+        // A day under seed-2015 has neither.
+        let (old, oldOrder) = try ReportFixture.builtinWithApps("phone-day")
+        let oldPage = HTMLReport.render(old, orderedApps: oldOrder)
+        #expect(!oldPage.contains("pool peak") && !oldPage.contains("freezer:"))
+    }
+
     @Test func appOrderFollowsTheWorkload() throws {
         let (report, order) = try ReportFixture.builtinWithApps("phone-day")
         let page = HTMLReport(report, orderedApps: order)
