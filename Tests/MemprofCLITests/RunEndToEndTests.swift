@@ -148,6 +148,10 @@ script:
         #expect(policies.count == 2)
         #expect(policies[0].hasPrefix("seed-2015  compress under 16 MB"))
         #expect(policies[1].hasPrefix("xnu        jetsam bands (xnu-8792.41.9; a device's iOS version picks its era) idle 0"))
+        // xnu-8792 on a phone: the compressor's default ratio, xnu's thresholds of available memory
+        // (15% pressure, 10% idle) and the freezer's budget of that era (1024 MB a day).
+        #expect(policies[1].contains("compress in RAM (2.66× unless an app says), warning under 15% of RAM available, "
+                                     + "critical under 10%, freezer budget 1024 MB a day; on a Mac warning at 0.8"))
         let workloads = try ProcessRunner.memprof(["list", "workloads"], in: dir)
         #expect(workloads.stdout.contains("phone-day (default)"))
         #expect(workloads.stdout.contains("background-heavy"))
