@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -73,7 +74,39 @@ struct csampler_program {
 
     char tail[STDERR_TAIL];
     size_t tail_length;
+
+    csampler_program *next_running, *previous_running;  // in `g_running` while started and not reaped
 };
+
+// The programs started and not yet reaped, so that an interrupted memprof can end their groups
+// (csampler_programs_end_all). A program leaves the list before it is reaped, under the lock:
+// its pid, its group's id, cannot have been given to another process while it is listed.
+static pthread_mutex_t g_running_lock = PTHREAD_MUTEX_INITIALIZER;
+static csampler_program *g_running;
+
+static void list_running(csampler_program *p) {
+    pthread_mutex_lock(&g_running_lock);
+    p->previous_running = NULL;
+    p->next_running = g_running;
+    if (g_running) g_running->previous_running = p;
+    g_running = p;
+    pthread_mutex_unlock(&g_running_lock);
+}
+
+static void unlist_running(csampler_program *p) {
+    pthread_mutex_lock(&g_running_lock);
+    if (p->previous_running) p->previous_running->next_running = p->next_running;
+    else if (g_running == p) g_running = p->next_running;
+    if (p->next_running) p->next_running->previous_running = p->previous_running;
+    p->next_running = p->previous_running = NULL;
+    pthread_mutex_unlock(&g_running_lock);
+}
+
+void csampler_programs_end_all(void) {
+    pthread_mutex_lock(&g_running_lock);
+    for (csampler_program *p = g_running; p; p = p->next_running) kill(-p->pid, SIGKILL);
+    pthread_mutex_unlock(&g_running_lock);
+}
 
 static uint64_t mix(uint64_t x) {
     x ^= x >> 33;
@@ -415,6 +448,10 @@ csampler_program *csampler_program_start(const char *path, char *const argv[], c
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
     posix_spawn_file_actions_adddup2(&actions, memfd, MEMPROF_CHANNEL_FD);
+    // Nothing else of memprof's reaches the program: a descriptor memprof inherited without
+    // close-on-exec (a test runner's pipe, a CI runner's socket) would be held open by the program
+    // and what it starts, and keep whoever waits for it to close waiting for them.
+    posix_spawn_file_actions_addclosefrom_np(&actions, MEMPROF_CHANNEL_FD + 1);
     if (cwd) posix_spawn_file_actions_addchdir_np(&actions, cwd);
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
@@ -442,6 +479,7 @@ csampler_program *csampler_program_start(const char *path, char *const argv[], c
     p->stderr_fd = pipe_fds[0];
     fcntl(p->stderr_fd, F_SETFL, O_NONBLOCK);
     p->running = 1;
+    list_running(p);
     return p;
 fail:
     if (memfd >= 0) close(memfd);
@@ -465,6 +503,7 @@ int csampler_program_poll(csampler_program *p, int timeout_ms) {
     memset(&info, 0, sizeof info);
     if (waitid(P_PID, (id_t)p->pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != p->pid) return 1;
     kill(-p->pid, SIGKILL);  // what it started and left running ends with it
+    unlist_running(p);
     int status = 0;
     struct rusage usage;
     pid_t ended = wait4(p->pid, &status, 0, &usage);
@@ -533,6 +572,7 @@ void csampler_program_free(csampler_program *p) {
     if (!p) return;
     if (p->running) {
         kill(-p->pid, SIGKILL);
+        unlist_running(p);
         waitpid(p->pid, NULL, 0);
     }
     if (p->stderr_fd >= 0) close(p->stderr_fd);

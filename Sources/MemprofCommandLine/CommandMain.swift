@@ -6,12 +6,14 @@ import MemprofOutput
 /// maps what it throws to a message and an exit status (spec §11), the same way in `memprof` and
 /// in `memprof-serve`.
 public enum CommandMain {
-    public static func run<Root: ParsableCommand>(_ root: Root.Type) -> Never {
+    /// Runs the command line of `root`; `onInterruption` runs when a signal interrupts it, before
+    /// the unfinished output is removed (`memprof` ends the programs it runs as work).
+    public static func run<Root: ParsableCommand>(_ root: Root.Type, onInterruption: @escaping @Sendable () -> Void = {}) -> Never {
         StandardDescriptors.openClosedOnes()
         // Past a file-size limit (ulimit -f), a write fails with EFBIG and a clear message
         // instead of the process being killed with a half-written file.
         signal(SIGXFSZ, SIG_IGN)
-        Interruption.removeUnfinishedOutputOnSignals()
+        Interruption.removeUnfinishedOutputOnSignals(first: onInterruption)
         do {
             var command = try Root.parseAsRoot()
             try command.run()

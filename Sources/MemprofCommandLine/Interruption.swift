@@ -5,7 +5,9 @@ import MemprofOutput
 import Glibc
 #endif
 
-/// What memprof does when it is interrupted (Ctrl-C, `kill`, a closed terminal): removes the
+/// What memprof does when it is interrupted (Ctrl-C, `kill`, a closed terminal): runs what the
+/// executable asked for first (`memprof` ends the programs it runs as work and what they
+/// started, which its own exit would leave running), removes the
 /// output it was writing under temporary names (``UnfinishedOutput``: a run's or a sweep's
 /// staging folder, a file not yet renamed into place), says so on standard error, and exits
 /// with the shell's status for the signal, 128 + its number (130 for SIGINT, 143 for SIGTERM,
@@ -20,7 +22,7 @@ enum Interruption {
 
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 
-    static func removeUnfinishedOutputOnSignals() {
+    static func removeUnfinishedOutputOnSignals(first: @escaping @Sendable () -> Void) {
         let queue = DispatchQueue(label: "memprof.interruption")
         var unblock = sigset_t()
         sigemptyset(&unblock)
@@ -29,7 +31,10 @@ enum Interruption {
             if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
             sigaddset(&unblock, number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { interrupted(by: number) }
+            source.setEventHandler {
+                first()
+                interrupted(by: number)
+            }
             source.resume()
             sources.append(source)
             handled.append(number)

@@ -141,6 +141,13 @@ enum ProgramRunner {
 }
 
 /// An object loaded in the program: its file, load bias and address range.
+/// The programs run as work that are running now.
+public enum RunningPrograms {
+    /// Ends every running program's process group (what it started included): what an
+    /// interrupted memprof does before it exits.
+    public static func endAll() { csampler_programs_end_all() }
+}
+
 struct ProgramModule {
     var path: String
     var bias: UInt

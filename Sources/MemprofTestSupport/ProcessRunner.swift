@@ -69,6 +69,20 @@ public enum ProcessRunner {
         try run(Repository.memprofBinary, arguments, in: directory, environment: environment)
     }
 
+    /// Whether `pid` still runs; a zombie waiting for its new parent to reap it has ended. Its end
+    /// is delivered at once, but the kernel may take a moment to tear it down: asked for up to 2 s.
+    public static func isRunning(_ pid: pid_t) -> Bool {
+        for _ in 0..<200 {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")") else { return false }
+            // The state follows the command name in parentheses: "1234 (sleep) S ...".
+            let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+            if state == "Z" || state == "X" { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
     /// Whether a command runs and exits 0 (for tests that need a tool: perl, python3 modules, go).
     public static func succeeds(command: String, _ arguments: [String]) -> Bool {
         (try? run(command: command, arguments).status) == 0

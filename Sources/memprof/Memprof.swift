@@ -1,6 +1,7 @@
 import ArgumentParser
 import MemprofCommandLine
 import MemprofReport
+import MemprofSampler
 
 /// `memprof`: the command line (spec §11). Each subcommand is a file of its own, a thin adapter
 /// over the libraries; errors are mapped to exit statuses once, in ``CommandMain``. Every command
@@ -19,5 +20,5 @@ struct Memprof: ParsableCommand {
 
 @main
 enum Main {
-    static func main() { CommandMain.run(Memprof.self) }
+    static func main() { CommandMain.run(Memprof.self, onInterruption: RunningPrograms.endAll) }
 }

@@ -143,31 +143,36 @@ import Testing
         #expect(Self.names(dir) == ["commute.yaml", "fifo", "part", "r", "sweep.yaml"])
     }
 
-    /// Starts memprof with `arguments` in `dir`, waits until a staging folder (`.NAME.memprof-PID-START`)
-    /// appears there, sends `signal`, and returns the exit status and what `dir` holds after.
-    static func interrupt(_ arguments: [String], in dir: URL, with signal: Int32) throws
+    /// Starts memprof with `arguments` in `dir`, waits until `ready` (by default: a staging folder,
+    /// `.NAME.memprof-PID-START`, appears there), sends `signal`, and returns the exit status and
+    /// what `dir` holds after.
+    static func interrupt(_ arguments: [String], in dir: URL, with signal: Int32,
+                          when ready: (URL) -> Bool = { names($0).contains { $0.contains(".memprof-") } }) throws
         -> (status: Int32, stderr: String, listing: [String]) {
         let process = Process()
         process.executableURL = Repository.memprofBinary
         process.arguments = arguments
         process.currentDirectoryURL = dir
-        let err = Pipe()
-        process.standardError = err
+        // Standard error goes to a file, not a pipe: a process that inherited it and outlives
+        // memprof cannot hold the test until it ends.
+        let errFile = dir.deletingLastPathComponent().appendingPathComponent(dir.lastPathComponent + ".stderr")
+        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errFile) }
+        process.standardError = try FileHandle(forWritingTo: errFile)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(120)
-        while !names(dir).contains(where: { $0.contains(".memprof-") }) && process.isRunning && Date() < deadline {
+        while !ready(dir) && process.isRunning && Date() < deadline {
             usleep(20_000)
         }
-        let staged = names(dir).contains { $0.contains(".memprof-") }
-        #expect(staged, "no staging folder appeared: \(names(dir))")
+        #expect(ready(dir), "not ready to interrupt: \(names(dir))")
         kill(process.processIdentifier, signal)
         // A process that does not end within a minute (the signal blocked) is killed.
         let killer = DispatchWorkItem { kill(process.processIdentifier, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: killer)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         killer.cancel()
+        let stderr = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
         #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
         return (process.terminationStatus, stderr, names(dir))
     }
@@ -189,6 +194,38 @@ import Testing
         let sweep = try Self.interrupt(["sweep", "long.yaml", "--out", "out", "--threads", "1"], in: dir, with: signal)
         #expect(sweep.status == 128 + signal, "\(sweep.stderr)")
         #expect(sweep.listing == ["long.yaml"], "\(sweep.listing)")
+    }
+
+    /// Ctrl-C while a handler's program runs ends what the program started too: the program dies
+    /// with memprof, and memprof ends its process group before it exits (before: a child the
+    /// program had started kept running).
+    @Test func anInterruptedRunEndsWhatItsProgramStarted() throws {
+        let dir = try Scratch.makeDirectory("interrupted-program")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let workload = """
+            memprof: 1
+            name: program
+            duration: 10m
+            apps:
+              mail:
+                launch: {footprint: 45MB}
+                modes: [fetch]
+                fetch: {interval: 2m, time: 4s, work: {command: [/bin/sh, -c, "sleep 300 & echo $! > child; wait"], cwd: \(dir.path)}}
+            script:
+              - {at: 0s, open: mail}
+              - {at: 1m, home: true}
+            """
+        try workload.write(to: dir.appendingPathComponent("program.yaml"), atomically: true, encoding: .utf8)
+        let childFile = dir.appendingPathComponent("child")
+        let run = try Self.interrupt(["run", "program.yaml", "--out", "out"], in: dir, with: SIGINT) { _ in
+            ((try? String(contentsOf: childFile, encoding: .utf8)) ?? "").hasSuffix("\n")
+        }
+        let text = try String(contentsOf: childFile, encoding: .utf8)
+        let child = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(child, SIGKILL) }
+        #expect(run.status == 130, "\(run.stderr)")
+        #expect(!ProcessRunner.isRunning(child), "the program's child \(child) outlived the interrupted run")
+        #expect(run.listing == ["child", "program.yaml"], "\(run.listing)")
     }
 
     /// An empty output path is refused before anything runs, exit 2 (before: `run --out ""`

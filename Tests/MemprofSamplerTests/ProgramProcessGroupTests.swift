@@ -20,32 +20,18 @@ import Testing
         return (outcome, child)
     }
 
-    /// Whether `pid` still runs (a zombie waiting for its new parent to reap it has ended).
-    static func isRunning(_ pid: pid_t) -> Bool {
-        // Its end is delivered at once, but the kernel may take a moment to tear it down.
-        for _ in 0..<200 {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
-            // The state follows the command name in parentheses: "1234 (sleep) S ...".
-            guard let close = stat.lastIndex(of: ")") else { return false }
-            let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
-            if state == "Z" || state == "X" { return false }
-            usleep(10_000)
-        }
-        return true
-    }
-
     @Test func aChildThatLoopsIsKilledAtTheWindow() throws {
         let (outcome, child) = try run("(while :; do :; done) & echo $! > pid; wait", limitUs: 400_000)
         defer { kill(child, SIGKILL) }
         #expect(outcome.overran)
-        #expect(!Self.isRunning(child), "the forked child \(child) outlived the kill at the window")
+        #expect(!ProcessRunner.isRunning(child), "the forked child \(child) outlived the kill at the window")
     }
 
     @Test func aChildIsEndedWhenTheProgramExits() throws {
         let (outcome, child) = try run("sleep 300 & echo $! > pid; exit 0", limitUs: 20_000_000)
         defer { kill(child, SIGKILL) }
         #expect(!outcome.overran && outcome.failure == nil)
-        #expect(!Self.isRunning(child), "the child \(child) outlived the program's exit")
+        #expect(!ProcessRunner.isRunning(child), "the child \(child) outlived the program's exit")
     }
 }
 

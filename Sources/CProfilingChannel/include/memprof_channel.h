@@ -21,9 +21,9 @@
 #define MEMPROF_CHANNEL_SLOTS 16384u
 /// The magic number at the start of the mapping, with the layout's version.
 #define MEMPROF_CHANNEL_MAGIC 0x6d656d70726f6601ull
-/// The file descriptor the program finds the channel on, and the environment variables the
-/// preload library reads.
-#define MEMPROF_CHANNEL_FD 211
+/// The file descriptor the program finds the channel on (the first after standard error: the
+/// program is given no other), and the environment variables the preload library reads.
+#define MEMPROF_CHANNEL_FD 3
 #define MEMPROF_CHANNEL_ENV_FD "MEMPROF_CHANNEL_FD"
 #define MEMPROF_CHANNEL_ENV_RATE "MEMPROF_SAMPLE_HZ"
 

@@ -31,6 +31,11 @@ int csampler_program_poll(csampler_program *program, int timeout_ms);
 /// returns 0 afterwards.
 void csampler_program_kill(csampler_program *program);
 
+/// Ends the process group of every program started and not yet reaped, with SIGKILL: what an
+/// interrupted memprof does before it exits (a program dies with memprof by itself, but what it
+/// started would be left running). Safe from any thread; not from a signal handler.
+void csampler_programs_end_all(void);
+
 typedef struct csampler_program_result {
     int exited;            // 1: exit status in exit_status; 0: ended by `signal`
     int exit_status;
