@@ -6,10 +6,10 @@ import Testing
 /// Every expected number is worked out by hand in the comment above it.
 @Suite("The xnu freezer's daily budget (spec §5)")
 struct FreezerBudgetTests {
-    /// iOS 18's numbers with a 32 MB budget (2048 pages of 16 KB) instead of 2048 MB.
-    static func policy(budgetMB: Int? = 32) -> PolicySettings {
+    /// iOS 18's numbers (or `era`'s) with a 32 MB budget (2048 pages of 16 KB) instead of 2048 MB.
+    static func policy(budgetMB: Int? = 32, era: XNUSettings = .xnu11215) -> PolicySettings {
         var p = PolicySettings.xnu
-        var x = XNUSettings.xnu11215
+        var x = era
         x.freezeDailyBudgetMB = budgetMB
         p.xnu = x
         return p
@@ -103,15 +103,6 @@ struct FreezerBudgetTests {
         #expect(XNUSettings.eras.map(\.freezeIntervalStartsAtCheck) == [nil, nil, nil, nil, nil, true, true, nil, nil, nil, nil, nil])
     }
 
-    /// iOS 13's numbers (xnu-6153) with a 32 MB budget (2048 pages of 16 KB) instead of 1024 MB.
-    static func ios13(budgetMB: Int = 32) -> PolicySettings {
-        var p = PolicySettings.xnu
-        var x = XNUSettings.xnu6153
-        x.freezeDailyBudgetMB = budgetMB
-        p.xnu = x
-        return p
-    }
-
     @Test("iOS 13: the interval starts at the freezer's first check, the budget runs out, and a check 24 h after that one renews it")
     func ios13BudgetFromTheFirstCheck() throws {
         // Eight apps of 12 MB (768 pages each), opened 5 s apart from 0 s; each is suspended when
@@ -139,18 +130,15 @@ struct FreezerBudgetTests {
         var script: [(Microseconds, ScriptAction)] = (0..<8).map { (Microseconds($0) * 5 * sec, .open($0)) }
         script += [(40 * sec, .open(0)), (45 * sec, .freeze(3)), (24 * 60 * mins + 10 * sec, .open(1)),
                    (24 * 60 * mins + 30 * sec, .freeze(3))]
-        let r = simulate(makeWorkload(apps, duration: 24 * 60 * mins + 40 * sec, policy: Self.ios13(), script))
+        let r = simulate(makeWorkload(apps, duration: 24 * 60 * mins + 40 * sec, policy: Self.policy(era: .xnu6153), script))
         #expect(r.invariantViolations.isEmpty)
         let f = try #require(r.summary.freezer)
-        #expect(f.dailyBudgetBytes == 32 * MB && f.pageSize == 16 * KB)
-        #expect(f.freezes == 5)
-        #expect(f.pagesWritten == 3584 && f.bytesWritten == 56 * MB)
-        #expect(f.budgetExhaustions == 1 && f.firstExhaustedAtUs == 35 * sec)
-        #expect(f.intervalsStarted == 1)
-        #expect(f.budgetRemainingPages == 512 && f.budgetRemainingBytes == 8 * MB)
-        #expect(f.skips.outOfBudget == 5 && f.skips.belowMinPages == 0 && f.skips.outOfSlots == 0)
-        #expect(f.refusedFreezes == 1)
-        #expect(f.thaws == 2 && f.bytesReadBack == 24 * MB)
+        // Freezes, pages and bytes written, exhaustions and the first, intervals after the first,
+        // pages left, out of budget, refused, thaws and bytes read back.
+        #expect([Int64(f.freezes), f.pagesWritten, f.bytesWritten, Int64(f.budgetExhaustions), f.firstExhaustedAtUs ?? -1,
+                  Int64(f.intervalsStarted), f.budgetRemainingPages, Int64(f.skips.outOfBudget), Int64(f.refusedFreezes),
+                  Int64(f.thaws), f.bytesReadBack]
+            == [5, 3584, 56 * MB, 1, 35 * sec, 1, 512, 5, 1, 2, 24 * MB])
         #expect(r.stats("a").resumeLatencyUs.max == 320 * ms)
         #expect(["c", "d", "e", "f", "g", "h", "a"].map { r.finalState($0) }
             == [.compressed, .compressed, .compressed, .suspended, .suspended, .suspended, .suspended])
@@ -180,7 +168,7 @@ struct FreezerBudgetTests {
         var script: [(Microseconds, ScriptAction)] = (0..<5).map { (Microseconds($0) * 5 * sec, .open($0)) }
         script += [(30 * sec, .freeze(0)), (35 * sec, .freeze(1)), (60 * mins, .freeze(2)), (120 * mins, .freeze(3)),
                    (24 * 60 * mins + 20 * sec, .freeze(3)), (24 * 60 * mins + 40 * sec, .freeze(3))]
-        let r = simulate(makeWorkload(apps, duration: 24 * 60 * mins + 50 * sec, policy: Self.ios13(), script))
+        let r = simulate(makeWorkload(apps, duration: 24 * 60 * mins + 50 * sec, policy: Self.policy(era: .xnu6153), script))
         #expect(r.invariantViolations.isEmpty)
         let f = try #require(r.summary.freezer)
         #expect(f.freezes == 4)
@@ -197,15 +185,11 @@ struct FreezerBudgetTests {
         // ios13NoDegradedWindow's first freezes under xnu-4903's numbers: 30 s a 1280 (768 left),
         // 35 s b 512 (256 left), 1 h c the 256 left (exhausted); 24 h + 20 s d refused (the
         // interval began at 30 s).
-        var p = PolicySettings.xnu
-        var x = XNUSettings.xnu4903
-        x.freezeDailyBudgetMB = 32
-        p.xnu = x
         let apps = [makeApp("a", footprint: 20 * MB, launch: 500 * ms), makeApp("b", footprint: 8 * MB, launch: 500 * ms)]
             + ["c", "d", "e"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
         var script: [(Microseconds, ScriptAction)] = (0..<5).map { (Microseconds($0) * 5 * sec, .open($0)) }
         script += [(30 * sec, .freeze(0)), (35 * sec, .freeze(1)), (60 * mins, .freeze(2)), (24 * 60 * mins + 20 * sec, .freeze(3))]
-        let r = simulate(makeWorkload(apps, duration: 24 * 60 * mins + 30 * sec, policy: p, script))
+        let r = simulate(makeWorkload(apps, duration: 24 * 60 * mins + 30 * sec, policy: Self.policy(era: .xnu4903), script))
         #expect(r.invariantViolations.isEmpty)
         let f = try #require(r.summary.freezer)
         #expect(f.freezes == 3 && f.pagesWritten == 2048 && f.firstExhaustedAtUs == 60 * mins)
