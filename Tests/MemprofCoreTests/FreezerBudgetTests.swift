@@ -195,4 +195,33 @@ struct FreezerBudgetTests {
         #expect(f.freezes == 3 && f.pagesWritten == 2048 && f.firstExhaustedAtUs == 60 * mins)
         #expect(f.refusedFreezes == 1 && f.intervalsStarted == 0 && f.budgetRemainingPages == 0)
     }
+
+    @Test("a thaw reads back what the freeze wrote: after a freeze cut short by the budget, less than the footprint; a refreeze writes it all")
+    func thawReadsWhatWasWritten() throws {
+        // iOS 18's numbers, a 16 MB budget (1024 pages). Three apps of 12 MB (768 pages) opened
+        // 5 s apart: at 10 s a and b are suspended, 2: the freezer itself never runs.
+        // - 15 s (freeze a): 768 pages, 256 left.
+        // - 20 s (freeze b): the 256 pages left, 4 MB of its 12 MB: exhausted.
+        // - 30 s (open b): b reads back the 4 MB written, not 12: resume 200 ms + 4 MB ÷ 100 MB/s
+        //   = 240 ms (the whole footprint would be 320 ms).
+        // - 24 h + 10 s (open c, a warm resume): b is suspended; the budget was renewed at 24 h
+        //   (0 + 1024 pages).
+        // - 24 h + 20 s (freeze b): its whole 12 MB again (768 pages; the thaw read every page
+        //   back, and the 8 MB never written stayed in RAM): 256 left.
+        // - 24 h + 30 s (open b): reads back 12 MB, 320 ms.
+        // Written 768 + 256 + 768 = 1792 pages (28 MB); read back 4 + 12 = 16 MB in 2 thaws.
+        let apps = ["a", "b", "c"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
+        let day = 24 * 60 * mins
+        let script: [(Microseconds, ScriptAction)] = [
+            (0, .open(0)), (5 * sec, .open(1)), (10 * sec, .open(2)), (15 * sec, .freeze(0)), (20 * sec, .freeze(1)),
+            (30 * sec, .open(1)), (day + 10 * sec, .open(2)), (day + 20 * sec, .freeze(1)), (day + 30 * sec, .open(1)),
+        ]
+        let r = simulate(makeWorkload(apps, duration: day + 40 * sec, policy: Self.policy(budgetMB: 16), script))
+        #expect(r.invariantViolations.isEmpty)
+        let f = try #require(r.summary.freezer)
+        #expect([Int64(f.freezes), f.pagesWritten, f.bytesWritten, Int64(f.thaws), f.bytesReadBack]
+            == [3, 1792, 28 * MB, 2, 16 * MB])
+        let latencies = r.events("b").compactMap { if case .resume(.fromCompressed, let l) = $0.payload { l } else { nil } }
+        #expect(latencies == [240 * ms, 320 * ms])
+    }
 }

@@ -49,10 +49,16 @@
 ///   own budget (`vm_swap_max_budget`, f:1914, c:7344), which no source publishes: memprof keeps
 ///   the default.
 ///
-/// A frozen app that comes back reads its pages from flash: the resume (or wake) waits
-/// `footprint ÷ flashReadRate` on top of its own time (Foreground.swift), the same read as any
-/// compressed app's; the ledger counts it as a thaw (`memorystatus_thaw_count`, xnu-11215.1.10
-/// bsd/kern/kern_memorystatus.c:3227).
+/// A frozen app that comes back reads its pages from flash: what its freeze wrote, at most its
+/// footprint (a freeze cut short by the budget wrote less, and xnu leaves the pages it did not
+/// write in RAM: `max_pages` bounds the pageout, f:1854); the resume waits that ÷ `flashReadRate`
+/// on top of its own time (Foreground.swift); the ledger counts it as a thaw
+/// (`memorystatus_thaw_count`, xnu-11215.1.10 bsd/kern/kern_memorystatus.c:3227). A page read
+/// back leaves flash: a fault decompresses it with flags 0 and the compressor frees its slot
+/// unless `C_KEEP`, which only a copy-on-write fault from a backing object passes
+/// (xnu-6153.11.26 osfmk/vm/vm_fault.c:1564-1570 and :4323-4325, osfmk/vm/vm_compressor.c:3864-3880).
+/// memprof's thaw reads every page written, so none stays on flash and a refreeze writes the whole
+/// footprint again, as xnu writes again every resident page it freezes.
 ///
 /// Every step is O(1) but marking skipped apps, which walks the apps once per freeze (as the
 /// freezer's own choice does). With the budget spent the freezer costs nothing per step: it is
@@ -72,6 +78,8 @@ struct FreezerLedger {
     /// was given to had been suspended: a reason lasts while the app stays suspended.
     var skipReason: [UInt8]
     var skipSinceUs: [Microseconds]
+    /// What each app's last freeze wrote, in bytes (whole pages).
+    var writtenBytes: [Bytes]
 
     /// Nil when the policy has no budget (`seed-2015`, xnu eras before xnu-4903).
     init?(policy: PolicySettings, device: Device, appCount: Int) {
@@ -84,6 +92,7 @@ struct FreezerLedger {
         figures = FreezerSummary(dailyBudgetBytes: Int64(mb) * .megabyte, pageSize: pageSize)
         skipReason = Array(repeating: 0, count: appCount)
         skipSinceUs = Array(repeating: 0, count: appCount)
+        writtenBytes = Array(repeating: 0, count: appCount)
     }
 
     /// Whether a budget check at `nowUs` would find nothing left: none left and, where intervals
@@ -120,11 +129,12 @@ struct FreezerLedger {
         intervalEndsUs = nowUs + Self.intervalUs
     }
 
-    /// Debits a freeze of `footprint` bytes: its pages, at most what is left. Returns whether the
-    /// budget ran out with it.
-    mutating func debit(footprint: Bytes, nowUs: Microseconds) -> Bool {
+    /// Debits a freeze of app `i`'s `footprint` bytes: its pages, at most what is left. Returns
+    /// whether the budget ran out with it.
+    mutating func debit(_ i: Int, footprint: Bytes, nowUs: Microseconds) -> Bool {
         let pages = min((footprint + pageSize - 1) / pageSize, remainingPages)
         remainingPages -= pages
+        writtenBytes[i] = pages * pageSize
         figures.freezes += 1
         figures.pagesWritten += pages
         figures.bytesWritten += pages * pageSize
@@ -146,6 +156,9 @@ struct FreezerLedger {
     /// either written or left (the budget has no overshoot: a freeze writes at most what is left).
     var violation: String? {
         if remainingPages < 0 { return "the freezer's budget is \(remainingPages) pages" }
+        if figures.bytesReadBack > figures.bytesWritten {
+            return "the freezer read back \(figures.bytesReadBack) bytes of the \(figures.bytesWritten) it wrote"
+        }
         let granted = dailyPages * Int64(figures.intervalsStarted + 1)
         if figures.pagesWritten + remainingPages != granted {
             return "the freezer wrote \(figures.pagesWritten) pages and has \(remainingPages) left of \(granted) granted"
@@ -194,7 +207,7 @@ extension Simulator {
     /// or the slots filled.
     mutating func debitFreeze(_ i: Int, footprint: Bytes) {
         guard freezerLedger != nil else { return }
-        if freezerLedger!.debit(footprint: footprint, nowUs: now) { markEligibleSkipped(.outOfBudget) }
+        if freezerLedger!.debit(i, footprint: footprint, nowUs: now) { markEligibleSkipped(.outOfBudget) }
         if let max = policy.settings.xnu?.frozenProcessesMax, apps.count(where: { $0.state == .compressed }) == max {
             markEligibleSkipped(.outOfSlots)
         }
@@ -210,9 +223,17 @@ extension Simulator {
         freezerLedger!.skip(i, .outOfBudget, suspendedSinceUs: apps[i].suspendedSinceUs)
     }
 
-    /// A frozen app read back into RAM (a thaw).
-    mutating func noteThaw(bytes: Bytes) {
+    /// What compressed app `i` reads from flash when it comes back: its footprint, or under a
+    /// budget what its last freeze wrote, at most its footprint. O(1).
+    func flashReadBytes(_ i: Int) -> Bytes {
+        guard let ledger = freezerLedger else { return apps[i].footprint }
+        return min(apps[i].footprint, ledger.writtenBytes[i])
+    }
+
+    /// Frozen app `i` is read back into RAM (a thaw), before it leaves the compressed state.
+    mutating func noteThaw(_ i: Int) {
         guard freezerLedger != nil else { return }
+        let bytes = flashReadBytes(i)
         freezerLedger!.figures.thaws += 1
         freezerLedger!.figures.bytesReadBack += bytes
     }

@@ -89,9 +89,9 @@ extension Simulator {
     mutating func decompress(_ i: Int, into state: AppState) -> Bool {
         guard demand(i, apps[i].footprint) else { return false }
         let footprint = apps[i].footprint
+        noteThaw(i)
         setState(i, state, cause: .readBackFromFlash)
         record(.decompression(bytes: footprint), i)
-        noteThaw(bytes: footprint)
         return true
     }
 }
