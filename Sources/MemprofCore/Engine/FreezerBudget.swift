@@ -43,15 +43,15 @@
 /// - there is no `p_memstat_freeze_skip_reason` (first in xnu-7195.141.2): memprof names the same
 ///   decisions (out of budget, out of slots, below the minimum, no room) as it does for xnu-7195;
 /// - left out, as in later eras: the demotion of frozen apps to the idle band, at each new
-///   interval up to 2 thawed fewer than 5 times (f:1935, c:7365; xnu-6153.11.26
-///   bsd/kern/kern_memorystatus.c:1275-1276, c:1881-1882) and, in xnu-6153, one thawed app when the budget is
-///   spent (f:2028, f:1785-1792): memprof keeps frozen apps in the frozen band; and the storage's
+///   interval up to 2 thawed fewer than 5 times (f:1935, c:7365; the limits at c:1881-1882 and
+///   xnu-6153.11.26 bsd/kern/kern_memorystatus.c:1275-1276) and, in xnu-6153, one thawed app when
+///   the budget is spent (f:2028, f:1785-1792): memprof keeps frozen apps in the frozen band; and the storage's
 ///   own budget (`vm_swap_max_budget`, f:1914, c:7344), which no source publishes: memprof keeps
 ///   the default.
 ///
 /// A frozen app that comes back reads its pages from flash: what its freeze wrote, at most its
 /// footprint (a freeze cut short by the budget wrote less, and xnu leaves the pages it did not
-/// write in RAM: `max_pages` bounds the pageout, f:1854); the resume waits that ÷ `flashReadRate`
+/// write in RAM: `max_pages` bounds the pageout, xnu-11215.1.10 f:1854); the resume waits that ÷ `flashReadRate`
 /// on top of its own time (Foreground.swift); the ledger counts it as a thaw
 /// (`memorystatus_thaw_count`, xnu-11215.1.10 bsd/kern/kern_memorystatus.c:3227). A page read
 /// back leaves flash: a fault decompresses it with flags 0 and the compressor frees its slot
