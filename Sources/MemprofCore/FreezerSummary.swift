@@ -59,7 +59,9 @@ public struct FreezerSummary: Sendable, Hashable, Codable {
     /// Pages written to flash by those freezes (at most what the budget had left each time).
     public var pagesWritten: Int64 = 0
     public var bytesWritten: Bytes = 0
-    /// Intervals started after the first (one every 24 h of the run).
+    /// Intervals started after the first: one every 24 h of the run, or under xnu-4903 and
+    /// xnu-6153 one at the freezer's first budget check 24 h or more after the last began
+    /// (``XNUSettings/freezeIntervalStartsAtCheck``).
     public var intervalsStarted = 0
     /// Pages the budget had left at the end of the run.
     public var budgetRemainingPages: Int64 = 0

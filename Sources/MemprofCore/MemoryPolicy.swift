@@ -75,6 +75,10 @@ public protocol MemoryPolicy: Sendable {
     /// or nil when it freezes nothing now. The engine calls it again after each freeze.
     func nextToFreeze(_ apps: [PolicyCandidate], memory: MemoryView) -> PolicyCandidate?
 
+    /// Whether the freezer runs at all (it may still find no app to take): the conditions of
+    /// ``nextToFreeze(_:memory:)`` before it chooses.
+    func freezerRuns(_ apps: [PolicyCandidate], memory: MemoryView) -> Bool
+
     /// Why the demanding app is killed when reclaiming did not free enough: `memoryLimit` under
     /// `seed-2015` (spec §4, step 4), `memoryPressure` (page shortage) under `xnu` (spec §5; xnu's
     /// doc/memorystatus_kills.md: per-process-limit is for passing the app limit only).
@@ -88,6 +92,7 @@ extension MemoryPolicy {
     public var hasBands: Bool { false }
     public func band(of app: PolicyCandidate, nowUs: Microseconds) -> (band: Int, sinceUs: Microseconds)? { nil }
     public func nextToFreeze(_ apps: [PolicyCandidate], memory: MemoryView) -> PolicyCandidate? { nil }
+    public func freezerRuns(_ apps: [PolicyCandidate], memory: MemoryView) -> Bool { false }
 }
 
 /// The reference text's rule (spec §5 `seed-2015`).
@@ -194,6 +199,16 @@ public struct XNUPolicy: MemoryPolicy {
             }
     }
 
+    /// The freezer runs (``nextToFreeze(_:memory:)``'s first three conditions), as xnu's freezer
+    /// thread runs and checks its budget (`memorystatus_freeze_thread`, xnu-6153.11.26
+    /// bsd/kern/kern_memorystatus_freeze.c:2018-2023) even when it then finds no app to take.
+    public func freezerRuns(_ apps: [PolicyCandidate], memory: MemoryView) -> Bool {
+        guard Double(memory.availableBytes) < xnu.freezeThreshold * Double(memory.ram) else { return false }
+        let frozen = apps.count { $0.state == .compressed }
+        let unfrozenSuspended = apps.count { $0.state == .suspended }
+        return frozen < xnu.frozenProcessesMax ?? .max && unfrozenSuspended > xnu.freezeSuspendedThreshold
+    }
+
     /// The freezer (bsd/kern/kern_memorystatus_freeze.c): it runs only while available memory is
     /// under `freezeThreshold` × RAM and more than `freezeSuspendedThreshold` suspended apps are not
     /// frozen, with fewer than `frozenProcessesMax` frozen (no limit before xnu-4903); it takes
@@ -202,10 +217,7 @@ public struct XNUPolicy: MemoryPolicy {
     /// `freezeMinFootprint` (`kMemorystatusFreezeSkipReasonBelowMinPages`) and those that do not fit
     /// in the flash store (`kMemorystatusFreezeSkipReasonNoCompressorSpace`).
     public func nextToFreeze(_ apps: [PolicyCandidate], memory: MemoryView) -> PolicyCandidate? {
-        guard Double(memory.availableBytes) < xnu.freezeThreshold * Double(memory.ram) else { return nil }
-        let frozen = apps.count { $0.state == .compressed }
-        let unfrozenSuspended = apps.count { $0.state == .suspended }
-        guard frozen < xnu.frozenProcessesMax ?? .max, unfrozenSuspended > xnu.freezeSuspendedThreshold else { return nil }
+        guard freezerRuns(apps, memory: memory) else { return nil }
         return apps.filter {
             $0.state == .suspended && ($0.band ?? .max) <= xnu.freezeMaxCandidateBand ?? .max
                 && $0.footprint >= xnu.freezeMinFootprint && memory.compressedUsed + $0.footprint <= memory.flash

@@ -81,13 +81,14 @@ extension XNUSettings {
     }
 
     /// From xnu-4903 to xnu-8020, on the 0–21 scale: frozen apps in `JETSAM_PRIORITY_UI_SUPPORT`
-    /// (8), an 8 MB minimum, at most 20 frozen; the aging and the freezer's candidates as given.
-    private static func uiSupportFrozen(_ tag: String, agingBand: Int, agingUs: Microseconds,
-                                        freezeMaxCandidateBand: Int, dailyBudgetMB: Int? = nil) -> XNUSettings {
+    /// (8), an 8 MB minimum, at most 20 frozen, a daily budget of 1024 MB; the aging, the
+    /// freezer's candidates and when a budget interval starts as given.
+    private static func uiSupportFrozen(_ tag: String, agingBand: Int, agingUs: Microseconds, freezeMaxCandidateBand: Int,
+                                        intervalStartsAtCheck: Bool? = nil) -> XNUSettings {
         XNUSettings(xnuTag: tag, idleBand: 0, agingBand: agingBand, backgroundBand: 3, frozenBand: 8, foregroundBand: 10,
                     audioBand: 12, agingUs: agingUs, freezeMaxCandidateBand: freezeMaxCandidateBand,
                     freezeMinFootprint: 8 * .megabyte, freezeThreshold: 0.5, freezeSuspendedThreshold: 4,
-                    frozenProcessesMax: 20, freezeDailyBudgetMB: dailyBudgetMB)
+                    frozenProcessesMax: 20, freezeDailyBudgetMB: 1024, freezeIntervalStartsAtCheck: intervalStartsAtCheck)
     }
 
     /// From xnu-8792, the 0–210 scale: aging 2 s in band 20, frozen apps in 75, candidates up
@@ -136,8 +137,12 @@ extension XNUSettings {
     /// appears: c:1875 `memorystatus_freeze_jetsam_band = JETSAM_PRIORITY_UI_SUPPORT` (h:53, 8).
     /// The freezer takes only the idle band (c:6852 `band = JETSAM_PRIORITY_IDLE`, c:6869
     /// `memorystatus_get_first_proc_locked(&band, FALSE)`); h:499 `FREEZE_PAGES_MIN` 8 MB; h:502 4;
-    /// h:503 `FREEZE_PROCESSES_MAX` 20; c:225 50%; c:224 pressure 15%.
-    public static let xnu4903 = uiSupportFrozen("xnu-4903.221.2", agingBand: 0, agingUs: 10 * .second, freezeMaxCandidateBand: 0)
+    /// h:503 `FREEZE_PROCESSES_MAX` 20; c:225 50%; c:224 pressure 15%. The daily budget, the first
+    /// era with one: h:505 `FREEZE_DAILY_MB_MAX_DEFAULT` 1024 MB (c:806) per c:818
+    /// `NORMAL_WINDOW_MINS` (24 h), an interval starting at a budget check (c:7335-7356; see
+    /// ``freezeIntervalStartsAtCheck`` and FreezerBudget.swift, which cites the rest).
+    public static let xnu4903 = uiSupportFrozen("xnu-4903.221.2", agingBand: 0, agingUs: 10 * .second, freezeMaxCandidateBand: 0,
+                                                intervalStartsAtCheck: true)
 
     /// iOS 13 (xnu-6153.11.26): bands h:42, h:47, h:53, h:54 (0, 3, 10, 12). Apps age in a band of
     /// their own: c:280 and c:1335-1340 `kJetsamAgingPolicySysProcsReclaimedFirst`, which sets
@@ -145,8 +150,11 @@ extension XNUSettings {
     /// h:45, 2) for c:342-353 `memorystatus_apps_idle_time()` = c:1304 10 s ÷ c:302
     /// `kJetsamAppsIdleDelayTimeRatio` (5) = 2 s. Frozen band c:1269 `UI_SUPPORT` (h:51, 8). The
     /// freezer takes only the idle band (f:1308, `FALSE` below it); fh:62 8 MB; fh:65 4; fh:66 20;
-    /// f:95 50%; c:221 pressure 15%.
-    public static let xnu6153 = uiSupportFrozen("xnu-6153.11.26", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 0)
+    /// f:95 50%; c:221 pressure 15%. The daily budget: fh:68 `FREEZE_DAILY_MB_MAX_DEFAULT` 1024 MB
+    /// (f:108) per f:145 `NORMAL_WINDOW_MINS` (24 h), an interval starting at a budget check
+    /// (f:1905-1926; see ``freezeIntervalStartsAtCheck`` and FreezerBudget.swift).
+    public static let xnu6153 = uiSupportFrozen("xnu-6153.11.26", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 0,
+                                                intervalStartsAtCheck: true)
 
     /// iOS 14 (xnu-7195.50.7.100.1): bands h:42, h:47, h:53, h:54 (0, 3, 10, 12). Aging as xnu-6153
     /// (c:317, c:1464-1469, c:1490 `AGING_BAND2`; c:379-390 and c:339: 2 s). Frozen band c:1398
@@ -154,9 +162,8 @@ extension XNUSettings {
     /// JETSAM_PRIORITY_IDLE` and f:1567-1577 `memorystatus_get_first_proc_locked(&band, FALSE)`;
     /// fh:67 8 MB; fh:70 4; fh:46 20; f:95 50%; c:222 pressure 15%. The daily budget: fh:72
     /// `FREEZE_DAILY_MB_MAX_DEFAULT` 1024 MB per f:202 `NORMAL_WINDOW_MINS` (24 h), first set at
-    /// f:1190; the degraded window is inert from this tag (f:2221, see ``freezeDailyBudgetMB``).
-    public static let xnu7195 = uiSupportFrozen("xnu-7195.50.7.100.1", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 0,
-                                                dailyBudgetMB: 1024)
+    /// f:1190; the degraded window cannot start (f:2221, as in xnu-4903 and xnu-6153: FreezerBudget.swift).
+    public static let xnu7195 = uiSupportFrozen("xnu-7195.50.7.100.1", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 0)
 
     /// iOS 15 (xnu-8019.41.5; xnu-8020.101.4 the same): bands h:43, h:48, h:58, h:59 (0, 3, 10,
     /// 12). Aging as xnu-6153 (c:325, c:1479-1484; h:47 `AGING_BAND2` 2; c:1427: 2 s after the
@@ -164,8 +171,7 @@ extension XNUSettings {
     /// f:115 `memorystatus_freeze_max_candidate_band = FREEZE_MAX_CANDIDATE_BAND` = fh:85
     /// `JETSAM_PRIORITY_AGING_BAND2` (2), walked at f:2127-2129; fh:72 8 MB; fh:75 4; fh:47 20;
     /// f:99 50%; c:232 pressure 15%. Budget fh:77 1024 MB per f:161 24 h (f:1597, f:2893).
-    public static let xnu8019 = uiSupportFrozen("xnu-8019.41.5", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 2,
-                                                dailyBudgetMB: 1024)
+    public static let xnu8019 = uiSupportFrozen("xnu-8019.41.5", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 2)
 
     /// iOS 16 (xnu-8792.41.9), the 0–210 scale: h:43 `IDLE` 0, h:47-48 `AGING_BAND2` 20, h:49
     /// `BACKGROUND` 30, h:57 `FREEZER` 75, h:60 `FOREGROUND` 100, h:61 `AUDIO_AND_ACCESSORY` 120.

@@ -47,9 +47,15 @@ public struct XNUSettings: Sendable, Hashable, Codable {
     public var pressureThresholdFraction: Double?
     /// The freezer's daily budget of writes to flash, in MB per 24-hour interval
     /// (`memorystatus_freeze_daily_mb_max` = `FREEZE_DAILY_MB_MAX_DEFAULT`); nil where memprof does
-    /// not model a budget (eras before xnu-7195, whose degraded 30-minute window is live: see
+    /// not model a budget (eras before xnu-4903, whose older throttle it does not model: see
     /// XNUSettings+Eras.swift). Left out of the JSON when nil.
     public var freezeDailyBudgetMB: Int?
+    /// True where a budget interval starts at the freezer's first budget check
+    /// (`memorystatus_freeze_update_throttle`) at or after the end of the last one, and lasts 24 h
+    /// from that check, with one day's budget on top of what was left and none for days without
+    /// a check (xnu-4903 and xnu-6153: FreezerBudget.swift). Nil (left out of the JSON): the
+    /// intervals follow one another every 24 h from the freezer's start, as xnu-11215 resets them.
+    public var freezeIntervalStartsAtCheck: Bool?
 
     /// `memorystatus_available_pages_critical_base` as a fraction of RAM: jetsam's threshold when
     /// no process is idle. 5% (`critical_threshold_percentage`) up to 3 GB of RAM in every era;
@@ -81,7 +87,8 @@ public struct XNUSettings: Sendable, Hashable, Codable {
     public init(xnuTag: String? = nil, idleBand: Int, agingBand: Int?, backgroundBand: Int, frozenBand: Int?,
                 foregroundBand: Int, audioBand: Int, agingUs: Microseconds, freezeMaxCandidateBand: Int?,
                 freezeMinFootprint: Bytes, freezeThreshold: Double, freezeSuspendedThreshold: Int,
-                frozenProcessesMax: Int?, pressureThresholdFraction: Double? = nil, freezeDailyBudgetMB: Int? = nil) {
+                frozenProcessesMax: Int?, pressureThresholdFraction: Double? = nil, freezeDailyBudgetMB: Int? = nil,
+                freezeIntervalStartsAtCheck: Bool? = nil) {
         self.xnuTag = xnuTag
         self.idleBand = idleBand
         self.agingBand = agingBand
@@ -97,6 +104,7 @@ public struct XNUSettings: Sendable, Hashable, Codable {
         self.frozenProcessesMax = frozenProcessesMax
         self.pressureThresholdFraction = pressureThresholdFraction
         self.freezeDailyBudgetMB = freezeDailyBudgetMB
+        self.freezeIntervalStartsAtCheck = freezeIntervalStartsAtCheck
     }
 
     /// The band an app in `state` sits in, by this era's numbers, without aging (for jetsam

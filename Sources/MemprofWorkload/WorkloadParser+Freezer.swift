@@ -11,7 +11,7 @@ extension WorkloadParser {
         guard var x = policy.xnu else { throw v.error("freezeDailyBudget is a number of the xnu policy's freezer") }
         guard x.freezeDailyBudgetMB != nil else {
             throw v.error("the freezer of \(x.xnuTag ?? "this kernel") has no daily budget memprof models "
-                + "(budgets start with xnu-7195, iOS 14)")
+                + "(budgets start with xnu-4903, iOS 12)")
         }
         let bytes = try v.size()
         guard bytes % .megabyte == 0, bytes >= .megabyte, bytes <= 1024 * 1024 * .megabyte else {

@@ -6,10 +6,10 @@ import Testing
 /// Every expected number is worked out by hand in the comment above it.
 @Suite("The xnu freezer's daily budget (spec §5)")
 struct FreezerBudgetTests {
-    /// iOS 18's numbers with a 32 MB budget (2048 pages of 16 KB) instead of 2048 MB.
-    static func policy(budgetMB: Int? = 32) -> PolicySettings {
+    /// iOS 18's numbers (or `era`'s) with a 32 MB budget (2048 pages of 16 KB) instead of 2048 MB.
+    static func policy(budgetMB: Int? = 32, era: XNUSettings = .xnu11215) -> PolicySettings {
         var p = PolicySettings.xnu
-        var x = XNUSettings.xnu11215
+        var x = era
         x.freezeDailyBudgetMB = budgetMB
         p.xnu = x
         return p
@@ -71,10 +71,8 @@ struct FreezerBudgetTests {
         #expect(r.summary.freezer?.freezes == 1)
         #expect(r.summary.freezer?.skips.belowMinPages == 1)
         #expect(r.finalState("a") == .compressed && r.finalState("z") == .suspended)
-        // The same day under xnu-6153 (no modelled budget): the same freeze, no ledger.
-        var old = PolicySettings.xnu
-        old.xnu = .xnu6153
-        let o = simulate(makeWorkload(apps, policy: old, script))
+        // The same day without a budget: the same freeze, no ledger.
+        let o = simulate(makeWorkload(apps, policy: Self.policy(budgetMB: nil), script))
         #expect(o.summary.freezer == nil)
         #expect(o.summary.compressions == r.summary.compressions)
     }
@@ -99,8 +97,131 @@ struct FreezerBudgetTests {
         #expect(["a", "b", "c"].map { r.finalState($0) } == [.compressed, .compressed, .suspended])
     }
 
-    @Test("the eras: no budget before xnu-7195, 1024 MB to xnu-10002, 2048 MB from xnu-11215")
+    @Test("the eras: no budget before xnu-4903, 1024 MB to xnu-10002, 2048 MB from xnu-11215; intervals from a check in xnu-4903 and xnu-6153")
     func erasBudget() {
-        #expect(XNUSettings.eras.map(\.freezeDailyBudgetMB) == [nil, nil, nil, nil, nil, nil, nil, 1024, 1024, 1024, 1024, 2048])
+        #expect(XNUSettings.eras.map(\.freezeDailyBudgetMB) == [nil, nil, nil, nil, nil, 1024, 1024, 1024, 1024, 1024, 1024, 2048])
+        #expect(XNUSettings.eras.map(\.freezeIntervalStartsAtCheck) == [nil, nil, nil, nil, nil, true, true, nil, nil, nil, nil, nil])
+    }
+
+    @Test("iOS 13: the interval starts at the freezer's first check, the budget runs out, and a check 24 h after that one renews it")
+    func ios13BudgetFromTheFirstCheck() throws {
+        // Eight apps of 12 MB (768 pages each), opened 5 s apart from 0 s; each is suspended when
+        // the next opens, ages 2 s in band 2 and then sits in band 0, the only band xnu-6153's
+        // freezer takes. It runs (and checks its budget) while more than 4 suspended apps are
+        // unfrozen (available memory is under 50% of RAM here once an app runs).
+        // - 20 s (open e): a b c d suspended, 4: the freezer does not run; no interval yet.
+        // - 25 s (open f): a to e, 5: the freezer's first check starts the interval, to
+        //   24 h + 25 s, with 2048 pages; a (band 0) is frozen: 1280 left; 4 unfrozen: stop.
+        // - 30 s (open g): b frozen: 512 left.
+        // - 35 s (open h): g is suspended (512 left: not marked); c writes the 512 left (0): the
+        //   budget is exhausted at 35 s and the suspended apps of band 0, d e f, are marked out of
+        //   budget (3); g is still in band 2.
+        // - 40 s (open a): a read back (12 MB, 320 ms: 200 ms + 12 MB ÷ 100 MB/s); h suspended
+        //   while the budget is spent: out of budget (4); 5 unfrozen, but the budget is spent.
+        // - 45 s (freeze d): refused (1).
+        // - 24 h + 10 s (open b): b read back (24 MB read in all); a suspended while spent: out
+        //   of budget (5). 24 h of the run have passed, but the interval began at 25 s: still
+        //   spent, nothing frozen although 6 apps are unfrozen (iOS 18 would have renewed at 24 h).
+        // - 24 h + 30 s (freeze d): the sysctl's check, after 24 h + 25 s, starts the next
+        //   interval with 0 + 2048 pages; d writes 768 (1280 left); then the freezer: e f g h a
+        //   unfrozen, 5: e (band 0 since 27 s, the first) writes 768 (512 left); 4: stop.
+        // Freezes 5 (a b c d e), 768 + 768 + 512 + 768 + 768 = 3584 pages (56 MB), 512 (8 MB) left.
+        let apps = ["a", "b", "c", "d", "e", "f", "g", "h"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
+        var script: [(Microseconds, ScriptAction)] = (0..<8).map { (Microseconds($0) * 5 * sec, .open($0)) }
+        script += [(40 * sec, .open(0)), (45 * sec, .freeze(3)), (24 * 60 * mins + 10 * sec, .open(1)),
+                   (24 * 60 * mins + 30 * sec, .freeze(3))]
+        let r = simulate(makeWorkload(apps, duration: 24 * 60 * mins + 40 * sec, policy: Self.policy(era: .xnu6153), script))
+        #expect(r.invariantViolations.isEmpty)
+        let f = try #require(r.summary.freezer)
+        // Freezes, pages and bytes written, exhaustions and the first, intervals after the first,
+        // pages left, out of budget, refused, thaws and bytes read back.
+        #expect([Int64(f.freezes), f.pagesWritten, f.bytesWritten, Int64(f.budgetExhaustions), f.firstExhaustedAtUs ?? -1,
+                  Int64(f.intervalsStarted), f.budgetRemainingPages, Int64(f.skips.outOfBudget), Int64(f.refusedFreezes),
+                  Int64(f.thaws), f.bytesReadBack]
+            == [5, 3584, 56 * MB, 1, 35 * sec, 1, 512, 5, 1, 2, 24 * MB])
+        #expect(r.stats("a").resumeLatencyUs.max == 320 * ms)
+        #expect(["c", "d", "e", "f", "g", "h", "a"].map { r.finalState($0) }
+            == [.compressed, .compressed, .compressed, .suspended, .suspended, .suspended, .suspended])
+        // d and e are frozen at 24 h + 30 s, not at 24 h + 10 s.
+        let frozenAt = { (id: String) in r.events(id).last { if case .compression = $0.payload { true } else { false } }?.atUs }
+        #expect([frozenAt("d"), frozenAt("e")] == [24 * 60 * mins + 30 * sec, 24 * 60 * mins + 30 * sec])
+    }
+
+    @Test("iOS 13: the degraded window never starts, the freezer takes the last quarter at once, and the next interval adds a day to what was left")
+    func ios13NoDegradedWindow() throws {
+        // Five apps opened 5 s apart: a 20 MB (1280 pages), b 8 MB (512), c d e 12 MB (768); at
+        // 20 s a b c d are suspended, 4: the freezer itself never runs, only `freeze:` checks.
+        // - 30 s (freeze a): the first check starts the interval (to 24 h + 30 s, 2048 pages);
+        //   a writes 1280: 768 left.
+        // - 35 s (freeze b): 512 written, 256 left: 12.5% of the day, under xnu's 25% threshold
+        //   with nearly 24 h to go. Were the degraded window live, the next check would allow
+        //   ((256 ÷ 86 395 s) ÷ 60) × 30 = 0 pages (integer division) for 30 minutes, below the
+        //   normal 2048 ÷ 1440 × 30 = 30: c would be refused. It is not live: the threshold is
+        //   computed from a 0 (FreezerBudget.swift).
+        // - 1 h (freeze c): c writes the 256 left: exhausted at 1 h; d (band 0) out of budget (1).
+        // - 2 h and 24 h + 20 s (freeze d): refused, the interval runs to 24 h + 30 s (2).
+        // - 24 h + 40 s (freeze d): the next interval: what was left (0, a live window would have
+        //   kept 256) + 2048; d writes 768: 1280 left.
+        // Freezes 4, 1280 + 512 + 256 + 768 = 2816 pages (44 MB); 1280 (20 MB) left.
+        let apps = [makeApp("a", footprint: 20 * MB, launch: 500 * ms), makeApp("b", footprint: 8 * MB, launch: 500 * ms)]
+            + ["c", "d", "e"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
+        var script: [(Microseconds, ScriptAction)] = (0..<5).map { (Microseconds($0) * 5 * sec, .open($0)) }
+        script += [(30 * sec, .freeze(0)), (35 * sec, .freeze(1)), (60 * mins, .freeze(2)), (120 * mins, .freeze(3)),
+                   (24 * 60 * mins + 20 * sec, .freeze(3)), (24 * 60 * mins + 40 * sec, .freeze(3))]
+        let r = simulate(makeWorkload(apps, duration: 24 * 60 * mins + 50 * sec, policy: Self.policy(era: .xnu6153), script))
+        #expect(r.invariantViolations.isEmpty)
+        let f = try #require(r.summary.freezer)
+        #expect(f.freezes == 4)
+        #expect(f.pagesWritten == 2816 && f.bytesWritten == 44 * MB)
+        #expect(f.budgetExhaustions == 1 && f.firstExhaustedAtUs == 60 * mins)
+        #expect(f.intervalsStarted == 1)
+        #expect(f.budgetRemainingPages == 1280)
+        #expect(f.refusedFreezes == 2 && f.skips.outOfBudget == 1)
+        #expect(["a", "b", "c", "d"].map { r.finalState($0) } == [.compressed, .compressed, .compressed, .compressed])
+    }
+
+    @Test("iOS 12 (xnu-4903) has the same budget and intervals as iOS 13")
+    func ios12Budget() throws {
+        // ios13NoDegradedWindow's first freezes under xnu-4903's numbers: 30 s a 1280 (768 left),
+        // 35 s b 512 (256 left), 1 h c the 256 left (exhausted); 24 h + 20 s d refused (the
+        // interval began at 30 s).
+        let apps = [makeApp("a", footprint: 20 * MB, launch: 500 * ms), makeApp("b", footprint: 8 * MB, launch: 500 * ms)]
+            + ["c", "d", "e"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
+        var script: [(Microseconds, ScriptAction)] = (0..<5).map { (Microseconds($0) * 5 * sec, .open($0)) }
+        script += [(30 * sec, .freeze(0)), (35 * sec, .freeze(1)), (60 * mins, .freeze(2)), (24 * 60 * mins + 20 * sec, .freeze(3))]
+        let r = simulate(makeWorkload(apps, duration: 24 * 60 * mins + 30 * sec, policy: Self.policy(era: .xnu4903), script))
+        #expect(r.invariantViolations.isEmpty)
+        let f = try #require(r.summary.freezer)
+        #expect(f.freezes == 3 && f.pagesWritten == 2048 && f.firstExhaustedAtUs == 60 * mins)
+        #expect(f.refusedFreezes == 1 && f.intervalsStarted == 0 && f.budgetRemainingPages == 0)
+    }
+
+    @Test("a thaw reads back what the freeze wrote: after a freeze cut short by the budget, less than the footprint; a refreeze writes it all")
+    func thawReadsWhatWasWritten() throws {
+        // iOS 18's numbers, a 16 MB budget (1024 pages). Three apps of 12 MB (768 pages) opened
+        // 5 s apart: at 10 s a and b are suspended, 2: the freezer itself never runs.
+        // - 15 s (freeze a): 768 pages, 256 left.
+        // - 20 s (freeze b): the 256 pages left, 4 MB of its 12 MB: exhausted.
+        // - 30 s (open b): b reads back the 4 MB written, not 12: resume 200 ms + 4 MB ÷ 100 MB/s
+        //   = 240 ms (the whole footprint would be 320 ms).
+        // - 24 h + 10 s (open c, a warm resume): b is suspended; the budget was renewed at 24 h
+        //   (0 + 1024 pages).
+        // - 24 h + 20 s (freeze b): its whole 12 MB again (768 pages; the thaw read every page
+        //   back, and the 8 MB never written stayed in RAM): 256 left.
+        // - 24 h + 30 s (open b): reads back 12 MB, 320 ms.
+        // Written 768 + 256 + 768 = 1792 pages (28 MB); read back 4 + 12 = 16 MB in 2 thaws.
+        let apps = ["a", "b", "c"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
+        let day = 24 * 60 * mins
+        let script: [(Microseconds, ScriptAction)] = [
+            (0, .open(0)), (5 * sec, .open(1)), (10 * sec, .open(2)), (15 * sec, .freeze(0)), (20 * sec, .freeze(1)),
+            (30 * sec, .open(1)), (day + 10 * sec, .open(2)), (day + 20 * sec, .freeze(1)), (day + 30 * sec, .open(1)),
+        ]
+        let r = simulate(makeWorkload(apps, duration: day + 40 * sec, policy: Self.policy(budgetMB: 16), script))
+        #expect(r.invariantViolations.isEmpty)
+        let f = try #require(r.summary.freezer)
+        #expect([Int64(f.freezes), f.pagesWritten, f.bytesWritten, Int64(f.thaws), f.bytesReadBack]
+            == [3, 1792, 28 * MB, 2, 16 * MB])
+        let latencies = r.events("b").compactMap { if case .resume(.fromCompressed, let l) = $0.payload { l } else { nil } }
+        #expect(latencies == [240 * ms, 320 * ms])
     }
 }

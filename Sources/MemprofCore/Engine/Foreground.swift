@@ -5,7 +5,7 @@
 /// (`answeredCallEnd`); `growthTick` once a second while the app grows.
 extension Simulator {
     mutating func resume(_ i: Int, fromCompressed: Bool) {
-        let footprint = apps[i].footprint
+        let readBytes = fromCompressed ? flashReadBytes(i) : 0
         apps[i].userQuit = false
         if fromCompressed {
             guard decompress(i, into: .inactive) else { return }
@@ -21,7 +21,7 @@ extension Simulator {
         setFootprint(i, apps[i].footprint + restored)
         var latency = apps[i].spec.resumeTimeUs
         if fromCompressed {
-            latency += footprint * 1_000_000 / max(1, workload.device.flashReadRate)
+            latency += readBytes * 1_000_000 / max(1, workload.device.flashReadRate)
             apps[i].stats.launches.fromCompressed += 1
             summary.compressedResumes += 1
         } else {

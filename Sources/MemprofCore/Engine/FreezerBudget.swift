@@ -1,5 +1,5 @@
 /// The `xnu` freezer's daily budget of writes to flash (spec §5 `xnu`), for the eras that have
-/// one without a live degraded window (``XNUSettings/freezeDailyBudgetMB``: xnu-7195 and later).
+/// one (``XNUSettings/freezeDailyBudgetMB``: xnu-4903 and later).
 ///
 /// What xnu does, at xnu-11215.1.10 bsd/kern/kern_memorystatus_freeze.c (`f`) and
 /// bsd/sys/kern_memorystatus_freeze.h (`fh`); xnu-7195 to xnu-10002 the same, 1024 MB a day:
@@ -17,13 +17,48 @@
 ///   time, as memprof's intervals do);
 /// - the degraded 30-minute window cannot start: `memorystatus_freeze_update_throttle` compares
 ///   with a `freeze_daily_pageouts_max` it leaves 0 (f:2821, f:2869), so only the normal window
-///   limits (from xnu-7195.50.7.100.1 f:2221; in xnu-4903 and xnu-6153 it is computed and the
-///   degraded window is live, which memprof does not model: their freezer has no budget here).
+///   limits (the same in every era, below).
 ///
-/// A frozen app that comes back reads its pages from flash: the resume (or wake) waits
-/// `footprint ÷ flashReadRate` on top of its own time (Foreground.swift), the same read as any
-/// compressed app's; the ledger counts it as a thaw (`memorystatus_thaw_count`, xnu-11215.1.10
-/// bsd/kern/kern_memorystatus.c:3227).
+/// xnu-6153.11.26 (iOS 13; `f`, `fh` at that tag) differs in when an interval starts
+/// (``XNUSettings/freezeIntervalStartsAtCheck``), xnu-4903.221.2 (iOS 12; bsd/kern/kern_memorystatus.c
+/// `c`, bsd/sys/kern_memorystatus.h `h`) the same at the lines given second:
+/// - the budget: fh:68 (h:505) 1024 MB a day in pages (f:1919, c:7349); the first is granted when
+///   the freezer starts (f:986, c:6601), and a freeze writes at most what is left (f:1422, c:6935)
+///   and debits it (f:1490-1491, c:7014-7015);
+/// - every interval, the first too, starts at a budget check, `memorystatus_freeze_update_throttle`,
+///   at or after the end of the last (f:1905, c:7335; the first interval's end is 0, f:147-150,
+///   c:820-823) and ends 24 h after that check (f:1924-1926, c:7354-7356): the freezer's thread
+///   checks when it runs, while available memory is under the freeze threshold, fewer than 20
+///   apps are frozen and more than 4 suspended ones are not (f:2018-2023 and f:1689-1695,
+///   c:7457-7463), and the `freeze` sysctl checks, refused with nothing left (f:1162-1166,
+///   c:6704-6707). A new interval grants what was left plus one day (f:1921-1922, c:7351-7352)
+///   and nothing for days without a check. memprof checks where the freezer would run
+///   (``XNUPolicy/freezerRuns(_:memory:)``) and at `freeze:`;
+/// - the degraded 30-minute window (f:144, c:817) cannot start either: `freeze_daily_pageouts_max`
+///   is a local set to 0 (f:1873, c:7301) and computed only when a new interval starts (f:1919,
+///   c:7349), so in the running interval the 25% threshold is 0 (f:1964, c:7399) and `budget_left
+///   <= budget_threshold` (f:1973, c:7408) never holds with budget left (f:1960-1963): the only
+///   line that sets `memorystatus_freeze_degradation` (f:1989, c:7426) is never reached, and the
+///   freezer takes all that is left at once, as in later eras;
+/// - there is no `p_memstat_freeze_skip_reason` (first in xnu-7195.141.2): memprof names the same
+///   decisions (out of budget, out of slots, below the minimum, no room) as it does for xnu-7195;
+/// - left out, as in later eras: the demotion of frozen apps to the idle band, at each new
+///   interval up to 2 thawed fewer than 5 times (f:1935, c:7365; the limits at c:1881-1882 and
+///   xnu-6153.11.26 bsd/kern/kern_memorystatus.c:1275-1276) and, in xnu-6153, one thawed app when
+///   the budget is spent (f:2028, f:1785-1792): memprof keeps frozen apps in the frozen band; and the storage's
+///   own budget (`vm_swap_max_budget`, f:1914, c:7344), which no source publishes: memprof keeps
+///   the default.
+///
+/// A frozen app that comes back reads its pages from flash: what its freeze wrote, at most its
+/// footprint (a freeze cut short by the budget wrote less, and xnu leaves the pages it did not
+/// write in RAM: `max_pages` bounds the pageout, xnu-11215.1.10 f:1854); the resume waits that ÷ `flashReadRate`
+/// on top of its own time (Foreground.swift); the ledger counts it as a thaw
+/// (`memorystatus_thaw_count`, xnu-11215.1.10 bsd/kern/kern_memorystatus.c:3227). A page read
+/// back leaves flash: a fault decompresses it with flags 0 and the compressor frees its slot
+/// unless `C_KEEP`, which only a copy-on-write fault from a backing object passes
+/// (xnu-6153.11.26 osfmk/vm/vm_fault.c:1564-1570 and :4323-4325, osfmk/vm/vm_compressor.c:3864-3880).
+/// memprof's thaw reads every page written, so none stays on flash and a refreeze writes the whole
+/// footprint again, as xnu writes again every resident page it freezes.
 ///
 /// Every step is O(1) but marking skipped apps, which walks the apps once per freeze (as the
 /// freezer's own choice does). With the budget spent the freezer costs nothing per step: it is
@@ -33,41 +68,73 @@ struct FreezerLedger {
 
     let dailyPages: Int64
     let pageSize: Bytes
+    /// ``XNUSettings/freezeIntervalStartsAtCheck``: intervals start at budget checks, not every 24 h.
+    let startsAtCheck: Bool
     var remainingPages: Int64
-    var intervalEndsUs: Microseconds = intervalUs
+    /// When the interval ends; nil before the first budget check where intervals start at checks.
+    var intervalEndsUs: Microseconds?
     var figures: FreezerSummary
     /// Each app's skip reason (`FreezeSkipReason.rawValue`, 0 for none) and since when the app it
     /// was given to had been suspended: a reason lasts while the app stays suspended.
     var skipReason: [UInt8]
     var skipSinceUs: [Microseconds]
+    /// What each app's last freeze wrote, in bytes (whole pages).
+    var writtenBytes: [Bytes]
 
-    /// Nil when the policy has no budget (`seed-2015`, xnu eras before xnu-7195).
+    /// Nil when the policy has no budget (`seed-2015`, xnu eras before xnu-4903).
     init?(policy: PolicySettings, device: Device, appCount: Int) {
-        guard let mb = policy.xnu?.freezeDailyBudgetMB, device.pageSize > 0 else { return nil }
+        guard let x = policy.xnu, let mb = x.freezeDailyBudgetMB, device.pageSize > 0 else { return nil }
         pageSize = device.pageSize
         dailyPages = Int64(mb) * .megabyte / pageSize
         remainingPages = dailyPages
+        startsAtCheck = x.freezeIntervalStartsAtCheck ?? false
+        intervalEndsUs = startsAtCheck ? nil : Self.intervalUs
         figures = FreezerSummary(dailyBudgetBytes: Int64(mb) * .megabyte, pageSize: pageSize)
         skipReason = Array(repeating: 0, count: appCount)
         skipSinceUs = Array(repeating: 0, count: appCount)
+        writtenBytes = Array(repeating: 0, count: appCount)
     }
 
-    var isSpent: Bool { remainingPages == 0 }
+    /// Whether a budget check at `nowUs` would find nothing left: none left and, where intervals
+    /// start at checks, the interval not over (a check after its end starts a new one).
+    func isSpent(at nowUs: Microseconds) -> Bool {
+        guard remainingPages == 0 else { return false }
+        guard startsAtCheck, let end = intervalEndsUs else { return true }
+        return nowUs < end
+    }
 
     /// Starts the intervals due by `nowUs`, each with a day's budget on top of what was left.
+    /// Where intervals start at checks time alone starts none: ``check(at:)`` does.
     mutating func roll(to nowUs: Microseconds) {
-        while nowUs >= intervalEndsUs {
+        guard !startsAtCheck else { return }
+        while nowUs >= intervalEndsUs! {
             remainingPages += dailyPages
-            intervalEndsUs += Self.intervalUs
+            intervalEndsUs! += Self.intervalUs
             figures.intervalsStarted += 1
         }
     }
 
-    /// Debits a freeze of `footprint` bytes: its pages, at most what is left. Returns whether the
-    /// budget ran out with it.
-    mutating func debit(footprint: Bytes, nowUs: Microseconds) -> Bool {
+    /// The freezer checks its budget (`memorystatus_freeze_update_throttle`) at `nowUs`. Where
+    /// intervals start at checks: the first check starts the first interval with the budget
+    /// granted at the start, a check at or after an interval's end starts the next with what was
+    /// left plus one day (xnu-6153.11.26 bsd/kern/kern_memorystatus_freeze.c:1905-1926); each lasts
+    /// 24 h from its check. Elsewhere the same as ``roll(to:)``.
+    mutating func check(at nowUs: Microseconds) {
+        guard startsAtCheck else { return roll(to: nowUs) }
+        if let end = intervalEndsUs {
+            guard nowUs >= end else { return }
+            remainingPages += dailyPages
+            figures.intervalsStarted += 1
+        }
+        intervalEndsUs = nowUs + Self.intervalUs
+    }
+
+    /// Debits a freeze of app `i`'s `footprint` bytes: its pages, at most what is left. Returns
+    /// whether the budget ran out with it.
+    mutating func debit(_ i: Int, footprint: Bytes, nowUs: Microseconds) -> Bool {
         let pages = min((footprint + pageSize - 1) / pageSize, remainingPages)
         remainingPages -= pages
+        writtenBytes[i] = pages * pageSize
         figures.freezes += 1
         figures.pagesWritten += pages
         figures.bytesWritten += pages * pageSize
@@ -89,6 +156,9 @@ struct FreezerLedger {
     /// either written or left (the budget has no overshoot: a freeze writes at most what is left).
     var violation: String? {
         if remainingPages < 0 { return "the freezer's budget is \(remainingPages) pages" }
+        if figures.bytesReadBack > figures.bytesWritten {
+            return "the freezer read back \(figures.bytesReadBack) bytes of the \(figures.bytesWritten) it wrote"
+        }
         let granted = dailyPages * Int64(figures.intervalsStarted + 1)
         if figures.pagesWritten + remainingPages != granted {
             return "the freezer wrote \(figures.pagesWritten) pages and has \(remainingPages) left of \(granted) granted"
@@ -137,7 +207,7 @@ extension Simulator {
     /// or the slots filled.
     mutating func debitFreeze(_ i: Int, footprint: Bytes) {
         guard freezerLedger != nil else { return }
-        if freezerLedger!.debit(footprint: footprint, nowUs: now) { markEligibleSkipped(.outOfBudget) }
+        if freezerLedger!.debit(i, footprint: footprint, nowUs: now) { markEligibleSkipped(.outOfBudget) }
         if let max = policy.settings.xnu?.frozenProcessesMax, apps.count(where: { $0.state == .compressed }) == max {
             markEligibleSkipped(.outOfSlots)
         }
@@ -149,13 +219,21 @@ extension Simulator {
     /// becomes a candidate instead, when it is suspended). O(1).
     mutating func noteSuspendedWhileSpent(_ i: Int) {
         freezerLedger!.roll(to: now)
-        guard freezerLedger!.isSpent, let x = policy.settings.xnu, apps[i].footprint >= x.freezeMinFootprint else { return }
+        guard freezerLedger!.isSpent(at: now), let x = policy.settings.xnu, apps[i].footprint >= x.freezeMinFootprint else { return }
         freezerLedger!.skip(i, .outOfBudget, suspendedSinceUs: apps[i].suspendedSinceUs)
     }
 
-    /// A frozen app read back into RAM (a thaw).
-    mutating func noteThaw(bytes: Bytes) {
+    /// What compressed app `i` reads from flash when it comes back: its footprint, or under a
+    /// budget what its last freeze wrote, at most its footprint. O(1).
+    func flashReadBytes(_ i: Int) -> Bytes {
+        guard let ledger = freezerLedger else { return apps[i].footprint }
+        return min(apps[i].footprint, ledger.writtenBytes[i])
+    }
+
+    /// Frozen app `i` is read back into RAM (a thaw), before it leaves the compressed state.
+    mutating func noteThaw(_ i: Int) {
         guard freezerLedger != nil else { return }
+        let bytes = flashReadBytes(i)
         freezerLedger!.figures.thaws += 1
         freezerLedger!.figures.bytesReadBack += bytes
     }

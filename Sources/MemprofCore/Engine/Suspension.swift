@@ -41,10 +41,15 @@ extension Simulator {
         if freezerLedger != nil { freezerLedger!.roll(to: now) }
         while true {
             // With its daily budget spent the freezer freezes nothing (FreezerBudget.swift): O(1).
-            if freezerLedger?.isSpent == true { return }
+            if freezerLedger?.isSpent(at: now) == true { return }
             let running = apps.indices.filter { apps[$0].state != .notRunning }.map(policyCandidate)
             let memory = MemoryView(ram: workload.device.ram, availableBytes: appMemory - used,
                                     compressedUsed: compressedUsed, flash: workload.device.flash)
+            // Where a budget interval starts at a check, the freezer checks whenever it runs.
+            if freezerLedger?.startsAtCheck == true {
+                guard policy.freezerRuns(running, memory: memory) else { return }
+                freezerLedger!.check(at: now)
+            }
             guard let c = policy.nextToFreeze(running, memory: memory),
                   apps[c.index].state == .suspended else { return }
             let i = c.index
@@ -70,8 +75,8 @@ extension Simulator {
         guard compressedUsed + footprint <= workload.device.flash else { return ignored(action, .flashFull) }
         if freezerLedger != nil {
             // The sysctl is refused with the budget spent (FreezerBudget.swift).
-            freezerLedger!.roll(to: now)
-            if freezerLedger!.isSpent {
+            freezerLedger!.check(at: now)
+            if freezerLedger!.isSpent(at: now) {
                 freezerLedger!.figures.refusedFreezes += 1
                 return ignored(action, .freezerOutOfBudget)
             }
@@ -84,9 +89,9 @@ extension Simulator {
     mutating func decompress(_ i: Int, into state: AppState) -> Bool {
         guard demand(i, apps[i].footprint) else { return false }
         let footprint = apps[i].footprint
+        noteThaw(i)
         setState(i, state, cause: .readBackFromFlash)
         record(.decompression(bytes: footprint), i)
-        noteThaw(bytes: footprint)
         return true
     }
 }
