@@ -368,6 +368,22 @@ def check_page(browser, path, outdir):
         if counts.get("areas", 0) < 1: problems.append("memory chart drew no stacked area")
         if counts.get("used", 0) < 10: problems.append("memory chart drew no used line")
         if counts.get("ready") != "1": problems.append("page script did not finish")
+        # The in-RAM compressor's pool (xnu on a phone): its own line on the memory chart, with
+        # points, drawn with a visible stroke, and its legend entry. phone-day-2026 has one.
+        pool = js("""(function(){var M=JSON.parse(document.getElementById('memprof-data').textContent).memory||{};
+          var p=document.querySelector('#mem path#pool'),b=p?p.getBBox():null;
+          return JSON.stringify({data:(M.pool||[]).length,path:!!p,steps:p?(p.getAttribute('d').match(/[HV]/g)||[]).length:0,
+            w:b?b.width:0,h:b?b.height:0,stroke:p?getComputedStyle(p).stroke:'',legend:document.querySelectorAll('.legend .k-pool').length});})()""") or {}
+        counts["pool"] = pool
+        expects_pool = "/phone-day-2026/" in path or pool.get("data", 0) > 0
+        if expects_pool and kind == "report":
+            if not pool.get("path"): problems.append("memory chart drew no compressor pool line (#pool)")
+            elif pool.get("steps", 0) < 4 or pool.get("w", 0) <= 0 or pool.get("h", 0) <= 0:
+                problems.append(f"compressor pool line has no points ({pool})")
+            if pool.get("stroke") in ("", "none"): problems.append(f"compressor pool line is not stroked ({pool})")
+            if pool.get("legend", 0) < 1: problems.append("memory legend has no entry for the compressor pool")
+        elif pool.get("path") and kind == "report":
+            problems.append("memory chart drew a compressor pool line for a run without one")
         # Y ticks are round numbers: whole MB, or GB in quarters.
         ylabels = js("JSON.stringify([].map.call(document.querySelectorAll('#mem .grid .ylab'),function(t){return t.textContent;}))") or []
         for label in ylabels:

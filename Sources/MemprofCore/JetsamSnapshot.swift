@@ -46,15 +46,18 @@ public struct JetsamSnapshot: Sendable, Hashable {
     public var pageSize: Bytes
     /// Largest first (ties by app id, then index).
     public var processes: [Process]
+    /// The in-RAM compressor's pool and counters at the moment (nil in a run without one).
+    public var compressor: JetsamEvent.Compressor?
 
     public init(atUs: Microseconds, killed: Int, exitReason: ExitReason, largestProcess: Int, pageSize: Bytes,
-                processes: [Process]) {
+                processes: [Process], compressor: JetsamEvent.Compressor? = nil) {
         self.atUs = atUs
         self.killed = killed
         self.exitReason = exitReason
         self.largestProcess = largestProcess
         self.pageSize = pageSize
         self.processes = processes
+        self.compressor = compressor
     }
 
     /// The `reason` of a process: on the killed one only.
@@ -70,6 +73,7 @@ public struct JetsamSnapshot: Sendable, Hashable {
                     processes: processes.map {
                         JetsamEvent.Process(pid: $0.pid, priority: $0.priority, name: appIDs[$0.app], rpages: $0.rpages,
                                             states: $0.states, reason: reason(of: $0))
-                    })
+                    },
+                    compressor: compressor)
     }
 }

@@ -161,20 +161,43 @@ public struct JetsamEvent: Sendable, Hashable, Codable {
         }
     }
 
+    /// The in-RAM compressor at the moment of a kill, in pages, as xnu's jetsam snapshot takes it
+    /// from `host_statistics64` (xnu-11215.1.10 bsd/kern/kern_memorystatus.c:5109-5112;
+    /// osfmk/kern/host.c:843-855): the pages the pool takes (`compressor_page_count`), the pages
+    /// it holds counted uncompressed (`c_segment_pages_compressed`), and the pages compressed and
+    /// decompressed since the run began (`vm_stat.compressions`, `vm_stat.decompressions`).
+    public struct Compressor: Sendable, Hashable, Codable {
+        public var pages: Int64
+        public var uncompressedPages: Int64
+        public var compressions: Int64
+        public var decompressions: Int64
+
+        public init(pages: Int64, uncompressedPages: Int64, compressions: Int64, decompressions: Int64) {
+            self.pages = pages
+            self.uncompressedPages = uncompressedPages
+            self.compressions = compressions
+            self.decompressions = decompressions
+        }
+    }
+
     public var atUs: Microseconds
     public var killed: String
     public var exitReason: ExitReason
     public var largestProcess: String
     public var pageSize: Bytes
     public var processes: [Process]
+    /// Set when the run has an in-RAM compressor (the `xnu` policy on a phone); nil otherwise,
+    /// and then not written in report.json.
+    public var compressor: Compressor?
 
     public init(atUs: Microseconds, killed: String, exitReason: ExitReason, largestProcess: String, pageSize: Bytes,
-                processes: [Process]) {
+                processes: [Process], compressor: Compressor? = nil) {
         self.atUs = atUs
         self.killed = killed
         self.exitReason = exitReason
         self.largestProcess = largestProcess
         self.pageSize = pageSize
         self.processes = processes
+        self.compressor = compressor
     }
 }

@@ -13,10 +13,12 @@ public protocol SimulationSink: AnyObject {
     /// The jetsam snapshot of a memory kill, taken before the kill's own events.
     func record(_ snapshot: consuming JetsamSnapshot)
     /// Memory changed at `atUs`: app `app` (an index into the workload's apps) now holds
-    /// `appBytes` resident, and the device `usedBytes` in use and `compressedBytes` on flash;
+    /// `appBytes` resident, and the device `usedBytes` in use, `compressedBytes` on flash and
+    /// `compressorBytes` in the in-RAM compressor's pool (0 in a run without one);
     /// `app` is -1 when a process that is not an app changed (only the device's figures count).
     /// Several calls at one instant may follow each other: the last holds (see ``Series``).
-    func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes)
+    func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes,
+                       compressorBytes: Bytes)
 }
 
 /// A run's outputs written as it goes (report.json, trace.json, what report.html draws): each
@@ -61,7 +63,7 @@ public struct EventBatch {
     }
 }
 
-/// A memory change of the engine (``SimulationSink/memoryChanged(atUs:app:appBytes:usedBytes:compressedBytes:)``).
+/// A memory change of the engine (``SimulationSink/memoryChanged(atUs:app:appBytes:usedBytes:compressedBytes:compressorBytes:)``).
 public struct MemoryChange: Sendable {
     public var atUs: Microseconds
     /// The app's index in the workload, -1 for a process that is not an app.
@@ -69,23 +71,27 @@ public struct MemoryChange: Sendable {
     public var appBytes: Bytes
     public var usedBytes: Bytes
     public var compressedBytes: Bytes
+    /// The in-RAM compressor's pool (0 in a run without one).
+    public var compressorBytes: Bytes
 
-    public init(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
+    public init(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes,
+                compressorBytes: Bytes = 0) {
         self.atUs = atUs
         self.app = app
         self.appBytes = appBytes
         self.usedBytes = usedBytes
         self.compressedBytes = compressedBytes
+        self.compressorBytes = compressorBytes
     }
 }
 
 /// The timeline's series a run's outputs keep as memory changes and pressure changes come: each
-/// app's resident bytes, the device's used and compressed bytes, and the pressure level, the
-/// last change at an instant holding (``Series``). Final points are handed out once no later
-/// call can replace them (``drain(before:app:used:compressed:levels:)``).
+/// app's resident bytes, the device's used and compressed bytes, the in-RAM compressor's pool and
+/// the pressure level, the last change at an instant holding (``Series``). Final points are
+/// handed out once no later call can replace them (``drain(before:app:used:compressed:compressor:levels:)``).
 public struct TimelineSeries {
     public private(set) var apps: [Series]
-    public private(set) var used = Series(), compressed = Series(), levels = Series()
+    public private(set) var used = Series(), compressed = Series(), compressor = Series(), levels = Series()
 
     /// Series for `apps` apps, each starting at 0 bytes, and the level at normal.
     public init(apps: Int) {
@@ -93,6 +99,7 @@ public struct TimelineSeries {
         for i in self.apps.indices { self.apps[i].record(0, 0) }
         used.record(0, 0)
         compressed.record(0, 0)
+        compressor.record(0, 0)
         levels.record(0, Self.levelNumber(.normal))
     }
 
@@ -102,6 +109,7 @@ public struct TimelineSeries {
             if change.app >= 0 { apps[change.app].record(change.atUs, change.appBytes) }
             used.record(change.atUs, change.usedBytes)
             compressed.record(change.atUs, change.compressedBytes)
+            compressor.record(change.atUs, change.compressorBytes)
         }
         addLevels(batch)
     }
@@ -116,14 +124,17 @@ public struct TimelineSeries {
     }
 
     /// Hands out every series' points dated before `time` (all for `.max`), which no later call
-    /// replaces: each app's (by workload index), then used, compressed, and the levels.
+    /// replaces: each app's (by workload index), then used, compressed, the compressor's pool and
+    /// the levels.
     public mutating func drain(before time: Microseconds, app: (Int, Microseconds, Int64) throws -> Void,
                                used usedPoint: (Microseconds, Int64) throws -> Void,
                                compressed compressedPoint: (Microseconds, Int64) throws -> Void,
+                               compressor compressorPoint: (Microseconds, Int64) throws -> Void,
                                levels level: (Microseconds, PressureLevel) throws -> Void) rethrows {
         for i in apps.indices { try apps[i].drain(before: time) { try app(i, $0, $1) } }
         try used.drain(before: time, usedPoint)
         try compressed.drain(before: time, compressedPoint)
+        try compressor.drain(before: time, compressorPoint)
         try drainLevels(before: time, level)
     }
 

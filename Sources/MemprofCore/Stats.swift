@@ -192,7 +192,11 @@ public struct Timeline: Sendable, Hashable, Codable {
     }
 
     public var usedBytes: [[Int64]] = []
+    /// Bytes frozen to flash (iOS; the compressed store).
     public var compressedBytes: [[Int64]] = []
+    /// RAM the in-RAM compressor's pool takes (compressed bytes): only in a run that has one
+    /// (the `xnu` policy on a phone), nil otherwise and then not written in report.json.
+    public var compressorBytes: [[Int64]]?
     /// Resident bytes per app (0 while compressed or not running).
     public var appBytes: [String: [[Int64]]] = [:]
     public var levels: [LevelChange] = []

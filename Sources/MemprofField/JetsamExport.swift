@@ -95,8 +95,16 @@ public enum JetsamExport {
         let appPages = (device.ram - device.systemReserved) / pageSize
         let stamp = dateStamp(first.atUs)
         let incident = incidentID(sha: report.run.workloadSha256, index: index, atUs: first.atUs)
-        var (compressorSize, uncompressed) = compressorPages(processes, report: report, pageSize: pageSize)
-        if report.summary.compressor == nil {
+        var compressorSize: Int64, uncompressed: Int64
+        if let c = first.compressor {
+            // The pool at the moment, as the engine's snapshot took it at the moment's first kill
+            // (xnu takes its figures once, when the snapshot is begun: memorystatus_init_jetsam_snapshot_header,
+            // xnu-11215.1.10 bsd/kern/kern_memorystatus.c:5137-5139).
+            (compressorSize, uncompressed) = (c.pages, c.uncompressedPages)
+        } else if report.summary.compressor != nil {
+            // A report.json written before snapshots carried the pool: the suspended apps' pages.
+            (compressorSize, uncompressed) = compressorPages(processes, report: report, pageSize: pageSize)
+        } else {
             // No in-RAM compressor: the flash store, counted the same both ways.
             compressorSize = lastValue(report.timeline.compressedBytes, upTo: first.atUs) / pageSize
             uncompressed = compressorSize
@@ -106,7 +114,8 @@ public enum JetsamExport {
             memoryPages: JetsamReport.MemoryPages(
                 active: residentPages, free: max(0, appPages - residentPages), wired: device.systemReserved / pageSize,
                 anonymous: residentPages, fileBacked: 0))
-        if let c = report.summary.compressor {
+        if let c = first.compressor {
+            // The counts so far at the moment, not the run's totals.
             status.compressions = c.compressions
             status.decompressions = c.decompressions
         }

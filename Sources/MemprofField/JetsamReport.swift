@@ -63,7 +63,8 @@ public struct JetsamReport: Sendable, Equatable {
         public var compressorSize: Int64?
         /// Pages stored in the compressor, counted uncompressed.
         public var uncompressed: Int64?
-        /// Pages compressed and decompressed since boot (iOS's counters; an exported report: the run's).
+        /// Pages compressed and decompressed since boot (iOS's counters; an exported report: since the
+        /// start of the run, at the moment of the kill).
         public var compressions: Int64?
         public var decompressions: Int64?
         public var memoryPages: MemoryPages?

@@ -79,6 +79,8 @@ enum HTMLAssets {
     .ylab,.xlab{fill:var(--muted);font-size:11px}.ylab{text-anchor:end}.xlab{text-anchor:middle}
     .area{stroke:var(--bg);stroke-width:.4;shape-rendering:crispEdges}.used{fill:none;stroke:var(--used);stroke-width:1.3}
     .comp{fill:var(--comp);fill-opacity:.55;stroke:var(--comp);stroke-width:1}
+    .pool{fill:none;stroke:var(--comp);stroke-width:1.6;stroke-dasharray:6 2}
+    .k-pool{background:repeating-linear-gradient(90deg,var(--comp) 0 5px,transparent 5px 7px);height:3px!important}
     line.lim{stroke:var(--lim);stroke-width:1.2}line.warnl{stroke:var(--warn);stroke-width:1.2;stroke-dasharray:6 4}
     line.crit{stroke:var(--crit);stroke-width:1.2;stroke-dasharray:6 4}
     .lvlab{font-size:11px;text-anchor:end;paint-order:stroke;stroke:var(--bg);stroke-width:3px}
@@ -194,6 +196,7 @@ enum HTMLAssets {
     rows.sort(function(p,q){return q[0]-p[0];});
     var lvl=used>=M.critical?'critical':used>=M.warning?'warning':'normal';
     var h='<b>'+fmtT(t)+'</b><br>used '+fmtB(used)+' · '+lvl+'<br>'+M.lowerName+' '+fmtB(at(M.compressed,t));
+    if(M.pool)h+='<br>compressor pool '+fmtB(at(M.pool,t));
     if(M.baseUsed)h+='<br>base: used '+fmtB(at(M.baseUsed,t))+', '+M.lowerName+' '+fmtB(at(M.baseCompressed,t));
     var n=Math.min(rows.length,10);if(n){h+='<table>';for(var k=0;k<n;k++){var ai=rows[k][1];
     h+='<tr><td><i style="background:'+M.colors[ai]+'"></i>'+esc(M.apps[ai])+'</td><td>'+fmtB(rows[k][0])+'</td></tr>';}h+='</table>';}

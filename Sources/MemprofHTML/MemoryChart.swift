@@ -43,6 +43,8 @@ public struct MemoryChart {
     /// The lower panel's series: compressed bytes (iOS) or bytes past app memory (macOS).
     let lower: [StepPoint]
     let baseLower: [StepPoint]
+    /// The RAM the in-RAM compressor's pool takes (empty in a run without one), on the main panel.
+    let pool: [StepPoint]
     /// Per app, its resident bytes in the base run and in this one (compare pages only).
     let appLines: [(base: [StepPoint], new: [StepPoint])]
     /// Where a kill marker links to: a jetsam event's index to an href, per run (nil: no link).
@@ -86,6 +88,7 @@ public struct MemoryChart {
         if let drawn {
             // Reduced while the run streamed (MemoryDigest): the same points as below.
             (instants, layers, used, lower) = (drawn.instants, drawn.layers, drawn.used, drawn.lower)
+            pool = report.summary.compressor == nil ? [] : drawn.pool
         } else {
             let usedPoints = StepPoint.make(report.timeline.usedBytes)
             let appSeries = apps.map { StepPoint.make(report.timeline.appBytes[$0] ?? []) }
@@ -95,6 +98,7 @@ public struct MemoryChart {
             layers = appSeries.map { Downsample.values(of: $0, at: times) }
             used = reduce(usedPoints)
             lower = reduce(lowerSeries(report, used: usedPoints))
+            pool = report.summary.compressor == nil ? [] : reduce(StepPoint.make(report.timeline.compressorBytes ?? []))
         }
         let baseUsedPoints = base.map { StepPoint.make($0.timeline.usedBytes) } ?? []
         baseUsed = reduce(baseUsedPoints)
@@ -220,6 +224,10 @@ public struct MemoryChart {
             out += "<path class=\"used base\" d=\"\(stepPath(baseUsed, scale: y, baseline: nil, end: base.run.durationUs))\"/>\n"
         }
         out += "<path class=\"used\" d=\"\(stepPath(used, scale: y, baseline: nil, end: end))\"/>\n"
+        if !pool.isEmpty {
+            // The part of the suspended apps' layers that is the pool, as one line.
+            out += "<path id=\"pool\" class=\"pool\" d=\"\(stepPath(pool, scale: y, baseline: nil, end: end))\"/>\n"
+        }
         out += pressureStrip(drawnHistory?.pressure ?? pressureColumns(report), top: Self.stripTop, bottom: Self.stripBottom)
         if let base { out += pressureStrip(pressureColumns(base), top: Self.baseStripTop, bottom: Self.baseStripBottom) }
         out += markers(report, row: 0, isBase: false)
@@ -353,8 +361,8 @@ public struct MemoryChart {
             // Suspended apps' layers are their share of the in-RAM compressor's pool.
             let ratios = Set(c.ratios.map(\.ratio))
             let ratio = ratios.count == 1 ? "\((ratios.first! * 100).rounded() / 100)×" : "per app"
-            out += "<li>suspended apps compressed in RAM: pool peak \(Format.bytes(c.peakBytes).html) holding "
-                + "\(Format.bytes(c.peakUncompressedBytes).html), ratio \(ratio)</li>"
+            out += "<li><i class=\"k-pool\"></i>suspended apps compressed in RAM: pool peak \(Format.bytes(c.peakBytes).html) "
+                + "holding \(Format.bytes(c.peakUncompressedBytes).html), ratio \(ratio)</li>"
         }
         if let f = report.summary.freezer {
             // The xnu freezer's daily budget of writes to flash, and when it ran out.
@@ -395,6 +403,7 @@ public struct MemoryChart {
         json.raw("],")
         json.key("used"); writePairs(used, into: &json); json.raw(",")
         json.key("compressed"); writePairs(lower, into: &json); json.raw(",")
+        if !pool.isEmpty { json.key("pool"); writePairs(pool, into: &json); json.raw(",") }
         if base != nil {
             json.key("baseUsed"); writePairs(baseUsed, into: &json); json.raw(",")
             json.key("baseCompressed"); writePairs(baseLower, into: &json); json.raw(",")

@@ -80,6 +80,8 @@ public struct MemoryDigest {
         public var layers: [[Int64]]
         public var used: [StepPoint]
         public var lower: [StepPoint]
+        /// The in-RAM compressor's pool (all 0 in a run without one).
+        public var pool: [StepPoint] = []
     }
 
     private let span: Microseconds
@@ -91,12 +93,15 @@ public struct MemoryDigest {
     private var appNow: [Int64]
     private var usedNow: Int64 = 0
     private var compressedNow: Int64 = 0
+    private var poolNow: Int64 = 0
+    private var poolLast: Int64?
     private var appLast: [Int64?]
     private var usedLast: Int64?
     private var lowerLast: Int64?
     private var touched: [Int] = []
     private var used: MinMaxReducer<Void>
     private var lower: MinMaxReducer<Void>
+    private var pool: MinMaxReducer<Void>
     /// The used series reduced for the stack's instants, each with every app's bytes there.
     private var total: MinMaxReducer<[Int64]>
     private var atStart: [Int64] = []
@@ -114,12 +119,13 @@ public struct MemoryDigest {
         smallSeries = Array(repeating: [], count: apps)
         used = MinMaxReducer(start: 0, end: span, buckets: options.seriesBuckets)
         lower = MinMaxReducer(start: 0, end: span, buckets: options.seriesBuckets)
+        pool = MinMaxReducer(start: 0, end: span, buckets: options.seriesBuckets)
         total = MinMaxReducer(start: 0, end: span, buckets: stackBuckets)
     }
 
     /// Memory changed at `atUs` (`SimulationSink.memoryChanged`).
     public mutating func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes,
-                                       compressedBytes: Bytes) {
+                                       compressedBytes: Bytes, compressorBytes: Bytes = 0) {
         if atUs != instant { close() }
         instant = atUs
         // A process that is not an app (`app` -1) changes only the device's figures.
@@ -129,6 +135,7 @@ public struct MemoryDigest {
         }
         usedNow = usedBytes
         compressedNow = compressedBytes
+        poolNow = compressorBytes
     }
 
     /// The instant is over: its last values are final.
@@ -159,6 +166,10 @@ public struct MemoryDigest {
         if excessOver == nil, lowerLast != compressedNow {
             lowerLast = compressedNow
             lower.add(StepPoint(atUs: t, value: compressedNow))
+        }
+        if poolLast != poolNow {
+            poolLast = poolNow
+            pool.add(StepPoint(atUs: t, value: poolNow))
         }
     }
 
@@ -192,6 +203,7 @@ public struct MemoryDigest {
             instants = at.keys.filter { $0 <= span }.sorted()
             layers = appNow.indices.map { a in instants.map { at[$0]![a] } }
         }
-        return Drawn(instants: instants, layers: layers, used: used.result().map(\.0), lower: lower.result().map(\.0))
+        return Drawn(instants: instants, layers: layers, used: used.result().map(\.0), lower: lower.result().map(\.0),
+                     pool: pool.result().map(\.0))
     }
 }

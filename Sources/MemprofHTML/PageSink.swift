@@ -36,7 +36,7 @@ public final class PageSink: EventBatchSink {
     public func take(_ batch: EventBatch) {
         for change in batch.memory {
             memory.memoryChanged(atUs: change.atUs, app: change.app, appBytes: change.appBytes, usedBytes: change.usedBytes,
-                                 compressedBytes: change.compressedBytes)
+                                 compressedBytes: change.compressedBytes, compressorBytes: change.compressorBytes)
         }
         series.addLevels(batch)
         // A batch's snapshots were all taken before its last event: the history gets them first,

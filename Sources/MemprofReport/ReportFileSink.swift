@@ -48,6 +48,7 @@ public final class ReportFileSink: EventBatchSink {
             try series.drain(before: time, app: { try streams.point(.app($0), $1, $2) },
                              used: { try streams.point(.used, $0, $1) },
                              compressed: { try streams.point(.compressed, $0, $1) },
+                             compressor: { try streams.point(.compressor, $0, $1) },
                              levels: { try streams.level(Timeline.LevelChange(atUs: $0, level: $1)) })
         }
     }

@@ -62,6 +62,10 @@ extension JSONWriter {
             }
             o.key("compressedBytes")
             o.buffer.write(pairs: t.compressedBytes)
+            if let pool = t.compressorBytes {
+                o.key("compressorBytes")
+                o.buffer.write(pairs: pool)
+            }
             o.key("levels")
             o.buffer.array(t.levels) { b, change in b.write(change) }
             o.key("usedBytes")
@@ -225,15 +229,15 @@ extension JSONRecord {
 
     /// A jetsam snapshot.
     mutating func write(_ j: JetsamEvent) {
-        snapshot(atUs: j.atUs, exitReason: j.exitReason, killed: j.killed, largestProcess: j.largestProcess,
-                 pageSize: j.pageSize) { out in out.list(j.processes) { $0.write($1) } }
+        snapshot(atUs: j.atUs, compressor: j.compressor, exitReason: j.exitReason, killed: j.killed,
+                 largestProcess: j.largestProcess, pageSize: j.pageSize) { out in out.list(j.processes) { $0.write($1) } }
     }
 
     /// A jetsam snapshot as the engine took it, its apps named by `appIDs` (the workload's
     /// order): the same text as the `JetsamEvent` it stands for (``JetsamSnapshot/event(appIDs:)``).
     mutating func write(_ j: JetsamSnapshot, appIDs: [String]) {
-        snapshot(atUs: j.atUs, exitReason: j.exitReason, killed: appIDs[j.killed], largestProcess: appIDs[j.largestProcess],
-                 pageSize: j.pageSize) { out in
+        snapshot(atUs: j.atUs, compressor: j.compressor, exitReason: j.exitReason, killed: appIDs[j.killed],
+                 largestProcess: appIDs[j.largestProcess], pageSize: j.pageSize) { out in
             out.list(j.processes) { out, p in
                 out.process(name: appIDs[p.app], pid: p.pid, priority: p.priority, reason: j.reason(of: p),
                             rpages: p.rpages, states: p.states)
@@ -242,9 +246,17 @@ extension JSONRecord {
     }
 
     @inline(__always)
-    private mutating func snapshot(atUs: Microseconds, exitReason: ExitReason, killed: String, largestProcess: String,
-                                   pageSize: Bytes, processes: (inout JSONRecord) -> Void) {
+    private mutating func snapshot(atUs: Microseconds, compressor: JetsamEvent.Compressor?, exitReason: ExitReason,
+                                   killed: String, largestProcess: String, pageSize: Bytes,
+                                   processes: (inout JSONRecord) -> Void) {
         raw("{\"atUs\":"); int(atUs)
+        if let c = compressor {
+            raw(",\"compressor\":{\"compressions\":"); int(c.compressions)
+            raw(",\"decompressions\":"); int(c.decompressions)
+            raw(",\"pages\":"); int(c.pages)
+            raw(",\"uncompressedPages\":"); int(c.uncompressedPages)
+            byte(UInt8(ascii: "}"))
+        }
         raw(",\"exitReason\":"); string(exitReason.rawValue)
         raw(",\"killed\":"); string(killed)
         raw(",\"largestProcess\":"); string(largestProcess)

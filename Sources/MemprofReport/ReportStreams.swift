@@ -18,6 +18,8 @@ public struct ReportStreams {
     private var jetsam = Section(blockSize: 256 * 1024)
     private var used = Section()
     private var compressed = Section()
+    /// The in-RAM compressor's pool: written only when the report's timeline has the series.
+    private var compressor = Section()
     private var levels = Section(blockSize: 8 * 1024)
     /// Each app's resident bytes, by the app's index in the workload.
     private var apps: [Section]
@@ -75,7 +77,7 @@ public struct ReportStreams {
 
     /// A timeline series.
     public enum Series {
-        case used, compressed
+        case used, compressed, compressor
         /// An app's resident bytes, by its index in the workload.
         case app(Int)
     }
@@ -85,6 +87,7 @@ public struct ReportStreams {
         switch series {
         case .used: try Self.append(&used, atUs, value, spill)
         case .compressed: try Self.append(&compressed, atUs, value, spill)
+        case .compressor: try Self.append(&compressor, atUs, value, spill)
         case .app(let i): try Self.append(&apps[i], atUs, value, spill)
         }
     }
@@ -128,10 +131,12 @@ public struct ReportStreams {
     }
 
     /// report.json without its streamed sections: the text of `report`'s small sections, and
-    /// where in it the `events`, `jetsamEvents` and `timeline` arrays go.
+    /// where in it the `events`, `jetsamEvents` and `timeline` arrays go; the timeline has the
+    /// compressor's pool when `report`'s has it (a run with an in-RAM compressor).
     public struct Skeleton {
         let text: [UInt8]
         let events: Int, jetsam: Int, timeline: Int
+        let hasCompressor: Bool
 
         public init(_ report: Report) throws {
             var out = JSONWriter(capacity: 1 << 16)
@@ -140,6 +145,7 @@ public struct ReportStreams {
                                  jetsamEvents: { at.append($0.count) }, timeline: { at.append($0.count) })
             text = out.bytes
             (events, jetsam, timeline) = (at[0], at[1], at[2])
+            hasCompressor = report.timeline.compressorBytes != nil
         }
     }
 
@@ -162,6 +168,10 @@ public struct ReportStreams {
         }
         out.raw("},\"compressedBytes\":")
         try compressed.write(into: &out, spill, flush: flush)
+        if skeleton.hasCompressor {
+            out.raw(",\"compressorBytes\":")
+            try compressor.write(into: &out, spill, flush: flush)
+        }
         out.raw(",\"levels\":")
         try levels.write(into: &out, spill, flush: flush)
         out.raw(",\"usedBytes\":")
@@ -175,7 +185,9 @@ public struct ReportStreams {
 /// A jetsam snapshot as report.json's stream keeps it while the run goes: its numbers, 8 bytes
 /// each (little-endian): the time, the killed app, the exit reason, the largest app, the page
 /// size and the number of processes, then per process its app, its priority, its resident pages
-/// and its state, audio, whether it has a priority and its process kind (0 for an app) in one word.
+/// and its state, audio, whether it has a priority and its process kind (0 for an app) in one word;
+/// then whether it has the compressor's counters (1) or not (0), and if so its pages,
+/// uncompressed pages, compressions and decompressions.
 enum JetsamRecord {
     private static let reasons = ExitReason.allCases
     private static let states = AppState.allCases
@@ -196,6 +208,15 @@ enum JetsamRecord {
             let flags = states.firstIndex(of: p.state)! | (p.playingAudio ? 1 << 8 : 0) | (p.priority != nil ? 1 << 9 : 0)
                 | kind << 10
             out.int64Bytes(Int64(flags))
+        }
+        if let c = j.compressor {
+            out.int64Bytes(1)
+            out.int64Bytes(c.pages)
+            out.int64Bytes(c.uncompressedPages)
+            out.int64Bytes(c.compressions)
+            out.int64Bytes(c.decompressions)
+        } else {
+            out.int64Bytes(0)
         }
     }
 
@@ -229,6 +250,15 @@ enum JetsamRecord {
                                                       rpages: rpages, state: states[state],
                                                       playingAudio: flags & (1 << 8) != 0,
                                                       kind: kind == 0 ? nil : kinds[kind - 1]))
+        }
+        switch next() {
+        case 0: j.compressor = nil
+        case 1:
+            guard let pages = next(), let uncompressed = next(), let compressions = next(), let decompressions = next()
+            else { return false }
+            j.compressor = JetsamEvent.Compressor(pages: pages, uncompressedPages: uncompressed, compressions: compressions,
+                                                  decompressions: decompressions)
+        default: return false
         }
         at = position
         return true

@@ -541,7 +541,7 @@ struct Reader {
 
     // MARK: timeline
 
-    static let timelineKeys = KeyTable(["appBytes", "compressedBytes", "levels", "usedBytes"])
+    static let timelineKeys = KeyTable(["appBytes", "compressedBytes", "compressorBytes", "levels", "usedBytes"])
     static let levelKeys = KeyTable(["atUs", "level"])
 
     mutating func timeline() throws -> Timeline {
@@ -566,7 +566,8 @@ struct Reader {
                     t.appBytes[name] = try pairs("timeline.appBytes.\(name)")
                 }
             case 1: t.compressedBytes = try pairs("timeline.compressedBytes")
-            case 3: t.usedBytes = try pairs("timeline.usedBytes")
+            case 2: t.compressorBytes = try pairs("timeline.compressorBytes")
+            case 4: t.usedBytes = try pairs("timeline.usedBytes")
             default:
                 try beginArray("timeline.levels")
                 var firstLevel = true
@@ -590,7 +591,8 @@ struct Reader {
                 }
             }
         }
-        try requireAll(seen, 15, timelineKeys, "timeline", at: start)
+        // Every key but `compressorBytes` (written only by a run with an in-RAM compressor).
+        try requireAll(seen, 0b1_1011, timelineKeys, "timeline", at: start)
         return t
     }
 
@@ -629,7 +631,9 @@ struct Reader {
 
     // MARK: jetsam snapshots
 
-    static let jetsamKeys = KeyTable(["atUs", "exitReason", "killed", "largestProcess", "pageSize", "processes"])
+    static let jetsamKeys = KeyTable(["atUs", "compressor", "exitReason", "killed", "largestProcess", "pageSize",
+                                      "processes"])
+    static let compressorKeys = KeyTable(["compressions", "decompressions", "pages", "uncompressedPages"])
     static let processKeys = KeyTable(["name", "pid", "priority", "reason", "rpages", "states"])
 
     mutating func jetsamEvents() throws -> [JetsamEvent] {
@@ -651,10 +655,11 @@ struct Reader {
                 func path() -> String { "jetsamEvents[\(n)].\(Reader.jetsamKeys.names[k])" }
                 switch k {
                 case 0: event.atUs = try int(path())
-                case 1: event.exitReason = try choice(reasons, path())
-                case 2: event.killed = try string(path())
-                case 3: event.largestProcess = try string(path())
-                case 4: event.pageSize = try int(path())
+                case 1: event.compressor = try compressor(path())
+                case 2: event.exitReason = try choice(reasons, path())
+                case 3: event.killed = try string(path())
+                case 4: event.largestProcess = try string(path())
+                case 5: event.pageSize = try int(path())
                 default:
                     try beginArray(path())
                     var firstProcess = true
@@ -696,12 +701,45 @@ struct Reader {
                     }
                 }
             }
-            try requireAll(seen, 63, jetsamKeys, "jetsamEvents[\(n)]", at: start)
+            // Every key but `compressor` (written only by a run with an in-RAM compressor).
+            try requireAll(seen, 0b111_1101, jetsamKeys, "jetsamEvents[\(n)]", at: start)
             out.append(event)
             n += 1
             if n & 255 == 0 { releaseBehind() }
         }
         return out
+    }
+
+    /// The `compressor` object of a jetsam snapshot at `path`: four counts of pages, each from 0 to
+    /// 2^52, the pool's pages at most those it holds uncompressed (its ratio is at least 1) and the
+    /// decompressions at most the compressions (only a compressed page is decompressed).
+    mutating func compressor(_ path: String) throws -> JetsamEvent.Compressor {
+        let keys = tables.compressorKeys
+        let start = s.index
+        try beginObject(level: 1, path)
+        var seen: UInt64 = 0
+        var first = true
+        var order = KeyOrder(states: 1 + keys.count)
+        defer { order.free() }
+        var values: [Int64] = [0, 0, 0, 0]
+        while let k = try nextKnown(keys, first: &first, seen: &seen, order: &order, level: 1) {
+            let at = s.index
+            let v = try int("\(path).\(Reader.compressorKeys.names[k])")
+            guard v >= 0, v <= 1 << 52 else {
+                throw problem("\(path).\(Reader.compressorKeys.names[k]): \(v) is out of range (0 to 2^52 pages)", at: at)
+            }
+            values[k] = v
+        }
+        try requireAll(seen, 15, keys, path, at: start)
+        let c = JetsamEvent.Compressor(pages: values[2], uncompressedPages: values[3], compressions: values[0],
+                                       decompressions: values[1])
+        guard c.pages <= c.uncompressedPages else {
+            throw problem("\(path).pages: \(c.pages) is more than uncompressedPages (\(c.uncompressedPages))", at: start)
+        }
+        guard c.decompressions <= c.compressions else {
+            throw problem("\(path).decompressions: \(c.decompressions) is more than compressions (\(c.compressions))", at: start)
+        }
+        return c
     }
 }
 
@@ -760,7 +798,7 @@ final class Tables: Sendable {
     static let shared = Tables()
     let topKeys = Reader.topKeys, eventKeys = Reader.eventKeys, candidateKeys = Reader.candidateKeys
     let timelineKeys = Reader.timelineKeys, levelKeys = Reader.levelKeys
-    let jetsamKeys = Reader.jetsamKeys, processKeys = Reader.processKeys
+    let jetsamKeys = Reader.jetsamKeys, processKeys = Reader.processKeys, compressorKeys = Reader.compressorKeys
     let kinds = Reader.kinds, states = Reader.states, callbacks = Reader.callbacks
     let reasons = Reader.reasons, levels = Reader.levels
     /// Bit `k` for the `k`th of `SimEvent.Kind.allCases`.

@@ -47,9 +47,10 @@ final class FanOut: SimulationSink {
 
     func record(_ snapshot: consuming JetsamSnapshot) { batch.snapshots.append(snapshot) }
 
-    func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes) {
+    func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes,
+                       compressorBytes: Bytes) {
         batch.memory[batch.memoryCount] = MemoryChange(atUs: atUs, app: app, appBytes: appBytes, usedBytes: usedBytes,
-                                                      compressedBytes: compressedBytes)
+                                                      compressedBytes: compressedBytes, compressorBytes: compressorBytes)
         batch.memoryCount += 1
         if batch.memoryCount == Self.batchSize { send() }
     }

@@ -101,6 +101,7 @@ public final class TraceFileSink: EventBatchSink {
             try series.drain(before: time, app: { try trace.counter(.footprint(traceIndex[$0]), at: $1, $2) },
                              used: { try trace.counter(.used, at: $0, $1) },
                              compressed: { try trace.counter(.compressed, at: $0, $1) },
+                             compressor: { _, _ in },
                              levels: { try trace.pressure(at: $0, $1) })
         }
     }

@@ -47,6 +47,42 @@ struct CompressorTests {
         #expect(four.invariantViolations == [])
     }
 
+    @Test("a jetsam snapshot carries the pool and its counts at the kill; a killed app's pages are not decompressed")
+    func snapshotAtTheKill() throws {
+        // a: 100 MB, b: 20 MB, both at ratio 2.5. 2 s: b opened, a suspended: 6,400 pages
+        // compressed. 4 s: a opened again: its 6,400 pages decompressed; b suspended: 20 MB ÷
+        // 2.5 = 8 MB (8,388,608 bytes) in the pool, 1,280 pages compressed (7,680 so far).
+        // used = 100 MB + 8 MB = 108 MB. 6 s: a allocates 155 MB: 263 MB, past the 260 MB − 1
+        // that fits (the critical threshold, 40 MB of the 400 MB of RAM available), so jetsam
+        // kills b, suspended (idle band), and 255 MB fits. The snapshot, taken before the kill:
+        // 8,388,608 ÷ 16,384 = 512 pages taken, 20 MB ÷ 16 KB = 1,280 held, 7,680 compressions,
+        // 6,400 decompressions. b's pages leave the pool freed, not decompressed: the run ends
+        // with 6,400 decompressions and an empty pool.
+        var a = makeApp("a", footprint: 100 * MB)
+        a.compressionRatio = 2.5
+        var b = makeApp("b", footprint: 20 * MB)
+        b.compressionRatio = 2.5
+        let r = simulate(makeWorkload([a, b], duration: 8 * sec, device: Self.device, policy: .xnu,
+                                      [(0, .open(0)), (2 * sec, .open(1)), (4 * sec, .open(0)),
+                                       (6 * sec, .allocate(0, 155 * MB))]))
+        #expect(r.jetsamEvents.map(\.killed) == ["b"])
+        let snapshot = try #require(r.jetsamEvents.first)
+        #expect(snapshot.compressor == JetsamEvent.Compressor(pages: 512, uncompressedPages: 1_280, compressions: 7_680,
+                                                              decompressions: 6_400))
+        #expect(r.summary.compressor?.compressions == 7_680)
+        #expect(r.summary.compressor?.decompressions == 6_400)
+        #expect(r.summary.compressor?.endBytes == 0)
+        // The pool's series: 40 MB at 2 s, 8 MB at 4 s, empty at the kill.
+        #expect(r.timeline.compressorBytes == [[0, 0], [2 * sec, 40 * MB], [4 * sec, 8 * MB], [6 * sec, 0]])
+        #expect(r.invariantViolations == [])
+        // Without the in-RAM compressor the snapshots and the timeline have no pool.
+        let seed = simulate(makeWorkload([a, b], duration: 8 * sec, device: Self.device,
+                                         [(0, .open(0)), (2 * sec, .open(1)), (4 * sec, .open(0)),
+                                          (6 * sec, .allocate(0, 155 * MB))]))
+        #expect(seed.jetsamEvents.allSatisfy { $0.compressor == nil })
+        #expect(seed.timeline.compressorBytes == nil)
+    }
+
     @Test("seed-2015 and a Mac have no in-RAM compressor")
     func onlyXNUOnAPhone() {
         let apps = [makeApp("a", footprint: 100 * MB), makeApp("b", footprint: 20 * MB)]

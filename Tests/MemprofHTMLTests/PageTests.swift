@@ -43,6 +43,36 @@ import Testing
         #expect(!oldPage.contains("pool peak") && !oldPage.contains("freezer:"))
     }
 
+    /// The in-RAM compressor's pool is a series of the memory chart: a line of its own, with its
+    /// legend entry, reduced as the other series are (every peak kept), and in the page's data.
+    @Test func thePoolIsDrawnOnTheMemoryChart() throws {
+        let (report, order) = try ReportFixture.builtinWithApps("phone-day-2026")
+        let c = try #require(report.summary.compressor)
+        let series = try #require(report.timeline.compressorBytes)
+        var options = HTMLReport.Options()
+        options.seriesBuckets = 50
+        let chart = MemoryChart(report: report, apps: order, options: options)
+        // phone-day-2026's pool changes more often than 2 × 50 buckets hold: reduced, peak kept.
+        #expect(series.count > 2 * options.seriesBuckets + 2)
+        #expect(chart.pool.count <= 2 * options.seriesBuckets + 2)
+        #expect(chart.pool.map(\.value).max() == c.peakBytes)
+        #expect(chart.pool == Downsample.minMax(StepPoint.make(series), start: 0, end: report.run.durationUs,
+                                                buckets: options.seriesBuckets))
+        let svg = chart.svg()
+        let start = try #require(svg.range(of: #"<path id="pool" class="pool" d=""#))
+        let d = svg[start.upperBound...].prefix { $0 != "\"" }
+        // A step line: one horizontal move per point, and the peak's height among its vertical ones.
+        #expect(d.hasPrefix("M") && d.count { $0 == "H" } >= chart.pool.count)
+        #expect(d.contains("V\(HTMLText.coordinate(chart.y(Double(c.peakBytes))))"))
+        #expect(chart.legend().contains(#"<li><i class="k-pool"></i>suspended apps compressed in RAM: pool peak"#))
+        let page = HTMLReport.render(report, orderedApps: order)
+        #expect(page.contains(#"<path id="pool" class="pool""#) && page.contains(#""pool":[["#))
+        // A day without the compressor draws none.
+        let (old, oldOrder) = try ReportFixture.builtinWithApps("phone-day")
+        let oldPage = HTMLReport.render(old, orderedApps: oldOrder)
+        #expect(!oldPage.contains(#"id="pool""#) && !oldPage.contains(#""pool":"#))
+    }
+
     @Test func appOrderFollowsTheWorkload() throws {
         let (report, order) = try ReportFixture.builtinWithApps("phone-day")
         let page = HTMLReport(report, orderedApps: order)

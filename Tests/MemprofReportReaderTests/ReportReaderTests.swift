@@ -16,7 +16,7 @@ import Testing
         do { _ = try read(Data(text.utf8)); return nil } catch let failure as ReportReadFailure { return failure } catch { return nil }
     }
 
-    @Test(arguments: ["background-heavy", "observer-leaks", "phone-day"])
+    @Test(arguments: ["background-heavy", "observer-leaks", "phone-day", "phone-day-xnu"])
     func readsBackEverythingTheWriterWrote(name: String) throws {
         let report = try ReportFixture.builtin(name)
         let data = try ReportJSON.encode(report)
@@ -70,6 +70,42 @@ import Testing
         #expect(kept.contains([77_777, values[77_777]]))
         #expect(kept.contains([12_345, values[12_345]]))
         #expect(kept.map { $0[0] } == kept.map { $0[0] }.sorted())
+    }
+
+    /// A run with the in-RAM compressor: each jetsam snapshot's `compressor` and the timeline's
+    /// `compressorBytes` read back; counts out of range or inconsistent are refused at the place.
+    @Test func readsTheCompressorsFiguresWithRangeChecks() throws {
+        let report = try ReportFixture.builtin("phone-day-xnu")
+        #expect(report.jetsamEvents.allSatisfy { $0.compressor != nil })
+        #expect(report.timeline.compressorBytes?.isEmpty == false)
+        let text = String(decoding: try ReportJSON.encode(report), as: UTF8.self)
+        let back = try read(Data(text.utf8))
+        #expect(back.jetsamEvents.map(\.compressor) == report.jetsamEvents.map(\.compressor))
+        #expect(back.timeline.compressorBytes == report.timeline.compressorBytes)
+        let c = try #require(report.jetsamEvents.first?.compressor)
+        let written = #""compressor":{"compressions":\#(c.compressions),"decompressions":\#(c.decompressions),"#
+            + #""pages":\#(c.pages),"uncompressedPages":\#(c.uncompressedPages)}"#
+        #expect(text.contains(written))
+        func refusal(_ replacement: String) -> String? {
+            let bad = text.replacingOccurrences(of: written, with: replacement)
+            #expect(bad != text)
+            return failure(bad).map { "\($0.error)" }
+        }
+        let negative = written.replacingOccurrences(of: "\"pages\":\(c.pages)", with: "\"pages\":-1")
+        #expect(refusal(negative)?.contains("jetsamEvents[0].compressor.pages: -1 is out of range (0 to 2^52 pages)") == true)
+        let huge = written.replacingOccurrences(of: "\"compressions\":\(c.compressions)",
+                                                with: "\"compressions\":\(Int64(1) << 53)")
+        #expect(refusal(huge)?.contains("compressor.compressions: 9007199254740992 is out of range") == true)
+        let more = written.replacingOccurrences(of: "\"decompressions\":\(c.decompressions)",
+                                                with: "\"decompressions\":\(c.compressions + 1)")
+        #expect(refusal(more)?.contains("compressor.decompressions: \(c.compressions + 1) is more than compressions") == true)
+        let bigger = written.replacingOccurrences(of: "\"pages\":\(c.pages)", with: "\"pages\":\(c.uncompressedPages + 1)")
+        #expect(refusal(bigger)?.contains("compressor.pages: \(c.uncompressedPages + 1) is more than uncompressedPages") == true)
+        let missing = written.replacingOccurrences(of: ",\"uncompressedPages\":\(c.uncompressedPages)", with: "")
+        #expect(refusal(missing)?.contains("jetsamEvents[0].compressor: missing key 'uncompressedPages'") == true)
+        // A report of a run without the compressor has neither.
+        let seed = try read(try ReportJSON.encode(try ReportFixture.builtin("phone-day")))
+        #expect(seed.jetsamEvents.allSatisfy { $0.compressor == nil } && seed.timeline.compressorBytes == nil)
     }
 
     @Test func refusesAtThePlace() throws {

@@ -85,6 +85,15 @@ import Testing
                                        .init(pid: 1, name: "é\n", rpages: -1, states: ["suspended", "frozen"]),
                                    ])
         #expect(Self.text { $0.write(snapshot, comma: true) } == "," + (try Self.encoded(snapshot)))
+        // With the in-RAM compressor's figures (a run under `xnu` on a phone), and without.
+        var withPool = snapshot
+        withPool.compressor = JetsamEvent.Compressor(pages: 96_635, uncompressedPages: 257_255, compressions: 3_009_015,
+                                                     decompressions: 2_533_158)
+        let pooled = Self.text { $0.write(withPool) }
+        #expect(pooled == (try Self.encoded(withPool)))
+        #expect(pooled.hasPrefix(#"{"atUs":291000000,"compressor":{"compressions":3009015,"decompressions":2533158,"#
+            + #""pages":96635,"uncompressedPages":257255},"exitReason":"#))
+        #expect(!Self.text { $0.write(snapshot) }.contains("compressor"))
         for level in PressureLevel.allCases {
             let change = Timeline.LevelChange(atUs: 42, level: level)
             #expect(Self.text { $0.write(change) } == (try Self.encoded(change)))
@@ -97,8 +106,8 @@ import Testing
     /// A snapshot as the engine takes it (apps by index) is written straight as the report's
     /// `JetsamEvent` it stands for: every state, with and without audio and a band, the killed
     /// app with its reason, names that must be escaped.
-    @Test(arguments: [ExitReason.memoryPressure, .memoryLimit])
-    func engineSnapshotsAreWrittenAsTheirJetsamEvents(reason: ExitReason) throws {
+    @Test(arguments: [ExitReason.memoryPressure, .memoryLimit], [false, true])
+    func engineSnapshotsAreWrittenAsTheirJetsamEvents(reason: ExitReason, pooled: Bool) throws {
         let ids = ["mail", "we\"ird\\name", "é\n", "maps"]
         let processes = AppState.allCases.enumerated().flatMap { n, state in
             [true, false].map { playing in
@@ -106,9 +115,11 @@ import Testing
                                        state: state, playingAudio: playing)
             }
         }
+        let pool = pooled ? JetsamEvent.Compressor(pages: 3, uncompressedPages: 7, compressions: 11, decompressions: 5) : nil
         let snapshot = JetsamSnapshot(atUs: 291_000_000, killed: 1, exitReason: reason, largestProcess: 2, pageSize: 16384,
-                                      processes: processes)
+                                      processes: processes, compressor: pool)
         let event = snapshot.event(appIDs: ids)
+        #expect(event.compressor == pool)
         #expect(event.killed == ids[1] && event.largestProcess == ids[2])
         #expect(event.processes.map(\.pid) == processes.map { 300 + 7 * $0.app })
         #expect(event.processes.filter { $0.reason != nil }.map(\.name) == [String](repeating: ids[1], count: processes.filter { $0.app == 1 }.count))

@@ -98,6 +98,15 @@ struct CompressorPool {
         decompressions += decompressedPages
     }
 
+    /// The pool and its counters now, in pages of `pageSize`, as a jetsam snapshot takes them: the
+    /// pages it takes and those it holds, each rounded up (a page partly filled is taken whole),
+    /// and the pages compressed and decompressed so far.
+    func counters(pageSize: Bytes) -> JetsamEvent.Compressor {
+        JetsamEvent.Compressor(pages: (bytes + pageSize - 1) / pageSize,
+                               uncompressedPages: (uncompressedBytes + pageSize - 1) / pageSize,
+                               compressions: compressions, decompressions: decompressions)
+    }
+
     var summary: CompressorSummary {
         var s = CompressorSummary()
         s.peakBytes = peakBytes

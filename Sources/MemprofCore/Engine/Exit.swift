@@ -113,6 +113,7 @@ extension Simulator {
         }
         return JetsamSnapshot(atUs: now, killed: killed, exitReason: reason,
                               largestProcess: order.first.map { Int($0 & mask) } ?? killed,
-                              pageSize: pageSize, processes: listed)
+                              pageSize: pageSize, processes: listed,
+                              compressor: compressesInRAM ? pool.counters(pageSize: pageSize) : nil)
     }
 }

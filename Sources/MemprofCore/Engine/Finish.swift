@@ -49,6 +49,7 @@ extension Simulator {
         }
         timeline.usedBytes = usedSeries.pairs
         timeline.compressedBytes = compressedSeries.pairs
+        if compressesInRAM { timeline.compressorBytes = compressorSeries.pairs }
         timeline.levels = levelChanges
         return SimulationResult(workload: workload, summary: summary, apps: stats, events: events,
                                 stateIntervals: intervals, timeline: timeline, jetsamEvents: jetsamEvents, notificationsPosted: posted,

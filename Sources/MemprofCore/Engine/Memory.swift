@@ -44,14 +44,16 @@ extension Simulator {
 
     mutating func memoryChanged(_ i: Int) {
         if let sinkRef {
-            let (now, appBytes, used, compressed) = (now, apps[i].residentBytes, used, compressedUsed)
+            let (now, appBytes, used, compressed, pool) = (now, apps[i].residentBytes, used, compressedUsed, pool.bytes)
             sinkRef._withUnsafeGuaranteedRef {
-                $0.sink.memoryChanged(atUs: now, app: i, appBytes: appBytes, usedBytes: used, compressedBytes: compressed)
+                $0.sink.memoryChanged(atUs: now, app: i, appBytes: appBytes, usedBytes: used, compressedBytes: compressed,
+                                      compressorBytes: pool)
             }
         } else if options.keepsHistory {
             apps[i].bytes.record(now, apps[i].residentBytes)
             usedSeries.record(now, used)
             compressedSeries.record(now, compressedUsed)
+            if compressesInRAM { compressorSeries.record(now, pool.bytes) }
         }
         if used > summary.peakUsedBytes { summary.peakUsedBytes = used }
         if compressedUsed > summary.peakCompressedBytes { summary.peakCompressedBytes = compressedUsed }

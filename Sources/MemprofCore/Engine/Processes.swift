@@ -19,9 +19,10 @@ extension Simulator {
     /// `used` changed because of a process: the series, the peak and the pressure level follow.
     mutating func processMemoryChanged() {
         if let sinkRef {
-            let (now, used, compressed) = (now, used, compressedUsed)
+            let (now, used, compressed, pool) = (now, used, compressedUsed, pool.bytes)
             sinkRef._withUnsafeGuaranteedRef {
-                $0.sink.memoryChanged(atUs: now, app: -1, appBytes: 0, usedBytes: used, compressedBytes: compressed)
+                $0.sink.memoryChanged(atUs: now, app: -1, appBytes: 0, usedBytes: used, compressedBytes: compressed,
+                                      compressorBytes: pool)
             }
         } else if options.keepsHistory {
             usedSeries.record(now, used)

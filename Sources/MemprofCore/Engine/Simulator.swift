@@ -125,6 +125,8 @@ public struct Simulator {
     var jetsamEvents: [JetsamEvent] = []
     var usedSeries = Series()
     var compressedSeries = Series()
+    /// The in-RAM compressor's pool (recorded only while `compressesInRAM`).
+    var compressorSeries = Series()
     var levelChanges: [Timeline.LevelChange] = [Timeline.LevelChange(atUs: 0, level: .normal)]
     var processed = 0
     var violations: [String] = []
@@ -189,6 +191,7 @@ public struct Simulator {
         }
         usedSeries.record(0, 0)
         compressedSeries.record(0, 0)
+        compressorSeries.record(0, 0)
         startProcesses()
 
         let progressEvery = 1 << 10  // the callback paces itself by wall time
