@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include "memprof_fileio.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,14 +24,4 @@ long memprof_direct_io_alignment(int fd) {
 #endif
     (void)fd;
     return sysconf(_SC_PAGESIZE);
-}
-
-int memprof_punch_hole(int fd, off_t offset, off_t length) {
-#if defined(FALLOC_FL_PUNCH_HOLE) && defined(FALLOC_FL_KEEP_SIZE)
-    return fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, length);
-#else
-    (void)fd; (void)offset; (void)length;
-    errno = EOPNOTSUPP;
-    return -1;
-#endif
 }

@@ -1,25 +1,18 @@
-import CFileIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Scratch space for streams written while a run goes on and read back once when it ends:
-/// the blocks of many ``SpillStream``s, appended to one temporary file that is
-/// unlinked as soon as it is opened, so nothing is left behind whatever happens to the process.
-///
-/// Each block starts on a page of its own, and a block read back is punched out of the file
-/// (`fallocate(PUNCH_HOLE)`): its pages return to the system while the output files are being
-/// written, so the scratch never holds more than what is still to be read, and the outputs'
-/// pages are the scratch's, just freed. (On a virtual machine a page the guest has not touched
-/// lately costs several times more to write than one just freed: writing the outputs into fresh
-/// pages was the largest single cost of a long run.)
+/// Scratch space for streams written while a run goes on and read back once: the blocks of many
+/// ``SpillStream``s, appended one after the other to one temporary file that is unlinked as soon
+/// as it is opened, so nothing is left behind whatever happens to the process.
 ///
 /// Put it in the folder the output goes to (a ``StagedFolder``'s staging folder): the scratch
 /// then uses the same disk, and a full disk is reported for that folder.
 public final class SpillFile {
-    private var fd: Int32
-    private var end: Int64 = 0
+    private let fd: Int32
+    /// Bytes written so far.
+    public private(set) var size: Int64 = 0
     /// The folder the output is for, to name in errors.
     let folder: URL
 
@@ -35,15 +28,9 @@ public final class SpillFile {
 
     deinit { close(fd) }
 
-    /// Bytes written so far.
-    public var size: Int64 { end }
-
-    /// The unit blocks are aligned to: the system's page (a multiple of a file system's block).
-    static let pageSize = Int64(sysconf(Int32(_SC_PAGESIZE)))
-
-    /// Appends `bytes` on a page of their own; returns where they start.
+    /// Appends `bytes` at the end; returns where they start.
     func append(_ bytes: UnsafeRawBufferPointer) throws -> Int64 {
-        let start = end
+        let start = size
         var done = 0
         while done < bytes.count {
             let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(start) + off_t(done))
@@ -53,16 +40,8 @@ public final class SpillFile {
             }
             done += n
         }
-        end += (Int64(bytes.count) + Self.pageSize - 1) / Self.pageSize * Self.pageSize
+        size += Int64(bytes.count)
         return start
-    }
-
-    /// Gives the pages of a block read back to the system (they are not read again). Only the
-    /// block's own pages are punched: it starts on a page, and the next block on the next one.
-    func release(at offset: Int64, count: Int) {
-        let length = (Int64(count) + Self.pageSize - 1) / Self.pageSize * Self.pageSize
-        // A file system without holes keeps the pages until the file is closed: nothing is lost.
-        _ = memprof_punch_hole(fd, off_t(offset), off_t(length))
     }
 
     /// Reads `count` bytes at `offset` into `buffer` (replacing what it held).
@@ -132,18 +111,17 @@ public struct SpillStream {
         out.removeAll()
     }
 
-    /// Blocks already handed out by ``nextBlock(_:into:)`` (a stream is read this way, or by a
-    /// ``reader(_:)`` or ``write(into:_:flush:)``, not both).
+    /// Blocks already handed out by ``nextBlock(_:into:)`` (a stream is read this way, or by
+    /// ``forEachBlock(_:_:)`` or ``write(into:_:flush:)``, not both).
     private var blocksRead = 0, keptRead = 0
 
-    /// Reads the oldest block not read yet into `buffer` (replacing what it held) and releases it
-    /// from the spill file; false when every block was read (what is left is in ``out``). For a
-    /// stream read while it is still written: blocks written later are read after, in order.
+    /// Reads the oldest block not read yet into `buffer` (replacing what it held); false when
+    /// every block was read (what is left is in ``out``). For a stream read while it is still
+    /// written: blocks written later are read after, in order.
     public mutating func nextBlock(_ spill: SpillFile?, into buffer: inout [UInt8]) throws -> Bool {
         if let spill, blocksRead < blocks.count {
             let block = blocks[blocksRead]
             try spill.read(at: block.offset, count: block.count, into: &buffer)
-            spill.release(at: block.offset, count: block.count)
             blocksRead += 1
             if blocksRead >= 64, blocksRead * 2 >= blocks.count {
                 blocks.removeFirst(blocksRead)
@@ -158,14 +136,23 @@ public struct SpillStream {
         return true
     }
 
-    /// The blocks written, in order, one at a time (reading the spill file into one buffer).
-    public func reader(_ spill: SpillFile?) -> Reader {
-        Reader(blocks: blocks, kept: kept, last: out.bytes, spill: spill)
+    /// Hands `body` every block written, in order, then what is left in ``out`` (the spill
+    /// file's blocks read into one buffer).
+    public func forEachBlock(_ spill: SpillFile?, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var buffer: [UInt8] = []
+        if let spill {
+            for block in blocks {
+                try spill.read(at: block.offset, count: block.count, into: &buffer)
+                try buffer.withUnsafeBytes(body)
+            }
+        }
+        for block in kept { try block.withUnsafeBytes(body) }
+        if !out.isEmpty { try out.withUnsafeBytes(body) }
     }
 
     /// Appends the whole stream to `out`, handing `out` to `flush` whenever it holds a megabyte
-    /// or more: blocks in the spill file are read straight into `out` (and released from the
-    /// file), not through a buffer of their own.
+    /// or more: blocks in the spill file are read straight into `out`, not through a buffer of
+    /// their own.
     public func write(into out: inout JSONWriter, _ spill: SpillFile?, flush: (inout JSONWriter) throws -> Void) throws {
         func flushed(_ out: inout JSONWriter) throws {
             if out.count >= 1 << 20 { try flush(&out) }
@@ -173,7 +160,6 @@ public struct SpillStream {
         if let spill {
             for block in blocks {
                 try out.appendRead(block.count) { try spill.read(at: block.offset, into: $0) }
-                spill.release(at: block.offset, count: block.count)
                 try flushed(&out)
             }
         }
@@ -183,29 +169,5 @@ public struct SpillStream {
         }
         self.out.withUnsafeBytes { out.append($0) }
         try flushed(&out)
-    }
-
-    /// The blocks of a stream, in order; each block is released from the spill file once read
-    /// (a stream is read back once).
-    public struct Reader {
-        let blocks: [(offset: Int64, count: Int)]
-        let kept: [[UInt8]]
-        let last: [UInt8]
-        let spill: SpillFile?
-        var index = 0
-        var buffer: [UInt8] = []
-
-        /// The next block, or nil at the end.
-        public mutating func next() throws -> [UInt8]? {
-            defer { index += 1 }
-            if index < blocks.count, let spill {
-                try spill.read(at: blocks[index].offset, count: blocks[index].count, into: &buffer)
-                spill.release(at: blocks[index].offset, count: blocks[index].count)
-                return buffer
-            }
-            let k = index - blocks.count
-            if k < kept.count { return kept[k] }
-            return k == kept.count && !last.isEmpty ? last : nil
-        }
     }
 }

@@ -17,7 +17,7 @@ public enum ReportJSON {
     }
 
     /// Writes report.json with its three large sections written by the caller (from
-    /// the streams of a run, see `ReportStreams`), everything else from `report`, handing `out`
+    /// the streams of a run, see `ReportFileSink`), everything else from `report`, handing `out`
     /// to `flush` between sections (a streaming writer empties it into its file there).
     public static func write(_ report: Report, into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void,
                              events: (inout JSONWriter) throws -> Void,

@@ -1,5 +1,5 @@
 // What memprof's file output asks of the system that Swift's Glibc module does not export
-// (glibc declares them only with _GNU_SOURCE): the direct I/O flag and hole punching.
+// (glibc declares them only with _GNU_SOURCE): the direct I/O flag and its alignment.
 #ifndef MEMPROF_FILEIO_H
 #define MEMPROF_FILEIO_H
 
@@ -12,10 +12,5 @@ int memprof_o_direct(void);
 /// statx's STATX_DIOALIGN where the kernel reports it, else the page size (a multiple of every
 /// disk's logical block); 0 when the file system does not support direct I/O.
 long memprof_direct_io_alignment(int fd);
-
-/// Gives the pages of `length` bytes at `offset` of `fd` back to the file system, keeping the
-/// file's size (fallocate with FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE); 0, or -1 with errno
-/// set (EOPNOTSUPP where the file system has no holes).
-int memprof_punch_hole(int fd, off_t offset, off_t length);
 
 #endif
