@@ -35,15 +35,16 @@ package final class YAMLTree {
     let tags: [String]
     /// Entries an alias points at (converted once in ``yamsNode(_:)``).
     let isShared: [Bool]
-    /// The document's root: the first entry.
-    let root: Int32 = 0
+    /// The document's root: the first entry of a composed tree; any entry of an edited one.
+    let root: Int32
 
-    fileprivate init(entries: [Entry], bytes: [UInt8], children: [Int32], tags: [String], isShared: [Bool]) {
+    fileprivate init(entries: [Entry], bytes: [UInt8], children: [Int32], tags: [String], isShared: [Bool], root: Int32 = 0) {
         self.entries = entries
         self.bytes = bytes
         self.children = children
         self.tags = tags
         self.isShared = isShared
+        self.root = root
     }
 
     static let strTag = Tag.Name.str.rawValue
@@ -70,6 +71,12 @@ package final class YAMLTree {
         }
     }
 
+    /// Whether a scalar is written plain (not quoted, not a block), as booleans must be.
+    package func isPlain(_ index: Int32) -> Bool {
+        let style = Node.Scalar.Style(rawValue: UInt32(entries[Int(index)].style))
+        return style == .plain || style == .any
+    }
+
     func isASCII(_ index: Int32) -> Bool {
         let e = entries[Int(index)]
         return bytes[Int(e.start)..<Int(e.start + e.count)].allSatisfy { $0 < 0x80 }
@@ -77,7 +84,8 @@ package final class YAMLTree {
 
     package func child(_ index: Int32, _ n: Int) -> Int32 { children[Int(entries[Int(index)].start) + n] }
 
-    /// The node at `index` as a Yams node, without marks (Yams' `Mark` has no public initialiser).
+    /// The node at `index` as a Yams node, without marks (Yams' `Mark` has no public initialiser):
+    /// made only for the keys of a mapping with a duplicate key, whose error Yams' ordering words.
     /// Nodes an alias shares are converted once and shared, as Yams shares them.
     func yamsNode(_ index: Int32) -> Node {
         var shared: [Int32: Node] = [:]
@@ -371,3 +379,113 @@ package final class YAMLTree {
     }
 }
 
+
+extension YAMLTree {
+    /// A changed copy of a tree: what overrides (`--set`, `--device`, a sweep's matrix) do to a
+    /// workload before it is read. No entry is changed in place: a changed collection is a new
+    /// entry (with the old one's mark, tag and style) whose children are appended, so a node an
+    /// alias shares keeps its value wherever else it appears, as in a tree of values. What is
+    /// added (a value's nodes, a new key, a new mapping) has no mark, line and column 0.
+    package struct Editor {
+        private var entries: [Entry]
+        private var bytes: [UInt8]
+        private var children: [Int32]
+        private var tags: [String]
+        private var isShared: [Bool]
+        package var root: Int32
+
+        package init(_ tree: YAMLTree) {
+            (entries, bytes, children, tags, isShared) = (tree.entries, tree.bytes, tree.children, tree.tags, tree.isShared)
+            root = tree.root
+        }
+
+        /// The tree as edited, to read.
+        package var tree: YAMLTree {
+            YAMLTree(entries: entries, bytes: bytes, children: children, tags: tags, isShared: isShared, root: root)
+        }
+
+        package func kind(_ index: Int32) -> Kind { entries[Int(index)].kind }
+
+        /// A collection's children: a sequence's items, a mapping's keys and values alternately.
+        package func children(_ index: Int32) -> [Int32] {
+            let e = entries[Int(index)]
+            guard e.kind != .scalar else { return [] }
+            return Array(children[Int(e.start)..<Int(e.start + e.count)])
+        }
+
+        /// A scalar's text; nil for a collection.
+        package func text(_ index: Int32) -> String? {
+            let e = entries[Int(index)]
+            guard e.kind == .scalar else { return nil }
+            return String(decoding: bytes[Int(e.start)..<Int(e.start + e.count)], as: UTF8.self)
+        }
+
+        /// Whether the key at `index` is `key` as Yams looks a key up by its text (`mapping[key]`):
+        /// a scalar of that text whose tag resolves to `str` (none, `!` or `!!str`).
+        package func isKey(_ index: Int32, _ key: String) -> Bool {
+            let e = entries[Int(index)]
+            guard e.kind == .scalar, e.tag < 0 || Self.isStr(tags[Int(e.tag)]) else { return false }
+            return text(index) == key
+        }
+
+        static func isStr(_ tag: String) -> Bool {
+            tag.isEmpty || tag == Tag.Name.nonSpecific.rawValue || tag == YAMLTree.strTag
+        }
+
+        /// Composes `text` (an override's value) and adds its nodes without marks: its root's
+        /// entry, or an empty scalar for text without a document. Throws for text that is not YAML.
+        package mutating func add(yaml text: String) throws -> Int32 {
+            let value: YAMLTree?
+            do {
+                value = try YAMLTree.compose(text)
+            } catch {
+                throw error.located(file: "")
+            }
+            guard let value else { return add(scalar: "") }
+            let (entryBase, byteBase, childBase) = (Int32(entries.count), Int32(bytes.count), Int32(children.count))
+            var tagNumbers: [Int32] = []
+            for name in value.tags {
+                if let n = tags.firstIndex(of: name) {
+                    tagNumbers.append(Int32(n))
+                } else {
+                    tags.append(name)
+                    tagNumbers.append(Int32(tags.count - 1))
+                }
+            }
+            for var e in value.entries {
+                e.line = 0
+                e.column = 0
+                e.start += e.kind == .scalar ? byteBase : childBase
+                if e.tag >= 0 { e.tag = tagNumbers[Int(e.tag)] }
+                entries.append(e)
+            }
+            bytes.append(contentsOf: value.bytes)
+            children.append(contentsOf: value.children.map { $0 + entryBase })
+            isShared.append(contentsOf: value.isShared)
+            return value.root + entryBase
+        }
+
+        /// Adds a plain scalar without a mark or a tag (a key an override creates).
+        package mutating func add(scalar text: String) -> Int32 {
+            let utf8 = Array(text.utf8)
+            entries.append(Entry(kind: .scalar, style: 0, line: 0, column: 0, start: Int32(bytes.count),
+                                 count: Int32(utf8.count), tag: -1))
+            bytes.append(contentsOf: utf8)
+            isShared.append(false)
+            return Int32(entries.count - 1)
+        }
+
+        /// Adds a collection of `kind` with `items` as its children: with the mark, tag and style
+        /// of the entry `like` (a changed copy of it), or none of them (a new one).
+        package mutating func add(_ kind: Kind, like: Int32?, children items: [Int32]) -> Int32 {
+            var e = like.map { entries[Int($0)] } ?? Entry(kind: kind, style: 0, line: 0, column: 0, start: 0, count: 0, tag: -1)
+            e.kind = kind
+            e.start = Int32(children.count)
+            e.count = Int32(items.count)
+            children.append(contentsOf: items)
+            entries.append(e)
+            isShared.append(false)
+            return Int32(entries.count - 1)
+        }
+    }
+}
