@@ -10,7 +10,8 @@ import Yams
 /// (marks, strings, styles, tags, duplicate keys refused, aliases shared as Yams shares them),
 /// without a `String`, a `Tag` object and an array per node: reading a large workload through
 /// Yams' node tree cost about 0.8 s for 3 MB, almost all of it building and walking the tree.
-/// `YAMLTreeTests` and the `yaml` fuzz target compare it with Yams on every input they see.
+/// It is memprof's one composer of YAML; overrides edit a changed copy (``Editor``).
+/// `YAMLTreeTests` hold it to Yams' composer on a corpus and on thousands of mutated workloads.
 package final class YAMLTree {
     package enum Kind: UInt8 { case scalar, sequence, mapping }
 
@@ -33,17 +34,14 @@ package final class YAMLTree {
     let bytes: [UInt8]
     let children: [Int32]
     let tags: [String]
-    /// Entries an alias points at (converted once in ``yamsNode(_:)``).
-    let isShared: [Bool]
     /// The document's root: the first entry of a composed tree; any entry of an edited one.
     let root: Int32
 
-    fileprivate init(entries: [Entry], bytes: [UInt8], children: [Int32], tags: [String], isShared: [Bool], root: Int32 = 0) {
+    fileprivate init(entries: [Entry], bytes: [UInt8], children: [Int32], tags: [String], root: Int32 = 0) {
         self.entries = entries
         self.bytes = bytes
         self.children = children
         self.tags = tags
-        self.isShared = isShared
         self.root = root
     }
 
@@ -84,35 +82,6 @@ package final class YAMLTree {
 
     package func child(_ index: Int32, _ n: Int) -> Int32 { children[Int(entries[Int(index)].start) + n] }
 
-    /// The node at `index` as a Yams node, without marks (Yams' `Mark` has no public initialiser):
-    /// made only for the keys of a mapping with a duplicate key, whose error Yams' ordering words.
-    /// Nodes an alias shares are converted once and shared, as Yams shares them.
-    func yamsNode(_ index: Int32) -> Node {
-        var shared: [Int32: Node] = [:]
-        return yamsNode(index, shared: &shared)
-    }
-
-    private func yamsNode(_ index: Int32, shared: inout [Int32: Node]) -> Node {
-        if let node = shared[index] { return node }
-        let e = entries[Int(index)]
-        let tag = Tag(e.tag < 0 ? .implicit : Tag.Name(rawValue: tags[Int(e.tag)]), .basic, .default)
-        let node: Node
-        switch e.kind {
-        case .scalar:
-            node = .scalar(.init(string(index), tag, Node.Scalar.Style(rawValue: UInt32(e.style)) ?? .any))
-        case .sequence:
-            let items = (0..<Int(e.count)).map { yamsNode(child(index, $0), shared: &shared) }
-            node = .sequence(.init(items, tag, Node.Sequence.Style(rawValue: UInt32(e.style)) ?? .any))
-        case .mapping:
-            let pairs = stride(from: 0, to: Int(e.count), by: 2).map {
-                (yamsNode(child(index, $0), shared: &shared), yamsNode(child(index, $0 + 1), shared: &shared))
-            }
-            node = .mapping(.init(pairs, tag, Node.Mapping.Style(rawValue: UInt32(e.style)) ?? .any))
-        }
-        if isShared[Int(index)] { shared[index] = node }
-        return node
-    }
-
     // MARK: Composing
 
     /// Composes `text` as `Yams.compose(yaml: text, .basic)` does: nil for a stream without a
@@ -140,7 +109,6 @@ package final class YAMLTree {
         var bytes: [UInt8] = []
         var children: [Int32] = []
         var tags: [String] = []
-        var isShared: [Bool] = []
         /// Per tag number: whether a key with it compares as an untagged one (`str`, `!`).
         var tagIsStr: [Bool] = []
         var parser = yaml_parser_t()
@@ -155,7 +123,7 @@ package final class YAMLTree {
         init(text: String) { self.text = text }
 
         var tree: YAMLTree {
-            YAMLTree(entries: entries, bytes: bytes, children: children, tags: tags, isShared: isShared)
+            YAMLTree(entries: entries, bytes: bytes, children: children, tags: tags)
         }
 
         mutating func run(_ utf8: UnsafeBufferPointer<UInt8>) throws(YAMLProblem) -> YAMLTree? {
@@ -170,7 +138,6 @@ package final class YAMLTree {
             yaml_parser_set_input_string(&parser, input, utf8.count)
             // About one node per 6 bytes of a workload, and fewer scalar bytes than text.
             entries.reserveCapacity(utf8.count / 6)
-            isShared.reserveCapacity(utf8.count / 6)
             children.reserveCapacity(utf8.count / 6)
             bytes.reserveCapacity(utf8.count)
             return try compose()
@@ -261,7 +228,6 @@ package final class YAMLTree {
             let mark = event.start_mark
             entries.append(Entry(kind: kind, style: style, line: Int32(truncatingIfNeeded: mark.line + 1),
                                       column: Int32(truncatingIfNeeded: mark.column + 1), start: 0, count: 0, tag: tag))
-            isShared.append(false)
             return Int32(entries.count - 1)
         }
 
@@ -274,7 +240,6 @@ package final class YAMLTree {
         mutating func register(anchor: String?, _ index: Int32) {
             guard let anchor else { return }
             anchors[anchor] = index
-            isShared[Int(index)] = true
         }
 
         mutating func tagNumber(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> Int32 {
@@ -329,7 +294,7 @@ package final class YAMLTree {
                 }
             }
             guard clash || collections > 1 else { return }
-            try yamsDuplicateCheck((0..<pairs).map { children[first + 2 * $0] })
+            try duplicateCheck((0..<pairs).map { children[first + 2 * $0] })
         }
 
         /// The tag a key compares by: Yams resolves none, `!` and `str` alike (basic resolver).
@@ -342,16 +307,73 @@ package final class YAMLTree {
             }
         }
 
-        /// Yams' `checkDuplicates(mappingKeys:)` on the keys as Yams nodes; the mark is the first
-        /// occurrence of the first duplicate in Yams' order, which is the key its grouping keeps.
-        func yamsDuplicateCheck(_ keys: [Int32]) throws(YAMLProblem) {
-            let nodes = keys.map { tree.yamsNode($0) }
-            let duplicates: [Node: [Node]] = Dictionary(grouping: nodes) { $0 }.filter { $1.count > 1 }
+        /// Yams' `checkDuplicates(mappingKeys:)`, worked out on the entries: the keys grouped as
+        /// Yams' `Node` equality groups them (a scalar by its text and resolved tag, a collection
+        /// by its resolved tag and children), the groups named in the order of Yams' `Node` `<`
+        /// (scalars by text, collections item by item, a mapping's pairs by their keys; a scalar
+        /// and a collection are unordered, so they stay in file order), at the first occurrence
+        /// of the first group.
+        func duplicateCheck(_ keys: [Int32]) throws(YAMLProblem) {
+            var groups: [(first: Int32, count: Int)] = []
+            var scalarGroups: [String: [(tag: String, group: Int)]] = [:]
+            for k in keys {
+                var group: Int?
+                if entries[Int(k)].kind == .scalar {
+                    let text = text(k), tag = resolvedTag(k)
+                    group = scalarGroups[text]?.first { $0.tag == tag }?.group
+                    if group == nil { scalarGroups[text, default: []].append((tag, groups.count)) }
+                } else {
+                    group = groups.indices.first { entries[Int(groups[$0].first)].kind != .scalar && same(groups[$0].first, k) }
+                }
+                if let group { groups[group].count += 1 } else { groups.append((k, 1)) }
+            }
+            let duplicates = groups.filter { $0.count > 1 }.map(\.first)
             guard !duplicates.isEmpty else { return }
-            let sortedKeys = duplicates.keys.sorted()
-            let firstKey = sortedKeys.first!
-            let at = entries[Int(keys[nodes.firstIndex(of: firstKey)!])]
-            throw .duplicates(sortedKeys.map { $0.string ?? "<uncovertable>" }, at: (Int(at.line), Int(at.column)))
+            let sorted = duplicates.sorted { less($0, $1) }
+            let at = entries[Int(sorted[0])]
+            throw .duplicates(sorted.map { entries[Int($0)].kind == .scalar ? text($0) : "<uncovertable>" },
+                              at: (Int(at.line), Int(at.column)))
+        }
+
+        /// The tag Yams resolves a node's to under its basic resolver: none and `!` are the kind's own.
+        func resolvedTag(_ index: Int32) -> String {
+            let e = entries[Int(index)]
+            if e.tag >= 0, !tags[Int(e.tag)].isEmpty, tags[Int(e.tag)] != Tag.Name.nonSpecific.rawValue { return tags[Int(e.tag)] }
+            switch e.kind {
+            case .scalar: return YAMLTree.strTag
+            case .sequence: return Tag.Name.seq.rawValue
+            case .mapping: return Tag.Name.map.rawValue
+            }
+        }
+
+        /// Yams' `Node` `==` (strings compared as `String`s).
+        func same(_ a: Int32, _ b: Int32) -> Bool {
+            if a == b { return true }
+            let (x, y) = (entries[Int(a)], entries[Int(b)])
+            guard x.kind == y.kind, x.count == y.count || x.kind == .scalar, resolvedTag(a) == resolvedTag(b) else { return false }
+            if x.kind == .scalar { return text(a) == text(b) }
+            return (0..<Int(x.count)).allSatisfy { same(children[Int(x.start) + $0], children[Int(y.start) + $0]) }
+        }
+
+        /// Yams' `Node` `<`: scalars by text, sequences item by item, mappings pair by pair by
+        /// their keys (then the shorter first); false between kinds.
+        func less(_ a: Int32, _ b: Int32) -> Bool {
+            let (x, y) = (entries[Int(a)], entries[Int(b)])
+            guard x.kind == y.kind else { return false }
+            if x.kind == .scalar { return text(a) < text(b) }
+            let step = x.kind == .mapping ? 2 : 1
+            for n in stride(from: 0, to: Int(min(x.count, y.count)), by: step) {
+                let (l, r) = (children[Int(x.start) + n], children[Int(y.start) + n])
+                if less(l, r) { return true }
+                if less(r, l) { return false }
+            }
+            return x.count < y.count
+        }
+
+        /// A scalar's text.
+        func text(_ index: Int32) -> String {
+            let e = entries[Int(index)]
+            return String(decoding: bytes[Int(e.start)..<Int(e.start + e.count)], as: UTF8.self)
         }
 
         /// What Yams' `YamlError(from: parser, with: yaml)` says.
@@ -391,17 +413,16 @@ extension YAMLTree {
         private var bytes: [UInt8]
         private var children: [Int32]
         private var tags: [String]
-        private var isShared: [Bool]
         package var root: Int32
 
         package init(_ tree: YAMLTree) {
-            (entries, bytes, children, tags, isShared) = (tree.entries, tree.bytes, tree.children, tree.tags, tree.isShared)
+            (entries, bytes, children, tags) = (tree.entries, tree.bytes, tree.children, tree.tags)
             root = tree.root
         }
 
         /// The tree as edited, to read.
         package var tree: YAMLTree {
-            YAMLTree(entries: entries, bytes: bytes, children: children, tags: tags, isShared: isShared, root: root)
+            YAMLTree(entries: entries, bytes: bytes, children: children, tags: tags, root: root)
         }
 
         package func kind(_ index: Int32) -> Kind { entries[Int(index)].kind }
@@ -461,7 +482,6 @@ extension YAMLTree {
             }
             bytes.append(contentsOf: value.bytes)
             children.append(contentsOf: value.children.map { $0 + entryBase })
-            isShared.append(contentsOf: value.isShared)
             return value.root + entryBase
         }
 
@@ -471,7 +491,6 @@ extension YAMLTree {
             entries.append(Entry(kind: .scalar, style: 0, line: 0, column: 0, start: Int32(bytes.count),
                                  count: Int32(utf8.count), tag: -1))
             bytes.append(contentsOf: utf8)
-            isShared.append(false)
             return Int32(entries.count - 1)
         }
 
@@ -484,7 +503,6 @@ extension YAMLTree {
             e.count = Int32(items.count)
             children.append(contentsOf: items)
             entries.append(e)
-            isShared.append(false)
             return Int32(entries.count - 1)
         }
     }
