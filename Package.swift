@@ -70,22 +70,20 @@ let package = Package(
             name: "MemprofCore",
             dependencies: [.product(name: "HeapModule", package: "swift-collections")]
         ),
-        // How input enters memprof: YAML (and JSON) text checked and composed with located errors,
-        // the node reader every input file is read through, and quantities (`60MB`, `1m30s`).
+        // How input enters memprof, one reader per format: YAML (and JSON written as YAML) checked
+        // and composed into one tree (from libyaml's events: Yams for its C module `CYaml` and its
+        // scalar constructors, not its composer) with located errors, the node reader every YAML
+        // file is read through, the strict JSON scanner (report.json, `.ips`), and quantities.
         .target(
             name: "MemprofInput",
             dependencies: ["MemprofCore", "MemprofOutput", .product(name: "Yams", package: "Yams")]
         ),
-        .testTarget(name: "MemprofInputTests", dependencies: ["MemprofInput", "MemprofCore"]),
+        .testTarget(name: "MemprofInputTests", dependencies: ["MemprofInput", "MemprofCore", "MemprofOutput"]),
         // The workload format: YAML/JSON text to a validated `Workload`, with located errors, and
         // how much work a workload describes.
         .target(
             name: "MemprofWorkload",
-            dependencies: [
-                "MemprofCore", "MemprofInput",
-                .product(name: "Yams", package: "Yams"),
-                "CCrypto",
-            ]
+            dependencies: ["MemprofCore", "MemprofInput", "CCrypto"]
         ),
         // The report model (`memprof.report/1`), built from a simulation, and its JSON form.
         .target(
@@ -93,11 +91,11 @@ let package = Package(
             dependencies: ["MemprofCore", "MemprofProfile", "MemprofOutput"],
             swiftSettings: sinkSettings
         ),
-        // Reading report.json back (compare, check, export): the JSON scanner, the checked, bounded
-        // reader and its plain decoder. A run never reads a report, so a first build skips it.
-        .target(name: "MemprofReportReader", dependencies: ["MemprofReport", "MemprofCore", "MemprofOutput"]),
+        // Reading report.json back (compare, check, export): the checked, bounded reader over
+        // MemprofInput's JSON scanner, and its plain decoder. A run never reads a report, so a first build skips it.
+        .target(name: "MemprofReportReader", dependencies: ["MemprofReport", "MemprofCore", "MemprofOutput", "MemprofInput"]),
         .testTarget(name: "MemprofReportReaderTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofCore",
-                                                                   "MemprofOutput", "MemprofTestSupport"]),
+                                                                   "MemprofOutput", "MemprofTestSupport", "MemprofInput"]),
         // One run as a library: workload in, report and its rendered files out, a report folder to write them to.
         .target(
             name: "MemprofRun",
@@ -165,7 +163,9 @@ let package = Package(
         .testTarget(name: "MemprofRunTests", dependencies: ["MemprofRun", "MemprofTestSupport", "MemprofWorkload", "MemprofOutput", "MemprofCore", "MemprofReport",
                                                    "MemprofReportReader", "MemprofProfile", "MemprofTrace", "MemprofHTML", "MemprofInput", "MemprofSampler"]),
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
-        .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload", "MemprofCore", "MemprofInput"]),
+        // Also Yams' public composer: `YAMLTree` is held to its nodes, marks and errors.
+        .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload", "MemprofCore", "MemprofInput",
+                                                        .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofWorkload", "MemprofTestSupport", "MemprofCore", "MemprofOutput"]),
         // Comparing two reports: the metrics of a report by name, thresholds, verdicts, and the
         // terminal, Markdown, HTML, JUnit and JSON forms of a comparison.
@@ -184,7 +184,7 @@ let package = Package(
         .target(name: "MemprofExport", dependencies: ["MemprofCompare", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofField", "MemprofOutput", "CZlib"]),
         // The field's formats: JetsamEvent .ips reports written from a report and read
         // back into a workload that replays the kill, and MetricKit payloads.
-        .target(name: "MemprofField", dependencies: ["MemprofCore", "MemprofReport", "MemprofReportReader", "MemprofWorkload", "MemprofOutput", "MemprofInput"]),
+        .target(name: "MemprofField", dependencies: ["MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofOutput", "MemprofInput"]),
         .testTarget(name: "MemprofFieldTests", dependencies: ["MemprofField", "MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofTestSupport",
                                                       .product(name: "Yams", package: "Yams")],
                     resources: [.copy("Fixtures")]),
@@ -232,7 +232,7 @@ let package = Package(
         // fleet.json and runs.csv, shards and merge, paired compare of two fleets, fleet.html.
         .target(name: "MemprofFleet",
                 dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare",
-                               "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", .product(name: "Yams", package: "Yams"), "MemprofInput"]),
+                               "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", "MemprofInput"]),
         .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler"]),
         // Fuzz targets over every parser of untrusted input, and a seeded mutation loop;
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Reading a large workload two ways, side by side in one process (release mode): through
-# MemprofInput's composer (libyaml's events into a `YAMLTree`, what `memprof validate` and
-# `memprof run` read a workload with) and through Yams' public API (`Yams.compose` into a node
-# tree with marks, what a workload with `--set` overrides is read through), each parsed into the
-# same validated `Workload`; and Yams' `compose` alone. The workload is the one scripts/bench.sh
-# reads: 50 apps over 450 hours with 100,000 scripted switches (scripts/gen-workload.py). Wall
-# time and the reading thread's CPU time, the best of each over the rounds.
+# Reading a large workload, side by side in one process (release mode): through memprof's one
+# composer (libyaml's events into a `YAMLTree`, read by the node reader into a validated
+# `Workload`: what `memprof validate`, `run` and `sweep` do), the same with an override (`--set`:
+# the tree edited into a changed copy, then read), and Yams' public composer (`Yams.compose` into
+# its node tree with marks) alone, which memprof does not use. The workload is the one
+# scripts/bench.sh reads: 50 apps over 450 hours with 100,000 scripted switches
+# (scripts/gen-workload.py). Wall time and the reading thread's CPU time, the best of each over
+# the rounds.
 #   scripts/bench-yaml.sh [ROUNDS]     (default 5; the best round of each is printed)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,8 +42,8 @@ import Yams
 let path = CommandLine.arguments[1]
 let rounds = Int(CommandLine.arguments[2]) ?? 5
 let text = try InputText.read(path)
-// An override that leaves the workload as it is (the generated file is named `big`) sends the
-// text through Yams' composer and the node reader over Yams nodes.
+// An override that leaves the workload as it is (the generated file is named `big`): the tree is
+// edited (its root and the new `name` are new entries) and read.
 let unchanged = try WorkloadOverride.parse(assignment: "name=big")
 
 /// Wall and CPU time (this thread's: what a loaded machine does not inflate) of `body`.
@@ -63,24 +64,24 @@ struct Best {
     mutating func add(_ m: (wall: Double, cpu: Double)) { (wall, cpu) = (min(wall, m.wall), min(cpu, m.cpu)) }
 }
 
-var tree = Best(), yams = Best(), compose = Best()
-var trees = 0, nodes = 0
+var tree = Best(), edited = Best(), compose = Best()
+var plain = 0, overridden = 0
 for _ in 0..<rounds {
-    tree.add(try measure { trees = try WorkloadLoader.parse(text, file: path).workload.script.count })
-    yams.add(try measure { nodes = try WorkloadLoader.parse(text, file: path, overrides: [unchanged]).workload.script.count })
+    tree.add(try measure { plain = try WorkloadLoader.parse(text, file: path).workload.script.count })
+    edited.add(try measure { overridden = try WorkloadLoader.parse(text, file: path, overrides: [unchanged]).workload.script.count })
     compose.add(try measure { _ = try Yams.compose(yaml: text, .basic) })
 }
-precondition(trees == nodes && trees > 0, "both ways read the same script")
+precondition(plain == overridden && plain > 0, "both reads give the same script")
 let mb = Double(text.utf8.count) / 1_048_576
 func figure(_ s: Double) -> String { "\(Int((s * 1000).rounded())) ms (\((mb / s * 10).rounded() / 10) MB/s)" }
 func line(_ what: String, _ b: Best) -> String {
     what.padding(toLength: 46, withPad: " ", startingAt: 0) + "wall " + figure(b.wall) + ", CPU " + figure(b.cpu)
 }
 print(line("YAMLTree composer + workload parser", tree))
-print(line("Yams.compose (public API) + workload parser", yams))
-print(line("Yams.compose alone", compose))
-print("Yams' public API / YAMLTree: \((yams.wall / tree.wall * 100).rounded() / 100)x the wall time, "
-      + "\((yams.cpu / tree.cpu * 100).rounded() / 100)x the CPU time")
+print(line("the same with an override (--set)", edited))
+print(line("Yams.compose alone (not used)", compose))
+print("Yams.compose alone / YAMLTree + parser: \((compose.wall / tree.wall * 100).rounded() / 100)x the wall time, "
+      + "\((compose.cpu / tree.cpu * 100).rounded() / 100)x the CPU time")
 SWIFT
 echo "machine  $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores), $(swift --version 2>&1 | head -1)"
 echo "load     $(cut -d' ' -f1-3 /proc/loadavg)"

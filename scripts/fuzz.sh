@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes every parser of untrusted input: the workload parser (and the engine behind
-# it), its YAML composer against Yams' (yaml), the sweep file, the thresholds and budget parsers, the report reader of compare/check/export
+# it), the YAML composer and node reader every YAML file is read through (yaml), the sweep file, the thresholds and budget parsers, the report reader of compare/check/export
 # and its fast decoder against JSONDecoder (plain-json). Each
 # target starts from its seeds (built-in workloads, baseline reports, example files) and prints
 # executions, corpus size and crashes; a crashing or hanging input is saved under

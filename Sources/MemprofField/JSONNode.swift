@@ -1,4 +1,4 @@
-import MemprofReportReader
+import MemprofInput
 
 /// A JSON value with the line and column it starts at, for errors that point into the file.
 ///

@@ -1,6 +1,5 @@
 import MemprofInput
 import MemprofOutput
-import MemprofReportReader
 import MemprofWorkload
 
 /// Bad or foreign `.ips` input: names the file, line, column and key (`processes[3].rpages`),

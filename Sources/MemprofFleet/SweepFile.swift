@@ -2,7 +2,6 @@ import Foundation
 import MemprofInput
 import MemprofOutput
 import MemprofWorkload
-import Yams
 
 /// A sweep file (spec §12): a workload, seeds, and a matrix of key paths whose every
 /// combination is a cell.
@@ -71,13 +70,13 @@ public struct SweepFile: Sendable, Equatable {
     }
 
     /// Parses a sweep file's text through the workload's reader (`NodeReader`), so its errors
-    /// are located and worded like a workload's. Composed into Yams' nodes, with their marks: the
-    /// matrix's values become overrides, which edit Yams nodes.
+    /// are located and worded like a workload's. The matrix's values become overrides, as flow
+    /// text, each located where it is written.
     public static func parse(_ text: String, file: String) throws -> SweepFile {
-        let root = try YAMLText.compose(text, file: file)
+        let root = try NodeReader.root(of: text, file: file)
         let top = try root.mapping(allowed: keys)
         let version = try top.required("memprof")
-        guard version.node.wholeNumber == 1 else { throw version.error("this memprof reads sweep format version 1") }
+        guard (try? version.int()) == 1 else { throw version.error("this memprof reads sweep format version 1") }
         let nameReader = try top.required("sweep")
         let name = try nameReader.string()
         guard !name.isEmpty, name.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
@@ -91,20 +90,21 @@ public struct SweepFile: Sendable, Equatable {
         var axes: [Axis] = []
         var cells = 1
         if let matrix = top["matrix"] {
-            guard case .mapping(let m) = matrix.node else { throw matrix.error("expected a mapping of key paths to lists of values") }
-            for (keyNode, valuesNode) in m {
-                let keyReader = NodeReader(node: keyNode, path: "matrix", file: file)
+            guard let pairs = matrix.keysAndValues else { throw matrix.error("expected a mapping of key paths to lists of values") }
+            for (keyReader, valuesReader) in pairs {
                 let key = try keyReader.string()
                 guard !axes.contains(where: { $0.keyPath == key }) else { throw keyReader.error("key path '\(key)' appears twice") }
-                let valuesReader = matrix.child(valuesNode, key)
-                guard case .sequence(let items) = valuesNode, !items.isEmpty else {
+                guard let items = try? valuesReader.sequence(), !items.isEmpty else {
                     throw valuesReader.error("expected a non-empty list of values, such as [45MB, 60MB]")
                 }
                 var values: [WorkloadOverride] = []
-                for (item, itemReader) in zip(items, try valuesReader.sequence()) {
+                for itemReader in items {
                     let origin = WorkloadOverride.Origin(file: file, keyLine: keyReader.line, keyColumn: keyReader.column,
                                                          valueLine: itemReader.line, valueColumn: itemReader.column)
-                    let override = WorkloadOverride(keyPath: key, value: flowText(item), origin: origin)
+                    guard let value = itemReader.flowText() else {
+                        throw itemReader.error("the value is longer than \(NodeReader.flowTextLimit) bytes as flow text")
+                    }
+                    let override = WorkloadOverride(keyPath: key, value: value, origin: origin)
                     guard !values.contains(where: { $0.value == override.value }) else {
                         throw WorkloadError(file: file, line: itemReader.line, column: itemReader.column,
                                             keyPath: valuesReader.path, message: "the value '\(override.value)' appears twice")
@@ -126,9 +126,7 @@ public struct SweepFile: Sendable, Equatable {
     }
 
     static func parseSeeds(_ r: NodeReader) throws -> ([UInt64], String) {
-        switch r.node {
-        case .scalar(let s):
-            let text = s.string
+        if let text = r.scalarText {
             if let single = UInt64(text) { return ([single], text) }
             let parts = text.components(separatedBy: "..")
             guard parts.count == 2, let a = UInt64(parts[0].trimmingCharacters(in: .whitespaces)),
@@ -139,22 +137,20 @@ public struct SweepFile: Sendable, Equatable {
             guard a <= b else { throw r.error("the range \(text) is empty: its first seed is above its last") }
             guard b - a < UInt64(maxSeeds) else { throw r.error("more than \(maxSeeds) seeds") }
             return (Array(a...b), "\(a)..\(b)")
-        case .sequence(let items):
-            guard !items.isEmpty else { throw r.error("the list of seeds is empty") }
-            guard items.count <= maxSeeds else { throw r.error("more than \(maxSeeds) seeds") }
-            var seen = Set<UInt64>()
-            var seeds: [UInt64] = []
-            for item in try r.sequence() {
-                guard let seed = item.node.scalar.flatMap({ UInt64($0.string) }), seed <= UInt64(Int64.max) else {
-                    throw item.error("expected a seed (a whole number from 0)")
-                }
-                guard seen.insert(seed).inserted else { throw item.error("seed \(seed) appears twice") }
-                seeds.append(seed)
-            }
-            return (seeds, "[" + seeds.map(String.init).joined(separator: ", ") + "]")
-        default:
-            throw r.error("expected a range such as 1..1000, or a list of seeds")
         }
+        guard let count = try? r.sequenceCount() else { throw r.error("expected a range such as 1..1000, or a list of seeds") }
+        guard count > 0 else { throw r.error("the list of seeds is empty") }
+        guard count <= maxSeeds else { throw r.error("more than \(maxSeeds) seeds") }
+        var seen = Set<UInt64>()
+        var seeds: [UInt64] = []
+        for item in try r.sequence() {
+            guard let seed = item.scalarText.flatMap({ UInt64($0) }), seed <= UInt64(Int64.max) else {
+                throw item.error("expected a seed (a whole number from 0)")
+            }
+            guard seen.insert(seed).inserted else { throw item.error("seed \(seed) appears twice") }
+            seeds.append(seed)
+        }
+        return (seeds, "[" + seeds.map(String.init).joined(separator: ", ") + "]")
     }
 
     /// The seeds of a `seedsText` as a sweep writes it into fleet.json (`1..1000`, or
@@ -172,15 +168,5 @@ public struct SweepFile: Sendable, Equatable {
         guard parts.count == 2, let a = UInt64(parts[0]), let b = UInt64(parts[1]),
               a <= b, b <= UInt64(Int64.max), b - a < UInt64(maxSeeds) else { return nil }
         return Array(a...b)
-    }
-
-    /// A value as YAML flow text: `45MB`, `[fetch, audio]`, `{release: 10MB}`.
-    static func flowText(_ node: Node) -> String {
-        switch node {
-        case .scalar(let s): s.string
-        case .sequence(let items): "[" + items.map(flowText).joined(separator: ", ") + "]"
-        case .mapping(let m): "{" + m.map { "\(flowText($0.key)): \(flowText($0.value))" }.joined(separator: ", ") + "}"
-        case .alias: ""
-        }
     }
 }

@@ -2,17 +2,13 @@ import MemprofCore
 import Yams
 
 /// A YAML node with its key path, that reads typed values and throws located errors
-/// (``WorkloadError``: `file:line:col: key.path: message`). Workloads, thresholds and budget
-/// files are all read through it, so every bad value in any of them names its place.
+/// (``WorkloadError``: `file:line:col: key.path: message`). Workloads, sweep files, thresholds
+/// and budget files are all read through it, so every bad value in any of them names its place.
 ///
-/// The node is either a Yams node (sweep, thresholds and budget files, workloads with overrides)
-/// or an entry of a ``YAMLTree`` (workloads): both read alike, value for value and error for error.
+/// The node is an entry of a `YAMLTree`, the one composer of YAML text: a workload with
+/// overrides is the same tree, edited (`YAMLTree.Editor`), and what an override put there has
+/// no mark (line and column 0), which is how errors about it are recognised.
 public struct NodeReader {
-    package enum Storage {
-        case tree(YAMLTree, Int32)
-        case yams(Node)
-    }
-
     /// One step of a key path, kept apart until the path is asked for (errors): building a path
     /// string for every value of a 100,000-entry script was a tenth of reading it.
     enum PathStep {
@@ -21,41 +17,33 @@ public struct NodeReader {
         case index(Int)
     }
 
-    package let storage: Storage
+    package let tree: YAMLTree
+    package let index: Int32
     public let file: String
     /// The key path is `base`, then up to three steps (`script`, `[3]`, `at`).
     private let base: String
     private let steps: (PathStep, PathStep, PathStep)
 
-    private init(_ storage: Storage, file: String, base: String, _ steps: (PathStep, PathStep, PathStep)) {
-        self.storage = storage
+    private init(_ tree: YAMLTree, _ index: Int32, file: String, base: String, _ steps: (PathStep, PathStep, PathStep)) {
+        self.tree = tree
+        self.index = index
         self.file = file
         self.base = base
         self.steps = steps
     }
 
-    public init(node: Node, path: String, file: String) {
-        self.init(.yams(node), file: file, base: path, (.none, .none, .none))
+    /// The root of `tree` (a composed or an edited one).
+    package init(tree: YAMLTree, file: String) {
+        self.init(tree, tree.root, file: file, base: "", (.none, .none, .none))
     }
 
-    init(tree: YAMLTree, index: Int32, file: String) {
-        self.init(.tree(tree, index), file: file, base: "", (.none, .none, .none))
-    }
-
-    /// Composes YAML (or JSON) text into its root node (a ``YAMLTree``), with located errors for
-    /// text that is not YAML, not UTF-8, holds control characters, or is empty. Readers that need
-    /// Yams' own nodes (to edit them, as overrides do) compose with `YAMLText.compose(_:file:)`.
+    /// Composes YAML (or JSON) text into its root node (a `YAMLTree`), with located errors for
+    /// text that is not YAML, not UTF-8, holds control characters, or is empty.
     public static func root(of text: String, file: String) throws -> NodeReader {
         try YAMLText.composeTree(text, file: file)
     }
 
-    /// The node as Yams reads it (a tree's entry without marks: Yams' `Mark` cannot be made outside it).
-    public var node: Node {
-        switch storage {
-        case .yams(let node): node
-        case .tree(let tree, let index): tree.yamsNode(index)
-        }
-    }
+    private var entry: YAMLTree.Entry { tree.entry(index) }
 
     /// The dotted key path of this node (`apps.mail.launch`, `script[3].at`).
     public var path: String {
@@ -73,98 +61,56 @@ public struct NodeReader {
     /// Where this node is, for errors found after reading.
     public var place: InputPlace { InputPlace(file: file, line: line, column: column, keyPath: path) }
 
-    public var line: Int {
-        switch storage {
-        case .yams(let node): node.mark?.line ?? 0
-        case .tree(let tree, let index): Int(tree.entry(index).line)
-        }
-    }
+    public var line: Int { Int(entry.line) }
 
-    public var column: Int {
-        switch storage {
-        case .yams(let node): node.mark?.column ?? 0
-        case .tree(let tree, let index): Int(tree.entry(index).column)
-        }
-    }
+    public var column: Int { Int(entry.column) }
 
     public func error(_ message: String) -> WorkloadError {
         WorkloadError(file: file, line: line, column: column, keyPath: path, message: message)
     }
 
-    /// A node below this one, at `step` further down the key path.
-    private func descend(_ storage: Storage, _ step: PathStep) -> NodeReader {
+    /// The node at entry `index`, at `step` further down the key path.
+    private func descend(_ index: Int32, _ step: PathStep) -> NodeReader {
         switch steps {
-        case (.none, _, _): NodeReader(storage, file: file, base: base, (step, .none, .none))
-        case (_, .none, _): NodeReader(storage, file: file, base: base, (steps.0, step, .none))
-        case (_, _, .none): NodeReader(storage, file: file, base: base, (steps.0, steps.1, step))
-        default: NodeReader(storage, file: file, base: path, (step, .none, .none))
+        case (.none, _, _): NodeReader(tree, index, file: file, base: base, (step, .none, .none))
+        case (_, .none, _): NodeReader(tree, index, file: file, base: base, (steps.0, step, .none))
+        case (_, _, .none): NodeReader(tree, index, file: file, base: base, (steps.0, steps.1, step))
+        default: NodeReader(tree, index, file: file, base: path, (step, .none, .none))
         }
     }
 
     /// A key of this mapping, for errors about the key itself (they carry the mapping's path).
-    private func key(_ storage: Storage) -> NodeReader {
-        NodeReader(storage, file: file, base: base, steps)
-    }
-
-    public func child(_ node: Node, _ key: String) -> NodeReader {
-        descend(.yams(node), .key(key))
+    private func key(_ index: Int32) -> NodeReader {
+        NodeReader(tree, index, file: file, base: base, steps)
     }
 
     /// True for a scalar (a word, a number, a quantity).
-    package var isScalar: Bool {
-        switch storage {
-        case .yams(let node): if case .scalar = node { true } else { false }
-        case .tree(let tree, let index): tree.entry(index).kind == .scalar
-        }
-    }
+    package var isScalar: Bool { entry.kind == .scalar }
 
     /// A scalar's text; nil for a mapping or a list.
-    package var scalarText: String? {
-        switch storage {
-        case .yams(let node): node.scalar?.string
-        case .tree(let tree, let index): tree.entry(index).kind == .scalar ? tree.string(index) : nil
-        }
-    }
+    package var scalarText: String? { entry.kind == .scalar ? tree.string(index) : nil }
 
     /// A scalar's text and style.
     var scalarTextAndStyle: (String, Node.Scalar.Style)? {
-        switch storage {
-        case .yams(let node): node.scalar.map { ($0.string, $0.style) }
-        case .tree(let tree, let index):
-            tree.entry(index).kind == .scalar
-                ? (tree.string(index), Node.Scalar.Style(rawValue: UInt32(tree.entry(index).style)) ?? .any) : nil
-        }
+        entry.kind == .scalar ? (tree.string(index), Node.Scalar.Style(rawValue: UInt32(entry.style)) ?? .any) : nil
     }
 
-    /// A scalar as Yams holds it (text, tag, style), for Yams' number constructors.
+    /// A scalar as Yams' number constructors (`Int.construct`, `Double.construct`) take it: they
+    /// read its text and style, not its tag.
     var yamsScalar: Node.Scalar? {
-        switch storage {
-        case .yams(let node): node.scalar
-        case .tree(let tree, let index): tree.entry(index).kind == .scalar ? tree.yamsNode(index).scalar : nil
-        }
+        scalarTextAndStyle.map { Node.Scalar($0.0, Tag(.implicit), $0.1) }
     }
 
-    /// A mapping's keys and values, or nil when the node is not a mapping.
-    private var pairs: [(key: Storage, value: Storage)]? {
-        switch storage {
-        case .yams(let node):
-            guard case .mapping(let mapping) = node else { return nil }
-            return mapping.map { (.yams($0.key), .yams($0.value)) }
-        case .tree(let tree, let index):
-            let e = tree.entry(index)
-            guard e.kind == .mapping else { return nil }
-            return stride(from: 0, to: Int(e.count), by: 2).map {
-                (.tree(tree, tree.child(index, $0)), .tree(tree, tree.child(index, $0 + 1)))
-            }
-        }
+    /// A mapping's keys and values (entry numbers), or nil when the node is not a mapping.
+    private var pairs: [(key: Int32, value: Int32)]? {
+        let e = entry
+        guard e.kind == .mapping else { return nil }
+        return stride(from: 0, to: Int(e.count), by: 2).map { (tree.child(index, $0), tree.child(index, $0 + 1)) }
     }
 
     /// A key's text, or nil when the key is a mapping or a list.
-    private static func text(_ key: Storage) -> String? {
-        switch key {
-        case .yams(let node): node.scalar?.string
-        case .tree(let tree, let index): tree.entry(index).kind == .scalar ? tree.string(index) : nil
-        }
+    private func text(_ key: Int32) -> String? {
+        tree.entry(key).kind == .scalar ? tree.string(key) : nil
     }
 
     /// The node's entries, after checking every key is one of `allowed`.
@@ -173,59 +119,55 @@ public struct NodeReader {
             throw error("expected a mapping of \(allowed.prefix(4).joined(separator: ", "))…, found \(kind)")
         }
         var entries: [(String, NodeReader)] = []
-        if case .tree(let tree, let index) = storage {
-            // The allowed key is the entry's key (the same text, no new string).
-            let e = tree.entry(index)
-            entries.reserveCapacity(Int(e.count) / 2)
-            for n in stride(from: 0, to: Int(e.count), by: 2) {
-                let k = tree.child(index, n)
-                if tree.entry(k).kind == .scalar {
-                    // Compared as strings (canonical equivalence) when the key is not ASCII.
-                    var key = allowed.first(where: { tree.scalar(k, is: $0) })
-                    if key == nil, !tree.isASCII(k), allowed.contains(tree.string(k)) { key = tree.string(k) }
-                    if let key {
-                        entries.append((key, descend(.tree(tree, tree.child(index, n + 1)), .key(key))))
-                        continue
-                    }
+        // The allowed key is the entry's key (the same text, no new string).
+        let e = entry
+        entries.reserveCapacity(Int(e.count) / 2)
+        for n in stride(from: 0, to: Int(e.count), by: 2) {
+            let k = tree.child(index, n)
+            if tree.entry(k).kind == .scalar {
+                // Compared as strings (canonical equivalence) when the key is not ASCII.
+                var key = allowed.first(where: { tree.scalar(k, is: $0) })
+                if key == nil, !tree.isASCII(k), allowed.contains(tree.string(k)) { key = tree.string(k) }
+                if let key {
+                    entries.append((key, descend(tree.child(index, n + 1), .key(key))))
+                    continue
                 }
-                try refuseKey(.tree(tree, k), allowed: allowed)
             }
-            return Mapping(owner: self, entries: entries)
-        }
-        let pairs = self.pairs ?? []
-        entries.reserveCapacity(pairs.count)
-        for (keyNode, value) in pairs {
-            guard let key = Self.text(keyNode), allowed.contains(key) else { try refuseKey(keyNode, allowed: allowed) }
-            entries.append((key, descend(value, .key(key))))
+            try refuseKey(k, allowed: allowed)
         }
         return Mapping(owner: self, entries: entries)
     }
 
     /// The error for a key of this mapping that is not one of `allowed`.
-    private func refuseKey(_ keyNode: Storage, allowed: [String]) throws -> Never {
-        guard let key = Self.text(keyNode) else { throw self.key(keyNode).error("keys must be plain words") }
+    private func refuseKey(_ keyIndex: Int32, allowed: [String]) throws -> Never {
+        guard let key = text(keyIndex) else { throw self.key(keyIndex).error("keys must be plain words") }
         var message = "unknown key '\(key)'"
         if let near = suggestion(for: key, among: allowed) {
             message += " (did you mean '\(near)'?)"
         } else {
             message += "; expected one of: \(allowed.joined(separator: ", "))"
         }
-        throw self.key(keyNode).error(message)
+        throw self.key(keyIndex).error(message)
     }
 
-    var isMapping: Bool {
-        switch storage {
-        case .yams(let node): if case .mapping = node { true } else { false }
-        case .tree(let tree, let index): tree.entry(index).kind == .mapping
-        }
-    }
+    var isMapping: Bool { entry.kind == .mapping }
 
     /// The node's entries with any keys (for maps keyed by names, such as `apps`).
     public func namedEntries() throws -> [(String, NodeReader)] {
         guard let pairs else { throw error("expected a mapping, found \(kind)") }
-        return try pairs.map { keyNode, value in
-            guard let key = Self.text(keyNode) else { throw self.key(keyNode).error("keys must be plain words") }
+        return try pairs.map { keyIndex, value in
+            guard let key = text(keyIndex) else { throw self.key(keyIndex).error("keys must be plain words") }
             return (key, descend(value, .key(key)))
+        }
+    }
+
+    /// A mapping's keys and values in file order, each key read at its own place with the
+    /// mapping's path (as errors about a key are), each value below its key's text (or the
+    /// key's ``kind`` when the key is not a scalar); nil when the node is not a mapping. For
+    /// mappings whose keys are data (a sweep's matrix of key paths).
+    package var keysAndValues: [(key: NodeReader, value: NodeReader)]? {
+        pairs?.map { keyIndex, value in
+            (key(keyIndex), descend(value, .key(text(keyIndex) ?? key(keyIndex).kind)))
         }
     }
 
@@ -234,7 +176,7 @@ public struct NodeReader {
     package func descendant(_ keys: [String]) -> NodeReader? {
         var reader = self
         for key in keys {
-            guard let value = reader.pairs?.first(where: { Self.text($0.key) == key })?.value else { return nil }
+            guard let value = reader.pairs?.first(where: { reader.text($0.key) == key })?.value else { return nil }
             reader = reader.descend(value, .key(key))
         }
         return reader
@@ -242,55 +184,55 @@ public struct NodeReader {
 
     /// A list's length (the error of ``sequence()`` for anything else).
     package func sequenceCount() throws -> Int {
-        switch storage {
-        case .yams(let node):
-            guard case .sequence(let sequence) = node else { throw error("expected a list, found \(kind)") }
-            return sequence.count
-        case .tree(let tree, let index):
-            guard tree.entry(index).kind == .sequence else { throw error("expected a list, found \(kind)") }
-            return Int(tree.entry(index).count)
-        }
+        guard entry.kind == .sequence else { throw error("expected a list, found \(kind)") }
+        return Int(entry.count)
     }
 
     /// Item `n` of a list, as ``sequence()`` gives it.
     package func item(_ n: Int) -> NodeReader {
-        switch storage {
-        case .yams(let node):
-            guard case .sequence(let sequence) = node else { preconditionFailure("item(_:) of \(kind)") }
-            return descend(.yams(sequence[sequence.index(sequence.startIndex, offsetBy: n)]), .index(n))
-        case .tree(let tree, let index):
-            return descend(.tree(tree, tree.child(index, n)), .index(n))
-        }
+        descend(tree.child(index, n), .index(n))
     }
 
     public func sequence() throws -> [NodeReader] {
-        switch storage {
-        case .yams(let node):
-            guard case .sequence(let sequence) = node else { throw error("expected a list, found \(kind)") }
-            return sequence.enumerated().map { index, item in descend(.yams(item), .index(index)) }
-        case .tree(let tree, let index):
-            let e = tree.entry(index)
-            guard e.kind == .sequence else { throw error("expected a list, found \(kind)") }
-            return (0..<Int(e.count)).map { descend(.tree(tree, tree.child(index, $0)), .index($0)) }
-        }
+        let e = entry
+        guard e.kind == .sequence else { throw error("expected a list, found \(kind)") }
+        return (0..<Int(e.count)).map { descend(tree.child(index, $0), .index($0)) }
     }
 
     public var kind: String {
-        switch storage {
-        case .yams(let node):
-            switch node {
-            case .scalar(let s): "'\(s.string)'"
-            case .mapping: "a mapping"
-            case .sequence: "a list"
-            case .alias: "an alias"
-            }
-        case .tree(let tree, let index):
-            switch tree.entry(index).kind {
-            case .scalar: "'\(tree.string(index))'"
-            case .mapping: "a mapping"
-            case .sequence: "a list"
-            }
+        switch entry.kind {
+        case .scalar: "'\(tree.string(index))'"
+        case .mapping: "a mapping"
+        case .sequence: "a list"
         }
+    }
+
+    /// The node as YAML flow text: `45MB`, `[fetch, audio]`, `{release: 10MB}` (scalars as
+    /// written, without quotes): how a sweep's matrix value becomes an override's value. nil when
+    /// it is longer than `limit` bytes (an alias writes its node out wherever it appears: ten
+    /// nested ones write a billion).
+    package func flowText(limit: Int = flowTextLimit) -> String? {
+        var out: [UInt8] = []
+        return flowText(index, into: &out, limit: limit) ? String(decoding: out, as: UTF8.self) : nil
+    }
+
+    package static let flowTextLimit = 65_536
+
+    private func flowText(_ node: Int32, into out: inout [UInt8], limit: Int) -> Bool {
+        let e = tree.entry(node)
+        switch e.kind {
+        case .scalar:
+            out += tree.string(node).utf8
+        case .sequence, .mapping:
+            let mapping = e.kind == .mapping
+            out.append(mapping ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            for n in 0..<Int(e.count) {
+                if n > 0 { out += (mapping && n % 2 == 1 ? ": " : ", ").utf8 }
+                guard out.count <= limit, flowText(tree.child(node, n), into: &out, limit: limit) else { return false }
+            }
+            out.append(mapping ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        }
+        return out.count <= limit
     }
 
     public func string() throws -> String {
@@ -420,14 +362,9 @@ extension Double {
     var formatted: String { self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self) }
 }
 
-extension Node {
-    /// `int`, without its trap: Yams reads YAML 1.1 sexagesimal integers (`190:20:30`) with
-    /// arithmetic that traps on overflow (`99999999999:99999999999` crashed memprof; found by
-    /// fuzzing), so a scalar with a colon is not read as a whole number at all.
-    public var wholeNumber: Int? { scalar?.wholeNumber }
-}
-
 extension Node.Scalar {
-    /// `Int.construct`, without its trap (see `Node.wholeNumber`).
+    /// `Int.construct`, without its trap: Yams reads YAML 1.1 sexagesimal integers (`190:20:30`)
+    /// with arithmetic that traps on overflow (`99999999999:99999999999` crashed memprof; found by
+    /// fuzzing), so a scalar with a colon is not read as a whole number at all.
     package var wholeNumber: Int? { string.contains(":") ? nil : Int.construct(from: self) }
 }

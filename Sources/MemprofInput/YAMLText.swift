@@ -52,28 +52,12 @@ public enum YAMLText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Composes `text` into its root node with Yams (`Yams.compose`, no implicit tags): sweep files
-    /// and workloads with overrides, whose readers edit Yams nodes.
+    /// Composes `text` into its root node through libyaml's event parser into a ``YAMLTree``,
+    /// the one composer of YAML text: workloads (with or without overrides), sweep files,
+    /// thresholds and budget files. Its nodes, marks and errors are those of Yams' public
+    /// `Yams.compose(yaml:, .basic)`, five to six times faster on a large workload (MemprofRun's
+    /// Benchmarks article, `scripts/bench-yaml.sh`); `YAMLTreeTests` holds the two equal.
     /// Text that holds nothing (only blanks or comments) is an error at line 1, column 1.
-    public static func compose(_ text: String, file: String) throws -> NodeReader {
-        let node: Node?
-        do {
-            // No implicit tags: Yams' default resolver matches every scalar against seven regular
-            // expressions (twice, with the duplicate-key check). `NodeReader` reads numbers with
-            // Yams' constructors and booleans by YAML 1.1's spellings itself, which is all the
-            // implicit tags were for.
-            node = try Yams.compose(yaml: text, .basic)
-        } catch let error as YamlError {
-            throw YAMLProblem(error).located(file: file)
-        }
-        guard let node else { throw emptyFile(file) }
-        return NodeReader(node: node, path: "", file: file)
-    }
-
-    /// Composes `text` into its root node through libyaml's event parser into a ``YAMLTree``:
-    /// the same nodes, marks and errors as ``compose(_:file:)``, five to six times faster on a large
-    /// workload (MemprofRun's Benchmarks article, `scripts/bench-yaml.sh`). Workloads, thresholds
-    /// and budget files are read through it.
     package static func composeTree(_ text: String, file: String) throws -> NodeReader {
         let tree: YAMLTree?
         do {
@@ -82,7 +66,7 @@ public enum YAMLText {
             throw error.located(file: file)
         }
         guard let tree else { throw emptyFile(file) }
-        return NodeReader(tree: tree, index: tree.root, file: file)
+        return NodeReader(tree: tree, file: file)
     }
 
     static func emptyFile(_ file: String) -> WorkloadError {
@@ -92,52 +76,38 @@ public enum YAMLText {
     static func hex(_ b: UInt8) -> String { "0x" + String(b, radix: 16, uppercase: true).leftPadded(to: 2) }
 }
 
-/// Why YAML text was refused, in memprof's words and at its place: from a Yams `YamlError`, or
-/// from ``YAMLTree``'s composer, which says the same of the same text.
-struct YAMLProblem: Error {
-    var line: Int
-    var column: Int
-    var message: String
+/// Why YAML text was refused, in memprof's words and at its place: what ``YAMLTree``'s composer
+/// says, in the words and at the marks of Yams' `YamlError` for the same text (the tests make
+/// one from the other to compare them).
+package struct YAMLProblem: Error {
+    package var line: Int
+    package var column: Int
+    package var message: String
 
-    static func syntax(problem: String, context: (text: String, line: Int)?, at mark: (line: Int, column: Int)) -> YAMLProblem {
+    package static func syntax(problem: String, context: (text: String, line: Int)?, at mark: (line: Int, column: Int)) -> YAMLProblem {
         var message = "invalid YAML: \(problem)"
         if let context { message += " (\(context.text) at line \(context.line))" }
         return YAMLProblem(line: mark.line, column: mark.column, message: message)
     }
 
-    static func duplicates(_ keys: [String], at mark: (line: Int, column: Int)) -> YAMLProblem {
+    package static func duplicates(_ keys: [String], at mark: (line: Int, column: Int)) -> YAMLProblem {
         YAMLProblem(line: mark.line, column: mark.column,
                     message: "duplicate key \(keys.map { "'\($0)'" }.joined(separator: ", "))")
     }
 
-    static func reader(problem: String, offset: Int?) -> YAMLProblem {
+    package static func reader(problem: String, offset: Int?) -> YAMLProblem {
         YAMLProblem(line: 0, column: 0, message: "unreadable text at byte offset \(offset ?? 0): \(problem)")
     }
 
-    static func memory() -> YAMLProblem { YAMLProblem(line: 0, column: 0, message: "invalid YAML: \(YamlError.memory)") }
+    package static func memory() -> YAMLProblem { YAMLProblem(line: 0, column: 0, message: "invalid YAML: \(YamlError.memory)") }
 
-    init(line: Int, column: Int, message: String) {
+    package init(line: Int, column: Int, message: String) {
         self.line = line
         self.column = column
         self.message = message
     }
 
-    init(_ error: YamlError) {
-        switch error {
-        case .scanner(let context, let problem, let mark, _),
-             .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
-            self = .syntax(problem: problem, context: context.map { ($0.text, $0.mark.line) }, at: (mark.line, mark.column))
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            self = .duplicates(duplicates, at: (context.mark.line, context.mark.column))
-        case .reader(let problem, let offset, _, _):
-            self = .reader(problem: problem, offset: offset)
-        default:
-            self.init(line: 0, column: 0, message: "invalid YAML: \(error)")
-        }
-    }
-
-    func located(file: String) -> WorkloadError {
+    package func located(file: String) -> WorkloadError {
         WorkloadError(file: file, line: line, column: column, keyPath: "", message: message)
     }
 }
@@ -149,7 +119,7 @@ extension String {
 }
 
 /// Reads the text of an input file (a workload, thresholds or budget file): a missing file, a
-/// folder, what is not a regular file (a FIFO, a device: ``InputFile``), an unreadable or
+/// folder, what is not a regular file (a FIFO, a device: `InputFile`), an unreadable or
 /// oversized file, bytes that are not UTF-8 and control characters are each a located
 /// ``WorkloadError`` (bad input, exit status 2).
 public enum InputText {

@@ -10,7 +10,8 @@ import Yams
 /// (marks, strings, styles, tags, duplicate keys refused, aliases shared as Yams shares them),
 /// without a `String`, a `Tag` object and an array per node: reading a large workload through
 /// Yams' node tree cost about 0.8 s for 3 MB, almost all of it building and walking the tree.
-/// `YAMLTreeTests` and the `yaml` fuzz target compare it with Yams on every input they see.
+/// It is memprof's one composer of YAML; overrides edit a changed copy (``Editor``).
+/// `YAMLTreeTests` hold it to Yams' composer on a corpus and on thousands of mutated workloads.
 package final class YAMLTree {
     package enum Kind: UInt8 { case scalar, sequence, mapping }
 
@@ -33,17 +34,15 @@ package final class YAMLTree {
     let bytes: [UInt8]
     let children: [Int32]
     let tags: [String]
-    /// Entries an alias points at (converted once in ``yamsNode(_:)``).
-    let isShared: [Bool]
-    /// The document's root: the first entry.
-    let root: Int32 = 0
+    /// The document's root: the first entry of a composed tree; any entry of an edited one.
+    let root: Int32
 
-    fileprivate init(entries: [Entry], bytes: [UInt8], children: [Int32], tags: [String], isShared: [Bool]) {
+    fileprivate init(entries: [Entry], bytes: [UInt8], children: [Int32], tags: [String], root: Int32 = 0) {
         self.entries = entries
         self.bytes = bytes
         self.children = children
         self.tags = tags
-        self.isShared = isShared
+        self.root = root
     }
 
     static let strTag = Tag.Name.str.rawValue
@@ -70,40 +69,18 @@ package final class YAMLTree {
         }
     }
 
+    /// Whether a scalar is written plain (not quoted, not a block), as booleans must be.
+    package func isPlain(_ index: Int32) -> Bool {
+        let style = Node.Scalar.Style(rawValue: UInt32(entries[Int(index)].style))
+        return style == .plain || style == .any
+    }
+
     func isASCII(_ index: Int32) -> Bool {
         let e = entries[Int(index)]
         return bytes[Int(e.start)..<Int(e.start + e.count)].allSatisfy { $0 < 0x80 }
     }
 
     package func child(_ index: Int32, _ n: Int) -> Int32 { children[Int(entries[Int(index)].start) + n] }
-
-    /// The node at `index` as a Yams node, without marks (Yams' `Mark` has no public initialiser).
-    /// Nodes an alias shares are converted once and shared, as Yams shares them.
-    func yamsNode(_ index: Int32) -> Node {
-        var shared: [Int32: Node] = [:]
-        return yamsNode(index, shared: &shared)
-    }
-
-    private func yamsNode(_ index: Int32, shared: inout [Int32: Node]) -> Node {
-        if let node = shared[index] { return node }
-        let e = entries[Int(index)]
-        let tag = Tag(e.tag < 0 ? .implicit : Tag.Name(rawValue: tags[Int(e.tag)]), .basic, .default)
-        let node: Node
-        switch e.kind {
-        case .scalar:
-            node = .scalar(.init(string(index), tag, Node.Scalar.Style(rawValue: UInt32(e.style)) ?? .any))
-        case .sequence:
-            let items = (0..<Int(e.count)).map { yamsNode(child(index, $0), shared: &shared) }
-            node = .sequence(.init(items, tag, Node.Sequence.Style(rawValue: UInt32(e.style)) ?? .any))
-        case .mapping:
-            let pairs = stride(from: 0, to: Int(e.count), by: 2).map {
-                (yamsNode(child(index, $0), shared: &shared), yamsNode(child(index, $0 + 1), shared: &shared))
-            }
-            node = .mapping(.init(pairs, tag, Node.Mapping.Style(rawValue: UInt32(e.style)) ?? .any))
-        }
-        if isShared[Int(index)] { shared[index] = node }
-        return node
-    }
 
     // MARK: Composing
 
@@ -132,7 +109,6 @@ package final class YAMLTree {
         var bytes: [UInt8] = []
         var children: [Int32] = []
         var tags: [String] = []
-        var isShared: [Bool] = []
         /// Per tag number: whether a key with it compares as an untagged one (`str`, `!`).
         var tagIsStr: [Bool] = []
         var parser = yaml_parser_t()
@@ -147,7 +123,7 @@ package final class YAMLTree {
         init(text: String) { self.text = text }
 
         var tree: YAMLTree {
-            YAMLTree(entries: entries, bytes: bytes, children: children, tags: tags, isShared: isShared)
+            YAMLTree(entries: entries, bytes: bytes, children: children, tags: tags)
         }
 
         mutating func run(_ utf8: UnsafeBufferPointer<UInt8>) throws(YAMLProblem) -> YAMLTree? {
@@ -162,7 +138,6 @@ package final class YAMLTree {
             yaml_parser_set_input_string(&parser, input, utf8.count)
             // About one node per 6 bytes of a workload, and fewer scalar bytes than text.
             entries.reserveCapacity(utf8.count / 6)
-            isShared.reserveCapacity(utf8.count / 6)
             children.reserveCapacity(utf8.count / 6)
             bytes.reserveCapacity(utf8.count)
             return try compose()
@@ -253,7 +228,6 @@ package final class YAMLTree {
             let mark = event.start_mark
             entries.append(Entry(kind: kind, style: style, line: Int32(truncatingIfNeeded: mark.line + 1),
                                       column: Int32(truncatingIfNeeded: mark.column + 1), start: 0, count: 0, tag: tag))
-            isShared.append(false)
             return Int32(entries.count - 1)
         }
 
@@ -266,7 +240,6 @@ package final class YAMLTree {
         mutating func register(anchor: String?, _ index: Int32) {
             guard let anchor else { return }
             anchors[anchor] = index
-            isShared[Int(index)] = true
         }
 
         mutating func tagNumber(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> Int32 {
@@ -321,7 +294,7 @@ package final class YAMLTree {
                 }
             }
             guard clash || collections > 1 else { return }
-            try yamsDuplicateCheck((0..<pairs).map { children[first + 2 * $0] })
+            try duplicateCheck((0..<pairs).map { children[first + 2 * $0] })
         }
 
         /// The tag a key compares by: Yams resolves none, `!` and `str` alike (basic resolver).
@@ -334,16 +307,73 @@ package final class YAMLTree {
             }
         }
 
-        /// Yams' `checkDuplicates(mappingKeys:)` on the keys as Yams nodes; the mark is the first
-        /// occurrence of the first duplicate in Yams' order, which is the key its grouping keeps.
-        func yamsDuplicateCheck(_ keys: [Int32]) throws(YAMLProblem) {
-            let nodes = keys.map { tree.yamsNode($0) }
-            let duplicates: [Node: [Node]] = Dictionary(grouping: nodes) { $0 }.filter { $1.count > 1 }
+        /// Yams' `checkDuplicates(mappingKeys:)`, worked out on the entries: the keys grouped as
+        /// Yams' `Node` equality groups them (a scalar by its text and resolved tag, a collection
+        /// by its resolved tag and children), the groups named in the order of Yams' `Node` `<`
+        /// (scalars by text, collections item by item, a mapping's pairs by their keys; a scalar
+        /// and a collection are unordered, so they stay in file order), at the first occurrence
+        /// of the first group.
+        func duplicateCheck(_ keys: [Int32]) throws(YAMLProblem) {
+            var groups: [(first: Int32, count: Int)] = []
+            var scalarGroups: [String: [(tag: String, group: Int)]] = [:]
+            for k in keys {
+                var group: Int?
+                if entries[Int(k)].kind == .scalar {
+                    let text = text(k), tag = resolvedTag(k)
+                    group = scalarGroups[text]?.first { $0.tag == tag }?.group
+                    if group == nil { scalarGroups[text, default: []].append((tag, groups.count)) }
+                } else {
+                    group = groups.indices.first { entries[Int(groups[$0].first)].kind != .scalar && same(groups[$0].first, k) }
+                }
+                if let group { groups[group].count += 1 } else { groups.append((k, 1)) }
+            }
+            let duplicates = groups.filter { $0.count > 1 }.map(\.first)
             guard !duplicates.isEmpty else { return }
-            let sortedKeys = duplicates.keys.sorted()
-            let firstKey = sortedKeys.first!
-            let at = entries[Int(keys[nodes.firstIndex(of: firstKey)!])]
-            throw .duplicates(sortedKeys.map { $0.string ?? "<uncovertable>" }, at: (Int(at.line), Int(at.column)))
+            let sorted = duplicates.sorted { less($0, $1) }
+            let at = entries[Int(sorted[0])]
+            throw .duplicates(sorted.map { entries[Int($0)].kind == .scalar ? text($0) : "<uncovertable>" },
+                              at: (Int(at.line), Int(at.column)))
+        }
+
+        /// The tag Yams resolves a node's to under its basic resolver: none and `!` are the kind's own.
+        func resolvedTag(_ index: Int32) -> String {
+            let e = entries[Int(index)]
+            if e.tag >= 0, !tags[Int(e.tag)].isEmpty, tags[Int(e.tag)] != Tag.Name.nonSpecific.rawValue { return tags[Int(e.tag)] }
+            switch e.kind {
+            case .scalar: return YAMLTree.strTag
+            case .sequence: return Tag.Name.seq.rawValue
+            case .mapping: return Tag.Name.map.rawValue
+            }
+        }
+
+        /// Yams' `Node` `==` (strings compared as `String`s).
+        func same(_ a: Int32, _ b: Int32) -> Bool {
+            if a == b { return true }
+            let (x, y) = (entries[Int(a)], entries[Int(b)])
+            guard x.kind == y.kind, x.count == y.count || x.kind == .scalar, resolvedTag(a) == resolvedTag(b) else { return false }
+            if x.kind == .scalar { return text(a) == text(b) }
+            return (0..<Int(x.count)).allSatisfy { same(children[Int(x.start) + $0], children[Int(y.start) + $0]) }
+        }
+
+        /// Yams' `Node` `<`: scalars by text, sequences item by item, mappings pair by pair by
+        /// their keys (then the shorter first); false between kinds.
+        func less(_ a: Int32, _ b: Int32) -> Bool {
+            let (x, y) = (entries[Int(a)], entries[Int(b)])
+            guard x.kind == y.kind else { return false }
+            if x.kind == .scalar { return text(a) < text(b) }
+            let step = x.kind == .mapping ? 2 : 1
+            for n in stride(from: 0, to: Int(min(x.count, y.count)), by: step) {
+                let (l, r) = (children[Int(x.start) + n], children[Int(y.start) + n])
+                if less(l, r) { return true }
+                if less(r, l) { return false }
+            }
+            return x.count < y.count
+        }
+
+        /// A scalar's text.
+        func text(_ index: Int32) -> String {
+            let e = entries[Int(index)]
+            return String(decoding: bytes[Int(e.start)..<Int(e.start + e.count)], as: UTF8.self)
         }
 
         /// What Yams' `YamlError(from: parser, with: yaml)` says.
@@ -371,3 +401,109 @@ package final class YAMLTree {
     }
 }
 
+
+extension YAMLTree {
+    /// A changed copy of a tree: what overrides (`--set`, `--device`, a sweep's matrix) do to a
+    /// workload before it is read. No entry is changed in place: a changed collection is a new
+    /// entry (with the old one's mark, tag and style) whose children are appended, so a node an
+    /// alias shares keeps its value wherever else it appears, as in a tree of values. What is
+    /// added (a value's nodes, a new key, a new mapping) has no mark, line and column 0.
+    package struct Editor {
+        private var entries: [Entry]
+        private var bytes: [UInt8]
+        private var children: [Int32]
+        private var tags: [String]
+        package var root: Int32
+
+        package init(_ tree: YAMLTree) {
+            (entries, bytes, children, tags) = (tree.entries, tree.bytes, tree.children, tree.tags)
+            root = tree.root
+        }
+
+        /// The tree as edited, to read.
+        package var tree: YAMLTree {
+            YAMLTree(entries: entries, bytes: bytes, children: children, tags: tags, root: root)
+        }
+
+        package func kind(_ index: Int32) -> Kind { entries[Int(index)].kind }
+
+        /// A collection's children: a sequence's items, a mapping's keys and values alternately.
+        package func children(_ index: Int32) -> [Int32] {
+            let e = entries[Int(index)]
+            guard e.kind != .scalar else { return [] }
+            return Array(children[Int(e.start)..<Int(e.start + e.count)])
+        }
+
+        /// A scalar's text; nil for a collection.
+        package func text(_ index: Int32) -> String? {
+            let e = entries[Int(index)]
+            guard e.kind == .scalar else { return nil }
+            return String(decoding: bytes[Int(e.start)..<Int(e.start + e.count)], as: UTF8.self)
+        }
+
+        /// Whether the key at `index` is `key` as Yams looks a key up by its text (`mapping[key]`):
+        /// a scalar of that text whose tag resolves to `str` (none, `!` or `!!str`).
+        package func isKey(_ index: Int32, _ key: String) -> Bool {
+            let e = entries[Int(index)]
+            guard e.kind == .scalar, e.tag < 0 || Self.isStr(tags[Int(e.tag)]) else { return false }
+            return text(index) == key
+        }
+
+        static func isStr(_ tag: String) -> Bool {
+            tag.isEmpty || tag == Tag.Name.nonSpecific.rawValue || tag == YAMLTree.strTag
+        }
+
+        /// Composes `text` (an override's value) and adds its nodes without marks: its root's
+        /// entry, or an empty scalar for text without a document. Throws for text that is not YAML.
+        package mutating func add(yaml text: String) throws -> Int32 {
+            let value: YAMLTree?
+            do {
+                value = try YAMLTree.compose(text)
+            } catch {
+                throw error.located(file: "")
+            }
+            guard let value else { return add(scalar: "") }
+            let (entryBase, byteBase, childBase) = (Int32(entries.count), Int32(bytes.count), Int32(children.count))
+            var tagNumbers: [Int32] = []
+            for name in value.tags {
+                if let n = tags.firstIndex(of: name) {
+                    tagNumbers.append(Int32(n))
+                } else {
+                    tags.append(name)
+                    tagNumbers.append(Int32(tags.count - 1))
+                }
+            }
+            for var e in value.entries {
+                e.line = 0
+                e.column = 0
+                e.start += e.kind == .scalar ? byteBase : childBase
+                if e.tag >= 0 { e.tag = tagNumbers[Int(e.tag)] }
+                entries.append(e)
+            }
+            bytes.append(contentsOf: value.bytes)
+            children.append(contentsOf: value.children.map { $0 + entryBase })
+            return value.root + entryBase
+        }
+
+        /// Adds a plain scalar without a mark or a tag (a key an override creates).
+        package mutating func add(scalar text: String) -> Int32 {
+            let utf8 = Array(text.utf8)
+            entries.append(Entry(kind: .scalar, style: 0, line: 0, column: 0, start: Int32(bytes.count),
+                                 count: Int32(utf8.count), tag: -1))
+            bytes.append(contentsOf: utf8)
+            return Int32(entries.count - 1)
+        }
+
+        /// Adds a collection of `kind` with `items` as its children: with the mark, tag and style
+        /// of the entry `like` (a changed copy of it), or none of them (a new one).
+        package mutating func add(_ kind: Kind, like: Int32?, children items: [Int32]) -> Int32 {
+            var e = like.map { entries[Int($0)] } ?? Entry(kind: kind, style: 0, line: 0, column: 0, start: 0, count: 0, tag: -1)
+            e.kind = kind
+            e.start = Int32(children.count)
+            e.count = Int32(items.count)
+            children.append(contentsOf: items)
+            entries.append(e)
+            return Int32(entries.count - 1)
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import MemprofInput
+
 /// A fast `Decoder` for JSON already checked by `JSONScanner` (syntax, UTF-8, duplicate keys),
 /// for the common case only: plain whole numbers, decimals without an exponent, keys of plain
 /// ASCII without escapes. Whatever it is not sure to decode exactly as Foundation's `JSONDecoder`

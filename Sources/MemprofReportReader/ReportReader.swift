@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCore
+import MemprofInput
 import MemprofOutput
 import MemprofReport
 

@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCore
+import MemprofInput
 
 /// A large report read by two threads: the second starts at an element of the
 /// `events` list, about two fifths of the way from the list to the end of the file, and reads

@@ -1,5 +1,4 @@
 import MemprofInput
-import Yams
 
 /// One change to a workload's keys before it is validated: `memprof run --set apps.mail.launch.footprint=60MB`,
 /// `--device`, `--policy`, and every axis of a sweep's `matrix` (spec §12) are overrides.
@@ -112,91 +111,88 @@ public struct WorkloadOverride: Sendable, Equatable {
     }
 }
 
-/// Applies overrides to a composed workload tree, and relocates the parser's errors about them.
+/// Applies overrides to a composed workload tree (a ``YAMLTree``, edited into a changed copy),
+/// and relocates the parser's errors about them.
 enum OverrideApplier {
     /// Keys whose entries are names the workload defines: an override must name an existing one.
     static let namedMaps: Set<String> = ["apps", "objects"]
     /// Presets that become `{preset: NAME}` when a key below them is set, and what an absent one means.
     static let presetDefaults = ["device": "iphone-6-plus", "policy": "seed-2015"]
 
-    static func apply(_ overrides: [WorkloadOverride], to root: Node) throws -> Node {
-        var root = root
+    static func apply(_ overrides: [WorkloadOverride], to root: NodeReader) throws -> NodeReader {
+        var tree = YAMLTree.Editor(root.tree)
         for override in overrides {
-            let value = try valueNode(override)
-            root = try set(value, at: try override.segments()[...], in: root, override: override, walked: [])
+            let value = try valueNode(override, in: &tree)
+            tree.root = try set(value, at: try override.segments()[...], in: tree.root, of: &tree, override: override, walked: [])
         }
-        return root
+        return NodeReader(tree: tree.tree, file: root.file)
     }
 
-    /// The override's value as a node without marks, so errors about it are recognised as its own.
-    static func valueNode(_ override: WorkloadOverride) throws -> Node {
-        let node: Node?
+    /// The override's value, composed as the file's text is and added without marks, so errors
+    /// about it are recognised as its own.
+    static func valueNode(_ override: WorkloadOverride, in tree: inout YAMLTree.Editor) throws -> Int32 {
         do {
-            node = try Yams.compose(yaml: override.value)
+            return try tree.add(yaml: override.value)
         } catch {
             throw override.error("the value '\(override.value)' is not valid YAML", atKey: false)
         }
-        return unmarked(node ?? Node.scalar(.init("")))
     }
 
-    static func unmarked(_ node: Node) -> Node {
-        switch node {
-        case .scalar(var s):
-            s.mark = nil
-            return .scalar(s)
-        case .mapping(var m):
-            m = Node.Mapping(m.map { (unmarked($0.key), unmarked($0.value)) }, m.tag, m.style)
-            return .mapping(m)
-        case .sequence(var s):
-            s = Node.Sequence(s.map(unmarked), s.tag, s.style)
-            return .sequence(s)
-        case .alias:
-            return node
-        }
-    }
-
-    static func set(_ value: Node, at path: ArraySlice<WorkloadOverride.Segment>, in node: Node,
-                    override: WorkloadOverride, walked: [String]) throws -> Node {
+    /// Puts `value` at `path` below `node`: the changed copy of `node` (a new entry, as every
+    /// collection on the way is).
+    static func set(_ value: Int32, at path: ArraySlice<WorkloadOverride.Segment>, in node: Int32,
+                    of tree: inout YAMLTree.Editor, override: WorkloadOverride, walked: [String]) throws -> Int32 {
         guard let first = path.first else { return value }
         let rest = path.dropFirst()
         let here = walked.joined(separator: ".")
         switch first {
         case .index(let n):
-            guard case .sequence(var sequence) = node else {
+            guard tree.kind(node) == .sequence else {
                 throw override.error("'\(here)' is not a list, so it has no entry [\(n)]")
             }
-            guard n < sequence.count else {
-                throw override.error("'\(here)' has \(sequence.count) entries, so there is no [\(n)]")
+            var items = tree.children(node)
+            guard n < items.count else {
+                throw override.error("'\(here)' has \(items.count) entries, so there is no [\(n)]")
             }
-            let index = sequence.index(sequence.startIndex, offsetBy: n)
-            sequence[index] = try set(value, at: rest, in: sequence[index], override: override, walked: walked + ["[\(n)]"])
-            return .sequence(sequence)
+            items[n] = try set(value, at: rest, in: items[n], of: &tree, override: override, walked: walked + ["[\(n)]"])
+            return tree.add(.sequence, like: node, children: items)
         case .key(let key):
-            var mapping: Node.Mapping
-            switch node {
-            case .mapping(let m):
-                mapping = m
-            case .scalar(let s) where walked.count == 1 && presetDefaults[walked[0]] != nil:
-                mapping = Node.Mapping([(Node("preset"), .scalar(s))])
+            // Keys and values alternately; a preset's name becomes `{preset: NAME}`, a new mapping.
+            var pairs: [Int32]
+            var like: Int32? = node
+            switch tree.kind(node) {
+            case .mapping:
+                pairs = tree.children(node)
+            case .scalar where walked.count == 1 && presetDefaults[walked[0]] != nil:
+                pairs = [tree.add(scalar: "preset"), node]
+                like = nil
             default:
                 throw override.error("'\(here)' is a value, not a mapping, so it has no key '\(key)'")
             }
-            let existing = mapping[key]
+            let at = stride(from: 0, to: pairs.count, by: 2).first { tree.isKey(pairs[$0], key) }
             let parentName = walked.last
-            if existing == nil, let parentName, namedMaps.contains(parentName) {
-                let names = Array(mapping.keys.compactMap(\.string))
+            if at == nil, let parentName, namedMaps.contains(parentName) {
+                let names = stride(from: 0, to: pairs.count, by: 2).compactMap { tree.text(pairs[$0]) }
                 var message = "no \(parentName == "apps" ? "app" : "object") '\(key)' in the workload"
                 if let near = suggestion(for: key, among: names) { message += " (did you mean '\(near)'?)" }
                 message += names.isEmpty ? "" : "; it has: \(names.joined(separator: ", "))"
                 throw override.error(message)
             }
-            var child = existing ?? Node.Mapping([]).asNode
-            if existing == nil, rest.first != nil, walked.isEmpty, let preset = presetDefaults[key] {
-                child = Node.Mapping([(Node("preset"), Node(preset))]).asNode
+            var child: Int32
+            if let at {
+                child = pairs[at + 1]
+            } else if rest.first != nil, walked.isEmpty, let preset = presetDefaults[key] {
+                child = tree.add(.mapping, like: nil, children: [tree.add(scalar: "preset"), tree.add(scalar: preset)])
+            } else {
+                child = tree.add(.mapping, like: nil, children: [])
             }
-            let newChild = try set(value, at: rest, in: child, override: override, walked: walked + [key])
-            mapping[key] = newChild
-            return .mapping(mapping)
+            child = try set(value, at: rest, in: child, of: &tree, override: override, walked: walked + [key])
+            if let at {
+                pairs[at + 1] = child
+            } else {
+                pairs += [tree.add(scalar: key), child]
+            }
+            return tree.add(.mapping, like: like, children: pairs)
         }
     }
 
@@ -216,10 +212,6 @@ enum OverrideApplier {
         }
         return error
     }
-}
-
-extension Node.Mapping {
-    var asNode: Node { .mapping(self) }
 }
 
 /// The nearest of some names to a misspelt one, for "did you mean" in other files' errors

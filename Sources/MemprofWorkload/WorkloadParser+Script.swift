@@ -1,6 +1,5 @@
 import MemprofCore
 import MemprofInput
-import Yams
 
 extension WorkloadParser {
     static let actionKeys = ["open", "home", "interrupt", "quit", "push", "allocate", "free", "memoryWarning",
@@ -23,7 +22,7 @@ extension WorkloadParser {
         let count = try node.sequenceCount()
         entries.reserveCapacity(count)
         for n in 0..<count {
-            if let (at, action) = plainEntry(node, n, appIndex: appIndex), at >= previous, at <= duration {
+            if readsPlainEntries, let (at, action) = plainEntry(node, n, appIndex: appIndex), at >= previous, at <= duration {
                 previous = at
                 entries.append(ScriptEntry(atUs: at, action: action))
                 continue
@@ -48,7 +47,7 @@ extension WorkloadParser {
     /// below would refuse, which then reads it and says why. What it returns is what that reading
     /// returns (`YAMLTreeTests` checks both on every built-in workload).
     func plainEntry(_ script: NodeReader, _ n: Int, appIndex: [String: Int]) -> (Microseconds, ScriptAction)? {
-        guard case .tree(let tree, let list) = script.storage else { return nil }
+        let (tree, list) = (script.tree, script.index)
         let item = tree.child(list, n)
         guard tree.entry(item).kind == .mapping, tree.entry(item).count == 4 else { return nil }
         var at: Int32 = -1
@@ -61,8 +60,7 @@ extension WorkloadParser {
         }
         guard at >= 0, key >= 0, case .success(let time) = Quantity.duration(tree.string(at)) else { return nil }
         if tree.scalar(key, is: "home") {
-            let style = Node.Scalar.Style(rawValue: UInt32(tree.entry(value).style))
-            guard style == .plain || style == .any, NodeReader.booleans[tree.string(value).lowercased()] == true else {
+            guard tree.isPlain(value), NodeReader.booleans[tree.string(value).lowercased()] == true else {
                 return nil
             }
             return (time, .home)

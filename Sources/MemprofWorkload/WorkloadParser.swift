@@ -1,6 +1,5 @@
 import MemprofCore
 import MemprofInput
-import Yams
 
 /// Says why the program at a path (as a workload wrote it) cannot be run as work, or nil.
 public typealias ProgramCheck = @Sendable (_ path: String) -> String?
@@ -15,6 +14,9 @@ public struct WorkloadParser {
     /// Checks the program of `work: {command: ...}`: returns why it cannot run, or nil. `nil`
     /// accepts any program.
     public var checkProgram: ProgramCheck?
+    /// Whether the common script entry is read by its shortcut (``plainEntry(_:_:appIndex:)``);
+    /// the tests turn it off to hold it to the general reading.
+    var readsPlainEntries = true
 
     public init(file: String, knownKernels: Set<String>? = nil, checkProgram: ProgramCheck? = nil) {
         self.file = file
@@ -40,13 +42,12 @@ public struct WorkloadParser {
     public func parseReportingWarnings(_ text: String, overrides: [WorkloadOverride] = []) throws
         -> (workload: Workload, warnings: [WorkloadWarning])
     {
-        // Without overrides the text is composed into a `YAMLTree` (fast); overrides change a Yams
-        // node tree, which reads the same (the `yaml` fuzz target and YAMLTreeTests hold the two equal).
-        guard !overrides.isEmpty else { return try parse(root: YAMLText.composeTree(text, file: file)) }
-        let root = try YAMLText.compose(text, file: file)
-        let changed = try OverrideApplier.apply(overrides, to: root.node)
+        // Overrides edit the composed tree into a changed copy, read as the file's own tree is.
+        let root = try YAMLText.composeTree(text, file: file)
+        guard !overrides.isEmpty else { return try parse(root: root) }
+        let changed = try OverrideApplier.apply(overrides, to: root)
         do {
-            return try parse(root: NodeReader(node: changed, path: "", file: file))
+            return try parse(root: changed)
         } catch let error as WorkloadError {
             throw OverrideApplier.relocate(error, overrides)
         }

@@ -3,6 +3,7 @@ import MemprofBudgets
 import MemprofCompare
 import MemprofCore
 import MemprofHTML
+import MemprofInput
 import MemprofOutput
 import MemprofReport
 import MemprofReportReader

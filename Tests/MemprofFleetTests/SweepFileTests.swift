@@ -40,6 +40,29 @@ struct SweepFileTests {
         #expect(error(FleetFixtures.sweep(matrix: "matrix:\n  apps..x: [1]")).hasPrefix("sweep.yaml:6:3: apps..x: '' is not a key"))
     }
 
+    /// A matrix value is an override's text, written out in flow style (aliases repeated where
+    /// they appear); one that would be longer than the bound is refused at its place, not expanded.
+    @Test func matrixValuesAsFlowText() throws {
+        let text = """
+            memprof: 1
+            sweep: s
+            workload: phone-day
+            seeds: 1..2
+            matrix:
+              apps.mail.onMemoryWarning: [{release: 'x y'}, [a, &b {c: [1, 2]}], *b]
+            """
+        let sweep = try SweepFile.parse(text, file: "sweep.yaml")
+        #expect(sweep.axes[0].values.map(\.value) == ["{release: x y}", "[a, {c: [1, 2]}]", "{c: [1, 2]}"])
+        // An alias's value is its anchored node, at that node's place.
+        #expect(sweep.axes[0].values.map(\.origin.valueColumn) == [31, 49, 53])
+        // Each value ten times the one before: 100, 1,020, 10,220 and 102,220 bytes as flow text.
+        let words = Array(repeating: "xxxxxxxx", count: 10).joined(separator: ", ")
+        let bomb = text.replacingOccurrences(of: " [{release: 'x y'}, [a, &b {c: [1, 2]}], *b]", with: "\n    - &a0 [\(words)]\n"
+            + (1...3).map { "    - &a\($0) [" + Array(repeating: "*a\($0 - 1)", count: 10).joined(separator: ", ") + "]" }.joined(separator: "\n"))
+        let e = try #require(throws: WorkloadError.self) { try SweepFile.parse(bomb, file: "sweep.yaml") }
+        #expect(e.description == "sweep.yaml:10:7: matrix.apps.mail.onMemoryWarning[3]: the value is longer than 65536 bytes as flow text")
+    }
+
     @Test func topLevel() {
         #expect(error(FleetFixtures.sweep(extra: "seed: 3")) == "sweep.yaml:8:1: : unknown key 'seed' (did you mean 'seeds'?)")
         #expect(error("memprof: 1\nsweep: Bad Name\nworkload: tiny.yaml\nseeds: 1..2")

@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCore
+import MemprofInput
 import MemprofTestSupport
 import Testing
 @testable import MemprofReport

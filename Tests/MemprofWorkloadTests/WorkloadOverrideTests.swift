@@ -54,6 +54,30 @@ struct WorkloadOverrideTests {
         #expect(try parse(Self.base, [set("policy.warningLevel=0.5")]).policy.warningLevel == 0.5)
     }
 
+    /// An override changes the node at its key path only: a node an alias shares elsewhere keeps
+    /// its value there, as it would had the file been edited at that one place.
+    @Test func anOverrideLeavesAnAliasedNodeElsewhereAlone() throws {
+        let shared = replacing("  safari:\n    launch: {footprint: 150MB}", "  safari:\n    launch: *l")
+            .replacingOccurrences(of: "launch: {footprint: 45MB}", with: "launch: &l {footprint: 45MB}")
+        let w = try parse(shared, [set("apps.mail.launch.footprint=60MB")])
+        let mb: Bytes = 1024 * 1024
+        #expect(w.apps.map(\.id) == ["mail", "safari"])
+        #expect(w.apps.map(\.launchFootprint) == [60 * mb, 45 * mb])
+        // Setting the alias's own place changes it alone, too.
+        let other = try parse(shared, [set("apps.safari.launch.footprint=70MB")])
+        #expect(other.apps.map(\.launchFootprint) == [45 * mb, 70 * mb])
+    }
+
+    /// Errors about what an override put into the tree name the override; a key it created below
+    /// a preset name is found (`device.ram` opens `{preset: iphone-6-plus}`), and the file's own
+    /// nodes keep their places.
+    @Test func errorsAtEditedNodesAreLocated() throws {
+        let onValue = try #require(throws: WorkloadError.self) { try parse(Self.base, [set("apps.mail.launch={footprint: 1MB, bogus: 2}")]) }
+        #expect(onValue.description == "--set apps.mail.launch={footprint: 1MB, bogus: 2}: apps.mail.launch: unknown key 'bogus'; expected one of: footprint, time")
+        let inPreset = try #require(throws: WorkloadError.self) { try parse(Self.base, [set("device.rom=2GB")]) }
+        #expect(inPreset.description.hasPrefix("--set device.rom=2GB: device: unknown key 'rom' (did you mean 'ram'?)"))
+    }
+
     @Test func theLaterOverrideWins() throws {
         let w = try parse(Self.base, [set("duration=1h"), set("duration=2h")])
         #expect(w.durationUs == 2 * 3_600_000_000)

@@ -4,10 +4,10 @@ import Testing
 @testable import MemprofInput
 @testable import MemprofWorkload
 
-/// Workloads, thresholds and budget files are composed into a `YAMLTree` from libyaml's events;
-/// sweep files and workloads with overrides still go through Yams' node tree. These tests
-/// hold the two equal (same nodes and marks, same errors at the same places) and check the
-/// hostile inputs of the fuzz corpus on the tree path.
+/// Every YAML input (workloads with or without overrides, sweep, thresholds and budget files) is
+/// composed into a `YAMLTree` from libyaml's events. These tests hold it to Yams' public composer
+/// (same nodes and marks, same errors at the same places), hold the script's shortcut to the
+/// general reading, and check the hostile inputs of the fuzz corpus.
 @Suite struct YAMLTreeTests {
     /// Texts that exercise the composer: every built-in workload, then the corners of YAML.
     static let corpus: [String] = BuiltinWorkloads.all.map(\.yaml) + [
@@ -25,6 +25,9 @@ import Testing
         "{a: 1, b: 2, a: 3}",
         "? [1, 2]\n: x\n? [1, 2]\n: y\n",
         "? {a: 1}\n: x\n? [a]\n: y\n",
+        "? [2]\n: x\n? [1, 5]\n: y\n? [2]\n: z\n? [1, 5]\n: w\n",
+        "? {b: 1}\n: x\n? {a: 2}\n: y\n? {b: 1}\n: z\n? {a: 2}\n: w\nc: 1\n? {b: 1, a: 2}\n: v\n",
+        "? !!seq [1]\n: x\n? [1]\n: y\n? ! [1]\n: z\n? !x [1]\n: w\n",
         "x: &a {k: 1}\ny: *a\nz: *a\n",
         "x: &a 1\ny: &a 2\nz: *a\n",
         "x: *nope\n",
@@ -116,9 +119,9 @@ import Testing
         }
     }
 
-    /// The workload parser reads a Yams node tree (overrides) and a `YAMLTree` (no overrides) alike:
-    /// the same workload and warnings, or the same error.
-    @Test func workloadsReadAlikeFromBothTrees() throws {
+    /// The script's common entry read by its shortcut (`plainEntry`) and by the general reading
+    /// alike: the same workload and warnings, or the same error.
+    @Test func scriptShortcutReadsAsTheGeneralReading() throws {
         var rng = SeededGenerator(seed: 3)
         var texts = BuiltinWorkloads.all.map(\.yaml) + [minimal]
         let edits = [("45MB", "45"), ("1.2s", "-1s"), ("mail", "mial"), ("fetch", "fetch, fetch"), ("30m", "1e300h"),
@@ -145,17 +148,19 @@ import Testing
             }
         }
         let parser = WorkloadParser(file: "w.yaml")
+        var general = parser
+        general.readsPlainEntries = false
         for text in texts {
-            let viaYams = Result { try parser.parse(root: YAMLText.compose(text, file: "w.yaml")) }
-            let viaTree = Result { try parser.parse(root: YAMLText.composeTree(text, file: "w.yaml")) }
-            switch (viaYams, viaTree) {
+            let viaGeneral = Result { try general.parse(root: YAMLText.composeTree(text, file: "w.yaml")) }
+            let viaShortcut = Result { try parser.parse(root: YAMLText.composeTree(text, file: "w.yaml")) }
+            switch (viaGeneral, viaShortcut) {
             case (.success(let a), .success(let b)):
                 #expect(a.workload == b.workload)
                 #expect(a.warnings.map(\.description) == b.warnings.map(\.description))
             case (.failure(let a), .failure(let b)):
                 #expect("\(a)" == "\(b)")
             default:
-                Issue.record("one reader accepts, the other refuses: \(viaYams) vs \(viaTree) in:\n\(text)")
+                Issue.record("one reading accepts, the other refuses: \(viaGeneral) vs \(viaShortcut) in:\n\(text)")
             }
         }
     }

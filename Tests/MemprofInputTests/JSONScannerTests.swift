@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import MemprofOutput
-@testable import MemprofReportReader
+@testable import MemprofInput
 
 /// The strict JSON scanner the report reader is built on: what it refuses, where, and that it
 /// reads what it accepts exactly.

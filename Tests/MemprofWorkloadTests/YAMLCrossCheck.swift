@@ -1,13 +1,21 @@
+@testable import MemprofInput
 import Yams
 
-/// Composes text both ways, with Yams (`Yams.compose(yaml:, .basic)`) and into a ``YAMLTree``
-/// (the workload reader's composer), and says where they differ: for the tests and the `yaml`
-/// fuzz target, which hold the fast composer to Yams on every input they see.
-public enum YAMLCrossCheck {
+/// Composes text both ways, with Yams' public API (`Yams.compose(yaml:, .basic)`) and into a
+/// ``YAMLTree`` (memprof's one composer), and says where they differ: the tests hold the tree to
+/// Yams' nodes, marks and errors on every text they see.
+enum YAMLCrossCheck {
     /// nil when both refuse the text with the same located error, or both compose it into the
     /// same nodes (kinds, texts, styles, tags, marks, children); otherwise what differs.
-    public static func difference(_ text: String) -> String? {
-        let yams = Result { try YAMLText.compose(text, file: "x.yaml") }
+    static func difference(_ text: String) -> String? {
+        let yams = Result { () throws -> Node in
+            do {
+                guard let node = try Yams.compose(yaml: text, .basic) else { throw YAMLText.emptyFile("x.yaml") }
+                return node
+            } catch let error as YamlError {
+                throw YAMLProblem(error).located(file: "x.yaml")
+            }
+        }
         let tree = Result { try YAMLText.composeTree(text, file: "x.yaml") }
         switch (yams, tree) {
         case (.failure(let a), .failure(let b)):
@@ -19,10 +27,9 @@ public enum YAMLCrossCheck {
             }
             return nil
         case (.success(let a), .success(let b)):
-            guard case .tree(let t, let index) = b.storage else { return "the tree composer gave a Yams node" }
             var compared = Set<Int32>()
             var visits = 0
-            return difference(a.node, t, index, "", &compared, &visits)
+            return difference(a, b.tree, b.index, "", &compared, &visits)
         case (.failure(let a), .success):
             return "Yams refuses (\(a)), the tree composer accepts"
         case (.success, .failure(let b)):
@@ -75,6 +82,24 @@ public enum YAMLCrossCheck {
             return nil
         default:
             return "\(at): \(node) vs a \(e.kind)"
+        }
+    }
+}
+
+extension YAMLProblem {
+    /// What memprof says of a Yams `YamlError`: what the tree's composer must say of the same text.
+    init(_ error: YamlError) {
+        switch error {
+        case .scanner(let context, let problem, let mark, _),
+             .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            self = .syntax(problem: problem, context: context.map { ($0.text, $0.mark.line) }, at: (mark.line, mark.column))
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            self = .duplicates(duplicates, at: (context.mark.line, context.mark.column))
+        case .reader(let problem, let offset, _, _):
+            self = .reader(problem: problem, offset: offset)
+        default:
+            self.init(line: 0, column: 0, message: "invalid YAML: \(error)")
         }
     }
 }

@@ -194,7 +194,7 @@ public struct JSONScanner {
     }
 
     /// The offset of the first byte from `i` on that is not white space.
-    @inlinable @inline(__always) func spaceEnd(from i: Int) -> Int {
+    @inlinable @inline(__always) public func spaceEnd(from i: Int) -> Int {
         var i = i
         while i < count, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 { i += 1 }
         return i
