@@ -30,7 +30,7 @@ extension WorkloadParser {
             // At least 1 (a compressed page is never larger than the page); at most 16, past
             // what any published report shows (2.66× to 3.87×, AppSpec.defaultCompressionRatio).
             let ratio = try v.positiveNumber(max: 16)
-            guard ratio >= 1 else { throw v.error("compressionRatio \(ratio.formatted) is below 1 (uncompressed ÷ compressed)") }
+            guard ratio >= 1 else { throw v.error("compressionRatio \(ratio) is below 1 (uncompressed ÷ compressed)") }
             app.compressionRatio = ratio
         }
         if let v = m["onBackground"] {

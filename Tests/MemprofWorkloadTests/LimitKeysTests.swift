@@ -29,6 +29,8 @@ import Testing
         #expect(error(of: Self.safari("inactiveLimit: 2GB"))?.description
             == "commute.yaml:14:20: apps.safari.inactiveLimit: inactiveLimit (2 GB) is more than the device's RAM (1 GB)")
         #expect(error(of: Self.safari("increasedMemoryLimit: sure"))?.keyPath == "apps.safari.increasedMemoryLimit")
+        #expect(error(of: Self.safari("compressionRatio: 0.5"))?.description
+            == "commute.yaml:14:23: apps.safari.compressionRatio: compressionRatio 0.5 is below 1 (uncompressed ÷ compressed)")
     }
 
     @Test func aDeviceDeclaresItsEntitledLimit() throws {
