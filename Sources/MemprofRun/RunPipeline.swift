@@ -13,24 +13,28 @@ import MemprofWorkload
 ///
 /// It simulates (MemprofCore), runs and samples the background work the workload names
 /// (MemprofSampler), and writes report.json, report.html, trace.json and, with samples, the stack
-/// files into a ``ReportFolder``, replaced whole or not at all:
+/// files into a report folder, replaced whole or not at all:
 ///
 ///     let loaded = try WorkloadSource.load("phone-day")
-///     let artifacts = try RunPipeline.run(RunRequest(workload: loaded), writingTo: ReportFolder(path: "Reports/phone-day"))
+///     let artifacts = try RunPipeline.run(RunRequest(workload: loaded), writingTo: "Reports/phone-day", updatingIndex: true)
 ///     print(artifacts.summary(folder: "Reports/phone-day"))
 public enum RunPipeline {
-    /// Simulates `request.workload` and writes its files into `folder` as the run goes: the
+    /// Simulates `request.workload` and writes its files into the folder at `path` (created when
+    /// missing) as the run goes: the
     /// engine's events, jetsam snapshots and memory changes go, in batches, to report.json's,
     /// trace.json's and report.html's sinks (`FanOut`), each on a thread of its own; when the
     /// run has ended and its `Report` is made, each puts its file together, side by side. The
-    /// folder is replaced whole or not at all.
+    /// folder is replaced whole or not at all. With `updatingIndex` (the default `Reports/<name>/`,
+    /// not `--out`), the `index.html` of the folder's parent, which lists its runs, is rewritten
+    /// after; an index that cannot be rewritten is not an error (the run's files are complete).
     ///
     /// - Returns: the report without its events, jetsam snapshots and timeline (they are in the
     ///   files), the stack files, and the names of every file written, in order.
     /// - Throws: `OutputError` when a file cannot be written (nothing of the run remains).
-    public static func run(_ request: RunRequest, writingTo folder: ReportFolder) throws -> RunArtifacts {
+    public static func run(_ request: RunRequest, writingTo path: String, updatingIndex: Bool = false) throws -> RunArtifacts {
         let workload = request.workload.workload
-        let staged = try folder.stage()
+        let folder = URL(fileURLWithPath: path)
+        let staged = try StagedFolder(replacing: folder, isOwnFile: fileNames.union(AllocationMetric.allCases.map(\.foldedFileName)).contains)
         do {
             let performer = request.makePerformer()
             let reportFile = try ReportFileSink(workload: workload, eventLog: request.eventLog, folder: staged)
@@ -73,7 +77,7 @@ public enum RunPipeline {
             if let profile { files = try stackFiles(for: profile.mappingStacks(HarnessFrames.work), workload: workload.name) }
             for file in files { try staged.write(file) }
             try staged.commit()
-            folder.updateIndex()
+            if updatingIndex { try? RunIndex.write(into: folder.deletingLastPathComponent()) }
             return RunArtifacts(report: report, files: files, profile: profile, orderedApps: orderedApps,
                                 sampling: request.sampling,
                                 fileNames: ["report.json", "report.html", "trace.json"] + files.map(\.name))
@@ -82,6 +86,11 @@ public enum RunPipeline {
             throw error
         }
     }
+
+    /// The files a run writes into its folder (and one folded file per allocation metric); anything
+    /// else found there is not memprof's and is kept.
+    public static let fileNames: Set<String> = ["report.json", "report.html", "trace.json", "stacks.folded",
+                                                "profile.speedscope.json"]
 
     /// The stack files of a profile: written only when samples were collected or a program's
     /// allocations tracked; one folded file per allocation metric (spec §8.1).

@@ -7,7 +7,7 @@ import MemprofRun
 import MemprofSampler
 import MemprofWorkload
 
-/// `memprof run [WORKLOAD]`: a thin adapter over ``RunPipeline`` and ``ReportFolder``.
+/// `memprof run [WORKLOAD]`: a thin adapter over ``RunPipeline``.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -61,16 +61,17 @@ struct RunCommand: ParsableCommand {
                 StandardStream.error("timing-cpu \(name) \(String(format: "%.1f", ms)) ms\n")
             }
         }
-        let folder = out.map { ReportFolder(path: $0) } ?? .default(forWorkload: loaded.workload.name)
+        // The default folder, Reports/<name>/, is listed in Reports/index.html; one given by --out is not.
+        let folder = out ?? "Reports/\(loaded.workload.name)"
         let artifacts: RunArtifacts
         do {
-            artifacts = try RunPipeline.run(request, writingTo: folder)
+            artifacts = try RunPipeline.run(request, writingTo: folder, updatingIndex: out == nil)
             progress.clear()
         } catch {
             progress.clear()
             throw error
         }
-        try StandardStream.out(artifacts.summary(folder: out ?? "Reports/\(loaded.workload.name)") + "\n")
+        try StandardStream.out(artifacts.summary(folder: folder) + "\n")
     }
 }
 

@@ -10,7 +10,7 @@ import MemprofTestSupport
 import MemprofTrace
 import Testing
 
-/// `memprof run`'s pipeline (``RunPipeline/run(_:writingTo:)``) into a scratch folder, and what
+/// `memprof run`'s pipeline (``RunPipeline/run(_:writingTo:updatingIndex:)``) into a scratch folder, and what
 /// it wrote there.
 struct ScratchRun {
     let artifacts: RunArtifacts
@@ -23,7 +23,7 @@ struct ScratchRun {
         let dir = try Scratch.makeDirectory("run")
         defer { try? FileManager.default.removeItem(at: dir) }
         let folder = dir.appendingPathComponent("report")
-        artifacts = try RunPipeline.run(request, writingTo: ReportFolder(path: folder.path))
+        artifacts = try RunPipeline.run(request, writingTo: folder.path)
         listing = Scratch.listing(folder)
         var files: [String: Data] = [:]
         for name in listing { files[name] = try Data(contentsOf: folder.appendingPathComponent(name)) }

@@ -7,7 +7,7 @@ import MemprofTestSupport
 import MemprofWorkload
 import Testing
 
-/// A run written as it goes (`RunPipeline.run(_:writingTo:)`, what `memprof run` does) writes
+/// A run written as it goes (`RunPipeline.run(_:writingTo:updatingIndex:)`, what `memprof run` does) writes
 /// the files each format's whole-report writer makes of the same run held in memory, byte for
 /// byte apart from wall-clock facts (`host`, the page's `generated` time) and measured work.
 @Suite struct StreamedRunTests {
