@@ -55,8 +55,9 @@ public enum YAMLText {
     /// Composes `text` into its root node through libyaml's event parser into a ``YAMLTree``,
     /// the one composer of YAML text: workloads (with or without overrides), sweep files,
     /// thresholds and budget files. Its nodes, marks and errors are those of Yams' public
-    /// `Yams.compose(yaml:, .basic)`, five to six times faster on a large workload (MemprofRun's
-    /// Benchmarks article, `scripts/bench-yaml.sh`); `YAMLTreeTests` holds the two equal.
+    /// `Yams.compose(yaml:, .basic)`, which alone takes four times the tree's whole read on a large
+    /// workload (MemprofRun's Benchmarks article, `scripts/bench-yaml.sh`); `YAMLTreeTests` holds
+    /// the two equal.
     /// Text that holds nothing (only blanks or comments) is an error at line 1, column 1.
     package static func composeTree(_ text: String, file: String) throws -> NodeReader {
         let tree: YAMLTree?
