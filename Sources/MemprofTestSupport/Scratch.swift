@@ -1,10 +1,23 @@
 import Foundation
 
-/// Fresh folders for tests, and what they hold.
+/// Fresh folders for tests, and what they hold. They are made in one folder of the test
+/// process's own (`memprof-tests-PID` under the system's temporary folder), removed when the
+/// process exits, so a test that does not remove its scratch leaves nothing behind.
 public enum Scratch {
-    /// A new empty folder under the system's temporary folder.
+    /// The test process's folder of scratch folders.
+    private static func root(of pid: pid_t) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("memprof-tests-\(pid)")
+    }
+
+    /// Made once, with its removal at the process's exit registered.
+    private static let processRoot: URL = {
+        atexit { try? FileManager.default.removeItem(at: Scratch.root(of: getpid())) }
+        return root(of: getpid())
+    }()
+
+    /// A new empty folder in the test process's scratch folder.
     public static func makeDirectory(_ label: String = "test") throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-\(label)-\(UUID().uuidString)")
+        let dir = processRoot.appendingPathComponent("memprof-\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }
