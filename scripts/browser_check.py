@@ -485,10 +485,17 @@ def check_page(browser, path, outdir):
             p = center("#kills a")
             click(p["x"], p["y"])
             opened = js("""(function(){var d=document.querySelector('details.jetsam[open]');if(!d)return null;var b=d.getBoundingClientRect();
-              return JSON.stringify({id:d.id,top:b.top,rows:d.querySelectorAll('tbody tr').length,killed:d.querySelectorAll('tr.killed').length});})()""")
+              var q=d.querySelector('.jetsam-pool'),qb=q?q.getBoundingClientRect():null;
+              return JSON.stringify({id:d.id,top:b.top,rows:d.querySelectorAll('tbody tr').length,killed:d.querySelectorAll('tr.killed').length,
+                pool:q?q.textContent:'',poolHeight:qb?qb.height:0});})()""")
             if not opened: problems.append("clicking a kill marker did not open its jetsam report")
             elif opened["top"] < -5 or opened["top"] > 1000: problems.append(f"the jetsam report opened off screen ({opened})")
             elif opened["killed"] != 1: problems.append(f"the jetsam report does not mark the killed process ({opened})")
+            # With the in-RAM compressor each kill's view gives the pool and its counts at the kill.
+            elif counts.get("pool", {}).get("data", 0) > 0:
+                if not opened["pool"].startswith("compressor: ") or opened["poolHeight"] <= 0:
+                    problems.append(f"the jetsam report shows no compressor figures ({opened})")
+            elif opened["pool"]: problems.append(f"the jetsam report of a run without a compressor shows one ({opened})")
             counts["jetsamFromMarker"] = opened
             evaluate("document.querySelectorAll('details.jetsam').forEach(function(d){d.open=false;})")
             p = center("#dtable a.jl")

@@ -53,11 +53,26 @@ extension HTMLReport {
                     + "<td class=\"num\">\(Format.bytes(process.rpages * pageSize))</td><td>\(notes.joined(separator: ", ").html)</td></tr>"
             }
             out += "</tbody></table></div>"
+            if let pool = event.compressor { out += Self.compressorLine(pool, pageSize: pageSize) }
             out += "<p class=\"hint\">page size \(Format.bytes(pageSize)); "
                 + (candidates.isEmpty ? "the kill was not a reclaim, so processes are in the snapshot's order."
                    : "“considered” is the order in which the policy looked at the candidates; – marks processes it did not consider.")
                 + "</p></details>\n"
         }
         return out + "</section>\n"
+    }
+
+    /// The in-RAM compressor at a kill, as a jetsam report's `memoryStatus` gives it: the pages the
+    /// pool takes and those it holds (with their ratio), and the pages compressed and decompressed
+    /// since the run began.
+    static func compressorLine(_ pool: JetsamEvent.Compressor, pageSize: Bytes) -> String {
+        var text = "compressor: \(HTMLText.count(Int(pool.pages))) pages (\(Format.bytes(pool.pages * pageSize))) holding "
+            + "\(HTMLText.count(Int(pool.uncompressedPages))) (\(Format.bytes(pool.uncompressedPages * pageSize)))"
+        if pool.pages > 0 {
+            text += ", \((Double(pool.uncompressedPages) / Double(pool.pages) * 100).rounded() / 100)×"
+        }
+        text += "; \(HTMLText.count(Int(pool.compressions))) pages compressed and "
+            + "\(HTMLText.count(Int(pool.decompressions))) decompressed since the run began"
+        return "<p class=\"hint jetsam-pool\">\(text.html)</p>"
     }
 }

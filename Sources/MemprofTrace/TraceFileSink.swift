@@ -23,6 +23,8 @@ public final class TraceFileSink: EventBatchSink {
     /// trace.json's (sorted) app keys.
     private let traceApps: [String]
     private let durationUs: Microseconds
+    /// Whether the run has the in-RAM compressor, whose pool is a counter of its own.
+    private let hasCompressor: Bool
     /// trace.json when it is written as the run goes, else nil.
     private let liveFile: StreamedFile?
     private var liveOut = JSONWriter(capacity: 1 << 21)
@@ -48,6 +50,7 @@ public final class TraceFileSink: EventBatchSink {
         series = TimelineSeries(apps: keys.count)
         intervals = StateIntervals.Builder(apps: trace.apps, durationUs: workload.durationUs)
         durationUs = workload.durationUs
+        hasCompressor = workload.policy.hasInRAMCompressor(on: workload.device)
         keptHandlerRuns = sampledWork ? [:] : nil
         liveFile = sampledWork ? nil : try folder.stream("trace.json", direct: true)
     }
@@ -101,7 +104,7 @@ public final class TraceFileSink: EventBatchSink {
             try series.drain(before: time, app: { try trace.counter(.footprint(traceIndex[$0]), at: $1, $2) },
                              used: { try trace.counter(.used, at: $0, $1) },
                              compressed: { try trace.counter(.compressed, at: $0, $1) },
-                             compressor: { _, _ in },
+                             compressor: { if hasCompressor { try trace.counter(.pool, at: $0, $1) } },
                              levels: { try trace.pressure(at: $0, $1) })
         }
     }

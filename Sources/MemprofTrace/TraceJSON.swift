@@ -11,7 +11,8 @@ import MemprofReport
 /// - `{"traceEvents": [...], "displayTimeUnit": "ms", "otherData": {...}}`; `ts` and `dur` are
 ///   microseconds of simulated time.
 /// - pid 1 is the device (`memprof: <device>`): counters `used`, `compressed` (bytes) and `pressure`
-///   (0 normal, 1 warning, 2 critical), and instant events for pressure changes and reclaim decisions.
+///   (0 normal, 1 warning, 2 critical), `compressor pool` (bytes of RAM the in-RAM compressor
+///   takes, only in a run that has one), and instant events for pressure changes and reclaim decisions.
 /// - Every app is a process of its own, pid 2, 3, ... in the order of its key, named with a
 ///   `process_name` metadata event. Thread 1 (`lifecycle`) holds its states as complete (`X`) slices
 ///   and its launches, resumes, compressions, evictions, warnings and exits as instant (`i`) events
@@ -51,7 +52,7 @@ public enum TraceJSON {
 /// the counters, each app's states, handler runs and sampled work, and the instants.
 /// Written in the order of generation, equal times keep the order of the streams (metadata first,
 /// then `used`, `compressed`, `pressure`, each app's footprint, states, handler runs and sampled
-/// work, apps by key, then instants), which is the order `TraceJSON` has always written.
+/// work, apps by key, then instants, then the compressor's pool).
 ///
 /// A run streams into one as it goes (``SpillFile``: nothing grows in memory with the run);
 /// ``TraceJSON/encode(_:)`` fills one from a whole report in memory.
@@ -85,6 +86,7 @@ public struct TraceStreams {
 
     private static let metadataStream = 0, usedStream = 1, compressedStream = 2, pressureStream = 3
     private var instantsStream: Int { 4 + 4 * apps.count }
+    private var poolStream: Int { 5 + 4 * apps.count }
 
     /// Streams for a run of the apps `names` (key → name), with metadata written.
     public init(header: Header, names: [String: String], spill: SpillFile?) {
@@ -95,12 +97,13 @@ public struct TraceStreams {
         self.pids = pids
         self.spill = spill
         let small = 8 * 1024
-        streams = (0..<(5 + 4 * apps.count)).map { $0 < 4 || $0 == 4 + 4 * pids.count ? SpillStream() : SpillStream(blockSize: small) }
+        streams = (0..<(6 + 4 * apps.count)).map { $0 < 4 || $0 >= 4 + 4 * pids.count ? SpillStream() : SpillStream(blockSize: small) }
         var forms = Array(repeating: Form.text, count: streams.count)
         forms[Self.usedStream] = .counter(name: "used", pid: TraceJSON.devicePid, key: "bytes")
         forms[Self.compressedStream] = .counter(name: "compressed", pid: TraceJSON.devicePid, key: "bytes")
         forms[Self.pressureStream] = .counter(name: "pressure", pid: TraceJSON.devicePid, key: "level")
         for index in apps.indices { forms[4 + index] = .counter(name: "footprint", pid: Int64(index) + 2, key: "bytes") }
+        forms[5 + 4 * apps.count] = .counter(name: "compressor pool", pid: TraceJSON.devicePid, key: "bytes")
         self.forms = forms
         metadata(TraceJSON.devicePid, 0, "process_name", "name", text: "memprof: \(header.device)")
         metadata(TraceJSON.devicePid, 0, "process_sort_index", "sort_index", number: 0)
@@ -133,6 +136,7 @@ public struct TraceStreams {
     mutating func add(_ report: Report) throws {
         for pair in report.timeline.usedBytes where pair.count >= 2 { try counter(.used, at: pair[0], pair[1]) }
         for pair in report.timeline.compressedBytes where pair.count >= 2 { try counter(.compressed, at: pair[0], pair[1]) }
+        for pair in report.timeline.compressorBytes ?? [] where pair.count >= 2 { try counter(.pool, at: pair[0], pair[1]) }
         for level in report.timeline.levels { try pressure(at: level.atUs, level.level) }
         for (index, app) in apps.enumerated() {
             for pair in report.timeline.appBytes[app] ?? [] where pair.count >= 2 {
@@ -183,6 +187,8 @@ public struct TraceStreams {
     /// A memory counter.
     public enum Counter {
         case used, compressed
+        /// The in-RAM compressor's pool.
+        case pool
         /// An app's footprint, by its index in ``TraceStreams/apps``.
         case footprint(Int)
     }
@@ -191,6 +197,7 @@ public struct TraceStreams {
         switch counter {
         case .used: try value(Self.usedStream, at: ts, bytes)
         case .compressed: try value(Self.compressedStream, at: ts, bytes)
+        case .pool: try value(poolStream, at: ts, bytes)
         case .footprint(let index): try value(4 + index, at: ts, bytes)
         }
     }

@@ -43,6 +43,26 @@ import Testing
         #expect(!oldPage.contains("pool peak") && !oldPage.contains("freezer:"))
     }
 
+    /// Each kill's jetsam view gives the pool and its counts at that kill, as the snapshot has
+    /// them, worked out here from its pages: phone-day-2026's one kill.
+    @Test func theJetsamViewShowsThePoolAtTheKill() throws {
+        let (report, order) = try ReportFixture.builtinWithApps("phone-day-2026")
+        let page = HTMLReport.render(report, orderedApps: order)
+        let kill = try #require(report.jetsamEvents.first)
+        let pool = try #require(kill.compressor)
+        let size = kill.pageSize
+        let ratio = (Double(pool.uncompressedPages) / Double(pool.pages) * 100).rounded() / 100
+        let line = "compressor: \(HTMLText.count(Int(pool.pages))) pages (\(Format.bytes(pool.pages * size))) holding "
+            + "\(HTMLText.count(Int(pool.uncompressedPages))) (\(Format.bytes(pool.uncompressedPages * size))), \(ratio)×; "
+            + "\(HTMLText.count(Int(pool.compressions))) pages compressed and \(HTMLText.count(Int(pool.decompressions))) decompressed since the run began"
+        #expect(page.contains("<p class=\"hint jetsam-pool\">\(line.html)</p>"))
+        #expect(ratio > 2.6 && ratio < 2.7)
+        // Kills under seed-2015 have no in-RAM pool to show.
+        let (old, oldOrder) = try ReportFixture.builtinWithApps("phone-day")
+        #expect(!old.jetsamEvents.isEmpty)
+        #expect(!HTMLReport.render(old, orderedApps: oldOrder).contains("jetsam-pool"))
+    }
+
     /// The in-RAM compressor's pool is a series of the memory chart: a line of its own, with its
     /// legend entry, reduced as the other series are (every peak kept), and in the page's data.
     @Test func thePoolIsDrawnOnTheMemoryChart() throws {

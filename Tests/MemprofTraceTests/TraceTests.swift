@@ -61,6 +61,21 @@ import Testing
         for app in report.apps.values { #expect(processNames.values.contains(app.name)) }
     }
 
+    /// The in-RAM compressor's pool is a device counter, `compressor pool`, point for point the
+    /// report's `timeline.compressorBytes`; a run without the compressor has no such counter.
+    @Test func thePoolIsACounterOfTheDevice() throws {
+        let (report, events) = try events("phone-day-2026")
+        let series = try #require(report.timeline.compressorBytes)
+        let pool = events.filter { $0["ph"] as? String == "C" && $0["name"] as? String == "compressor pool" }
+        #expect(pool.allSatisfy { $0["pid"] as? Int == Int(TraceJSON.devicePid) })
+        let points = pool.map { [($0["ts"] as? NSNumber)?.int64Value ?? -1,
+                                 (($0["args"] as? [String: Any])?["bytes"] as? NSNumber)?.int64Value ?? -1] }
+        #expect(points == series)
+        #expect(series.count > 100 && points.map { $0[1] }.max() == report.summary.compressor?.peakBytes)
+        let (_, old) = try self.events("phone-day")
+        #expect(!old.contains { $0["name"] as? String == "compressor pool" })
+    }
+
     @Test func lifecycleSlicesCoverTheRunningTime() throws {
         let (report, events) = try events("phone-day")
         let pids = report.apps.keys.sorted()
