@@ -214,8 +214,9 @@ public struct CompressorSummary: Sendable, Hashable, Codable {
     /// What the pool held at the end of the run, compressed and uncompressed.
     public var endBytes: Bytes = 0
     public var endUncompressedBytes: Bytes = 0
-    /// Pages compressed into the pool (at suspensions) and decompressed out of it (when a
-    /// suspended app ran again); a frozen or killed app's pages leave it without decompression.
+    /// Pages compressed into the pool (at suspensions) and decompressed (when a suspended app ran
+    /// again, and as a thawed app read its pages back from flash); a frozen or killed app's pages
+    /// leave the pool without decompression.
     public var compressions: Int64 = 0
     public var decompressions: Int64 = 0
     /// The ratio each app's memory compresses at (uncompressed ÷ compressed), in the workload's

@@ -223,5 +223,14 @@ struct FreezerBudgetTests {
             == [3, 1792, 28 * MB, 2, 16 * MB])
         let latencies = r.events("b").compactMap { if case .resume(.fromCompressed, let l) = $0.payload { l } else { nil } }
         #expect(latencies == [240 * ms, 320 * ms])
+        // Each page read back is a decompression (a fault from flash), as is each page of an app
+        // that runs again from the in-RAM pool: b's thaws 256 + 768 pages, and c's resume from the
+        // pool at 24 h + 10 s 768 (suspended at 30 s). Compressed: 768 pages at each of the five
+        // suspensions (a 5 s, b 10 s, c 30 s, b 24 h + 10 s, c 24 h + 30 s); a frozen app's
+        // pages leave the pool without a decompression.
+        let pool = try #require(r.summary.compressor)
+        let pages: Int64 = 768
+        #expect(pool.decompressions == 256 + pages + pages)
+        #expect(pool.compressions == 5 * pages)
     }
 }

@@ -58,18 +58,20 @@ import Testing
             let share = Double(d) / Double(c)
             if workload == "phone-day-2026" {
                 // Known, measured and not hidden: at its one kill (10h27m) phone-day-2026 has
-                // decompressed 1,907,832 of 2,186,477 pages, 87%, above the corpus's 84%. Kills and
-                // freezes are not counted as decompressions (as in xnu); the cause is the model's
+                // decompressed 2,029,304 of 2,186,477 pages, 93%, above the corpus's 84%. Kills and
+                // freezes are not counted as decompressions (as in xnu); a thaw's pages are, as
+                // xnu counts each page faulted back in from flash. The cause is the model's
                 // granularity: it compresses a whole app at each suspension and decompresses it
-                // whole at each resume or wake, where xnu compresses pages only when the pageout
-                // thread needs them and decompresses a page only when it is touched, so every
-                // cycle adds the same pages to both counts and the share climbs toward 1 over a
-                // day (101 resumes, 24 wakes, 10 freezes and one kill in its 16 hours). When the model changes,
-                // this known issue stops being recorded and the test says so.
-                withKnownIssue("phone-day-2026 decompresses 87% of what it compresses by its kill") {
+                // whole at each resume, wake or thaw, where xnu compresses pages only when the
+                // pageout thread needs them and decompresses a page only when it is touched, so
+                // every cycle adds the same pages to both counts and the share climbs toward 1
+                // over a day (101 resumes, 24 wakes, 10 freezes, 10 thaws and one kill in its 16
+                // hours). When the model changes, this known issue stops being recorded and the
+                // test says so.
+                withKnownIssue("phone-day-2026 decompresses 93% of what it compresses by its kill") {
                     #expect(published.share.contains(share), "\(file.name): \(d) decompressions of \(c) compressions")
                 }
-                #expect(share < 0.88)
+                #expect(share < 0.94)
             } else {
                 #expect(published.share.contains(share), "\(file.name): \(d) decompressions of \(c) compressions")
             }

@@ -14,7 +14,8 @@
 /// - It compresses when the app is suspended, all at once, at the app's ratio
 ///   (``AppSpec/compressorRatio``), and decompresses when the app runs again (a resume or a
 ///   wake into the background), as a demand for the difference.
-/// - A frozen app's pages leave the pool for flash; a killed app's are freed.
+/// - A frozen app's pages leave the pool for flash; a killed app's are freed. A frozen app read
+///   back decompresses what it reads, page by page.
 ///
 /// Triggers: `setState` of any app while `compressesInRAM` (`movePages`), `setFootprint` of a
 /// pooled app (`repool`), a resume or wake of a pooled app (`decompressionFits`).
@@ -77,8 +78,8 @@ struct CompressorPool {
     var uncompressedBytes: Bytes = 0
     var peakBytes: Bytes = 0
     var peakUncompressedBytes: Bytes = 0
-    /// Pages compressed into the pool and decompressed out of it (a frozen or killed app's
-    /// pages leave without being decompressed).
+    /// Pages compressed into the pool, and decompressed out of it or read back from flash into a
+    /// thawed app (a frozen or killed app's pages leave the pool without being decompressed).
     var compressions: Int64 = 0
     var decompressions: Int64 = 0
 

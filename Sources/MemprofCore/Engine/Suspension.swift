@@ -90,6 +90,9 @@ extension Simulator {
         guard demand(i, apps[i].footprint) else { return false }
         let footprint = apps[i].footprint
         noteThaw(i)
+        // Each page read back faults in from flash: a decompression (`DBG_COMPRESSOR_SWAPIN_FAULT`,
+        // xnu-11215.1.10 osfmk/vm/vm_fault.c:2540-2541).
+        if compressesInRAM { pool.decompressions += pages(flashReadBytes(i)) }
         setState(i, state, cause: .readBackFromFlash)
         record(.decompression(bytes: footprint), i)
         return true
