@@ -17,35 +17,38 @@ struct FreezerBudgetTests {
 
     @Test("the budget runs out on a partial freeze, the apps left are out of budget, and a new day grants it again")
     func budgetExhaustedAndRenewed() throws {
-        // Eight apps of 12 MB (768 pages each), opened 5 s apart from 0 s; each leaves the
+        // Eight apps of 12 MB (768 pages each), opened 10 s apart from 0 s; each leaves the
         // foreground suspended when the next opens, ages 2 s in band 20, then sits in band 0. The
         // freezer runs while available memory is under 50% of RAM (100 MB: always here) and more
-        // than 4 suspended apps are unfrozen; it takes band 0 first, first entered first.
-        // - 20 s (open e): a b c d suspended, 4: no freeze.
-        // - 25 s (open f): a b c d e, 5: freeze a, 768 pages, 2048 − 768 = 1280 left; 4 unfrozen.
-        // - 30 s (open g): b c d e f: freeze b, 1280 − 768 = 512 left.
-        // - 35 s (open h): c d e f g: freeze c, which writes only the 512 pages left (xnu's
-        //   `max_pages` is at most the budget): 0 left, the budget is exhausted at 35 s, and the
+        // than 4 suspended apps are unfrozen; it takes band 0 first, first entered first, one app
+        // a run, and runs again no sooner than 10 s later.
+        // - 40 s (open e): a b c d suspended, 4: no freeze.
+        // - 50 s (open f): a b c d e, 5: freeze a, 768 pages, 2048 − 768 = 1280 left.
+        // - 60 s (open g): b c d e f: freeze b, 1280 − 768 = 512 left.
+        // - 70 s (open h): c d e f g: freeze c, which writes only the 512 pages left (xnu's
+        //   `max_pages` is at most the budget): 0 left, the budget is exhausted at 70 s, and the
         //   unfrozen suspended apps d e f g are marked out of budget (4).
-        // - 40 s (open a): a is read back (a thaw of 12 MB: resume 200 ms + 12 MB ÷ 100 MB/s =
+        // - 80 s (open a): a is read back (a thaw of 12 MB: resume 200 ms + 12 MB ÷ 100 MB/s =
         //   320 ms); h is suspended: d e f g h, 5 unfrozen, but the budget is spent: h is marked
         //   out of budget too (5), nothing is frozen.
-        // - 45 s (freeze d): refused, the budget is spent (1 refused).
+        // - 90 s (freeze d): refused, the budget is spent (1 refused).
         // - 24 h + 10 s (open b): a new interval began at 24 h with 0 + 2048 pages; b is read back
         //   (thaw 2, 24 MB read in all), a is suspended: d e f g h a, 6 unfrozen: freeze d
-        //   (2048 − 768 = 1280), then e (512 left), then 4 unfrozen: stop.
+        //   (2048 − 768 = 1280); the freezer's next run is at 24 h + 20 s.
+        // - 24 h + 20 s (a memory warning, the next occurrence): e (512 left), then 4 unfrozen.
         // Freezes 5 (a, b, c, d, e), pages written 768 + 768 + 512 + 768 + 768 = 3584 (56 MB);
         // 512 pages (8 MB) left at the end.
         let apps = ["a", "b", "c", "d", "e", "f", "g", "h"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
-        var script: [(Microseconds, ScriptAction)] = (0..<8).map { (Microseconds($0) * 5 * sec, .open($0)) }
-        script += [(40 * sec, .open(0)), (45 * sec, .freeze(3)), (24 * 60 * mins + 10 * sec, .open(1))]
-        let r = simulate(makeWorkload(apps, duration: 24 * 60 * mins + 20 * sec, policy: Self.policy(), script))
+        let day = 24 * 60 * mins
+        var script: [(Microseconds, ScriptAction)] = (0..<8).map { (Microseconds($0) * 10 * sec, .open($0)) }
+        script += [(80 * sec, .open(0)), (90 * sec, .freeze(3)), (day + 10 * sec, .open(1)), (day + 20 * sec, .memoryWarning)]
+        let r = simulate(makeWorkload(apps, duration: day + 30 * sec, policy: Self.policy(), script))
         #expect(r.invariantViolations.isEmpty)
         let f = try #require(r.summary.freezer)
         #expect(f.dailyBudgetBytes == 32 * MB && f.pageSize == 16 * KB)
         #expect(f.freezes == 5)
         #expect(f.pagesWritten == 3584 && f.bytesWritten == 56 * MB)
-        #expect(f.budgetExhaustions == 1 && f.firstExhaustedAtUs == 35 * sec)
+        #expect(f.budgetExhaustions == 1 && f.firstExhaustedAtUs == 70 * sec)
         #expect(f.intervalsStarted == 1)
         #expect(f.budgetRemainingPages == 512 && f.budgetRemainingBytes == 8 * MB)
         #expect(f.skips.outOfBudget == 5 && f.skips.belowMinPages == 0 && f.skips.outOfSlots == 0)
@@ -53,10 +56,35 @@ struct FreezerBudgetTests {
         #expect(f.thaws == 2 && f.bytesReadBack == 24 * MB)
         #expect(r.stats("a").resumeLatencyUs.max == 320 * ms)
         #expect(r.events("d").contains {
-            if case .ignored(let action, .freezerOutOfBudget) = $0.payload { return action == "freeze" && $0.atUs == 45 * sec }
+            if case .ignored(let action, .freezerOutOfBudget) = $0.payload { return action == "freeze" && $0.atUs == 90 * sec }
             return false
         })
         #expect(["d", "e", "f", "g", "h"].map { r.finalState($0) } == [.compressed, .compressed, .suspended, .suspended, .suspended])
+        let frozenAt = { (id: String) in r.events(id).last { if case .compression = $0.payload { true } else { false } }?.atUs }
+        #expect([frozenAt("d"), frozenAt("e")] == [day + 10 * sec, day + 20 * sec])
+    }
+
+    @Test("the freezer runs no sooner than 10 s after its last run, and freezes one app a run")
+    func oneFreezeEveryTenSeconds() {
+        // Seven apps of 12 MB opened 1 s apart from 0 s (iOS 18's numbers, no budget in the way):
+        // at 5 s (open f) a b c d e are suspended, 5 unfrozen: the freezer runs and freezes a, and
+        // its next run is at 15 s. 6 s (open g): 5 unfrozen again (b to f), but the freezer waits.
+        // The occurrences after 6 s are the apps' launches ending (by 6.5 s) and a memory warning
+        // at 14 s: too soon. At 15 s (a memory warning) it runs: b is frozen, 4 left unfrozen; its
+        // next run would be at 25 s.
+        let apps = ["a", "b", "c", "d", "e", "f", "g"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
+        var script: [(Microseconds, ScriptAction)] = (0..<7).map { (Microseconds($0) * sec, .open($0)) }
+        script += [(14 * sec, .memoryWarning), (15 * sec, .memoryWarning)]
+        let r = simulate(makeWorkload(apps, duration: 20 * sec, policy: Self.policy(budgetMB: nil), script))
+        #expect(r.invariantViolations.isEmpty)
+        #expect(r.events("a", .compression).map(\.atUs) == [5 * sec])
+        #expect(r.events("b", .compression).map(\.atUs) == [15 * sec])
+        #expect(r.summary.compressions == 2)
+        // Before xnu-4903 the thread has no such delay: a and b are frozen as their turns come,
+        // at 5 s and 6 s.
+        let old = simulate(makeWorkload(apps, duration: 20 * sec, policy: Self.policy(budgetMB: nil, era: .xnu4570), script))
+        #expect(old.events("a", .compression).map(\.atUs) == [5 * sec])
+        #expect(old.events("b", .compression).map(\.atUs) == [6 * sec])
     }
 
     @Test("apps under the freezer's minimum are skipped for below-min-pages; without a budget nothing is counted")
@@ -77,23 +105,24 @@ struct FreezerBudgetTests {
         #expect(o.summary.compressions == r.summary.compressions)
     }
 
-    @Test("the freeze that spends the budget is the last of its pass")
-    func lastFreezeOfThePass() {
+    @Test("the freeze that spends the budget is the last: the freezer's later runs freeze nothing")
+    func lastFreezeBeforeTheBudgetRenews() {
         // 400 MB of RAM, 300 MB of app memory: the freezer waits until available memory is under
         // 200 MB, used over 100 MB. Eight apps of 12 MB opened 5 s apart: 96 MB, no freeze. At 40 s
         // i (30 MB) opens: 126 MB used, h is suspended: a to h, 8 unfrozen. A 16 MB budget (1024
-        // pages): a writes 768 (256 left), b the 256 left: spent; c stays suspended although 6
-        // apps are still unfrozen.
+        // pages): a writes 768 (256 left); at 50 s (a memory warning, the freezer's next run) b
+        // writes the 256 left: spent; at 60 s c stays suspended although 6 apps are still unfrozen.
         let apps = ["a", "b", "c", "d", "e", "f", "g", "h"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
             + [makeApp("i", footprint: 30 * MB, launch: 500 * ms)]
         let script: [(Microseconds, ScriptAction)] = (0..<9).map { (Microseconds($0) * 5 * sec, .open($0)) }
+            + [(50 * sec, .memoryWarning), (60 * sec, .memoryWarning)]
         // The apps' memory adds up as their footprints (the compressor set aside: its subject is the
         // freezer's order and budget, not the pool).
         let w = XNUPolicyTests.plain(apps, device: testDevice(appMemory: 300 * MB), policy: Self.policy(budgetMB: 16), script)
         let r = simulate(w)
         #expect(r.invariantViolations.isEmpty)
         #expect(r.summary.freezer?.freezes == 2 && r.summary.freezer?.pagesWritten == 1024)
-        #expect(r.summary.freezer?.firstExhaustedAtUs == 40 * sec)
+        #expect(r.summary.freezer?.firstExhaustedAtUs == 50 * sec)
         #expect(["a", "b", "c"].map { r.finalState($0) } == [.compressed, .compressed, .suspended])
     }
 
@@ -105,32 +134,32 @@ struct FreezerBudgetTests {
 
     @Test("iOS 13: the interval starts at the freezer's first check, the budget runs out, and a check 24 h after that one renews it")
     func ios13BudgetFromTheFirstCheck() throws {
-        // Eight apps of 12 MB (768 pages each), opened 5 s apart from 0 s; each is suspended when
+        // Eight apps of 12 MB (768 pages each), opened 10 s apart from 0 s; each is suspended when
         // the next opens, ages 2 s in band 2 and then sits in band 0, the only band xnu-6153's
         // freezer takes. It runs (and checks its budget) while more than 4 suspended apps are
-        // unfrozen (available memory is under 50% of RAM here once an app runs).
-        // - 20 s (open e): a b c d suspended, 4: the freezer does not run; no interval yet.
-        // - 25 s (open f): a to e, 5: the freezer's first check starts the interval, to
-        //   24 h + 25 s, with 2048 pages; a (band 0) is frozen: 1280 left; 4 unfrozen: stop.
-        // - 30 s (open g): b frozen: 512 left.
-        // - 35 s (open h): g is suspended (512 left: not marked); c writes the 512 left (0): the
-        //   budget is exhausted at 35 s and the suspended apps of band 0, d e f, are marked out of
+        // unfrozen (available memory is under 50% of RAM here once an app runs), one app a run.
+        // - 40 s (open e): a b c d suspended, 4: the freezer does not run; no interval yet.
+        // - 50 s (open f): a to e, 5: the freezer's first check starts the interval, to
+        //   24 h + 50 s, with 2048 pages; a (band 0) is frozen: 1280 left.
+        // - 60 s (open g): b frozen: 512 left.
+        // - 70 s (open h): g is suspended (512 left: not marked); c writes the 512 left (0): the
+        //   budget is exhausted at 70 s and the suspended apps of band 0, d e f, are marked out of
         //   budget (3); g is still in band 2.
-        // - 40 s (open a): a read back (12 MB, 320 ms: 200 ms + 12 MB ÷ 100 MB/s); h suspended
+        // - 80 s (open a): a read back (12 MB, 320 ms: 200 ms + 12 MB ÷ 100 MB/s); h suspended
         //   while the budget is spent: out of budget (4); 5 unfrozen, but the budget is spent.
-        // - 45 s (freeze d): refused (1).
+        // - 90 s (freeze d): refused (1).
         // - 24 h + 10 s (open b): b read back (24 MB read in all); a suspended while spent: out
-        //   of budget (5). 24 h of the run have passed, but the interval began at 25 s: still
+        //   of budget (5). 24 h of the run have passed, but the interval began at 50 s: still
         //   spent, nothing frozen although 6 apps are unfrozen (iOS 18 would have renewed at 24 h).
-        // - 24 h + 30 s (freeze d): the sysctl's check, after 24 h + 25 s, starts the next
+        // - 24 h + 60 s (freeze d): the sysctl's check, after 24 h + 50 s, starts the next
         //   interval with 0 + 2048 pages; d writes 768 (1280 left); then the freezer: e f g h a
-        //   unfrozen, 5: e (band 0 since 27 s, the first) writes 768 (512 left); 4: stop.
+        //   unfrozen, 5: e (band 0 since 52 s, the first) writes 768 (512 left).
         // Freezes 5 (a b c d e), 768 + 768 + 512 + 768 + 768 = 3584 pages (56 MB), 512 (8 MB) left.
         let apps = ["a", "b", "c", "d", "e", "f", "g", "h"].map { makeApp($0, footprint: 12 * MB, launch: 500 * ms) }
-        var script: [(Microseconds, ScriptAction)] = (0..<8).map { (Microseconds($0) * 5 * sec, .open($0)) }
-        script += [(40 * sec, .open(0)), (45 * sec, .freeze(3)), (24 * 60 * mins + 10 * sec, .open(1)),
-                   (24 * 60 * mins + 30 * sec, .freeze(3))]
-        let r = simulate(makeWorkload(apps, duration: 24 * 60 * mins + 40 * sec, policy: Self.policy(era: .xnu6153), script))
+        let day = 24 * 60 * mins
+        var script: [(Microseconds, ScriptAction)] = (0..<8).map { (Microseconds($0) * 10 * sec, .open($0)) }
+        script += [(80 * sec, .open(0)), (90 * sec, .freeze(3)), (day + 10 * sec, .open(1)), (day + 60 * sec, .freeze(3))]
+        let r = simulate(makeWorkload(apps, duration: day + 70 * sec, policy: Self.policy(era: .xnu6153), script))
         #expect(r.invariantViolations.isEmpty)
         let f = try #require(r.summary.freezer)
         // Freezes, pages and bytes written, exhaustions and the first, intervals after the first,
@@ -138,13 +167,13 @@ struct FreezerBudgetTests {
         #expect([Int64(f.freezes), f.pagesWritten, f.bytesWritten, Int64(f.budgetExhaustions), f.firstExhaustedAtUs ?? -1,
                   Int64(f.intervalsStarted), f.budgetRemainingPages, Int64(f.skips.outOfBudget), Int64(f.refusedFreezes),
                   Int64(f.thaws), f.bytesReadBack]
-            == [5, 3584, 56 * MB, 1, 35 * sec, 1, 512, 5, 1, 2, 24 * MB])
+            == [5, 3584, 56 * MB, 1, 70 * sec, 1, 512, 5, 1, 2, 24 * MB])
         #expect(r.stats("a").resumeLatencyUs.max == 320 * ms)
         #expect(["c", "d", "e", "f", "g", "h", "a"].map { r.finalState($0) }
             == [.compressed, .compressed, .compressed, .suspended, .suspended, .suspended, .suspended])
-        // d and e are frozen at 24 h + 30 s, not at 24 h + 10 s.
+        // d and e are frozen at 24 h + 60 s, not at 24 h + 10 s.
         let frozenAt = { (id: String) in r.events(id).last { if case .compression = $0.payload { true } else { false } }?.atUs }
-        #expect([frozenAt("d"), frozenAt("e")] == [24 * 60 * mins + 30 * sec, 24 * 60 * mins + 30 * sec])
+        #expect([frozenAt("d"), frozenAt("e")] == [day + 60 * sec, day + 60 * sec])
     }
 
     @Test("iOS 13: the degraded window never starts, the freezer takes the last quarter at once, and the next interval adds a day to what was left")

@@ -205,24 +205,26 @@ struct XNUPolicyTests {
 
     @Test("at most 20 apps are frozen")
     func frozenMaximum() {
-        // 26 apps of 20 MB opened every 2 s; appMemory 300 MB (RAM 400), flash 400 MB.
-        // used = 20 MB × (foreground + unfrozen suspended): used > 100 MB exactly when 5 or more are
-        // unfrozen, which is also the "more than 4" condition. So from the 6th open (10 s) each new
-        // suspension freezes the oldest: x0 at 10 s, x1 at 12 s, …, x19 at 48 s (20 frozen, 400 MB of
-        // flash, exactly full). At 50 s x24 suspends: 5 unfrozen, 120 MB used, but 20 are frozen → none.
+        // 26 apps of 20 MB opened every 10 s (the freezer runs at most once every 10 s); appMemory
+        // 300 MB (RAM 400), flash 400 MB. used = 20 MB × (foreground + unfrozen suspended): used >
+        // 100 MB exactly when 5 or more are unfrozen, which is also the "more than 4" condition.
+        // So from the 6th open (50 s) each new suspension freezes the oldest: x0 at 50 s, x1 at
+        // 60 s, …, x19 at 240 s (20 frozen, 400 MB of flash, exactly full). At 250 s x24
+        // suspends: 5 unfrozen, 120 MB used, but 20 are frozen → none.
         let apps = (0..<26).map { makeApp("x\($0)") }
-        let r = simulate(Self.plain(apps, duration: 60 * sec, device: testDevice(appMemory: 300 * MB, flash: 400 * MB),
-                                      policy: .xnu, Self.openEvery2s(26)))
+        let opens = (0..<26).map { (Microseconds($0) * 10 * sec, ScriptAction.open($0)) }
+        let r = simulate(Self.plain(apps, duration: 270 * sec, device: testDevice(appMemory: 300 * MB, flash: 400 * MB),
+                                      policy: .xnu, opens))
         #expect(r.summary.compressions == 20)
         #expect((0..<20).allSatisfy { r.finalState("x\($0)") == .compressed })
         #expect((20..<25).allSatisfy { r.finalState("x\($0)") == .suspended })
-        #expect(r.events("x19", .compression).map(\.atUs) == [48 * sec])
+        #expect(r.events("x19", .compression).map(\.atUs) == [240 * sec])
         #expect(r.summary.peakCompressedBytes == 400 * MB)
-        #expect(r.timeline.usedBytes.last == [50 * sec, 120 * MB])
-        // With room for 21, x20 is frozen at 50 s as well.
-        let more = simulate(Self.plain(apps, duration: 60 * sec, device: testDevice(appMemory: 300 * MB, flash: 420 * MB),
-                                         policy: Self.xnu { $0.frozenProcessesMax = 21 }, Self.openEvery2s(26)))
-        #expect(more.events("x20", .compression).map(\.atUs) == [50 * sec])
+        #expect(r.timeline.usedBytes.last == [250 * sec, 120 * MB])
+        // With room for 21, x20 is frozen at 250 s as well.
+        let more = simulate(Self.plain(apps, duration: 270 * sec, device: testDevice(appMemory: 300 * MB, flash: 420 * MB),
+                                         policy: Self.xnu { $0.frozenProcessesMax = 21 }, opens))
+        #expect(more.events("x20", .compression).map(\.atUs) == [250 * sec])
         #expect(r.invariantViolations == [] && more.invariantViolations == [])
     }
 

@@ -135,6 +135,9 @@ public struct Simulator {
     var swapSinceUs: Microseconds?
     /// The freezer's daily budget (FreezerBudget.swift); nil where the policy has none.
     var freezerLedger: FreezerLedger?
+    /// The earliest time the freezer runs again, where its era paces it
+    /// (``XNUSettings/freezerRunDelayUs``; Suspension.swift).
+    var freezerNextRunUs: Microseconds = 0
 
     public init(workload: Workload, options: Options = Options()) {
         self.workload = workload

@@ -36,20 +36,24 @@ extension Simulator {
 
     /// The `xnu` freezer (spec §5), run by the engine after every occurrence it handles (a script
     /// action or anything the simulation scheduled) under a policy with a freezer: it freezes
-    /// (compresses) one app after another for as long as the policy names one.
+    /// (compresses) one app after another for as long as the policy names one. Where its era
+    /// paces its thread (``XNUSettings/freezerRunDelayUs``, from xnu-4903) it freezes at most one
+    /// app a run, and a run that found the freezer's conditions met holds the next one off for
+    /// the delay: the next occurrence at or after it runs the freezer again.
     mutating func runFreezer() {
         if freezerLedger != nil { freezerLedger!.roll(to: now) }
+        let delay = jetsamBands.freezerRunDelayUs
+        if delay != nil, now < freezerNextRunUs { return }
         while true {
             // With its daily budget spent the freezer freezes nothing (FreezerBudget.swift): O(1).
             if freezerLedger?.isSpent(at: now) == true { return }
             let running = apps.indices.filter { apps[$0].state != .notRunning }.map(policyCandidate)
             let memory = MemoryView(ram: workload.device.ram, availableBytes: appMemory - used,
                                     compressedUsed: compressedUsed, flash: workload.device.flash)
+            guard policy.freezerRuns(running, memory: memory) else { return }
+            if let delay { freezerNextRunUs = now + delay }
             // Where a budget interval starts at a check, the freezer checks whenever it runs.
-            if freezerLedger?.startsAtCheck == true {
-                guard policy.freezerRuns(running, memory: memory) else { return }
-                freezerLedger!.check(at: now)
-            }
+            if freezerLedger?.startsAtCheck == true { freezerLedger!.check(at: now) }
             guard let c = policy.nextToFreeze(running, memory: memory),
                   apps[c.index].state == .suspended else { return }
             let i = c.index
@@ -60,6 +64,7 @@ extension Simulator {
                                            availableBytes: memory.availableBytes, usedBytes: used)
             compress(i, footprint: footprint, freezer: decision)
             debitFreeze(i, footprint: footprint)
+            if delay != nil { return }
         }
     }
 
