@@ -77,12 +77,17 @@ class Browser:
         if not exe:
             raise SystemExit("no chromium found")
         self.profile = tempfile.mkdtemp(prefix="memprof-chromium-")
+        # Chromium makes folders of its own in $TMPDIR (org.chromium.Chromium.*): give it one
+        # inside the profile, removed with it.
+        scratch = os.path.join(self.profile, "tmp")
+        os.makedirs(scratch)
         self.proc = subprocess.Popen([exe, "--headless=new", "--no-sandbox", "--disable-gpu",
                                       "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
                                       f"--user-data-dir={self.profile}", "--no-first-run",
                                       "--disable-background-networking", "--disable-component-update",
                                       "--disable-sync", "--disable-default-apps", "--allow-file-access-from-files",
-                                      "about:blank"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+                                      "about:blank"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+                                     env={**os.environ, "TMPDIR": scratch})
         url = None
         deadline = time.time() + 60
         while time.time() < deadline:

@@ -27,6 +27,8 @@ matrix:
   policy: [seed-2015, xnu]
 YAML
 cd "$work"
+# Dask's scheduler and workers keep their scratch space (dask-scratch-space) here, not in /tmp.
+export DASK_TEMPORARY_DIRECTORY="$work"
 "$venv/bin/dask" scheduler --host 127.0.0.1 --port 0 --no-dashboard --scheduler-file "$work/scheduler.json" \
     >"$work/scheduler.log" 2>&1 &
 pids+=($!)

@@ -60,6 +60,7 @@ def main():
     a = p.parse_args()
     if a.shards < 1:
         p.error("--shards must be at least 1")
+    import dask
     from dask.distributed import Client, LocalCluster, as_completed
 
     # A sweep file is sent to the workers as text; a workload path in it must exist on the
@@ -70,13 +71,17 @@ def main():
     else:
         sweep_text, sweep_name = None, a.sweep
     cluster = None
+    scratch = None
     if a.scheduler_file:
         client = Client(scheduler_file=a.scheduler_file)
     elif a.scheduler:
         client = Client(a.scheduler)
     else:
+        # The local workers' scratch space goes in a folder of this run's, removed at the end.
+        scratch = tempfile.mkdtemp(prefix="memprof-dask-")
+        dask.config.set({"temporary-directory": scratch})
         cluster = LocalCluster(n_workers=a.local_workers or os.cpu_count(), threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=None)
+                               host="127.0.0.1", dashboard_address=None, local_directory=scratch)
         client = Client(cluster)
     try:
         workers = len(client.scheduler_info()["workers"])
@@ -100,6 +105,8 @@ def main():
         client.close()
         if cluster is not None:
             cluster.close()
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
     merged = subprocess.run([a.memprof, "merge", *sorted(parts), "--out", a.out])
     if merged.returncode == 0:
         shutil.rmtree(shards_dir, ignore_errors=True)
