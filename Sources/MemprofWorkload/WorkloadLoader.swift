@@ -17,11 +17,14 @@ public struct LoadedWorkload: Sendable {
 /// Finds a workload by path or built-in name, reads it and parses it.
 public enum WorkloadLoader {
     /// Loads `argument`: a file if one exists at that path, else a built-in workload of that name;
-    /// `nil` loads the built-in default.
+    /// `nil` loads the built-in default. A folder of a built-in's name (the output of an earlier
+    /// `memprof run NAME --out NAME`, say) is not a workload file: the name is the built-in's.
     public static func load(_ argument: String?, knownKernels: Set<String>? = nil,
                             overrides: [WorkloadOverride] = [], checkProgram: ProgramCheck? = nil) throws -> LoadedWorkload {
         let name = argument ?? BuiltinWorkloads.defaultName
-        if argument != nil, Self.pathExists(name) || name.contains("/")
+        let namesBuiltin = BuiltinWorkloads.all.contains { $0.name == name }
+        let isFile = Self.pathExists(name) && !(namesBuiltin && Self.isFolder(name))
+        if argument != nil, isFile || name.contains("/")
             || name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".json") {
             return try loadFile(name, knownKernels: knownKernels, overrides: overrides, checkProgram: checkProgram)
         }
@@ -42,6 +45,12 @@ public enum WorkloadLoader {
     static func pathExists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
+    }
+
+    /// Whether `path` is a folder itself (not a symbolic link to one).
+    static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     public static func loadFile(_ path: String, knownKernels: Set<String>? = nil,

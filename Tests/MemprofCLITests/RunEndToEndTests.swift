@@ -100,6 +100,26 @@ script:
         #expect(Scratch.listing(dir).isEmpty)
     }
 
+    /// A folder named like a built-in workload (an earlier `run NAME --out NAME`) does not hide
+    /// the built-in; a folder of any other name is named as a folder.
+    @Test func aFolderOfABuiltinsNameLeavesTheBuiltin() throws {
+        let dir = try Scratch.makeDirectory("cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try ProcessRunner.memprof(["run", "phone-day", "--out", "phone-day", "--no-sampling"], in: dir)
+        #expect(first.status == 0, "\(first.stderr)")
+        let again = try ProcessRunner.memprof(["run", "phone-day", "--out", "again", "--no-sampling"], in: dir)
+        #expect(again.status == 0, "\(again.stderr)")
+        let a = try Data(contentsOf: dir.appendingPathComponent("phone-day/report.json"))
+        let b = try Data(contentsOf: dir.appendingPathComponent("again/report.json"))
+        #expect(String(decoding: a, as: UTF8.self).contains("\"source\":\"builtin:phone-day\"")
+                && String(decoding: b, as: UTF8.self).contains("\"source\":\"builtin:phone-day\""))
+        #expect(try ProcessRunner.memprof(["validate", "phone-day"], in: dir).status == 0)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("mine"), withIntermediateDirectories: false)
+        let folder = try ProcessRunner.memprof(["run", "mine"], in: dir)
+        #expect(folder.status == 2)
+        #expect(folder.stderr == "memprof: mine: is a folder, not a file\n")
+    }
+
     @Test func commandLineMistakesAreBadInputToo() throws {
         let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
