@@ -114,6 +114,11 @@ script:
         #expect(String(decoding: a, as: UTF8.self).contains("\"source\":\"builtin:phone-day\"")
                 && String(decoding: b, as: UTF8.self).contains("\"source\":\"builtin:phone-day\""))
         #expect(try ProcessRunner.memprof(["validate", "phone-day"], in: dir).status == 0)
+        // A sweep's `workload:` is read the same way.
+        try "memprof: 1\nsweep: s\nworkload: phone-day\nseeds: 1..2\n".write(to: dir.appendingPathComponent("s.yaml"),
+                                                                           atomically: true, encoding: .utf8)
+        let sweep = try ProcessRunner.memprof(["sweep", "s.yaml", "--out", "fleet"], in: dir)
+        #expect(sweep.status == 0, "\(sweep.stderr)")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("mine"), withIntermediateDirectories: false)
         let folder = try ProcessRunner.memprof(["run", "mine"], in: dir)
         #expect(folder.status == 2)
