@@ -70,8 +70,7 @@ extension AtomicFiles {
         try createFolder(directory)
         TemporaryName.removeDebris(in: directory)
         let temporary = directory.appendingPathComponent(TemporaryName.make(for: target.lastPathComponent))
-        try writeNew(data, to: temporary, name: target.lastPathComponent, folder: directory)
-        UnfinishedOutput.shared.begin(temporary.path)
+        try writeNewUnfinished(data, to: temporary, name: target.lastPathComponent, folder: directory)
         defer { UnfinishedOutput.shared.end(temporary.path) }
         if let mode, chmod(temporary.path, mode) != 0 {
             let code = errno

@@ -55,8 +55,7 @@ public enum AtomicFiles {
             for file in files {
                 let target = directory.appendingPathComponent(file.name)
                 let temporary = target.deletingLastPathComponent().appendingPathComponent(TemporaryName.make(for: target.lastPathComponent))
-                try writeNew(file.data, to: temporary, name: file.name, folder: directory)
-                UnfinishedOutput.shared.begin(temporary.path)
+                try writeNewUnfinished(file.data, to: temporary, name: file.name, folder: directory)
                 written.append((temporary, target))
             }
             for (temporary, target) in written {
@@ -101,6 +100,21 @@ public enum AtomicFiles {
     }
 
     /// Writes `data` to a file that must not exist yet, and flushes it to the disk.
+    /// ``writeNew(_:to:name:folder:)`` of a file under a temporary name beside its target,
+    /// created and registered as unfinished output in one step (``UnfinishedOutput/create(_:_:)``);
+    /// the caller ends it once it is renamed into place or removed.
+    static func writeNewUnfinished(_ data: Data, to url: URL, name: String, folder: URL) throws {
+        let file = try UnfinishedOutput.shared.create(url.path) { try StreamedFile(creating: url, name: name, folder: folder) }
+        do {
+            try file.append(data)
+            try file.finish()
+        } catch {
+            file.discard()
+            UnfinishedOutput.shared.end(url.path)
+            throw error
+        }
+    }
+
     static func writeNew(_ data: Data, to url: URL, name: String, folder: URL) throws {
         let file = try StreamedFile(creating: url, name: name, folder: folder)
         do {

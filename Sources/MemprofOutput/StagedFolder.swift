@@ -47,10 +47,11 @@ public final class StagedFolder {
         }
         self.keep = keep
         staging = parent.appendingPathComponent(TemporaryName.make(for: target.lastPathComponent))
-        guard mkdir(staging.path, 0o755) == 0 else {
-            throw OutputError(path: parent.path, action: "creating a folder in", errno: errno)
+        try UnfinishedOutput.shared.create(staging.path) {
+            guard mkdir(staging.path, 0o755) == 0 else {
+                throw OutputError(path: parent.path, action: "creating a folder in", errno: errno)
+            }
         }
-        UnfinishedOutput.shared.begin(staging.path)
     }
 
     /// Writes one whole file into the staging folder.

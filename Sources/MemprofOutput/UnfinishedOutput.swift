@@ -5,10 +5,13 @@ import Foundation
 /// signal removes before it exits, so Ctrl-C or `kill` during a run or a sweep leaves no
 /// `.out.memprof-PID-START` folder of tens of megabytes behind.
 ///
-/// Writers say when such a path appears (``begin(_:)``) and when it is gone or in place
-/// (``end(_:)``); the command line's signal handling calls ``removeAll()`` from a thread of its
-/// own (never from a signal handler). Once that has run, a path begun afterwards is removed at
-/// once, so a writer on another thread cannot leave a new one behind while the process exits.
+/// Writers make such a path and register it in one step (``create(_:_:)``) and say when it is
+/// gone or in place (``end(_:)``); the command
+/// line's signal handling calls ``removeAll()`` from a thread of its own (never from a signal
+/// handler). A path made with ``create(_:_:)`` is made and registered under the registry's lock,
+/// so an interruption finds it either registered or not made at all; once removal has begun, a
+/// path is not made any more (the writer's thread waits for the process to exit), so a writer on
+/// another thread cannot leave a new one behind while the process exits.
 public final class UnfinishedOutput: @unchecked Sendable {
     // Unchecked: every property is touched under `lock`.
     private let lock = NSLock()
@@ -20,14 +23,25 @@ public final class UnfinishedOutput: @unchecked Sendable {
 
     init() {}
 
-    /// `path` (a file or a folder) now exists under a temporary name.
-    public func begin(_ path: String) {
-        let removeNow = lock.withLock {
-            if removing { return true }
-            paths.insert(path)
-            return false
+    /// Makes `path` (a file or a folder under a temporary name) with `make` and registers it,
+    /// both under the registry's lock. Once an interruption's removal has begun, `make` is not
+    /// called and this thread waits for the process to exit, which the interruption does.
+    public func create<T>(_ path: String, _ make: () throws -> T) rethrows -> T {
+        lock.lock()
+        if removing {
+            lock.unlock()
+            Self.waitForExit()
         }
-        if removeNow { Self.remove(path) }
+        defer { lock.unlock() }
+        let made = try make()
+        paths.insert(path)
+        return made
+    }
+
+    /// Blocks the calling thread for good: an interruption is removing the unfinished output and
+    /// exits the process next.
+    private static func waitForExit() -> Never {
+        while true { sleep(3600) }
     }
 
     /// `path` was renamed into place or removed: nothing to clean up any more.
@@ -38,7 +52,7 @@ public final class UnfinishedOutput: @unchecked Sendable {
     /// The paths written under temporary names right now.
     public var current: Set<String> { lock.withLock { paths } }
 
-    /// Removes every path begun and not ended, and from now on each one begun as soon as it is.
+    /// Removes every path created and not ended; from now on none is created.
     ///
     /// - Returns: the paths removed.
     @discardableResult

@@ -136,21 +136,30 @@ final class FIFOReader: @unchecked Sendable {
         #expect(!UnfinishedOutput.shared.current.contains(staged.staging.path))
     }
 
-    /// What an interruption removes: every path begun, and any begun afterwards at once.
-    @Test func removeAllRemovesWhatWasBegunAndWhatIsBegunLater() throws {
+    /// What an interruption removes: every path created and not ended; and a path to be created
+    /// after that is not made (its writer waits for the process to exit).
+    @Test func removeAllRemovesWhatWasCreatedAndNothingIsCreatedAfter() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-unfinished-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("staging/sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        try "x".write(to: dir.appendingPathComponent("staging/sub/file"), atomically: false, encoding: .utf8)
-        try "y".write(to: dir.appendingPathComponent("done"), atomically: false, encoding: .utf8)
         let registry = UnfinishedOutput()
-        registry.begin(dir.appendingPathComponent("staging").path)
-        registry.begin(dir.appendingPathComponent("done").path)
-        registry.end(dir.appendingPathComponent("done").path)
-        #expect(registry.removeAll() == [dir.appendingPathComponent("staging").path])
+        let staging = dir.appendingPathComponent("staging"), done = dir.appendingPathComponent("done")
+        try registry.create(staging.path) {
+            try FileManager.default.createDirectory(at: staging.appendingPathComponent("sub"), withIntermediateDirectories: true)
+            try "x".write(to: staging.appendingPathComponent("sub/file"), atomically: false, encoding: .utf8)
+        }
+        try registry.create(done.path) { try "y".write(to: done, atomically: false, encoding: .utf8) }
+        registry.end(done.path)
+        #expect(registry.removeAll() == [staging.path])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["done"])
-        try "z".write(to: dir.appendingPathComponent("late"), atomically: false, encoding: .utf8)
-        registry.begin(dir.appendingPathComponent("late").path)
+        // A writer that comes to create a path now does not make it, and does not return.
+        let late = dir.appendingPathComponent("late")
+        let returned = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = registry.create(late.path) { FileManager.default.createFile(atPath: late.path, contents: Data("z".utf8)) }
+            returned.signal()
+        }
+        #expect(returned.wait(timeout: .now() + 0.3) == .timedOut)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["done"])
     }
 }
