@@ -71,13 +71,13 @@ public protocol MemoryPolicy: Sendable {
     /// The app's jetsam band at `nowUs` and when it entered it; nil for policies without bands.
     func band(of app: PolicyCandidate, nowUs: Microseconds) -> (band: Int, sinceUs: Microseconds)?
 
-    /// The one app the freezer compresses next, from every running app (with bands filled in),
-    /// or nil when it freezes nothing now. The engine calls it again after each freeze.
-    func nextToFreeze(_ apps: [PolicyCandidate], memory: MemoryView) -> PolicyCandidate?
-
-    /// Whether the freezer runs at all (it may still find no app to take): the conditions of
-    /// ``nextToFreeze(_:memory:)`` before it chooses.
+    /// Whether the freezer runs at all (it may still find no app to take), from every running app.
     func freezerRuns(_ apps: [PolicyCandidate], memory: MemoryView) -> Bool
+
+    /// The one app the freezer compresses next, from every running app (with bands filled in),
+    /// or nil when none qualifies. The engine asks only while ``freezerRuns(_:memory:)`` holds,
+    /// and again after each freeze.
+    func nextToFreeze(_ apps: [PolicyCandidate], memory: MemoryView) -> PolicyCandidate?
 
     /// Why the demanding app is killed when reclaiming did not free enough: `memoryLimit` under
     /// `seed-2015` (spec §4, step 4), `memoryPressure` (page shortage) under `xnu` (spec §5; xnu's
@@ -199,8 +199,10 @@ public struct XNUPolicy: MemoryPolicy {
             }
     }
 
-    /// The freezer runs (``nextToFreeze(_:memory:)``'s first three conditions), as xnu's freezer
-    /// thread runs and checks its budget (`memorystatus_freeze_thread`, xnu-6153.11.26
+    /// The freezer runs only while available memory is under `freezeThreshold` × RAM and more than
+    /// `freezeSuspendedThreshold` suspended apps are not frozen, with fewer than
+    /// `frozenProcessesMax` frozen (no limit before xnu-4903), as xnu's freezer thread runs and
+    /// checks its budget (`memorystatus_freeze_thread`, xnu-6153.11.26
     /// bsd/kern/kern_memorystatus_freeze.c:2018-2023) even when it then finds no app to take.
     public func freezerRuns(_ apps: [PolicyCandidate], memory: MemoryView) -> Bool {
         guard Double(memory.availableBytes) < xnu.freezeThreshold * Double(memory.ram) else { return false }
@@ -209,16 +211,13 @@ public struct XNUPolicy: MemoryPolicy {
         return frozen < xnu.frozenProcessesMax ?? .max && unfrozenSuspended > xnu.freezeSuspendedThreshold
     }
 
-    /// The freezer (bsd/kern/kern_memorystatus_freeze.c): it runs only while available memory is
-    /// under `freezeThreshold` × RAM and more than `freezeSuspendedThreshold` suspended apps are not
-    /// frozen, with fewer than `frozenProcessesMax` frozen (no limit before xnu-4903); it takes
-    /// suspended apps of bands up to `freezeMaxCandidateBand` (any band before xnu-4903) from the
-    /// lowest band up, first entered first, skipping those under
-    /// `freezeMinFootprint` (`kMemorystatusFreezeSkipReasonBelowMinPages`) and those that do not fit
-    /// in the flash store (`kMemorystatusFreezeSkipReasonNoCompressorSpace`).
+    /// The freezer's choice once it runs (bsd/kern/kern_memorystatus_freeze.c): suspended apps of
+    /// bands up to `freezeMaxCandidateBand` (any band before xnu-4903), from the lowest band up,
+    /// first entered first, skipping those under `freezeMinFootprint`
+    /// (`kMemorystatusFreezeSkipReasonBelowMinPages`) and those that do not fit in the flash store
+    /// (`kMemorystatusFreezeSkipReasonNoCompressorSpace`).
     public func nextToFreeze(_ apps: [PolicyCandidate], memory: MemoryView) -> PolicyCandidate? {
-        guard freezerRuns(apps, memory: memory) else { return nil }
-        return apps.filter {
+        apps.filter {
             $0.state == .suspended && ($0.band ?? .max) <= xnu.freezeMaxCandidateBand ?? .max
                 && $0.footprint >= xnu.freezeMinFootprint && memory.compressedUsed + $0.footprint <= memory.flash
         }.min { a, b in

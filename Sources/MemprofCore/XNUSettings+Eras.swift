@@ -81,23 +81,26 @@ extension XNUSettings {
     }
 
     /// From xnu-4903 to xnu-8020, on the 0–21 scale: frozen apps in `JETSAM_PRIORITY_UI_SUPPORT`
-    /// (8), an 8 MB minimum, at most 20 frozen, a daily budget of 1024 MB; the aging, the
-    /// freezer's candidates and when a budget interval starts as given.
+    /// (8), an 8 MB minimum, at most 20 frozen, a daily budget of 1024 MB, a freezer thread that
+    /// runs 10 s apart at the least (``XNUSettings/freezerRunDelayUs``); the aging, the freezer's
+    /// candidates and when a budget interval starts as given.
     private static func uiSupportFrozen(_ tag: String, agingBand: Int, agingUs: Microseconds, freezeMaxCandidateBand: Int,
                                         intervalStartsAtCheck: Bool? = nil) -> XNUSettings {
         XNUSettings(xnuTag: tag, idleBand: 0, agingBand: agingBand, backgroundBand: 3, frozenBand: 8, foregroundBand: 10,
                     audioBand: 12, agingUs: agingUs, freezeMaxCandidateBand: freezeMaxCandidateBand,
                     freezeMinFootprint: 8 * .megabyte, freezeThreshold: 0.5, freezeSuspendedThreshold: 4,
-                    frozenProcessesMax: 20, freezeDailyBudgetMB: 1024, freezeIntervalStartsAtCheck: intervalStartsAtCheck)
+                    frozenProcessesMax: 20, freezeDailyBudgetMB: 1024, freezeIntervalStartsAtCheck: intervalStartsAtCheck,
+                    freezerRunDelayUs: 10 * .second)
     }
 
     /// From xnu-8792, the 0–210 scale: aging 2 s in band 20, frozen apps in 75, candidates up
-    /// to band 20, an 8 MB minimum, at most 20 frozen, and a daily budget of writes to flash.
+    /// to band 20, an 8 MB minimum, at most 20 frozen, a freezer thread that runs 10 s apart at
+    /// the least, and a daily budget of writes to flash.
     private static func freezerBand(_ tag: String, dailyBudgetMB: Int) -> XNUSettings {
         XNUSettings(xnuTag: tag, idleBand: 0, agingBand: 20, backgroundBand: 30, frozenBand: 75, foregroundBand: 100,
                     audioBand: 120, agingUs: 2 * .second, freezeMaxCandidateBand: 20, freezeMinFootprint: 8 * .megabyte,
                     freezeThreshold: 0.5, freezeSuspendedThreshold: 4, frozenProcessesMax: 20,
-                    freezeDailyBudgetMB: dailyBudgetMB)
+                    freezeDailyBudgetMB: dailyBudgetMB, freezerRunDelayUs: 10 * .second)
     }
 
     /// iOS 7 (xnu-2422.1.72): bands h:39 `IDLE` 0, h:42 `BACKGROUND` 3, h:47 `FOREGROUND` 10, h:48

@@ -56,6 +56,19 @@ public struct XNUSettings: Sendable, Hashable, Codable {
     /// a check (xnu-4903 and xnu-6153: FreezerBudget.swift). Nil (left out of the JSON): the
     /// intervals follow one another every 24 h from the freezer's start, as xnu-11215 resets them.
     public var freezeIntervalStartsAtCheck: Bool?
+    /// How long the freezer's thread waits after a run before it runs again: from xnu-4903 each run freezes at most one process (`memorystatus_freeze_top_process`, called once
+    /// a run: xnu-4903.221.2 bsd/kern/kern_memorystatus.c:7466, xnu-6153.11.26
+    /// bsd/kern/kern_memorystatus_freeze.c:2026; from xnu-8792 `memorystatus_pick_freeze_count_for_wakeup`
+    /// gives 1 unless app swap is on, xnu-11215.1.10 bsd/kern/kern_memorystatus_policy.c:736-742,
+    /// which memprof does not model) and sets `memorystatus_freezer_thread_next_run_ts` to now plus
+    /// `memorystatus_apps_idle_delay_time` (xnu-4903.221.2 :7478; xnu-11215.1.10
+    /// kern_memorystatus_freeze.c:2970, with the multiplier 1 off watchOS, :127-137), which
+    /// `memorystatus_freeze_thread_should_run` waits for (xnu-4903.221.2 :7515; xnu-11215.1.10
+    /// kern_memorystatus_policy.c:726-730). That delay is `DEFERRED_IDLE_EXIT_TIME_SECS`, 10 s
+    /// (xnu-11215.1.10 bsd/kern/kern_memorystatus.c:1511, bsd/sys/kern_memorystatus.h:101; the same
+    /// 10 s at xnu-4903.221.2 bsd/sys/kern_memorystatus.h:72). Nil before xnu-4903: the thread runs
+    /// whenever the page counts change, with no delay. Left out of the JSON when nil.
+    public var freezerRunDelayUs: Microseconds?
 
     /// `memorystatus_available_pages_critical_base` as a fraction of RAM: jetsam's threshold when
     /// no process is idle. 5% (`critical_threshold_percentage`) up to 3 GB of RAM in every era;
@@ -88,7 +101,7 @@ public struct XNUSettings: Sendable, Hashable, Codable {
                 foregroundBand: Int, audioBand: Int, agingUs: Microseconds, freezeMaxCandidateBand: Int?,
                 freezeMinFootprint: Bytes, freezeThreshold: Double, freezeSuspendedThreshold: Int,
                 frozenProcessesMax: Int?, pressureThresholdFraction: Double? = nil, freezeDailyBudgetMB: Int? = nil,
-                freezeIntervalStartsAtCheck: Bool? = nil) {
+                freezeIntervalStartsAtCheck: Bool? = nil, freezerRunDelayUs: Microseconds? = nil) {
         self.xnuTag = xnuTag
         self.idleBand = idleBand
         self.agingBand = agingBand
@@ -105,6 +118,7 @@ public struct XNUSettings: Sendable, Hashable, Codable {
         self.pressureThresholdFraction = pressureThresholdFraction
         self.freezeDailyBudgetMB = freezeDailyBudgetMB
         self.freezeIntervalStartsAtCheck = freezeIntervalStartsAtCheck
+        self.freezerRunDelayUs = freezerRunDelayUs
     }
 
     /// The band an app in `state` sits in, by this era's numbers, without aging (for jetsam

@@ -95,15 +95,12 @@ public enum JetsamExport {
         let appPages = (device.ram - device.systemReserved) / pageSize
         let stamp = dateStamp(first.atUs)
         let incident = incidentID(sha: report.run.workloadSha256, index: index, atUs: first.atUs)
-        var compressorSize: Int64, uncompressed: Int64
+        let compressorSize: Int64, uncompressed: Int64
         if let c = first.compressor {
             // The pool at the moment, as the engine's snapshot took it at the moment's first kill
             // (xnu takes its figures once, when the snapshot is begun: memorystatus_init_jetsam_snapshot_header,
             // xnu-11215.1.10 bsd/kern/kern_memorystatus.c:5137-5139).
             (compressorSize, uncompressed) = (c.pages, c.uncompressedPages)
-        } else if report.summary.compressor != nil {
-            // A report.json written before snapshots carried the pool: the suspended apps' pages.
-            (compressorSize, uncompressed) = compressorPages(processes, report: report, pageSize: pageSize)
         } else {
             // No in-RAM compressor: the flash store, counted the same both ways.
             compressorSize = lastValue(report.timeline.compressedBytes, upTo: first.atUs) / pageSize
@@ -131,23 +128,6 @@ public enum JetsamExport {
         out.timeDelta = 0
         out.genCounter = 0
         return out
-    }
-
-    /// The in-RAM compressor's pages at the moment (under the `xnu` policy on a phone): a
-    /// suspended app's pages (`rpages` is its footprint, compressed pages included, as xnu's
-    /// snapshot counts them: `memorystatus_get_task_page_counts`, xnu-11215.1.10
-    /// bsd/kern/kern_memorystatus.c:4594-4603) are held in the pool (`uncompressed`), in as many
-    /// pages divided by its ratio (`compressorSize`, rounded up per app).
-    static func compressorPages(_ processes: [JetsamReport.Process], report: Report,
-                                pageSize: Bytes) -> (compressorSize: Int64, uncompressed: Int64) {
-        var size: Int64 = 0
-        var uncompressed: Int64 = 0
-        for p in processes where p.states.contains("suspended") && !p.states.contains("frozen") {
-            guard let ratio = report.summary.compressor?.ratio(of: p.name) else { continue }
-            size += Int64((Double(p.rpages) / ratio).rounded(.up))
-            uncompressed += p.rpages
-        }
-        return (size, uncompressed)
     }
 
     /// The most pages `app` was resident with up to `atUs` (report.json's `timeline.appBytes`).

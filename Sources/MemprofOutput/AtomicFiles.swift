@@ -100,23 +100,25 @@ public enum AtomicFiles {
     }
 
     /// Writes `data` to a file that must not exist yet, and flushes it to the disk.
+    static func writeNew(_ data: Data, to url: URL, name: String, folder: URL) throws {
+        try fill(StreamedFile(creating: url, name: name, folder: folder), with: data)
+    }
+
     /// ``writeNew(_:to:name:folder:)`` of a file under a temporary name beside its target,
     /// created and registered as unfinished output in one step (``UnfinishedOutput/create(_:_:)``);
     /// the caller ends it once it is renamed into place or removed.
     static func writeNewUnfinished(_ data: Data, to url: URL, name: String, folder: URL) throws {
         let file = try UnfinishedOutput.shared.create(url.path) { try StreamedFile(creating: url, name: name, folder: folder) }
         do {
-            try file.append(data)
-            try file.finish()
+            try fill(file, with: data)
         } catch {
-            file.discard()
             UnfinishedOutput.shared.end(url.path)
             throw error
         }
     }
 
-    static func writeNew(_ data: Data, to url: URL, name: String, folder: URL) throws {
-        let file = try StreamedFile(creating: url, name: name, folder: folder)
+    /// Writes `data` into a file just created and finishes it; a failure removes the file.
+    private static func fill(_ file: StreamedFile, with data: Data) throws {
         do {
             try file.append(data)
             try file.finish()

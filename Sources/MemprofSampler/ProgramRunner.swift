@@ -140,7 +140,6 @@ enum ProgramRunner {
     }
 }
 
-/// An object loaded in the program: its file, load bias and address range.
 /// The programs run as work that are running now.
 public enum RunningPrograms {
     /// Ends every running program's process group (what it started included): what an
@@ -148,6 +147,7 @@ public enum RunningPrograms {
     public static func endAll() { csampler_programs_end_all() }
 }
 
+/// An object loaded in the program: its file, load bias and address range.
 struct ProgramModule {
     var path: String
     var bias: UInt

@@ -123,7 +123,8 @@ struct XNUErasTests {
             apps[0].band = 2
             apps[0].footprint = 10 * MB
             let memory = MemoryView(ram: 200 * MB, availableBytes: 60 * MB, compressedUsed: 0, flash: 64 * MB)
-            return XNUPolicy(xnu: x).nextToFreeze(apps, memory: memory)?.index
+            let policy = XNUPolicy(xnu: x)
+            return policy.freezerRuns(apps, memory: memory) ? policy.nextToFreeze(apps, memory: memory)?.index : nil
         }
         #expect(XNUSettings.xnu4570.freezeMaxCandidateBand == nil)
         #expect(next(.xnu4570) == 0)
@@ -146,7 +147,8 @@ struct XNUErasTests {
                                 band: 0)
             }
             let memory = MemoryView(ram: 200 * MB, availableBytes: 60 * MB, compressedUsed: 0, flash: 1024 * MB)
-            return XNUPolicy(xnu: x).nextToFreeze(frozen + suspended, memory: memory)?.index
+            let policy = XNUPolicy(xnu: x), apps = frozen + suspended
+            return policy.freezerRuns(apps, memory: memory) ? policy.nextToFreeze(apps, memory: memory)?.index : nil
         }
         #expect(next(.xnu4570) == 20)
         #expect(next(.xnu4903) == nil)
