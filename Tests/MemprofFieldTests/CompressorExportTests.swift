@@ -5,34 +5,99 @@ import MemprofTestSupport
 import Testing
 
 /// Exported jetsam reports of runs under `xnu` on a phone carry the in-RAM compressor's figures
-/// at the moment of each kill, in the ranges the published reports show.
+/// at the moment of each kill; a day of today's phone exports them within the spans the published
+/// reports show.
 @Suite struct CompressorExportTests {
-    /// The published reports that show the compressor (the four JSON reports of the corpus and
-    /// the two hand-typed from published values; the iOS 7 LowMemory report shows zeros):
-    /// `uncompressed` ÷ `compressorSize` 62,277 ÷ 18,296 = 3.40, 199,950 ÷ 70,976 = 2.82,
-    /// 103,016 ÷ 37,529 = 2.74, 257,255 ÷ 96,635 = 2.66, 105,360 ÷ 39,010 = 2.70, 111,200 ÷
-    /// 28,754 = 3.87; decompressions 33% (260,779 of 782,837) to 84% (2,533,158 of 3,009,015) of
-    /// compressions. Read from the fixtures, not typed here.
-    static func publishedRanges() throws -> (ratio: ClosedRange<Double>, share: ClosedRange<Double>) {
+    /// What the published reports that show the compressor span (the four JSON reports of the
+    /// corpus and the two hand-typed from published values; the iOS 7 LowMemory report shows
+    /// zeros), read from the fixtures, not typed here.
+    struct Published {
+        /// `compressorSize`, `uncompressed`, `compressions` and `decompressions`, each from its
+        /// lowest to its highest published value (18,296–96,635; 62,277–257,255;
+        /// 782,837–43,561,228; 260,779–29,280,103 pages).
+        var size, uncompressed, compressions, decompressions: ClosedRange<Int64>
+        /// `uncompressed` ÷ `compressorSize`: 62,277 ÷ 18,296 = 3.40, 199,950 ÷ 70,976 = 2.82,
+        /// 103,016 ÷ 37,529 = 2.74, 257,255 ÷ 96,635 = 2.66, 105,360 ÷ 39,010 = 2.70, 111,200 ÷
+        /// 28,754 = 3.87.
+        var ratio: ClosedRange<Double>
+        /// Decompressions ÷ compressions: 33% (260,779 of 782,837) to 84% (2,533,158 of 3,009,015).
+        var share: ClosedRange<Double>
+    }
+
+    static func published() throws -> Published {
         let files = Field.corpus + ["ios11-iphone8-memorytest.ips", "ios18-iphone14-excerpt.ips"]
+        var sizes: [Int64] = [], uncompressed: [Int64] = [], compressions: [Int64] = [], decompressions: [Int64] = []
         var ratios: [Double] = [], shares: [Double] = []
         for file in files {
             let s = try Field.read(file).memoryStatus
-            if let size = s.compressorSize, let u = s.uncompressed, size > 0 { ratios.append(Double(u) / Double(size)) }
-            if let c = s.compressions, let d = s.decompressions, c > 0 { shares.append(Double(d) / Double(c)) }
+            if let size = s.compressorSize, let u = s.uncompressed, size > 0 {
+                sizes.append(size)
+                uncompressed.append(u)
+                ratios.append(Double(u) / Double(size))
+            }
+            if let c = s.compressions, let d = s.decompressions, c > 0 {
+                compressions.append(c)
+                decompressions.append(d)
+                shares.append(Double(d) / Double(c))
+            }
         }
         #expect(ratios.count == 6 && shares.count == 5)
-        return (ratios.min()!...ratios.max()!, shares.min()!...shares.max()!)
+        func span<T: Comparable>(_ values: [T]) -> ClosedRange<T> { values.min()!...values.max()! }
+        return Published(size: span(sizes), uncompressed: span(uncompressed), compressions: span(compressions),
+                         decompressions: span(decompressions), ratio: span(ratios), share: span(shares))
+    }
+
+    /// The spans, as the fixtures give them.
+    @Test func thePublishedSpans() throws {
+        let p = try Self.published()
+        #expect(p.size == 18_296...96_635 && p.uncompressed == 62_277...257_255)
+        #expect(p.compressions == 782_837...43_561_228 && p.decompressions == 260_779...29_280_103)
+        #expect(abs(p.ratio.lowerBound - 257_255.0 / 96_635.0) < 1e-12)
+        #expect(abs(p.ratio.upperBound - 111_200.0 / 28_754.0) < 1e-12)
+        #expect(abs(p.share.lowerBound - 260_779.0 / 782_837.0) < 1e-12)
+        #expect(abs(p.share.upperBound - 2_533_158.0 / 3_009_015.0) < 1e-12)
+    }
+
+    /// The exported reports of `phone-day-2026`, a day on an iPhone 15 under iOS 18's numbers:
+    /// the pool's pages, the pages it holds and both counts each lie within what the published
+    /// reports show, and so does the ratio. The share of decompressions does not (below).
+    @Test func phoneDay2026ExportsFiguresInThePublishedSpans() throws {
+        let p = try Self.published()
+        let files = JetsamExport.reports(try ReportFixture.builtin("phone-day-2026"))
+        #expect(!files.isEmpty)
+        for file in files {
+            let s = file.report.memoryStatus
+            let size = try #require(s.compressorSize), uncompressed = try #require(s.uncompressed)
+            let c = try #require(s.compressions), d = try #require(s.decompressions)
+            #expect(p.size.contains(size) && p.uncompressed.contains(uncompressed), "\(file.name): \(size), \(uncompressed)")
+            #expect(p.compressions.contains(c) && p.decompressions.contains(d), "\(file.name): \(c), \(d)")
+            // Known, measured and not hidden: at its one kill (10h27m) phone-day-2026 has
+            // decompressed 2,029,304 of 2,186,477 pages, 93%, above the corpus's 84%. Kills and
+            // freezes are not counted as decompressions (as in xnu); a thaw's pages are, as xnu
+            // counts each page faulted back in from flash. Every cycle of suspension and resume,
+            // or of freeze and thaw, adds the same pages to both counts, so the share climbs
+            // toward 1 over a day that starts at boot (101 resumes, 24 wakes, 10 freezes, 10 thaws
+            // and no kill before this one). What lowers it on a phone is pages compressed and
+            // then freed unread: apps and daemons killed or exiting while compressed, over days
+            // of uptime. The published iOS 14.2 report shows how much of the pool is daemons'
+            // (`physicalPages.internal`: daemons hold 82,222 of its processes' 222,632 compressed pages); this day has no
+            // daemons. MemprofCore's Model choices article says why. When the model changes,
+            // this known issue stops being recorded and the test says so.
+            withKnownIssue("phone-day-2026 decompresses 93% of what it compresses by its kill") {
+                #expect(p.share.contains(Double(d) / Double(c)), "\(file.name): \(d) decompressions of \(c) compressions")
+            }
+            #expect(Double(d) / Double(c) < 0.94)
+        }
     }
 
     /// Every exported report of both days: the pool and the counts are the snapshot's at the
-    /// moment (its first kill's), within the published ranges, rising from moment to moment and
-    /// never past the run's totals; and they read back as published reports are read.
+    /// moment (its first kill's), with the published ratio, rising from moment to moment and never
+    /// past the run's totals; and they read back as published reports are read. `phone-day-xnu`'s
+    /// moment (45 min after boot on a 1 GB iPhone 6 Plus) also has the published share, with a pool
+    /// and counts below the published spans, which come from phones in use for longer.
     @Test(arguments: ["phone-day-xnu", "phone-day-2026"])
-    func exportedCompressorFiguresAreInThePublishedRanges(workload: String) throws {
-        let published = try Self.publishedRanges()
-        #expect(abs(published.ratio.lowerBound - 257_255.0 / 96_635.0) < 1e-12)
-        #expect(abs(published.share.upperBound - 2_533_158.0 / 3_009_015.0) < 1e-12)
+    func exportedCompressorFiguresAreTheSnapshots(workload: String) throws {
+        let published = try Self.published()
         let report = try ReportFixture.builtin(workload)
         let totals = try #require(report.summary.compressor)
         let files = JetsamExport.reports(report)
@@ -55,25 +120,8 @@ import Testing
             #expect(wholePages >= published.ratio.lowerBound && ratio <= published.ratio.upperBound,
                     "\(file.name): ratio \(ratio)")
             #expect(d > 0 && d < c)
-            let share = Double(d) / Double(c)
-            if workload == "phone-day-2026" {
-                // Known, measured and not hidden: at its one kill (10h27m) phone-day-2026 has
-                // decompressed 2,029,304 of 2,186,477 pages, 93%, above the corpus's 84%. Kills and
-                // freezes are not counted as decompressions (as in xnu); a thaw's pages are, as
-                // xnu counts each page faulted back in from flash. The cause is the model's
-                // granularity: it compresses a whole app at each suspension and decompresses it
-                // whole at each resume, wake or thaw, where xnu compresses pages only when the
-                // pageout thread needs them and decompresses a page only when it is touched, so
-                // every cycle adds the same pages to both counts and the share climbs toward 1
-                // over a day (101 resumes, 24 wakes, 10 freezes, 10 thaws and one kill in its 16
-                // hours). When the model changes, this known issue stops being recorded and the
-                // test says so.
-                withKnownIssue("phone-day-2026 decompresses 93% of what it compresses by its kill") {
-                    #expect(published.share.contains(share), "\(file.name): \(d) decompressions of \(c) compressions")
-                }
-                #expect(share < 0.94)
-            } else {
-                #expect(published.share.contains(share), "\(file.name): \(d) decompressions of \(c) compressions")
+            if workload == "phone-day-xnu" {
+                #expect(published.share.contains(Double(d) / Double(c)), "\(file.name): \(d) decompressions of \(c) compressions")
             }
             #expect(c >= last.c && d >= last.d && c <= totals.compressions && d <= totals.decompressions)
             last = (c, d)
