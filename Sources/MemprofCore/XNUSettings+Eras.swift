@@ -23,6 +23,19 @@ extension XNUSettings {
         return x
     }
 
+    /// The bands a run under a policy without bands (`seed-2015`) gives apps in its jetsam
+    /// snapshots: the device's era's (``forDevice(_:)``), and for an app the seeds compressed to
+    /// flash, in an era with no frozen band, `JETSAM_PRIORITY_UI_SUPPORT` (8, xnu-2782.1.97
+    /// bsd/sys/kern_memorystatus.h:47), where xnu-4903 put frozen apps. The kernels before
+    /// xnu-4903 have no band for a frozen app (it keeps its own), and the seeds' compression to
+    /// flash is the seeds' model, not theirs; so `seed-2015` keeps the band its reports have
+    /// always given a compressed app, and its reports stay the same.
+    public static func reportBands(for device: Device) -> XNUSettings {
+        var x = forDevice(device)
+        if x.frozenBand == nil { x.frozenBand = 8 }
+        return x
+    }
+
     /// The thresholds of available memory (critical, idle, pressure) for a device with `ram`,
     /// where the era makes them depend on it; the eras' constants hold those up to 3 GB (5%, 10%,
     /// 15% of the pages in every era: `critical_threshold_percentage`, `idle_offset_percentage`

@@ -38,6 +38,22 @@ struct XNUErasTests {
         #expect(XNUSettings.kernel.xnuTag == "xnu-8792.41.9")
     }
 
+    @Test("seed-2015's snapshots give a compressed app band 8 where the era has no frozen band, else the era's")
+    func reportBandsKeepTheCompressedAppsBand() {
+        let bands = [8, 11, 12, 15, 16, 18].map {
+            XNUSettings.reportBands(for: Self.phone("iOS \($0).0")).band(.compressed, playingAudio: false)
+        }
+        #expect(bands == [8, 8, 8, 8, 75, 75])
+        // The xnu eras themselves: no frozen band before xnu-4903, so a frozen app keeps band 0.
+        #expect(XNUSettings.forDevice(Self.phone("iOS 8.0")).band(.compressed, playingAudio: false) == 0)
+        // Every other state as the era gives it.
+        for state in AppState.allCases where state != .compressed {
+            let device = Self.phone("iOS 8.0")
+            #expect(XNUSettings.reportBands(for: device).band(state, playingAudio: true)
+                        == XNUSettings.forDevice(device).band(state, playingAudio: true))
+        }
+    }
+
     @Test("xnu-2782 and xnu-3248 (iOS 8, 9): no aging band; a suspended app is idle at once")
     func noAgingBeforeLegacyPolicy() {
         for x in [XNUSettings.xnu2782, .xnu3248] {

@@ -145,7 +145,7 @@ public struct Simulator {
         sinkHolder = options.keepsHistory ? options.sink.map(SinkHolder.init) : nil
         sinkRef = sinkHolder.map(Unmanaged.passUnretained)
         policy = PolicyFactory.makePolicy(workload.policy)
-        jetsamBands = workload.policy.xnu ?? .forDevice(workload.device)
+        jetsamBands = workload.policy.xnu ?? .reportBands(for: workload.device)
         platform = workload.device.platform.behaviour
         entersBackground = platform.entersBackground
         suspendsIdleApps = platform.suspendsIdleApps
