@@ -97,7 +97,7 @@ public enum DeviceSources {
     /// memory budget table says A9 systems page physical and virtual memory by 16 KB (A7 and A8:
     /// 4 KB physical pages).
     public static let pageSize16K = Citation("JetsamEvent fixtures with pageSize 16384 (A11, A13, A15)",
-        "memprof Tests/MemprofFieldTests/Fixtures/ios11-iphone8-memorytest.ips, ios14-iphone11-highwater-daemon.ips, ios18-iphone14-excerpt.ips")
+        "memprof Tests/MemprofFieldTests/Fixtures/ios11-iphone8-memorytest.ips, corpus/ios14.2-iphone12-1-highwater.ips, ios18-iphone14-excerpt.ips")
     /// Apple's spring 2026 security releases for devices that stay on older systems: iOS 18.7.9
     /// (iPhone XS, XS Max, XR, iPad 7th generation), iPadOS 17.7.11 (iPad Pro 12.9-inch 2nd
     /// generation, iPad Pro 10.5-inch, iPad 6th generation), iOS 16.7.16 (iPhone 8, 8 Plus, X,

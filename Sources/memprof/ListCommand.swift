@@ -19,7 +19,11 @@ struct ListCommand: ParsableCommand {
     @Option(help: "Print this built-in workload's YAML, to copy and edit.")
     var yaml: String?
 
+    @Flag(help: "With 'list devices': where each device's numbers come from, a source per number.")
+    var sources = false
+
     func validate() throws {
+        if sources, kind != .devices { throw ValidationError("--sources goes with 'list devices'") }
         guard let yaml else { return }
         guard kind == nil || kind == .workloads else { throw ValidationError("--yaml goes with 'list workloads'") }
         guard BuiltinWorkloads.all.contains(where: { $0.name == yaml }) else {
@@ -32,6 +36,7 @@ struct ListCommand: ParsableCommand {
         if let yaml, let entry = BuiltinWorkloads.all.first(where: { $0.name == yaml }) {
             return try StandardStream.out(entry.yaml + "\n")
         }
+        if sources { return try StandardStream.out(Self.deviceSources().map { $0 + "\n" }.joined()) }
         guard let kind else {
             let sections = Kind.allCases.map { "\($0.rawValue):\n" + Self.lines($0).map { "  \($0)\n" }.joined() }
             return try StandardStream.out(sections.joined(separator: "\n"))
@@ -52,6 +57,7 @@ struct ListCommand: ParsableCommand {
                             model?.shippedOS ?? "-", model?.latestOS ?? "-", d.osVersion ?? "-", Format.bytes(d.pageSize)]
                 }
             return TextTable.render(rows, rightAligned: [2, 3, 4, 5, 10])
+                + ["", "Where each number comes from: memprof list devices --sources"]
         case .policies:
             let rows = PolicySettings.presets.map { p -> [String] in
                 let levels = "warning at \(p.warningLevel), critical at \(p.criticalLevel)"
@@ -78,6 +84,42 @@ struct ListCommand: ParsableCommand {
             return TextTable.render(rows)
         }
     }
+
+    /// Each device with the source of each of its numbers: a heading line, then one line per
+    /// number (what it is, then its source).
+    static func deviceSources() -> [String] {
+        Device.presets.flatMap { d -> [String] in
+            guard let m = DeviceModel.named(d.name) else {
+                return ["\(d.name): RAM \(Format.bytes(d.ram)), app limit \(megabytes(d.appLimit)), page \(Format.bytes(d.pageSize))",
+                        "  every number: \(cite(DeviceSources.referenceText))", ""]
+            }
+            let limit = switch m.limit {
+            case .measured(let method, let os, let source): "measured (\(method.rawValue), \(os)): \(cite(source))"
+            case .derived(let basis, let rule): "derived: \(rule); measured: \(measuredSource(basis))"
+            }
+            let page = m.ramSource == DeviceSources.referenceText ? cite(DeviceSources.referenceText)
+                : d.pageSize == 16 * .kilobyte ? cite(DeviceSources.pageSize16K)
+                : "the A8's, as the iPhone 6 Plus has it: \(cite(DeviceSources.referenceText))"
+            return ["\(d.name): \(m.model) (\(m.products.joined(separator: ", "))), \(m.year), \(m.chip)",
+                    "  RAM \(Format.bytes(d.ram)): \(cite(m.ramSource))",
+                    "  app limit \(megabytes(d.appLimit)): \(limit)",
+                    "  page \(Format.bytes(d.pageSize)): \(page)",
+                    "  shipped with \(m.shippedOS): the major release current when it came out (\(m.year))",
+                    "  latest \(m.latestOS): \(cite(m.latestOSSource))",
+                    "  identifiers: \(cite(DeviceSources.deviceKit))", ""]
+        }
+    }
+
+    /// The measurement a derived limit rests on, through the models it is derived from.
+    static func measuredSource(_ basis: String) -> String {
+        switch DeviceModel.named(basis)?.limit {
+        case .measured(let method, let os, let source): "\(basis) (\(method.rawValue), \(os)): \(cite(source))"
+        case .derived(let next, _): measuredSource(next)
+        case nil: basis
+        }
+    }
+
+    static func cite(_ c: Citation) -> String { "\(c.title) <\(c.location)>" }
 
     /// A limit in whole megabytes when it is one (`1396 MB`), as the sources give it.
     /// A fraction of RAM as a whole percentage or with one decimal (`15%`, `12.5%`).

@@ -163,11 +163,27 @@ script:
         let fifteen = try #require(rows.first { $0.first == "iphone-15" })
         #expect(fifteen.contains("derived") && fifteen.contains("iphone-13-pro") && fifteen.suffix(2) == ["16", "KB"])
         #expect(rows.first { $0.first == "iphone-6s" }?.contains("measured") == true)
+        #expect(devices.stdout.hasSuffix("\nWhere each number comes from: memprof list devices --sources\n"))
+        // Every number with its source: the iPhone 15's RAM from Xcode 15's listing, its derived
+        // limit down to the measurement it rests on, its page size from the published reports.
+        let sources = try ProcessRunner.memprof(["list", "devices", "--sources"], in: dir)
+        #expect(sources.status == 0)
+        let blocks = sources.stdout.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+        #expect(blocks.count == rows.count - 2, "a block per row of the table")
+        let block = try #require(blocks.first { $0.hasPrefix("iphone-15: iPhone 15 (iPhone15,4), 2023, A16 Bionic\n") })
+        #expect(block.contains("\n  RAM 6 GB: MacRumors: iPhone 15 Pro 8 GB, iPhone 15 6 GB, from Xcode 15 RC <https://www.macrumors.com/"))
+        #expect(block.contains("\n  app limit 3195 MB: derived: iPhone 13 Pro's limit") && block.contains("measured: iphone-13-pro (os_proc_available_memory"))
+        #expect(block.contains("\n  page 16 KB: JetsamEvent fixtures with pageSize 16384"))
+        for b in blocks where !b.hasPrefix("macbook") {
+            #expect(b.split(separator: "\n").count == 7, "\(b)")
+        }
+        let wrong = try ProcessRunner.memprof(["list", "policies", "--sources"], in: dir)
+        #expect(wrong.status != 0 && wrong.stderr.contains("--sources goes with 'list devices'"))
         #expect(rows.contains { $0.first == "ipad-pro-11-m4" })
         #expect(rows.contains { $0.first == "ipad-air-2" })
         #expect(rows.contains { $0.prefix(2) == ["macbook-pro-2015", "macos"] })
         // Columns line up: every row of a table is as wide as its header.
-        let deviceWidths = Set(devices.stdout.split(separator: "\n").map(\.count))
+        let deviceWidths = Set(devices.stdout.split(separator: "\n").dropLast().map(\.count))
         #expect(deviceWidths.count == 1)
         let policies = try ProcessRunner.memprof(["list", "policies"], in: dir).stdout.split(separator: "\n")
         #expect(policies.count == 2)

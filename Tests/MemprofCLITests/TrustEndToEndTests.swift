@@ -60,7 +60,8 @@ import Testing
     @Test func countsAgreeWithTheirNounsAndListsAlign() throws {
         let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let devices = try ProcessRunner.memprof(["list", "devices"], in: dir).stdout.split(separator: "\n").map(String.init)
+        let devices = try ProcessRunner.memprof(["list", "devices"], in: dir).stdout
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init).prefix { !$0.isEmpty }
         let header = try #require(devices.first)
         #expect(header.hasPrefix("device "))
         // Right-aligned: every row's RAM value ends where the header's "RAM" ends.
