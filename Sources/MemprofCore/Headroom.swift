@@ -14,7 +14,8 @@ public struct LimitFit: Sendable, Hashable {
         /// The push handler's `time` against the push window (30 s).
         case push
         /// The most the app declares it holds (launch footprint, grown to `maxFootprint`, plus its
-        /// largest handler allocation) against the device's per-app limit.
+        /// largest handler allocation) against its active limit on the device (``AppSpec/activeLimit(on:)``:
+        /// the per-app limit, or the increased one with the entitlement).
         case footprint
 
         /// The workload key path of the declared value, below `apps.<id>`.
@@ -79,7 +80,7 @@ extension AppSpec {
                 fits.append(LimitFit(subject: .push, declared: push.timeUs, limit: policy.pushWindowUs))
             }
         }
-        fits.append(LimitFit(subject: .footprint, declared: declaredPeakFootprint, limit: device.appLimit))
+        fits.append(LimitFit(subject: .footprint, declared: declaredPeakFootprint, limit: activeLimit(on: device)))
         return fits
     }
 
@@ -91,8 +92,8 @@ extension AppSpec {
     }
 }
 
-/// Each declared handler's time against its limit, and the app's peak footprint against the
-/// device's per-app limit (report `apps.<id>.headroom`). Handlers the app does not declare are
+/// Each declared handler's time against its limit, and the app's peak footprint against its
+/// active limit on the device (report `apps.<id>.headroom`). Handlers the app does not declare are
 /// left out; a negative `spare…` means the declared value cannot fit.
 public struct Headroom: Sendable, Hashable, Codable {
     public struct Time: Sendable, Hashable, Codable {
@@ -102,7 +103,8 @@ public struct Headroom: Sendable, Hashable, Codable {
     }
 
     public struct Memory: Sendable, Hashable, Codable {
-        /// The largest footprint the app reached in the run.
+        /// The largest footprint the app reached in the run, or asked for when passing its limit
+        /// killed it (``AppStats/killedAskingBytes``), whichever is larger.
         public var peakBytes: Bytes
         public var limitBytes: Bytes
         public var spareBytes: Bytes
@@ -116,7 +118,8 @@ public struct Headroom: Sendable, Hashable, Codable {
 
     /// The headroom of `app` in a run where it peaked at `peakBytes`.
     public init(app: AppSpec, policy: PolicySettings, device: Device, peakBytes: Bytes) {
-        footprint = Memory(peakBytes: peakBytes, limitBytes: device.appLimit, spareBytes: device.appLimit - peakBytes)
+        let limit = app.activeLimit(on: device)
+        footprint = Memory(peakBytes: peakBytes, limitBytes: limit, spareBytes: limit - peakBytes)
         for fit in app.limitFits(policy: policy, device: device) {
             let time = Time(declaredUs: fit.declared, limitUs: fit.limit, spareUs: fit.spare)
             switch fit.subject {
@@ -151,7 +154,8 @@ extension AppStats {
     /// (what report.json and sweeps show).
     public func withHeadroom(of app: AppSpec, in workload: Workload) -> AppStats {
         var stats = self
-        stats.headroom = Headroom(app: app, policy: workload.policy, device: workload.device, peakBytes: peakFootprintBytes)
+        stats.headroom = Headroom(app: app, policy: workload.policy, device: workload.device,
+                                  peakBytes: max(peakFootprintBytes, killedAskingBytes ?? 0))
         return stats
     }
 }

@@ -91,6 +91,9 @@ public struct AppStats: Sendable, Hashable, Codable {
     public var evictions = 0
     public var memoryWarnings = 0
     public var peakFootprintBytes: Bytes = 0
+    /// The largest footprint the app asked for when passing its fatal limit killed it for
+    /// `memoryLimit` (a launch or growth it never reached); nil when its limit never killed it.
+    public var killedAskingBytes: Bytes?
     public var resumeLatencyUs = LatencySummary(samples: [])
     public var backgroundTasks = BackgroundTaskCounts()
     public var fetches = HandlerCounts()

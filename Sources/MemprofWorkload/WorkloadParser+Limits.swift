@@ -21,7 +21,7 @@ extension WorkloadParser {
         for (i, app) in workload.apps.enumerated() {
             // Unbounded growth or scripted allocations can take an app up to the per-app limit.
             let unbounded = (app.growth != nil && app.maxFootprint == nil) || allocating.contains(i)
-            let most = unbounded ? max(workload.device.appLimit, app.declaredPeakFootprint) : app.declaredPeakFootprint
+            let most = unbounded ? max(app.activeLimit(on: workload.device), app.declaredPeakFootprint) : app.declaredPeakFootprint
             let floor = app.footprintFloor
             let why = unbounded ? "the per-app limit" : "its launch footprint, maxFootprint and largest handler allocation"
             for (keys, release) in [(["onBackground", "release"], app.backgroundRelease),
@@ -55,7 +55,8 @@ extension WorkloadParser {
         let over = -fit.spare
         switch fit.subject {
         case .footprint:
-            return "\(app.id) declares up to \(Format.bytes(fit.declared)), over the device's per-app limit of "
+            let whose = app.increasedMemoryLimit ? "the device's per-app limit with increased-memory-limit" : "the device's per-app limit"
+            return "\(app.id) declares up to \(Format.bytes(fit.declared)), over \(whose) of "
                 + "\(Format.bytes(fit.limit)) by \(Format.bytes(over)): it is killed with memoryLimit when it gets there"
         case .enterBackground:
             return "\(Format.duration(fit.declared)) does not fit the \(Format.duration(fit.limit)) enter-background "

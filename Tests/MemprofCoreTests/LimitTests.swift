@@ -50,6 +50,32 @@ struct LimitTests {
         #expect(rb.exits("b") == ["\(5 * sec) memoryLimit"])
     }
 
+    @Test("headroom is against the app's own active limit, and counts what a killed app asked for")
+    func headroomAgainstTheAppsLimit() throws {
+        // appLimit 60 MB, entitled 80 MB (as above). a (entitled) 30 MB + 45 MB = 75 MB, lives:
+        // headroom 75 MB of 80 MB, 5 MB to spare (against the device's 60 MB it would be 15 MB over).
+        let device = testDevice(appLimit: 60 * MB)
+        var a = makeApp("a", footprint: 30 * MB, launch: 500 * ms)
+        a.increasedMemoryLimit = true
+        let w = makeWorkload([a], device: device, [(0, .open(0)), (5 * sec, .allocate(0, 45 * MB))])
+        let fits = a.limitFits(policy: w.policy, device: device)
+        #expect(fits.last?.subject == .footprint && fits.last?.limit == 80 * MB)
+        let r = simulate(w)
+        let ha = r.stats("a").withHeadroom(of: a, in: w).headroom?.footprint
+        #expect(ha?.peakBytes == 75 * MB && ha?.limitBytes == 80 * MB && ha?.spareBytes == 5 * MB)
+        // b launches at 70 MB, over the 60 MB limit: killed at launch, having reached nothing.
+        // Its headroom counts the 70 MB it asked for: 10 MB over, not 60 MB to spare.
+        let b = makeApp("b", footprint: 70 * MB, launch: 500 * ms)
+        let wb = makeWorkload([b], device: device, [(0, .open(0))])
+        let rb = simulate(wb)
+        #expect(rb.exits("b") == ["0 memoryLimit"])
+        #expect(rb.stats("b").peakFootprintBytes == 0 && rb.stats("b").killedAskingBytes == 70 * MB)
+        let hb = rb.stats("b").withHeadroom(of: b, in: wb).headroom?.footprint
+        #expect(hb?.peakBytes == 70 * MB && hb?.limitBytes == 60 * MB && hb?.spareBytes == -10 * MB)
+        // An app its limit never killed writes no killedAskingBytes.
+        #expect(r.stats("a").killedAskingBytes == nil)
+    }
+
     @Test("a widget extension over its published 30 MB limit is killed for per-process-limit at once")
     func extensionOverItsLimit() {
         // w: widget extension, band 0, 25 MB (limit 30 MB); 5 s allocate 4 MB: 29 MB, lives;

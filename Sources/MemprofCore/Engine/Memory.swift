@@ -88,6 +88,7 @@ extension Simulator {
         guard bytes > 0, limitsMemory else { return true }
         let own = apps[i].residentBytes
         if own + bytes > memoryLimit(ofApp: i) {
+            apps[i].stats.killedAskingBytes = max(apps[i].stats.killedAskingBytes ?? 0, own + bytes)
             kill(i, .memoryLimit, requested: own + bytes)
             return false
         }
