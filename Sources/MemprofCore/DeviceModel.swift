@@ -83,6 +83,25 @@ public struct DeviceModel: Sendable, Hashable {
 }
 
 extension DeviceModel {
+    /// The major versions of iOS the model runs, from the one it shipped with to its latest; nil
+    /// if either does not read as a version.
+    public var supportedMajors: ClosedRange<Int>? {
+        guard let first = Self.major(shippedOS), let last = Self.major(latestOS), first <= last else { return nil }
+        return first...last
+    }
+
+    /// The major version a name such as `iOS 17`, `iOS 12.5.8 (16H88)` or `iPadOS 15.8.8` gives.
+    static func major(_ text: String) -> Int? {
+        text.split(separator: " ").lazy.compactMap { $0.split(separator: ".").first.flatMap { Int($0) } }.first
+    }
+
+    /// The majors Apple never released: after iOS 18 came iOS 26, named for the year it is
+    /// current in (iPhone FAQ, "Why did Apple jump from iOS 18 to iOS 26?", 2025-07-17,
+    /// <https://www.iphonefaq.org/archives/978563>).
+    public static let skippedMajors = 19...25
+}
+
+extension DeviceModel {
     /// The model behind a preset name, or behind a modified preset (`name (modified)`).
     public static func named(_ name: String) -> DeviceModel? {
         let base = name.hasSuffix(" (modified)") ? String(name.dropLast(" (modified)".count)) : name

@@ -126,6 +126,7 @@ public struct WorkloadParser {
                 throw v.error("'\(text)' names no version; write it as 'iOS 9.3' or 'iOS 10.2.1 (14D27)'")
             }
             device.osVersion = text
+            try checkRuns(text, on: device, node: v)
         }
         if let v = m["product"] {
             let text = try v.string()
@@ -155,6 +156,18 @@ public struct WorkloadParser {
             throw (m["flashReadRate"] ?? node).error("flashReadRate must be above 0")
         }
         return device
+    }
+
+    /// A preset's `osVersion` must be one the model runs, from the iOS it shipped with to its
+    /// latest (`memprof list devices`); a device described without a preset runs any.
+    func checkRuns(_ text: String, on device: Device, node: NodeReader) throws {
+        guard let major = Device.version(text)?.major else { return }
+        if DeviceModel.skippedMajors.contains(major) {
+            throw node.error("'\(text)' names no released iOS: after iOS 18 came iOS 26")
+        }
+        guard let model = DeviceModel.named(device.name), let runs = model.supportedMajors, !runs.contains(major) else { return }
+        throw node.error("the \(model.model) runs \(model.shippedOS) to \(model.latestOS), not '\(text)'; "
+            + "for another era's numbers on this hardware, describe the device without a preset")
     }
 
     static let policyKeys = ["preset", "compressionThreshold", "evictionOrder", "warningLevel", "criticalLevel",

@@ -1,19 +1,20 @@
 import ArgumentParser
 import MemprofCore
+import MemprofFleet
 import MemprofOutput
 import MemprofReport
 import MemprofWorkload
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the built-in devices, policies and workloads.",
-        discussion: "Without a kind, lists all three, each under its name.")
+        commandName: "list", abstract: "List the built-in devices, policies, workloads and sweeps.",
+        discussion: "Without a kind, lists all four, each under its name.")
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
-        case devices, policies, workloads
+        case devices, policies, workloads, sweeps
     }
 
-    @Argument(help: "devices, policies or workloads (default: all three).")
+    @Argument(help: "devices, policies, workloads or sweeps (default: all four).")
     var kind: Kind?
 
     @Option(help: "Print this built-in workload's YAML, to copy and edit.")
@@ -38,7 +39,7 @@ struct ListCommand: ParsableCommand {
         }
         if sources { return try StandardStream.out(Self.deviceSources().map { $0 + "\n" }.joined()) }
         guard let kind else {
-            let sections = Kind.allCases.map { "\($0.rawValue):\n" + Self.lines($0).map { "  \($0)\n" }.joined() }
+            let sections = Kind.allCases.map { "\($0.rawValue):\n" + Self.lines($0).map { $0.isEmpty ? "\n" : "  \($0)\n" }.joined() }
             return try StandardStream.out(sections.joined(separator: "\n"))
         }
         try StandardStream.out(Self.lines(kind).map { $0 + "\n" }.joined())
@@ -82,6 +83,8 @@ struct ListCommand: ParsableCommand {
                 [w.name + (w.name == BuiltinWorkloads.defaultName ? " (default)" : ""), w.summary]
             }
             return TextTable.render(rows)
+        case .sweeps:
+            return TextTable.render(BuiltinSweeps.all.map { [$0.name, $0.summary] })
         }
     }
 

@@ -76,17 +76,20 @@ import Testing
         }
     }
 
-    /// `memprof list` without a kind lists devices, policies and workloads (before: an error).
+    /// `memprof list` without a kind lists devices, policies, workloads and sweeps (before: an error).
     @Test func listWithoutAKindListsEveryKind() throws {
         let all = try ProcessRunner.memprof(["list"], in: Repository.root)
         #expect(all.status == 0, "\(all.stderr)")
         #expect(all.stdout.hasPrefix("devices:\n"), "\(all.stdout)")
-        for kind in ["devices", "policies", "workloads"] {
+        for kind in ["devices", "policies", "workloads", "sweeps"] {
             let one = try ProcessRunner.memprof(["list", kind], in: Repository.root)
             #expect(one.status == 0)
-            let indented = one.stdout.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n")
+            let indented = one.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                .map { $0.isEmpty ? "" : "  \($0)" }.joined(separator: "\n")
             #expect(all.stdout.contains("\(kind):\n" + indented + "\n"), "\(kind)")
         }
+        let sweeps = try ProcessRunner.memprof(["list", "sweeps"], in: Repository.root).stdout
+        #expect(sweeps.split(separator: "\n").map { $0.split(separator: " ").first } == ["phone-fleet", "phone-day-200", "today-phones"])
         let yaml = try ProcessRunner.memprof(["list", "--yaml", "phone-day"], in: Repository.root)
         #expect(yaml.status == 0 && yaml.stdout.hasPrefix("memprof: 1"), "\(yaml.stdout)")
     }

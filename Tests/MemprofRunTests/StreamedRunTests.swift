@@ -54,7 +54,7 @@ import Testing
             memprof: 1
             name: processes
             duration: 2m
-            device: {preset: iphone-6-plus, osVersion: iOS 14.2 (18B92)}
+            device: {ram: 1GB, systemReserved: 300MB, appLimit: 645MB, flash: 256MB, flashReadRate: 200MB/s, pageSize: 4KB, osVersion: iOS 14.2 (18B92)}
             policy: xnu
             apps:
               mail: {launch: {footprint: 200MB}, compressionRatio: 1}

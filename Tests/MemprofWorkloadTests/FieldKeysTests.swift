@@ -22,6 +22,30 @@ import Testing
         #expect(os?.description.contains("device.osVersion: 'latest' names no version") == true, "\(String(describing: os))")
     }
 
+    /// A preset's `osVersion` is one the model runs (the iPhone 6 Plus: iOS 8 to 12); one it
+    /// never ran, or a version Apple skipped, is refused where it is written. Without a preset any
+    /// version goes.
+    @Test func aPresetRunsOnlyItsOwnVersions() throws {
+        func device(_ text: String) -> String {
+            minimal.replacingOccurrences(of: "device: iphone-6-plus", with: "device: {\(text)}")
+        }
+        for ok in ["iOS 8.0", "iOS 9.3", "iOS 12.5.8 (16H88)"] {
+            #expect(try parse(device("preset: iphone-6-plus, osVersion: \"\(ok)\"")).device.osMajor != nil, "\(ok)")
+        }
+        #expect(error(of: device("preset: iphone-6-plus, osVersion: \"iOS 18.0\""))?.description
+            == "commute.yaml:5:44: device.osVersion: the iPhone 6 Plus runs iOS 8 to iOS 12.5.8 (16H88), not 'iOS 18.0'; "
+            + "for another era's numbers on this hardware, describe the device without a preset")
+        #expect(error(of: device("preset: iphone-15, osVersion: \"iOS 16.7\""))?.keyPath == "device.osVersion")
+        #expect(try parse(device("preset: iphone-15, osVersion: \"iOS 17.0\"")).device.osMajor == 17)
+        #expect(error(of: device("preset: iphone-15, osVersion: \"iOS 19.0\""))?.description
+            == "commute.yaml:5:40: device.osVersion: 'iOS 19.0' names no released iOS: after iOS 18 came iOS 26")
+        let custom = "ram: 1GB, systemReserved: 300MB, appLimit: 645MB, flash: 256MB, flashReadRate: 200MB/s, osVersion: \"iOS 18.0\""
+        #expect(try parse(device(custom)).device.osMajor == 18)
+        // Every model's versions read as a range.
+        #expect(DeviceModel.catalog.allSatisfy { $0.supportedMajors != nil })
+        #expect(DeviceModel.named("iphone-15")?.supportedMajors == 17...27)
+    }
+
     /// `device.product` names the hardware a report came from; anything else is refused, located.
     @Test func aDeviceNamesItsHardwareIdentifier() throws {
         let w = try parse(minimal.replacingOccurrences(of: "device: iphone-6-plus",

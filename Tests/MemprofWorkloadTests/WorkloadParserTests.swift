@@ -184,7 +184,8 @@ func error(of text: String) -> WorkloadError? {
         #expect(named.policy.xnu?.foregroundBand == 10 && named.policy.xnu?.audioBand == 12)
         #expect(named.policy.xnu?.freezeMinFootprint == 1_048_576)
         let modern = try parse(minimal.replacingOccurrences(of: "device: iphone-6-plus\napps:\n",
-                                                            with: "device: {preset: iphone-6-plus, osVersion: iOS 16.0}\npolicy: xnu\napps:\n"))
+                                                            with: "device: {ram: 1GB, systemReserved: 300MB, appLimit: 645MB, flash: 256MB, "
+                                                                + "flashReadRate: 200MB/s, osVersion: iOS 16.0}\npolicy: xnu\napps:\n"))
         #expect(modern.policy.xnu == .kernel)
         let preset = try parse(minimal.replacingOccurrences(of: "apps:\n", with: "policy: {preset: xnu, warningLevel: 0.7}\napps:\n"))
         #expect(preset.policy.name == "xnu")
