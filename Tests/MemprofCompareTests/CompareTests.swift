@@ -57,6 +57,8 @@ import Testing
         #expect(MetricKind.of("summary.peakUsedBytes") == .bytes)
         #expect(MetricKind.of("apps.mail.resumeLatencyUs.p50") == .duration)
         #expect(MetricKind.of("apps.mail.resumeLatencyUs.count") == .count)
+        #expect(MetricKind.of("summary.freezer.bytesWritten") == .bytes && MetricKind.of("summary.freezer.bytesReadBack") == .bytes)
+        #expect(MetricKind.of("summary.freezer.freezes") == .count)
         #expect(MetricKind.of("summary.evictions") == .count)
         #expect(MetricKind.bytes.format(150 * 1_048_576) == "150 MB")
         #expect(MetricKind.duration.format(1_500_000) == "1.5s")

@@ -12,7 +12,8 @@ public enum MetricKind: String, Sendable, Codable, CaseIterable {
     /// Microseconds of simulated time (`...Us` and everything below it).
     case duration
 
-    /// The kind of a metric path: a segment ending in `Bytes` makes bytes, one ending in `Us`
+    /// The kind of a metric path: a segment ending in `Bytes` or starting with `bytes`
+    /// (`freezer.bytesWritten`) makes bytes, one ending in `Us`
     /// (`timeInStateUs`, `timeAtPressureUs`, `resumeLatencyUs`) a duration, except the `count` of
     /// a latency summary, which is a count.
     public static func of(_ path: String) -> MetricKind {
@@ -33,7 +34,8 @@ public enum MetricKind: String, Sendable, Codable, CaseIterable {
                 return n >= k && memcmp(p.baseAddress! + end - k, suffix.utf8Start, k) == 0
             }
             lastIsCount = n == 5 && endsWith("count")
-            if endsWith("Bytes") { bytes = true } else if endsWith("Us") { duration = true }
+            let startsWithBytes = n >= 5 && memcmp(p.baseAddress! + start, "bytes", 5) == 0
+            if endsWith("Bytes") || startsWithBytes { bytes = true } else if endsWith("Us") { duration = true }
         }
         if lastIsCount { return .count }
         return bytes ? .bytes : duration ? .duration : .count
