@@ -124,7 +124,6 @@ struct ListCommand: ParsableCommand {
 
     static func cite(_ c: Citation) -> String { "\(c.title) <\(c.location)>" }
 
-    /// A limit in whole megabytes when it is one (`1396 MB`), as the sources give it.
     /// A fraction of RAM as a whole percentage or with one decimal (`15%`, `12.5%`).
     static func percent(_ fraction: Double) -> String {
         let tenths = (fraction * 1000).rounded()
@@ -134,6 +133,7 @@ struct ListCommand: ParsableCommand {
     /// A compression ratio with two decimals (`2.66`).
     static func ratio(_ r: Double) -> String { "\((r * 100).rounded() / 100)" }
 
+    /// A limit in whole megabytes when it is one (`1396 MB`), as the sources give it.
     static func megabytes(_ bytes: Bytes) -> String {
         bytes % .megabyte == 0 ? "\(bytes / .megabyte) MB" : Format.bytes(bytes)
     }
