@@ -67,7 +67,8 @@ extension SimEvent.Kind {
         case .launch, .resume: Outputs(traceInstant: .app, laneMark: true)
         case .compression, .eviction:
             Outputs(isDecision: true, traceInstant: .app, laneMark: true, decisionRow: true)
-        case .decompression, .swap, .processExit: Outputs(isDecision: true)
+        case .decompression, .swap: Outputs(isDecision: true)
+        case .processExit: Outputs(isDecision: true, traceInstant: .device)
         case .exit:
             Outputs(isDecision: true, traceInstant: .app, handlerRun: .end, laneMark: true, decisionRow: true)
         case .memoryWarning: Outputs(isDecision: true, traceInstant: .app, decisionRow: true)

@@ -12,7 +12,9 @@ import MemprofReport
 ///   microseconds of simulated time.
 /// - pid 1 is the device (`memprof: <device>`): counters `used`, `compressed` (bytes) and `pressure`
 ///   (0 normal, 1 warning, 2 critical), `compressor pool` (bytes of RAM the in-RAM compressor
-///   takes, only in a run that has one), and instant events for pressure changes and reclaim decisions.
+///   takes, only in a run that has one), and instant events for pressure changes, reclaim
+///   decisions and kills of processes that are not apps (`process kill`: reason, process key,
+///   kind and band, bytes).
 /// - Every app is a process of its own, pid 2, 3, ... in the order of its key, named with a
 ///   `process_name` metadata event. Thread 1 (`lifecycle`) holds its states as complete (`X`) slices
 ///   and its launches, resumes, compressions, evictions, warnings and exits as instant (`i`) events
@@ -299,6 +301,7 @@ public struct TraceStreams {
             case .memoryWarning: out.raw("memoryWarning")
             case .pressure(let level, _): out.raw("pressure "); out.rawText(level.rawValue)
             case .reclaim: out.raw("reclaim")
+            case .processExit: out.raw("process kill")
             // Any other kind declared an instant: its kind's word.
             default: out.rawText(event.kind.rawValue)
             }
@@ -331,6 +334,10 @@ public struct TraceStreams {
                 }
                 out.raw("\"")
                 if let app = event.app { out.raw(",\"demandingApp\":"); out.string(app) }
+            case .processExit(let reason, _, _, let bytes):
+                out.string(reason.rawValue); out.raw(",\"bytes\":"); out.int(bytes)
+                if let process = event.app { out.raw(",\"process\":"); out.string(process) }
+                if let detail = event.fields.detail { out.raw(",\"detail\":"); out.string(detail) }
             default:
                 // Any other kind declared an instant: its report.json `detail`, or its kind's word.
                 out.string(event.fields.detail ?? event.kind.rawValue)

@@ -50,28 +50,7 @@ import Testing
         let dir = try Scratch.makeDirectory("processes-run")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("processes.yaml")
-        try """
-            memprof: 1
-            name: processes
-            duration: 2m
-            device: {ram: 1GB, systemReserved: 300MB, appLimit: 645MB, flash: 256MB, flashReadRate: 200MB/s, pageSize: 4KB, osVersion: iOS 14.2 (18B92)}
-            policy: xnu
-            apps:
-              mail: {launch: {footprint: 200MB}, compressionRatio: 1}
-              safari: {launch: {footprint: 250MB}, compressionRatio: 1}
-              maps: {launch: {footprint: 200MB}, compressionRatio: 1}
-            processes:
-              backboardd: {kind: system, band: 12, resident: 24MB}
-              wifi: {name: wifianalyticsd, kind: daemon, band: 1, resident: 5MB, highWaterMark: 6MB}
-              widget: {name: NewsTag, kind: extension, band: 0, resident: 10MB}
-            script:
-              - {at: 0s, open: mail}
-              - {at: 10s, open: safari}
-              - {at: 20s, allocate: wifi, size: 2MB}
-              - {at: 30s, open: maps}
-              - {at: 40s, allocate: maps, size: 100MB}
-
-            """.write(to: file, atomically: true, encoding: .utf8)
+        try WorkloadFixtures.processes.write(to: file, atomically: true, encoding: .utf8)
         let whole = try Self.expectStreamedEqualsWhole(RunRequest(workload: try WorkloadSource.load(file.path),
                                                                   sampling: .unsampled))
         // The apps compress at a ratio of 1, so suspended ones keep their footprints in RAM.

@@ -76,6 +76,33 @@ import Testing
         #expect(!old.contains { $0["name"] as? String == "compressor pool" })
     }
 
+    /// A process that is not an app, killed under `xnu`, is an instant of the device, `process
+    /// kill`, with the reason, the process's key, its kind and band and what it held: one per
+    /// `processExit` event of the report.
+    @Test func processKillsAreInstantsOfTheDevice() throws {
+        let dir = try Scratch.makeDirectory("trace-processes")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("processes.yaml")
+        try WorkloadFixtures.processes.write(to: file, atomically: true, encoding: .utf8)
+        let report = try ReportFixture.builtin(file.path)
+        let exits = report.events.compactMap { e -> [String]? in
+            guard case .processExit(let reason, _, _, let bytes) = e.payload else { return nil }
+            return ["\(e.atUs)", reason.rawValue, e.app ?? "", e.fields.detail ?? "", "\(bytes)"]
+        }
+        #expect(exits.map { $0[1] }.contains("highwater"), "the workload kills a process for highwater: \(exits)")
+        let object = try #require(try JSONSerialization.jsonObject(with: try TraceJSON.encode(report)) as? [String: Any])
+        let instants = try #require(object["traceEvents"] as? [[String: Any]]).filter { $0["name"] as? String == "process kill" }
+        #expect(instants.allSatisfy { $0["ph"] as? String == "i" && $0["pid"] as? Int == Int(TraceJSON.devicePid) })
+        let drawn = instants.map { i -> [String] in
+            let args = i["args"] as? [String: Any] ?? [:]
+            return ["\((i["ts"] as? NSNumber)?.int64Value ?? -1)", args["reason"] as? String ?? "", args["process"] as? String ?? "",
+                    args["detail"] as? String ?? "", "\((args["bytes"] as? NSNumber)?.int64Value ?? -1)"]
+        }
+        #expect(drawn == exits)
+        let (_, seed) = try events("phone-day")
+        #expect(!seed.contains { $0["name"] as? String == "process kill" })
+    }
+
     @Test func lifecycleSlicesCoverTheRunningTime() throws {
         let (report, events) = try events("phone-day")
         let pids = report.apps.keys.sorted()
