@@ -38,6 +38,9 @@ public enum Format {
         return out
     }
 
+    /// A compression ratio to two decimals and its sign, as a jetsam report's figures give it: `2.66×`.
+    public static func ratio(_ r: Double) -> String { "\((r * 100).rounded() / 100)×" }
+
     public static func oneDecimal(_ x: Double) -> String {
         let tenths = Int((x * 10).rounded())
         return "\(tenths / 10).\(abs(tenths % 10))"

@@ -238,7 +238,4 @@ public struct CompressorSummary: Sendable, Hashable, Codable {
     }
 
     public init() {}
-
-    /// The ratio of `app`, if the run lists it.
-    public func ratio(of app: String) -> Double? { ratios.first { $0.app == app }?.ratio }
 }

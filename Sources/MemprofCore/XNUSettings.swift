@@ -56,8 +56,9 @@ public struct XNUSettings: Sendable, Hashable, Codable {
     /// a check (xnu-4903 and xnu-6153: FreezerBudget.swift). Nil (left out of the JSON): the
     /// intervals follow one another every 24 h from the freezer's start, as xnu-11215 resets them.
     public var freezeIntervalStartsAtCheck: Bool?
-    /// How long the freezer's thread waits after a run before it runs again: from xnu-4903 each run freezes at most one process (`memorystatus_freeze_top_process`, called once
-    /// a run: xnu-4903.221.2 bsd/kern/kern_memorystatus.c:7466, xnu-6153.11.26
+    /// How long the freezer's thread waits after a run before it runs again: from xnu-4903 each
+    /// run freezes at most one process (`memorystatus_freeze_top_process`, called once a run:
+    /// xnu-4903.221.2 bsd/kern/kern_memorystatus.c:7466, xnu-6153.11.26
     /// bsd/kern/kern_memorystatus_freeze.c:2026; from xnu-8792 `memorystatus_pick_freeze_count_for_wakeup`
     /// gives 1 unless app swap is on, xnu-11215.1.10 bsd/kern/kern_memorystatus_policy.c:736-742,
     /// which memprof does not model) and sets `memorystatus_freezer_thread_next_run_ts` to now plus

@@ -69,7 +69,7 @@ extension HTMLReport {
         var text = "compressor: \(HTMLText.count(Int(pool.pages))) pages (\(Format.bytes(pool.pages * pageSize))) holding "
             + "\(HTMLText.count(Int(pool.uncompressedPages))) (\(Format.bytes(pool.uncompressedPages * pageSize)))"
         if pool.pages > 0 {
-            text += ", \((Double(pool.uncompressedPages) / Double(pool.pages) * 100).rounded() / 100)×"
+            text += ", " + Format.ratio(Double(pool.uncompressedPages) / Double(pool.pages))
         }
         text += "; \(HTMLText.count(Int(pool.compressions))) pages compressed and "
             + "\(HTMLText.count(Int(pool.decompressions))) decompressed since the run began"

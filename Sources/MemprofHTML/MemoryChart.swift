@@ -360,7 +360,7 @@ public struct MemoryChart {
         if let c = report.summary.compressor {
             // Suspended apps' layers are their share of the in-RAM compressor's pool.
             let ratios = Set(c.ratios.map(\.ratio))
-            let ratio = ratios.count == 1 ? "\((ratios.first! * 100).rounded() / 100)×" : "per app"
+            let ratio = ratios.count == 1 ? Format.ratio(ratios.first!) : "per app"
             out += "<li><i class=\"k-pool\"></i>suspended apps compressed in RAM: pool peak \(Format.bytes(c.peakBytes).html) "
                 + "holding \(Format.bytes(c.peakUncompressedBytes).html), ratio \(ratio)</li>"
         }

@@ -6,12 +6,11 @@ import Foundation
 /// `.out.memprof-PID-START` folder of tens of megabytes behind.
 ///
 /// Writers make such a path and register it in one step (``create(_:_:)``) and say when it is
-/// gone or in place (``end(_:)``); the command
-/// line's signal handling calls ``removeAll()`` from a thread of its own (never from a signal
-/// handler). A path made with ``create(_:_:)`` is made and registered under the registry's lock,
-/// so an interruption finds it either registered or not made at all; once removal has begun, a
-/// path is not made any more (the writer's thread waits for the process to exit), so a writer on
-/// another thread cannot leave a new one behind while the process exits.
+/// gone or in place (``end(_:)``); the command line's signal handling calls ``removeAll()`` from a
+/// thread of its own (never from a signal handler). A path is made and registered under the
+/// registry's lock, so an interruption finds it either registered or not made at all; once
+/// removal has begun, no path is made any more (the writer's thread waits for the process to
+/// exit), so a writer on another thread cannot leave a new one behind while the process exits.
 public final class UnfinishedOutput: @unchecked Sendable {
     // Unchecked: every property is touched under `lock`.
     private let lock = NSLock()

@@ -72,7 +72,7 @@ struct ListCommand: ParsableCommand {
                     + "\(Format.bytes(x.freezeMinFootprint)) while available < \(Int(x.freezeThreshold * 100))% of RAM and > "
                     + "\(x.freezeSuspendedThreshold) unfrozen, at most \(x.frozenProcessesMax.map(String.init) ?? "any number of") frozen; "
                     + "highwater kills under \(Int(x.pressureThreshold * 100))% of RAM available; on a phone suspended apps "
-                    + "compress in RAM (\(Self.ratio(AppSpec.defaultCompressionRatio))× unless an app says), warning under "
+                    + "compress in RAM (\(Format.ratio(AppSpec.defaultCompressionRatio)) unless an app says), warning under "
                     + "\(Self.percent(x.pressureThreshold)) of RAM available, critical under \(Self.percent(x.criticalThreshold)), "
                     + (x.freezeDailyBudgetMB.map { "freezer budget \($0) MB a day" } ?? "no freezer budget in this era")
                     + "; on a Mac " + levels]
@@ -129,9 +129,6 @@ struct ListCommand: ParsableCommand {
         let tenths = (fraction * 1000).rounded()
         return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10))%" : "\(tenths / 10)%"
     }
-
-    /// A compression ratio with two decimals (`2.66`).
-    static func ratio(_ r: Double) -> String { "\((r * 100).rounded() / 100)" }
 
     /// A limit in whole megabytes when it is one (`1396 MB`), as the sources give it.
     static func megabytes(_ bytes: Bytes) -> String {

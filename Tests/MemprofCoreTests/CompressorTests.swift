@@ -32,8 +32,8 @@ struct CompressorTests {
         #expect(two.summary.compressor?.peakUncompressedBytes == 100 * MB)
         #expect(two.summary.compressor?.compressions == 6_400)
         #expect(two.summary.compressor?.decompressions == 0)
-        #expect(two.summary.compressor?.ratio(of: "a") == 2.5)
-        #expect(two.summary.compressor?.ratio(of: "b") == 257_255.0 / 96_635.0)
+        #expect(two.summary.compressor?.ratios.map(\.app) == ["a", "b"])
+        #expect(two.summary.compressor?.ratios.map(\.ratio) == [2.5, 257_255.0 / 96_635.0])
         #expect(two.invariantViolations == [])
 
         let four = simulate(makeWorkload([a, b], duration: 5 * sec, device: Self.device, policy: .xnu,

@@ -66,7 +66,7 @@ public struct Simulator {
     let entersBackground: Bool, suspendsIdleApps: Bool, limitsMemory: Bool, pagesOut: Bool, hasFreezer: Bool,
         hasBands: Bool
     /// The jetsam bands of the device's kernel era, for the priorities in jetsam reports (the
-    /// policy's own under `xnu`); chosen once per run.
+    /// policy's own under `xnu`, ``XNUSettings/reportBands(for:)`` otherwise); chosen once per run.
     let jetsamBands: XNUSettings
     var options: Options
     /// `options.sink` when the run keeps its history, reached on every event and memory change

@@ -42,7 +42,7 @@ extension Simulator {
     /// the delay: the next occurrence at or after it runs the freezer again.
     mutating func runFreezer() {
         if freezerLedger != nil { freezerLedger!.roll(to: now) }
-        let delay = jetsamBands.freezerRunDelayUs
+        let delay = workload.policy.xnu?.freezerRunDelayUs
         if delay != nil, now < freezerNextRunUs { return }
         while true {
             // With its daily budget spent the freezer freezes nothing (FreezerBudget.swift): O(1).
