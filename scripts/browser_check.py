@@ -9,7 +9,7 @@ client), so it needs nothing from PyPI.
 
 usage: browser_check.py OUTDIR PAGE.html [PAGE.html ...]   (exit 1 on any failure)
 """
-import base64, json, os, re, shutil, socket, struct, subprocess, sys, tempfile, time, urllib.parse
+import base64, json, os, re, shutil, signal, socket, struct, subprocess, sys, tempfile, time, urllib.parse
 
 class WebSocket:
     def __init__(self, url):
@@ -87,7 +87,7 @@ class Browser:
                                       "--disable-background-networking", "--disable-component-update",
                                       "--disable-sync", "--disable-default-apps", "--allow-file-access-from-files",
                                       "about:blank"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-                                     env={**os.environ, "TMPDIR": scratch})
+                                     env={**os.environ, "TMPDIR": scratch}, start_new_session=True)
         url = None
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -140,10 +140,19 @@ class Browser:
         raise RuntimeError(f"timed out waiting for {', '.join(methods)}")
 
     def close(self):
+        # Chromium's helpers (its network service writes into the profile as it stops) are in the
+        # browser's process group: end the whole group before removing the profile, or a helper
+        # that outlives the browser writes the folder back.
         try:
-            self.proc.terminate(); self.proc.wait(timeout=10)
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(timeout=10)
         except Exception:
-            self.proc.kill()
+            pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
         shutil.rmtree(self.profile, ignore_errors=True)
 
 CONTRAST_MIN = 4.5        # WCAG AA for body text
