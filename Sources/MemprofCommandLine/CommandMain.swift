@@ -18,10 +18,18 @@ public enum CommandMain {
             var command = try Root.parseAsRoot()
             try command.run()
             try StandardDescriptors.flushStandardOutput()
-            Foundation.exit(ExitStatus.success)
+            exit(ExitStatus.success)
         } catch {
             fail(error, as: Root.self)
         }
+    }
+
+    /// Ends the process with `status`, unless a signal's removal of the unfinished output is
+    /// under way: then the interruption ends it, once the removal is done (with the signal's
+    /// status), so the removal is never cut short.
+    private static func exit(_ status: Int32) -> Never {
+        UnfinishedOutput.shared.yieldToInterruption()
+        Foundation.exit(status)
     }
 
     /// Gives SIGINT, SIGTERM and SIGHUP their default action again, for a command that writes
@@ -37,14 +45,14 @@ public enum CommandMain {
     public static func fail<Root: ParsableCommand>(_ error: any Error, as root: Root.Type) -> Never {
         if let error = error as? any MemprofError {
             StandardStream.error("memprof: \(error.description)\n")
-            Foundation.exit(error.exitStatus)
+            exit(error.exitStatus)
         }
         let code = Root.exitCode(for: error)
         let message = Root.fullMessage(for: error)
         if code == .validationFailure {
             // Command-line mistakes are bad input too: status 2, as the spec says.
             StandardStream.error(message + "\n")
-            Foundation.exit(ExitStatus.badInput)
+            exit(ExitStatus.badInput)
         }
         do {
             if code == .success, !message.isEmpty { try StandardStream.out(message + "\n") }
@@ -55,6 +63,6 @@ public enum CommandMain {
             fail(error, as: root)
         }
         if code != .success, !message.isEmpty { StandardStream.error(message + "\n") }
-        Foundation.exit(code.rawValue)
+        exit(code.rawValue)
     }
 }

@@ -58,12 +58,13 @@ public enum AtomicFiles {
                 try writeNewUnfinished(file.data, to: temporary, name: file.name, folder: directory)
                 written.append((temporary, target))
             }
-            for (temporary, target) in written {
-                if rename(temporary.path, target.path) != 0 {
+            // One commit: an interruption finds all of the files renamed into place or none.
+            try UnfinishedOutput.shared.commit {
+                for (temporary, target) in written where rename(temporary.path, target.path) != 0 {
                     throw OutputError(path: target.path, action: "renaming into place", errno: errno)
                 }
-                UnfinishedOutput.shared.end(temporary.path)
             }
+            for (temporary, _) in written { UnfinishedOutput.shared.end(temporary.path) }
         } catch {
             for (temporary, _) in written {
                 unlink(temporary.path)
@@ -255,6 +256,14 @@ public struct OutputError: MemprofError, Equatable, Sendable {
     static func emptyPath() -> OutputError {
         var e = OutputError(path: "", action: "", errno: ENOENT)
         e.reason = "an empty path names no file; give a file name"
+        return e
+    }
+
+    static func danglingLink(_ path: String, to destination: String, errno code: Int32) -> OutputError {
+        var e = OutputError(path: path, action: "", errno: code)
+        e.reason = "\(path) is a symbolic link to '\(destination)', which "
+            + (code == ENOENT ? "does not exist" : "cannot be followed (\(String(cString: strerror(code)).lowercased()))")
+            + "; make the folder it names, or give --out another folder"
         return e
     }
 

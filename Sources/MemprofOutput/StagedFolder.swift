@@ -16,19 +16,28 @@ import Glibc
 ///     try staged.write(OutputFile(name: "fleet.json", data: json))
 ///     try staged.commit()
 public final class StagedFolder {
+    /// The folder replaced: the one the caller named or, when that is a symbolic link to a
+    /// folder, the folder it names (the link stays a link).
     public let target: URL
     let staging: URL
     /// Files of the old folder that memprof did not write: kept (hard-linked) into the new one.
     let keep: [String]
     let exists: Bool
+    /// Where the staging folder is registered as unfinished output.
+    let registry: UnfinishedOutput
 
     /// Makes the staging folder, after removing dead runs' leftovers beside the target.
     ///
-    /// - Throws: ``OutputError`` when the target is a file, holds a folder memprof did not
-    ///   write, or the staging folder cannot be made.
-    public init(replacing directory: URL, isOwnFile: (String) -> Bool) throws {
+    /// - Throws: ``OutputError`` when the target is a file or a link to nothing, holds a folder
+    ///   memprof did not write, or the staging folder cannot be made.
+    public convenience init(replacing directory: URL, isOwnFile: (String) -> Bool) throws {
+        try self.init(replacing: directory, isOwnFile: isOwnFile, registry: .shared)
+    }
+
+    init(replacing directory: URL, isOwnFile: (String) -> Bool, registry: UnfinishedOutput) throws {
         let fm = FileManager.default
-        target = directory.standardizedFileURL
+        self.registry = registry
+        target = try Self.folder(named: directory.standardizedFileURL)
         let parent = target.deletingLastPathComponent()
         try AtomicFiles.createFolder(parent)
         TemporaryName.removeDebris(in: parent)
@@ -47,7 +56,7 @@ public final class StagedFolder {
         }
         self.keep = keep
         staging = parent.appendingPathComponent(TemporaryName.make(for: target.lastPathComponent))
-        try UnfinishedOutput.shared.create(staging.path) {
+        try registry.create(staging.path) {
             guard mkdir(staging.path, 0o755) == 0 else {
                 throw OutputError(path: parent.path, action: "creating a folder in", errno: errno)
             }
@@ -73,31 +82,75 @@ public final class StagedFolder {
     }
 
     /// Puts the new folder in place in one step and removes the old one.
+    ///
+    /// The step (the user's files hard-linked into the new folder, the exchange) is one commit
+    /// of ``UnfinishedOutput``: an interruption waits for it, so a signal at any moment leaves
+    /// the old folder or the new one whole, with every file of the user's.
     public func commit() throws {
+        try commit(pausingAt: { _ in })
+    }
+
+    /// A point of ``commit()`` (for tests that interrupt it there).
+    enum CommitPoint: Equatable {
+        /// Before anything is linked or exchanged.
+        case start
+        /// After the first `count` of the user's files were linked into the new folder.
+        case linked(Int)
+        /// After the exchange, before the old folder is removed.
+        case exchanged
+        /// After the old folder was removed.
+        case removed
+    }
+
+    /// ``commit()``, calling `pause` at each of its points.
+    func commit(pausingAt pause: (CommitPoint) -> Void) throws {
         let fm = FileManager.default
-        for name in keep {
-            let from = target.appendingPathComponent(name).path, to = staging.appendingPathComponent(name).path
-            if link(from, to) != 0 {
-                do { try fm.copyItem(atPath: from, toPath: to) } catch {
-                    throw OutputError(path: target.path, action: "keeping \(name) in", errno: EIO)
+        pause(.start)
+        try registry.commit {
+            for (index, name) in keep.enumerated() {
+                let from = target.appendingPathComponent(name).path, to = staging.appendingPathComponent(name).path
+                if link(from, to) != 0 {
+                    do { try fm.copyItem(atPath: from, toPath: to) } catch {
+                        throw OutputError(path: target.path, action: "keeping \(name) in", errno: EIO)
+                    }
                 }
+                pause(.linked(index + 1))
+            }
+            if exists {
+                try AtomicFiles.exchange(staging, target)
+            } else if rename(staging.path, target.path) != 0 {
+                throw OutputError(path: target.path, action: "moving the new report into", errno: errno)
             }
         }
-        if exists {
-            try AtomicFiles.exchange(staging, target)
-        } else if rename(staging.path, target.path) != 0 {
-            throw OutputError(path: target.path, action: "moving the new report into", errno: errno)
-        }
-        // The staging folder now holds the old run's files (or nothing): remove it. A kill here
-        // leaves it for the next write into this parent folder to remove.
-        try? fm.removeItem(at: staging)
-        UnfinishedOutput.shared.end(staging.path)
+        pause(.exchanged)
+        // The staging folder now holds the old run's files (or nothing), and the user's files
+        // are linked in the new folder too: remove it. An interruption now removes it as well;
+        // a kill leaves it for the next write into this parent folder to remove.
+        UnfinishedOutput.remove(staging.path)
+        registry.end(staging.path)
+        pause(.removed)
     }
 
     /// Removes the staging folder and everything written into it.
     public func abort() {
         try? FileManager.default.removeItem(at: staging)
-        UnfinishedOutput.shared.end(staging.path)
+        registry.end(staging.path)
+    }
+
+    /// The folder to replace for `url`: `url` itself, or the folder a symbolic link there names
+    /// (followed to the end), so that the link stays in place.
+    ///
+    /// - Throws: ``OutputError`` when `url` is a link to nothing.
+    static func folder(named url: URL) throws -> URL {
+        var info = stat()
+        guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return url }
+        guard let resolved = realpath(url.path, nil) else {
+            let code = errno
+            let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) ?? "?"
+            throw OutputError.danglingLink(url.path, to: destination, errno: code)
+        }
+        defer { free(resolved) }
+        return URL(fileURLWithPath: String(cString: resolved), isDirectory: true).standardizedFileURL
     }
 }
 

@@ -196,6 +196,56 @@ import Testing
         #expect(sweep.listing == ["long.yaml"], "\(sweep.listing)")
     }
 
+    /// SIGTERM or SIGHUP while a run swaps its new report into a folder that holds thousands of
+    /// the user's files (their hard links into the new folder, the exchange, the old folder's
+    /// removal) leaves the old report or the new one whole, every file of the user's, and nothing
+    /// beside the folder (before: the interruption removed the staging folder while the swap
+    /// went on, and hundreds of the user's files and parts of both reports were lost).
+    @Test(.timeLimit(.minutes(4))) func aSignalDuringTheSwapKeepsOneReportAndEveryFileOfTheUsers() throws {
+        let dir = try Scratch.makeDirectory("interrupted-swap")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("fo")
+        #expect(try ProcessRunner.memprof(["run", "observer-leaks", "--out", "fo", "--no-sampling"], in: dir).status == 0)
+        let userFiles = 3000
+        for i in 0..<userFiles { try Data("mine \(i)".utf8).write(to: folder.appendingPathComponent("notes-\(i).txt")) }
+        var landedInSwap = 0
+        for attempt in 0..<12 {
+            let process = Process()
+            process.executableURL = Repository.memprofBinary
+            process.arguments = ["run", attempt % 2 == 0 ? "ipad-afternoon" : "observer-leaks", "--out", "fo", "--no-sampling"]
+            process.currentDirectoryURL = dir
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // The swap begins once the report's files are in the staging folder: wait for the
+            // last of them (trace.json is written last), then a moment that differs per attempt.
+            let deadline = Date().addingTimeInterval(60)
+            while process.isRunning, Date() < deadline, !Self.names(dir).contains(where: { name in
+                name.hasPrefix(".fo.memprof-") && Self.names(dir.appendingPathComponent(name)).count > 3 }) { usleep(100) }
+            usleep(UInt32(attempt % 6) * 1_500)
+            if process.isRunning, Self.names(dir).contains(where: { $0.hasPrefix(".fo.memprof-") }) { landedInSwap += 1 }
+            kill(process.processIdentifier, attempt % 3 == 2 ? SIGHUP : SIGTERM)
+            process.waitUntilExit()
+            let names = Self.names(folder)
+            let mine = names.filter { $0.hasPrefix("notes-") }
+            #expect(mine.count == userFiles, "after signal \(attempt): \(mine.count) of the user's \(userFiles) files")
+            for i in stride(from: 0, to: userFiles, by: 97) {
+                #expect((try? String(contentsOf: folder.appendingPathComponent("notes-\(i).txt"), encoding: .utf8)) == "mine \(i)")
+            }
+            let report = Set(names).subtracting(mine)
+            #expect(report == ["report.html", "report.json", "trace.json"], "after signal \(attempt): \(report.sorted())")
+            // The report's three files are of one run, whole.
+            let copy = dir.appendingPathComponent("check")
+            try? FileManager.default.removeItem(at: copy)
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            for name in report { try FileManager.default.copyItem(at: folder.appendingPathComponent(name), to: copy.appendingPathComponent(name)) }
+            if case .failure(let problem) = HardeningEndToEndTests.reportInFolder(copy) { Issue.record("after signal \(attempt): \(problem.why)") }
+            try FileManager.default.removeItem(at: copy)
+            #expect(Self.names(dir) == ["fo"], "after signal \(attempt): \(Self.names(dir))")
+        }
+        #expect(landedInSwap >= 3, "only \(landedInSwap) signals came while the staging folder existed")
+    }
+
     /// Ctrl-C while a handler's program runs ends what the program started too: the program dies
     /// with memprof, and memprof ends its process group before it exits (before: a child the
     /// program had started kept running).
@@ -226,6 +276,32 @@ import Testing
         #expect(run.status == 130, "\(run.stderr)")
         #expect(!ProcessRunner.isRunning(child), "the program's child \(child) outlived the interrupted run")
         #expect(run.listing == ["child", "program.yaml"], "\(run.listing)")
+    }
+
+    /// `--out` a symbolic link to a folder writes the report into the folder it names and keeps
+    /// the link (before: the link was replaced by a real folder and the old report stayed in the
+    /// link's target); a link to nothing is refused with a sentence naming where it points
+    /// (before: "a part of the path is a file, not a folder"), exit 2, nothing written.
+    @Test func anOutputFolderThatIsALinkStaysALink() throws {
+        let dir = try Self.folderWithReport()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let link = dir.appendingPathComponent("latest")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "r")
+        try "mine".write(to: dir.appendingPathComponent("r/notes.txt"), atomically: true, encoding: .utf8)
+        let run = try ProcessRunner.memprof(["run", "observer-leaks", "--out", "latest", "--no-sampling"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Self.isSymbolicLink(link))
+        #expect(Self.names(dir.appendingPathComponent("r")) == ["notes.txt", "report.html", "report.json", "trace.json"])
+        let json = try String(contentsOf: dir.appendingPathComponent("r/report.json"), encoding: .utf8)
+        #expect(json.contains("\"observer-leaks\""))
+        #expect(Self.names(dir) == ["commute.yaml", "latest", "r"])
+
+        let dangling = dir.appendingPathComponent("gone")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: "nowhere/report")
+        let refused = try ProcessRunner.memprof(["run", "commute.yaml", "--out", "gone", "--no-sampling"], in: dir)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("gone is a symbolic link to 'nowhere/report', which does not exist"), "\(refused.stderr)")
+        #expect(Self.names(dir) == ["commute.yaml", "gone", "latest", "r"])
     }
 
     /// An empty output path is refused before anything runs, exit 2 (before: `run --out ""`

@@ -156,7 +156,7 @@ final class FIFOReader: @unchecked Sendable {
         let late = dir.appendingPathComponent("late")
         let returned = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            _ = registry.create(late.path) { FileManager.default.createFile(atPath: late.path, contents: Data("z".utf8)) }
+            _ = try? registry.create(late.path) { FileManager.default.createFile(atPath: late.path, contents: Data("z".utf8)) }
             returned.signal()
         }
         #expect(returned.wait(timeout: .now() + 0.3) == .timedOut)
