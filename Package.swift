@@ -60,11 +60,15 @@ let package = Package(
     //   6. the executables: memprof, memprof-serve, memprof-bench, memprof-bench-sampler
     targets: [
         // How output leaves memprof: the one JSON writer, escapers, JUnit XML, files written whole.
-        .target(name: "MemprofOutput", dependencies: ["CFileIO"]),
+        .target(name: "MemprofOutput", dependencies: ["MemprofPlatform"]),
+        // The system under memprof, in one module: its C library (re-exported, so no other module
+        // names Glibc) and the calls that are Linux's own (renameat2's exchange, /proc, O_DIRECT
+        // and statx's alignment through CFileIO). A port to another system changes this module.
+        .target(name: "MemprofPlatform", dependencies: ["CFileIO"]),
         // What file output asks of the system beyond Swift's Glibc module: O_DIRECT, the alignment
         // direct I/O needs (statx), hole punching (fallocate).
         .target(name: "CFileIO"),
-        .testTarget(name: "MemprofOutputTests", dependencies: ["MemprofOutput"]),
+        .testTarget(name: "MemprofOutputTests", dependencies: ["MemprofPlatform", "MemprofOutput"]),
         // The simulation: lifecycle, memory, policies. Synchronous, deterministic, no I/O.
         .target(
             name: "MemprofCore",
@@ -76,7 +80,7 @@ let package = Package(
         // file is read through, the strict JSON scanner (report.json, `.ips`), and quantities.
         .target(
             name: "MemprofInput",
-            dependencies: ["MemprofCore", "MemprofOutput", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MemprofPlatform", "MemprofCore", "MemprofOutput", .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "MemprofInputTests", dependencies: ["MemprofInput", "MemprofCore", "MemprofOutput"]),
         // The workload format: YAML/JSON text to a validated `Workload`, with located errors, and
@@ -88,7 +92,7 @@ let package = Package(
         // The report model (`memprof.report/1`), built from a simulation, and its JSON form.
         .target(
             name: "MemprofReport",
-            dependencies: ["MemprofCore", "MemprofProfile", "MemprofOutput"],
+            dependencies: ["MemprofPlatform", "MemprofCore", "MemprofProfile", "MemprofOutput"],
             swiftSettings: sinkSettings
         ),
         // Reading report.json back (compare, check, export): the checked, bounded reader over
@@ -107,7 +111,7 @@ let package = Package(
         // output checked), running `memprof-serve` in its place, the options several commands take.
         .target(
             name: "MemprofCommandLine",
-            dependencies: ["MemprofOutput", "MemprofWorkload", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MemprofPlatform", "MemprofOutput", "MemprofWorkload", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "MemprofCommandLineTests", dependencies: ["MemprofCommandLine", "MemprofOutput", "MemprofWorkload",
                                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -171,7 +175,7 @@ let package = Package(
         // terminal, Markdown, HTML, JUnit and JSON forms of a comparison.
         .target(
             name: "MemprofCompare",
-            dependencies: ["MemprofReportReader", "MemprofCore", "MemprofReport", "MemprofProfile", "MemprofHTML", "MemprofOutput",
+            dependencies: ["MemprofPlatform", "MemprofReportReader", "MemprofCore", "MemprofReport", "MemprofProfile", "MemprofHTML", "MemprofOutput",
                            "MemprofInput"]
         ),
         // Absolute budgets on a report (`memprof check`): the budget file, the check, the events
@@ -188,12 +192,12 @@ let package = Package(
         .testTarget(name: "MemprofFieldTests", dependencies: ["MemprofField", "MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofTestSupport",
                                                       .product(name: "Yams", package: "Yams")],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "MemprofCLITests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofTestSupport"]),
+        .testTarget(name: "MemprofCLITests", dependencies: ["MemprofPlatform", "MemprofReportReader", "MemprofReport", "MemprofTestSupport"]),
         .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput", "MemprofWorkload", "MemprofHTML", "MemprofTestSupport", "MemprofInput", "MemprofProfile"]),
         .testTarget(
             name: "MemprofProfileTests", dependencies: ["MemprofProfile", "MemprofTestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofSampler", "MemprofProfile", "MemprofTestSupport", "MemprofCore"]),
+        .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofPlatform", "MemprofSampler", "MemprofProfile", "MemprofTestSupport", "MemprofCore"]),
         // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index scan).
         .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"],
                 swiftSettings: sinkSettings),
@@ -224,7 +228,7 @@ let package = Package(
         ),
         .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofOutput", "MemprofProfile"]),
         .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofReportReader", "MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport", "MemprofCore", "MemprofReport"]),
-        .testTarget(name: "MemprofServeTests", dependencies: [
+        .testTarget(name: "MemprofServeTests", dependencies: ["MemprofPlatform",
             "MemprofServe", "MemprofTestSupport", "MemprofCore",
             .product(name: "NIOCore", package: "swift-nio", condition: serve), .product(name: "NIOEmbedded", package: "swift-nio", condition: serve),
         ]),

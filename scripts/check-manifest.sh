@@ -3,7 +3,10 @@
 # sources, the modules its `import` lines name (`import`, `@testable import`, `internal import`,
 # `public import`, `import struct X.Y`...) are the target's declared dependencies, no more and no
 # fewer. The system's and the toolchain's modules (Foundation, Glibc, Dispatch, Testing...) are
-# not declared, so they are not counted. Prints every difference and exits 1 when there is one.
+# not declared, so they are not counted. The system's C library (Glibc, Darwin, Musl) is imported
+# by MemprofPlatform alone, which re-exports it: any other import of it is a difference too.
+# The README's table of layers must agree with the targets' dependencies (each target in one row,
+# depending only on its own row and those above). Prints every difference and exits 1 when there is one.
 #   scripts/check-manifest.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,6 +22,7 @@ package = json.load(open(sys.argv[1]))
 system = {"Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "CoreFoundation",
           "Glibc", "Musl", "Darwin", "WinSDK", "Android", "Dispatch", "Synchronization", "Observation",
           "Swift", "_Concurrency", "_StringProcessing", "RegexBuilder", "Distributed", "Testing", "XCTest", "os"}
+c_library = {"Glibc", "Musl", "Darwin"}
 # Modules a product brings besides the one named like it: Yams' product holds its C parser.
 product_modules = {"Yams": {"Yams", "CYaml"}}
 
@@ -60,6 +64,9 @@ for target in package["targets"]:
     for f in files:
         for number, line in enumerate(open(f, encoding="utf-8"), 1):
             m = import_line.match(line)
+            if m and m.group(1) in c_library and target["name"] != "MemprofPlatform":
+                problems.append(f"{target['name']}: imports {m.group(1)} ({f}:{number}); "
+                                "the system's C library comes through MemprofPlatform")
             if m and m.group(1) not in system and m.group(1) != target["name"]:
                 imported.setdefault(m.group(1), f"{f}:{number}")
     deps = declared(target)
@@ -70,6 +77,34 @@ for target in package["targets"]:
     for name, modules in sorted(deps.items()):
         if not modules & imported.keys():
             problems.append(f"{target['name']}: declares {name} but no source imports it")
+
+# The README's table of layers, "each depending only on those above it": every target that is not
+# a test is in one row, and depends only on targets of its own row or the rows above.
+readme = open("README.md", encoding="utf-8").read()
+section = readme.split("\nLayers, each depending only on its own row and those above it", 1)[1].split("\n\n", 2)[1]
+names = {t["name"] for t in package["targets"]}
+layer_of = {}
+for index, row in enumerate(line for line in section.splitlines() if line.startswith("|")):
+    if index < 2:
+        continue  # the header and its rule
+    layer = row.split("|")[1].strip()
+    for module in re.findall(r"`([A-Za-z][A-Za-z0-9-]*)`", row.split("|", 2)[2]):
+        if module in names:
+            if module in layer_of and layer_of[module][1] != layer:
+                problems.append(f"README's layers: {module} is in two rows ({layer_of[module][1]}, {layer})")
+            layer_of.setdefault(module, (index, layer))
+for target in package["targets"]:
+    if target["type"] in ("test", "plugin", "macro"):
+        continue
+    if target["name"] not in layer_of:
+        problems.append(f"README's layers: {target['name']} is in no row")
+        continue
+    own = layer_of[target["name"]]
+    for dep in target.get("dependencies", []):
+        name = (dep.get("byName") or dep.get("target") or [None])[0]
+        if name in layer_of and layer_of[name][0] > own[0]:
+            problems.append(f"README's layers: {target['name']} ({own[1]}) depends on {name}, "
+                            f"which is below it ({layer_of[name][1]})")
 
 for p in problems:
     print(f"check-manifest: {p}")

@@ -4,6 +4,13 @@
 #                              libdw-dev (file:line from DWARF for programs run as work)
 #   scripts/setup.sh --tests   and what the tests need: python3-jsonschema, chromium, golang-go
 set -euo pipefail
+# memprof is built and run on Linux (MemprofPlatform says what a port would change). Elsewhere, one
+# sentence and the command that runs it in a Linux container from the checkout.
+if [ "$(uname -s)" != Linux ]; then
+  echo "memprof runs on Linux, not on $(uname -s); from this checkout, run it in a Linux container:" >&2
+  echo "  docker run --rm -it -v \"\$PWD\":/memprof -w /memprof swift:6.1 ./scripts/memprof run" >&2
+  exit 1
+fi
 # scripts/setup.sh --fleet: Dask distributed (PyPI) in .build/fleet-venv, for scripts/fleet_dask.py
 # and its check (sweeps past one machine run their shards as Dask tasks).
 if [ "${1:-}" = "--fleet" ]; then

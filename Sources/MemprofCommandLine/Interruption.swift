@@ -1,9 +1,7 @@
 import Dispatch
 import Foundation
 import MemprofOutput
-#if canImport(Glibc)
-import Glibc
-#endif
+import MemprofPlatform
 
 /// What memprof does when it is interrupted (Ctrl-C, `kill`, a closed terminal): runs what the
 /// executable asked for first (`memprof` ends the programs it runs as work and what they

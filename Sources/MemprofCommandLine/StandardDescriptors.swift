@@ -1,8 +1,6 @@
 import Foundation
 import MemprofOutput
-#if canImport(Glibc)
-import Glibc
-#endif
+import MemprofPlatform
 
 /// Standard input, output and error as a command starts and ends.
 enum StandardDescriptors {

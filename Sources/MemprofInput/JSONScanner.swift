@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import MemprofPlatform
 
 /// Where a JSON text broke, as a byte offset, and what was wrong in words.
 public struct JSONScanError: Error, Sendable, Equatable {

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MemprofPlatform
 
 /// One output file at a path the user named (`export -o`, `import -o`, `compare --html`, …).
 extension AtomicFiles {

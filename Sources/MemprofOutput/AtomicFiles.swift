@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MemprofPlatform
 
 /// A file to write: its name inside a folder and its bytes.
 public struct OutputFile: Sendable, Equatable {
@@ -132,11 +130,9 @@ public enum AtomicFiles {
     /// Exchanges two folders atomically. Where the kernel or file system cannot exchange, falls
     /// back to moving the old folder aside and the new one in (two renames).
     static func exchange(_ staging: URL, _ target: URL) throws {
-        if let renameat2 = Renameat2.function {
-            if renameat2(AT_FDCWD, staging.path, AT_FDCWD, target.path, Renameat2.exchange) == 0 { return }
-            guard errno == EINVAL || errno == ENOSYS || errno == ENOTSUP else {
-                throw OutputError(path: target.path, action: "switching to the new report in", errno: errno)
-            }
+        if let code = FolderExchange.exchange(staging.path, target.path) {
+            guard code == 0 else { throw OutputError(path: target.path, action: "switching to the new report in", errno: code) }
+            return
         }
         let aside = target.deletingLastPathComponent().appendingPathComponent(TemporaryName.make(for: target.lastPathComponent + ".old"))
         guard rename(target.path, aside.path) == 0 else {
@@ -150,17 +146,6 @@ public enum AtomicFiles {
         // The old files now sit where staging was expected to be, for the caller to remove.
         rename(aside.path, staging.path)
     }
-}
-
-/// `renameat2(2)`, which Glibc's Swift overlay does not declare: looked up in the C library.
-enum Renameat2 {
-    typealias Function = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-    /// `RENAME_EXCHANGE` from `<linux/fs.h>`.
-    static let exchange: UInt32 = 1 << 1
-    static let function: Function? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }
-        return unsafeBitCast(symbol, to: Function.self)
-    }()
 }
 
 /// The name of a temporary file or folder, `.<target>.memprof-<pid>-<start>`, recording which
@@ -209,24 +194,8 @@ public struct TemporaryName: Equatable, Sendable {
         }
     }
 
-    /// A process's start time in clock ticks since boot (field 22 of `/proc/<pid>/stat`), or nil
-    /// when no such process runs.
-    static func startTime(of pid: Int32) -> UInt64? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
-            #if os(Linux)
-            return nil
-            #else
-            return kill(pid, 0) == 0 ? 0 : nil
-            #endif
-        }
-        // The command name (field 2) is in parentheses and may hold spaces: count after it.
-        guard let close = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        // fields[0] is field 3 (state), so field 22 is fields[19].
-        guard fields.count > 19, let start = UInt64(fields[19]) else { return nil }
-        // A zombie has finished: its files are debris.
-        return fields[0] == "Z" ? nil : start
-    }
+    /// A process's start time (``ProcessStartTime``), or nil when no such process runs.
+    static func startTime(of pid: Int32) -> UInt64? { ProcessStartTime.of(pid) }
 }
 
 /// Output that could not be written: the path, what memprof was doing and the system's reason,

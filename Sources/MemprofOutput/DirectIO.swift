@@ -1,8 +1,5 @@
-import CFileIO
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MemprofPlatform
 
 /// Writing past the page cache (`O_DIRECT`), for a long run's large files (report.json
 /// and trace.json, hundreds of megabytes for a run of 450 hours).
@@ -21,7 +18,7 @@ import Glibc
 enum DirectIO {
     /// `O_DIRECT` of the system's `<fcntl.h>`, or nil where it has none (then every file goes
     /// through the cache).
-    static let flag: Int32? = { let flag = memprof_o_direct(); return flag == 0 ? nil : flag }()
+    static let flag = DirectIOSupport.flag
 
     /// `count` rounded up to a multiple of `alignment`.
     @inline(__always)
@@ -35,9 +32,9 @@ enum DirectIO {
     /// without it (ramfs) creates the file before refusing, and `O_CREAT | O_EXCL` asked again
     /// would then find it there.
     static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> (fd: Int32, alignment: Int?) {
-        let fd = Glibc.open(path, flags, mode)
+        let fd = SystemCall.open(path, flags, mode)
         guard fd >= 0, let flag else { return (fd, nil) }
-        let alignment = memprof_direct_io_alignment(fd)
+        let alignment = DirectIOSupport.alignment(of: fd)
         // An alignment above a direct write's chunk (never seen) is not worth the padding.
         guard alignment > 0, alignment <= StreamedFile.directChunk, StreamedFile.directChunk % alignment == 0 else {
             return (fd, nil)

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MemprofPlatform
 
 /// Opening a file memprof reads (a workload, a sweep, a budget, a JetsamEvent report, a part of
 /// a sweep): only a regular file is read, so a FIFO, a device or a socket given as input is
@@ -54,7 +52,7 @@ public enum InputFile {
     /// - Returns: the descriptor, blocking and close-on-exec, for the caller to close.
     public static func open(_ path: String) -> Result<Int32, Refusal> {
         var fd: Int32
-        repeat { fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        repeat { fd = SystemCall.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } while fd < 0 && errno == EINTR
         guard fd >= 0 else {
             let code = errno
             if code == ENOENT { return .failure(.missing) }
@@ -98,7 +96,7 @@ public enum InputFile {
         if fstat(fd, &info) == 0, info.st_size > 0 { bytes.reserveCapacity(min(Int(info.st_size), maxBytes) + 1) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return .failure(.unreadable(errno))

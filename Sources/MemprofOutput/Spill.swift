@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MemprofPlatform
 
 /// Scratch space for streams written while a run goes on and read back once: the blocks of many
 /// ``SpillStream``s, appended one after the other to one temporary file that is unlinked as soon

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MemprofPlatform
 
 /// A folder written in steps and put in place in one: files are written (or streamed, as work
 /// goes on) into a staging folder beside the target, named by ``TemporaryName``, which

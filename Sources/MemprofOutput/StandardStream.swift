@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MemprofPlatform
 
 /// Standard output and standard error, written with `write(2)` and every failure seen:
 /// what a command prints on standard output goes through ``out(_:)`` or ``write(_:)``, which
@@ -36,7 +34,7 @@ public enum StandardStream {
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         var done = 0
         while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            let n = SystemCall.write(fd, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 return errno

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MemprofPlatform
 
 /// Facts about where memprof's output goes: a terminal, a CI job's step summary.
 public enum Terminal {

@@ -1,7 +1,5 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
+import MemprofPlatform
 
 /// Time a writer spent, in stretches: wall time, and the thread's CPU time (which a machine busy
 /// with other work does not inflate).

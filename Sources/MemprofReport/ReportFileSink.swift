@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import MemprofCore
 import MemprofOutput
+import MemprofPlatform
 
 /// report.json of a run written as it goes: the events its log keeps, the jetsam snapshots and
 /// the timeline's series go, as the batches come, each into a ``SpillStream`` spilling into the

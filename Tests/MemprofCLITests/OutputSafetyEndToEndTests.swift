@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MemprofPlatform
 import MemprofTestSupport
 import Testing
 

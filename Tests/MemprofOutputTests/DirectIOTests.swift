@@ -1,8 +1,6 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 @testable import MemprofOutput
+import MemprofPlatform
 import Testing
 
 /// Large files written past the page cache (``StagedFolder/stream(_:direct:)``): what

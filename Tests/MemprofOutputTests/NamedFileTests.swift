@@ -1,8 +1,6 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 @testable import MemprofOutput
+import MemprofPlatform
 import Testing
 
 /// One output file at a path the user named: written into what is there unless it is a

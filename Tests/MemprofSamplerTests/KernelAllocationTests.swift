@@ -1,12 +1,10 @@
 import Foundation
 import MemprofCore
+import MemprofPlatform
 import MemprofProfile
 @testable import MemprofSampler
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Registered work with allocations known to the byte, made with the C library's malloc so the
 /// sizes are exactly the ones asked for: 32 blocks of 256 KiB (8 MiB) held, a quarter of them

@@ -1,11 +1,9 @@
 import Foundation
+import MemprofPlatform
 import MemprofTestSupport
 import Testing
 @testable import MemprofServe
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `memprof serve` as users run it: the built `memprof`, which runs `memprof-serve` beside it.
 final class ServedFolder {

@@ -1,10 +1,8 @@
 import Foundation
+import MemprofPlatform
 import Testing
 @testable import MemprofServe
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A served folder with one run, a secret next to it, and symlinks that lead out.
 struct Fixture {

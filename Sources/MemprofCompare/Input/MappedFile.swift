@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import MemprofPlatform
 
 /// A file mapped read-only into memory, for reading once from start to end. Pages already read
 /// can be given back (`release`): they leave the process's memory, and are read again from the
