@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import MemprofCore
 import MemprofProfile
+import Synchronization
 
 /// The shared state behind a ``SampledWorkPerformer``: the worker, raw stacks by tag, counters.
 final class SamplingSession: @unchecked Sendable {
@@ -36,7 +37,7 @@ final class SamplingSession: @unchecked Sendable {
 
     let options: SamplerOptions
     private let worker = WorkerThread()
-    private let lock = Locked(())
+    private let lock = Mutex(())
     private var handlers: [Handler] = []  // tag = index + 1
     /// Every run of work, in order.
     private var runs: [WorkRun] = []

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A named piece of real work that memprof can run and sample (spec §8).
 public struct WorkKernel: Sendable {
     /// The name a workload uses in `work: {kernel: NAME}`.
@@ -51,7 +53,7 @@ public enum WorkRegistry {
             run: { _ = SortKernel.run(bytes: $0) }),
     ]
 
-    private static let kernels = Locked(
+    private static let kernels = Mutex(
         Dictionary(uniqueKeysWithValues: builtIn.map { ($0.name, $0) }))
 
     /// Registers (or replaces) work under `name`; `work` receives the size in bytes.

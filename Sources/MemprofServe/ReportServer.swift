@@ -6,6 +6,7 @@ import Logging
 import MemprofHTML
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 
 /// `memprof serve`: a read-only HTTP server over a reports folder, built on Hummingbird.
 ///
@@ -22,7 +23,7 @@ public final class ReportServer: Sendable {
     public let host: String
     public let limits: RequestLimits
     private let requestedPort: Int
-    private let state = Locked(RunState())
+    private let state = Mutex(RunState())
     private let index: RunIndexCache
 
     private struct RunState {
@@ -55,9 +56,9 @@ public final class ReportServer: Sendable {
                     let descriptors = RequestLimits.fileDescriptors()
                     return RequestLimits.connectionsAllowed(fileLimit: descriptors.limit, open: descriptors.open)
                 }())),
-            onServerRunning: { [state] channel in
+            onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port.flatMap { UInt16(exactly: $0) }
-                state.withLock { $0.port = port }
+                self.state.withLock { $0.port = port }
                 if let port { onListening(port) }
             },
             logger: quiet
@@ -159,17 +160,5 @@ struct ReportsResponder: HTTPResponder {
         var all = headers
         all[.contentType] = "text/plain; charset=utf-8"
         return Response(status: status, headers: all, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
-    }
-}
-
-/// A value behind a lock, for the few fields the server shares between tasks.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.withLock { body(&value) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MemprofPlatform
 import MemprofTestSupport
+import Synchronization
 import Testing
 @testable import MemprofServe
 
@@ -11,7 +12,11 @@ final class ServedFolder {
     let process = Process()
     let port: UInt16
     private let output = Pipe()
-    private let printed = Locked("")
+    /// What the server printed so far, shared with the thread that reads it.
+    private final class Printed: Sendable {
+        let text = Mutex("")
+    }
+    private let printed = Printed()
 
     /// Starts `memprof serve` on a free port with the given request timeout, and waits until it
     /// says where it listens.
@@ -38,7 +43,7 @@ final class ServedFolder {
                 let n = read(reader.fileDescriptor, &buffer, buffer.count)
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { break }
-                printed.withLock { $0 += String(decoding: buffer[0..<n], as: UTF8.self) }
+                printed.text.withLock { $0 += String(decoding: buffer[0..<n], as: UTF8.self) }
                 found.signal()
             }
             found.signal()
@@ -47,7 +52,7 @@ final class ServedFolder {
         var port: UInt16?
         while port == nil, Date() < deadline, process.isRunning {
             _ = found.wait(timeout: .now() + 1)
-            port = printed.withLock { Self.port(in: $0) }
+            port = printed.text.withLock { Self.port(in: $0) }
         }
         guard let port else {
             process.terminate()
@@ -69,7 +74,7 @@ final class ServedFolder {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         Thread.sleep(forTimeInterval: 0.1)
-        return (process.terminationStatus, printed.withLock { $0 })
+        return (process.terminationStatus, printed.text.withLock { $0 })
     }
 
     deinit {
