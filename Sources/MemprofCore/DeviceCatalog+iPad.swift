@@ -7,7 +7,7 @@ extension DeviceModel {
     static let iPads: [DeviceModel] = [
         iPadAir2, iPadPro12Inch9, iPadPro9Inch7, iPad5, iPadPro10Inch5, iPadPro12Inch9Second, iPad6, iPadPro11, iPadPro11OneTB,
         iPadPro12Inch9ThirdOneTB, iPad7, iPadAir3, iPadMini5, iPad8, iPadAir4, iPadPro11Second, iPad9, iPadMini6,
-        iPadPro11Third, iPad10, iPadAir5, iPadPro11Fourth, iPadPro11M4,
+        iPadPro11Third, iPad10, iPadAir5, iPadPro11Fourth, iPadPro11M4, iPadPro11M4OneTB,
     ]
 
     static let iPadOS16Last = "iPadOS 16.7.16", iPadOS17Last = "iPadOS 17.7.11", iPadOS18Last = "iPadOS 18.7.9"
@@ -126,12 +126,26 @@ extension DeviceModel {
     static let eightGBIPad: (Bytes, LimitProvenance) = (3 * .gigabyte, .derived(
         basis: "an 8 GB iPad, model not named",
         rule: "≈3 GB available per app on iPadOS 26.4–26.5 (≈6 GB on 26.0–26.3), \(DeviceSources.ipad8GBForum.location)"))
+    /// Before iPadOS 26.4 the same report reads about 6 GB per app on that 8 GB iPad (iPadOS
+    /// 26.0–26.3); no earlier release is measured, so the 6 GB stands for every release before 26.4.
+    static let eightGBIPadEarlier = [EarlierLimit(before: (26, 4), limit: 6 * .gigabyte, provenance: .derived(
+        basis: "an 8 GB iPad, model not named",
+        rule: "≈6 GB available per app on iPadOS 26.0–26.3 (≈3 GB from 26.4), \(DeviceSources.ipad8GBForum.location)"))]
+    /// No 16 GB iPad has a published measurement: the 8 GB iPad's report gives its limit as a
+    /// share of RAM (3 GB, 37.5%, from iPadOS 26.4; about 6 GB, 75%, before), and the same shares
+    /// of 16 GB are taken: 6 GB, and 12 GB before iPadOS 26.4.
+    static let sixteenGBIPad: (Bytes, LimitProvenance) = (6 * .gigabyte, .derived(
+        basis: "an 8 GB iPad, model not named",
+        rule: "no 16 GB iPad measured; the 8 GB iPad's 37.5% of RAM from iPadOS 26.4, \(DeviceSources.ipad8GBForum.location)"))
+    static let sixteenGBIPadEarlier = [EarlierLimit(before: (26, 4), limit: 12 * .gigabyte, provenance: .derived(
+        basis: "an 8 GB iPad, model not named",
+        rule: "no 16 GB iPad measured; the 8 GB iPad's ≈75% of RAM on iPadOS 26.0–26.3, \(DeviceSources.ipad8GBForum.location)"))]
 
     /// 8 GB (the models below 1 TB); the 8 GB iPad figure.
     static let iPadPro11Third = make(
         "ipad-pro-11-3", "iPad Pro 11-inch (3rd generation)", ["iPad13,4", "iPad13,5", "iPad13,6", "iPad13,7"],
         year: 2021, chip: "M1", ram: 8 * .gigabyte, ramSource: DeviceSources.ipadRAMList, limit: eightGBIPad,
-        shipped: "iPadOS 14", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices)
+        shipped: "iPadOS 14", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices, earlierLimits: eightGBIPadEarlier)
     /// 4 GB; derived from the iPad Pro 11-inch (1st generation).
     static let iPad10 = make(
         "ipad-10", "iPad (10th generation)", ["iPad13,18", "iPad13,19"], year: 2022, chip: "A14 Bionic",
@@ -141,15 +155,22 @@ extension DeviceModel {
     static let iPadAir5 = make(
         "ipad-air-5", "iPad Air (5th generation)", ["iPad13,16", "iPad13,17"], year: 2022, chip: "M1",
         ram: 8 * .gigabyte, ramSource: DeviceSources.ipadRAMList, limit: eightGBIPad,
-        shipped: "iPadOS 15", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices)
+        shipped: "iPadOS 15", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices, earlierLimits: eightGBIPadEarlier)
     /// 8 GB (the models below 1 TB); the 8 GB iPad figure.
     static let iPadPro11Fourth = make(
         "ipad-pro-11-4", "iPad Pro 11-inch (4th generation)", ["iPad14,3", "iPad14,4"], year: 2022, chip: "M2",
         ram: 8 * .gigabyte, ramSource: DeviceSources.ipadRAMList, limit: eightGBIPad,
-        shipped: "iPadOS 16", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices)
+        shipped: "iPadOS 16", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices, earlierLimits: eightGBIPadEarlier)
     /// 8 GB (256 and 512 GB of storage); the 8 GB iPad figure.
     static let iPadPro11M4 = make(
         "ipad-pro-11-m4", "iPad Pro 11-inch (M4)", ["iPad16,3", "iPad16,4"], year: 2024, chip: "M4",
         ram: 8 * .gigabyte, ramSource: DeviceSources.arsM4IPadPro, limit: eightGBIPad,
-        shipped: "iPadOS 17", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices)
+        shipped: "iPadOS 17", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices, earlierLimits: eightGBIPadEarlier)
+    /// 16 GB (1 and 2 TB of storage, the same identifiers as the 8 GB models, which
+    /// ``DeviceModel/product(_:)`` names); the 16 GB iPad figure.
+    static let iPadPro11M4OneTB = make(
+        "ipad-pro-11-m4-1tb", "iPad Pro 11-inch (M4, 1 TB)", ["iPad16,3", "iPad16,4"], year: 2024, chip: "M4",
+        ram: 16 * .gigabyte, ramSource: DeviceSources.arsM4IPadPro, limit: sixteenGBIPad,
+        shipped: "iPadOS 17", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices,
+        earlierLimits: sixteenGBIPadEarlier)
 }

@@ -1,4 +1,4 @@
-/// The iPhones, from the A8 to the A18. Identifiers are DeviceKit's (``DeviceSources/deviceKit``);
+/// The iPhones, from the A8 to the A19 Pro. Identifiers are DeviceKit's (``DeviceSources/deviceKit``);
 /// every A9-and-later model pages by 16 KB (``DeviceSources/pageSize16K``); `shippedOS` is the
 /// major release current at launch; `osVersion` is the last release the model runs, except for
 /// the A8 models, which keep the iOS their limit was measured on. Each entry names the source of
@@ -9,7 +9,8 @@ extension DeviceModel {
         iPhoneXS, iPhoneXSMax, iPhoneXR, iPhone11, iPhone11Pro, iPhone11ProMax, iPhoneSE2,
         iPhone12Mini, iPhone12, iPhone12Pro, iPhone12ProMax, iPhone13Mini, iPhone13, iPhone13Pro, iPhone13ProMax,
         iPhoneSE3, iPhone14, iPhone14Plus, iPhone14Pro, iPhone14ProMax, iPhone15, iPhone15Plus, iPhone15Pro,
-        iPhone15ProMax, iPhone16, iPhone16Plus, iPhone16Pro, iPhone16ProMax,
+        iPhone15ProMax, iPhone16, iPhone16Plus, iPhone16Pro, iPhone16ProMax, iPhone16e, iPhone17, iPhoneAir,
+        iPhone17Pro, iPhone17ProMax,
     ]
 
     static let iOS15Last = "iOS 15.8.8", iOS16Last = "iOS 16.7.16", iOS18Last = "iOS 18.7.9", iOS27 = "iOS 27.0"
@@ -234,4 +235,36 @@ extension DeviceModel {
         "iphone-16-pro-max", "iPhone 16 Pro Max", ["iPhone17,2"], year: 2024, chip: "A18 Pro", ram: 8 * .gigabyte,
         ramSource: DeviceSources.xcodeIPhone16, limit: derived(from: iPhone15Pro),
         shipped: "iOS 18", latest: iOS27, latestSource: DeviceSources.iOS27Devices)
+    /// 8 GB; derived from the iPhone 15 Pro (same RAM; the nearest measured 8 GB iPhone).
+    static let iPhone16e = make(
+        "iphone-16e", "iPhone 16e", ["iPhone17,5"], year: 2025, chip: "A18", ram: 8 * .gigabyte,
+        ramSource: DeviceSources.geekbenchIPhone16e, limit: derived(from: iPhone15Pro),
+        shipped: "iOS 18", latest: iOS27, latestSource: DeviceSources.iOS27Devices)
+    /// 8 GB; derived from the iPhone 15 Pro.
+    static let iPhone17 = make(
+        "iphone-17", "iPhone 17", ["iPhone18,3"], year: 2025, chip: "A19", ram: 8 * .gigabyte,
+        ramSource: DeviceSources.trendForceIPhone17, limit: derived(from: iPhone15Pro),
+        shipped: "iOS 26", latest: iOS27, latestSource: DeviceSources.iOS27Devices)
+    /// No 12 GB iPhone has a published measurement of its own: a third-party report of a game
+    /// killed on an unnamed 12 GB iPhone at 3342 MB resident with 33 MB of its budget left, so a
+    /// limit of 3375 MB (``DeviceSources/nx2AppleTwelveGB``); the iPhone Air, 17 Pro and 17 Pro
+    /// Max are the 12 GB iPhones.
+    static let twelveGBIPhone: (Bytes, LimitProvenance) = (3375 * .megabyte, .derived(
+        basis: "a 12 GB iPhone, model not named",
+        rule: "killed at 3342 MB resident with 33 MB of its budget left (third-party), \(DeviceSources.nx2AppleTwelveGB.location)"))
+    /// 12 GB; the 12 GB iPhone figure.
+    static let iPhoneAir = make(
+        "iphone-air", "iPhone Air", ["iPhone18,4"], year: 2025, chip: "A19 Pro", ram: 12 * .gigabyte,
+        ramSource: DeviceSources.trendForceIPhone17, limit: twelveGBIPhone,
+        shipped: "iOS 26", latest: iOS27, latestSource: DeviceSources.iOS27Devices)
+    /// 12 GB; the 12 GB iPhone figure.
+    static let iPhone17Pro = make(
+        "iphone-17-pro", "iPhone 17 Pro", ["iPhone18,1"], year: 2025, chip: "A19 Pro", ram: 12 * .gigabyte,
+        ramSource: DeviceSources.trendForceIPhone17, limit: twelveGBIPhone,
+        shipped: "iOS 26", latest: iOS27, latestSource: DeviceSources.iOS27Devices)
+    /// 12 GB; the 12 GB iPhone figure.
+    static let iPhone17ProMax = make(
+        "iphone-17-pro-max", "iPhone 17 Pro Max", ["iPhone18,2"], year: 2025, chip: "A19 Pro", ram: 12 * .gigabyte,
+        ramSource: DeviceSources.trendForceIPhone17, limit: twelveGBIPhone,
+        shipped: "iOS 26", latest: iOS27, latestSource: DeviceSources.iOS27Devices)
 }

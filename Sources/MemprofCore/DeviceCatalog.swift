@@ -13,13 +13,14 @@ extension DeviceModel {
     /// on); `cpuScale` falls with the chip's generation (``cpuScale(chip:)``).
     static func make(_ name: String, _ model: String, _ products: [String], year: Int, chip: String,
                      ram: Bytes, ramSource: Citation, limit: (Bytes, LimitProvenance),
-                     shipped: String, latest: String, latestSource: Citation, osVersion: String? = nil) -> DeviceModel {
+                     shipped: String, latest: String, latestSource: Citation, osVersion: String? = nil,
+                     earlierLimits: [EarlierLimit] = []) -> DeviceModel {
         let device = Device(name: name, platform: .ios, ram: ram, systemReserved: ram / 4, appLimit: limit.0,
                             flash: ram / 4, flashReadRate: 1 * .gigabyte, pageSize: 16 * .kilobyte,
                             cpuScale: cpuScale(chip: chip), osVersion: osVersion ?? latest)
         return DeviceModel(device: device, model: model, products: products, year: year, chip: chip,
                            ramSource: ramSource, limit: limit.1, shippedOS: shipped, latestOS: latest,
-                           latestOSSource: latestSource)
+                           latestOSSource: latestSource, earlierLimits: earlierLimits)
     }
 
     /// A limit measured on the model itself.
@@ -43,7 +44,7 @@ extension DeviceModel {
 
     /// How much slower than the host a chip runs measured work: memprof's estimate, 4.0 for the
     /// A8 as the reference preset has it, falling with each generation to 1.0 for the A17 Pro,
-    /// A18 and the M-series.
+    /// A18, A19 and the M-series.
     static func cpuScale(chip: String) -> Double {
         switch chip {
         case "A8", "A8X": 4.0

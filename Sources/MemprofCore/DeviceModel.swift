@@ -64,9 +64,13 @@ public struct DeviceModel: Sendable, Hashable {
     /// The last OS release the model runs (as of November 2026), and where that is read.
     public var latestOS: String
     public var latestOSSource: Citation
+    /// The per-app limits the model had before an OS release changed them, oldest release
+    /// first; ``Device/appLimit`` holds from the last of them on. Empty where no source shows a change.
+    public var earlierLimits: [EarlierLimit]
 
     public init(device: Device, model: String, products: [String], year: Int, chip: String, ramSource: Citation,
-                limit: LimitProvenance, shippedOS: String, latestOS: String, latestOSSource: Citation) {
+                limit: LimitProvenance, shippedOS: String, latestOS: String, latestOSSource: Citation,
+                earlierLimits: [EarlierLimit] = []) {
         self.device = device
         self.model = model
         self.products = products
@@ -77,6 +81,7 @@ public struct DeviceModel: Sendable, Hashable {
         self.shippedOS = shippedOS
         self.latestOS = latestOS
         self.latestOSSource = latestOSSource
+        self.earlierLimits = earlierLimits
     }
 
     public var name: String { device.name }
@@ -99,6 +104,38 @@ extension DeviceModel {
     /// current in (iPhone FAQ, "Why did Apple jump from iOS 18 to iOS 26?", 2025-07-17,
     /// <https://www.iphonefaq.org/archives/978563>).
     public static let skippedMajors = 19...25
+}
+
+/// A per-app limit a model had on the OS versions before `before` (major, minor), where an OS
+/// release changed it, with where that is read.
+public struct EarlierLimit: Sendable, Hashable {
+    public var beforeMajor: Int
+    public var beforeMinor: Int
+    public var limit: Bytes
+    public var provenance: LimitProvenance
+
+    public init(before version: (major: Int, minor: Int), limit: Bytes, provenance: LimitProvenance) {
+        beforeMajor = version.major
+        beforeMinor = version.minor
+        self.limit = limit
+        self.provenance = provenance
+    }
+
+    /// `iPadOS 26.4`-style words for the release the limit ends at, on `family` (iOS or iPadOS).
+    public func endsAt(_ family: String) -> String { "\(family) \(beforeMajor).\(beforeMinor)" }
+}
+
+extension DeviceModel {
+    /// The per-app limit on the OS version `osVersion` names (`iPadOS 26.2`), with where it is
+    /// read: the first of ``earlierLimits`` that ends after that version, else the preset's own.
+    /// A version that does not read as one gets the preset's own.
+    public func appLimit(on osVersion: String?) -> (limit: Bytes, provenance: LimitProvenance) {
+        if let v = osVersion.flatMap(Device.version),
+           let earlier = earlierLimits.first(where: { (v.major, v.minor) < ($0.beforeMajor, $0.beforeMinor) }) {
+            return (earlier.limit, earlier.provenance)
+        }
+        return (device.appLimit, limit)
+    }
 }
 
 extension DeviceModel {

@@ -37,6 +37,39 @@ public enum DeviceSources {
         "Apple Developer Forums thread 826325: 8 GB iPad, ≈3 GB per app on iPadOS 26.4–26.5 (≈6 GB before)",
         "https://developer.apple.com/forums/thread/826325")
 
+    /// LNPANDY/NX2Apple, ENTITLEMENTS.md: on a 12 GB iPhone (the model is not named) a game was
+    /// killed at 3342 MB resident with 33 MB of its budget left, "about 3.3 GB without the
+    /// entitlement and 6–8 GB with it"; a third-party measurement.
+    public static let nx2AppleTwelveGB = Citation(
+        "LNPANDY/NX2Apple ENTITLEMENTS.md: a 12 GB iPhone (model not named) killed at 3342 MB, 33 MB left",
+        "https://raw.githubusercontent.com/LNPANDY/NX2Apple/master/ENTITLEMENTS.md")
+    /// Apple's documentation of `com.apple.developer.kernel.increased-memory-limit`: available
+    /// from iOS and iPadOS 15.0; "An increased memory limit is only available on some device models".
+    public static let increasedMemoryLimitDocs = Citation(
+        "Apple: com.apple.developer.kernel.increased-memory-limit (iOS 15.0+, \"only available on some device models\")",
+        "https://developer.apple.com/documentation/bundleresources/entitlements/com.apple.developer.kernel.increased-memory-limit")
+    /// Apple Developer Forums thread 740831: on an iPhone 8 with iOS 15.2 the entitlement left
+    /// `os_proc_available_memory()` the same; Apple DTS answered that the increase is only
+    /// available on some device models.
+    public static let iPhone8NoRaise = Citation(
+        "Apple Developer Forums thread 740831: iPhone 8, iOS 15.2, the entitlement changes nothing",
+        "https://developer.apple.com/forums/thread/740831")
+    /// introlab/rtabmap pull request 1446: `os_proc_available_memory()` with the entitlement, "iphone
+    /// 12 = 3GB -> 4GB" and "iphone 15 Pro = 6 GB available RAM for the App instead of 3GB"
+    /// (February 2025).
+    public static let rtabmapEntitlement = Citation(
+        "introlab/rtabmap pull request 1446: entitlement raises iPhone 12 3 → 4 GB, iPhone 15 Pro 3 → 6 GB",
+        "https://github.com/introlab/rtabmap/pull/1446")
+    /// Apple Developer Forums thread 73148, "What is the memory limit for a network extension?":
+    /// Apple DTS's tables of Network Extension provider limits (MiB): before iOS 15 packet tunnel
+    /// and app proxy 15, filter control and filter data 6 (64-bit); iOS 15.0 packet tunnel 50, app
+    /// proxy 15, filter control 12, filter data 6, DNS proxy 15, app push 24; iOS 16.0 packet
+    /// tunnel 50, app proxy 15, filter control 50, filter data 50, DNS proxy 15, app push 24,
+    /// "unchanged on iOS 26".
+    public static let networkExtensionLimits = Citation(
+        "Apple Developer Forums thread 73148: Network Extension provider memory limits by iOS version (Apple DTS)",
+        "https://developer.apple.com/forums/thread/73148")
+
     /// Wikipedia, iPhone 6s: "Memory: 2 GB LPDDR4 RAM" (with the teardowns it cites); iFixit's
     /// teardown found 2 GB of Samsung LPDDR4.
     public static let wikipediaIPhone6s = Citation("Wikipedia: iPhone 6s (infobox, Memory)",
@@ -81,6 +114,13 @@ public enum DeviceSources {
     /// models (Apple's Johny Srouji later said so in an interview).
     public static let xcodeIPhone16 = Citation("TechRadar: every iPhone 16 model has 8 GB, from Xcode 16",
         "https://www.techradar.com/phones/iphone/every-iphone-16-model-seemingly-has-8gb-of-ram-which-could-be-bad-news-for-apple-intelligence")
+    /// TechNetBooks, February 2025: the iPhone 16e's Geekbench listing shows 8 GB.
+    public static let geekbenchIPhone16e = Citation("TechNetBooks: iPhone 16e Geekbench listing shows 8 GB",
+        "https://technetbooks.com/2025/02/iphone-16e-geekbench-leak-budget-model.html")
+    /// MacRumors, 4 September 2025, reporting TrendForce: iPhone 17 8 GB; iPhone Air, 17 Pro and
+    /// 17 Pro Max 12 GB (as Ming-Chi Kuo said in April 2025); published before the launch.
+    public static let trendForceIPhone17 = Citation("MacRumors: iPhone 17 8 GB; Air, 17 Pro, 17 Pro Max 12 GB (TrendForce)",
+        "https://www.macrumors.com/2025/09/04/iphone-17-ram-amounts-trendforce/")
     /// Wolf of Tablet, "iPad RAM": one list of every iPad's RAM; the M-series iPad Pros have 8 GB
     /// below 1 TB of storage and 16 GB at 1 TB and 2 TB, under the same product identifiers.
     public static let ipadRAMList = Citation("Wolf of Tablet: RAM of every iPad", "https://wolfoftablet.com/ipad-ram/")

@@ -23,6 +23,13 @@ public enum MemoryWarningCause: String, Sendable, Hashable, CaseIterable {
     case pressure
     /// The script's `memoryWarning` action.
     case script
+    /// Under `xnu` on a phone, the app's own footprint rose past 80% of its own limit
+    /// (`PHYS_FOOTPRINT_WARNING_LEVEL`, xnu-11215.1.10 osfmk/kern/task.c:427, the ledger's warning
+    /// level set with the limit at :1627 and :7485). xnu posts `NOTE_MEMORYSTATUS_PROC_LIMIT_WARN`
+    /// on the way up only (:7228-7237) and, on iOS, sets the pressure note UIKit listens to when
+    /// the app has not asked for the limit note (bsd/kern/kern_memorystatus_notify.c:637-657):
+    /// the app gets `applicationDidReceiveMemoryWarning` whatever the system's pressure level.
+    case limit
 }
 
 /// What keeps an app running in the background, as events name it (`handler`, spec §2.2).

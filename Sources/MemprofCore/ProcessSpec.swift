@@ -97,14 +97,39 @@ public enum ExtensionPoint: String, Sendable, Hashable, Codable, CaseIterable {
     /// A notification service extension: 24 MB (Igor Kulman, "Dealing with memory limits in iOS
     /// app extensions", blog.kulman.sk: the extension crashed "exceeding the 24 MB memory limit").
     case notificationService
+    /// The Network Extension providers, whose limits Apple DTS publishes per iOS version
+    /// (``DeviceSources/networkExtensionLimits``, in MiB): a packet tunnel provider 15 before
+    /// iOS 15, 50 from it.
+    case packetTunnel
+    /// An app proxy provider: 15 MiB in every published table.
+    case appProxy
+    /// A content filter's control provider: 6 MiB before iOS 15, 12 on iOS 15, 50 from iOS 16.
+    case filterControl
+    /// A content filter's data provider: 6 MiB before iOS 16, 50 from it.
+    case filterData
+    /// A DNS proxy provider: 15 MiB (the iOS 15 and 16 tables; none older).
+    case dnsProxy
+    /// An app push provider: 24 MiB (the iOS 15 and 16 tables; none older).
+    case appPush
 
-    /// The published per-process limit.
-    public var memoryLimit: Bytes {
+    /// The published per-process limit, on the latest iOS a source covers.
+    public var memoryLimit: Bytes { memoryLimit(iosMajor: .max) }
+
+    /// The published per-process limit on an iOS major version. Only the Network Extension
+    /// providers have limits per version (Apple DTS's tables for iOS 10, 15.0 and 16.0, the last
+    /// "unchanged on iOS 26"); a version before the oldest table gets the oldest.
+    public func memoryLimit(iosMajor major: Int) -> Bytes {
+        let mib: Int64 = 1 << 20
         switch self {
-        case .widget: 30 * .megabyte
-        case .keyboard: 60 * .megabyte
-        case .share: 120 * .megabyte
-        case .notificationService: 24 * .megabyte
+        case .widget: return 30 * .megabyte
+        case .keyboard: return 60 * .megabyte
+        case .share: return 120 * .megabyte
+        case .notificationService: return 24 * .megabyte
+        case .packetTunnel: return (major < 15 ? 15 : 50) * mib
+        case .appProxy, .dnsProxy: return 15 * mib
+        case .filterControl: return (major < 15 ? 6 : major == 15 ? 12 : 50) * mib
+        case .filterData: return (major < 16 ? 6 : 50) * mib
+        case .appPush: return 24 * mib
         }
     }
 }

@@ -215,4 +215,7 @@ extension XNUSettings {
     /// The numbers of the `xnu` preset, for a device that names no iOS version: xnu-8792 (iOS 16),
     /// the era spec §5 describes.
     public static let kernel = xnu8792
+
+    /// The iOS major version of ``kernel``'s era.
+    public static let kernelIOSMajor = 16
 }

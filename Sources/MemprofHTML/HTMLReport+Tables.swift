@@ -74,6 +74,7 @@ extension HTMLReport {
                 switch r.warning {
                 case .pressure: forWhom = "pressure rise"
                 case .script: forWhom = MemoryWarningCause.script.rawValue
+                case .limit: forWhom = "\(name(r.app)) past 80% of its limit"
                 case nil: forWhom = ""
                 }
             default: forWhom = name(r.app)

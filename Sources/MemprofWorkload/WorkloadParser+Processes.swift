@@ -51,7 +51,13 @@ extension WorkloadParser {
                 process.extensionPoint = ExtensionPoint(
                     rawValue: try v.choice(ExtensionPoint.allCases.map(\.rawValue), what: "extension point"))!
             }
-            if let v = m["memoryLimit"] { process.memoryLimit = try size("memoryLimit", v) }
+            if let v = m["memoryLimit"] {
+                process.memoryLimit = try size("memoryLimit", v)
+            } else if let point = process.extensionPoint, let major = device.osMajor,
+                      point.memoryLimit(iosMajor: major) != point.memoryLimit {
+                // The limit the extension point had on the device's iOS, where it changed since.
+                process.memoryLimit = point.memoryLimit(iosMajor: major)
+            }
             if let limit = process.limit, resident > limit {
                 throw (m["memoryLimit"] ?? m["extensionPoint"] ?? residentNode).error(
                     "resident (\(Format.bytes(resident))) is over the process's memoryLimit (\(Format.bytes(limit))): "

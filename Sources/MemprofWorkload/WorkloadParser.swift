@@ -66,16 +66,28 @@ public struct WorkloadParser {
         }
         let seed = try top["seed"].map { UInt64(try $0.nonNegativeInt()) } ?? 0
         let duration = try top.required("duration").positiveDuration()
-        let device = try top["device"].map(parseDevice) ?? Device.preset(named: "iphone-6-plus")!
+        var device = try top["device"].map(parseDevice) ?? Device.preset(named: "iphone-6-plus")!
         var policy = try top["policy"].map(parsePolicy) ?? .seed2015
-        // The xnu policy uses the numbers of the kernel the device's iOS version runs.
-        if policy.xnu != nil { policy.xnu = XNUSettings.forDevice(device) }
+        // The xnu policy uses the numbers of the kernel the device's iOS version runs, and that
+        // version's background-task limit unless the workload gives its own.
+        let ownTaskLimit = try top["policy"].map { $0.isScalar ? false : try $0.mapping(allowed: Self.policyKeys)["backgroundTaskLimit"] != nil }
+        policy.adoptEra(of: device, keepingTaskLimit: ownTaskLimit ?? false)
+        let deviceKeys = try top["device"].map { $0.isScalar ? [] : try $0.mapping(allowed: Self.deviceKeys).keys } ?? []
+        if policy.xnu != nil, !deviceKeys.contains("appLimit"), !deviceKeys.contains("increasedAppLimit"),
+           let model = DeviceModel.named(device.name) {
+            // The limit of the preset's model on the device's iOS, where an OS release changed it.
+            device.appLimit = model.appLimit(on: device.osVersion).limit
+        }
         if let node = top["policy"], !node.isScalar { try parseFreezerBudget(node, into: &policy) }
         let appsNode = try top.required("apps")
         let appEntries = try appsNode.namedEntries()
         guard !appEntries.isEmpty else { throw appsNode.error("a workload needs at least one app") }
         let ids = appEntries.map(\.0)
         let apps = try appEntries.map { try parseApp(id: $0.0, $0.1, policy: policy, platform: device.platform, device: device) }
+        if policy.xnu != nil, device.increasedAppLimit == nil, apps.contains(where: \.increasedMemoryLimit) {
+            // The entitlement as the device's model and iOS have it (IncreasedMemoryLimit).
+            device.increasedAppLimit = IncreasedMemoryLimit.limit(on: device)
+        }
         let processes = try top["processes"].map { try parseProcesses($0, appIDs: ids, device: device) } ?? []
         let script = try top["script"].map {
             try parseScript($0, apps: apps, ids: ids, processIDs: processes.map(\.id), duration: duration)

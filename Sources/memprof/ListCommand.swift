@@ -96,20 +96,44 @@ struct ListCommand: ParsableCommand {
                 return ["\(d.name): RAM \(Format.bytes(d.ram)), app limit \(megabytes(d.appLimit)), page \(Format.bytes(d.pageSize))",
                         "  every number: \(cite(DeviceSources.referenceText))", ""]
             }
-            let limit = switch m.limit {
-            case .measured(let method, let os, let source): "measured (\(method.rawValue), \(os)): \(cite(source))"
-            case .derived(let basis, let rule): "derived: \(rule); measured: \(measuredSource(basis))"
-            }
+            let limit = provenance(m.limit)
             let page = m.ramSource == DeviceSources.referenceText ? cite(DeviceSources.referenceText)
                 : d.pageSize == 16 * .kilobyte ? cite(DeviceSources.pageSize16K)
                 : "the A8's, as the iPhone 6 Plus has it: \(cite(DeviceSources.referenceText))"
+            let family = m.latestOS.split(separator: " ").first.map(String.init) ?? "iOS"
+            let earlier = m.earlierLimits.map { e in
+                "  app limit before \(e.endsAt(family)) (xnu): \(megabytes(e.limit)): \(Self.provenance(e.provenance))"
+            }
             return ["\(d.name): \(m.model) (\(m.products.joined(separator: ", "))), \(m.year), \(m.chip)",
                     "  RAM \(Format.bytes(d.ram)): \(cite(m.ramSource))",
-                    "  app limit \(megabytes(d.appLimit)): \(limit)",
-                    "  page \(Format.bytes(d.pageSize)): \(page)",
+                    "  app limit \(megabytes(d.appLimit)): \(limit)"] + earlier
+                + ["  increased-memory-limit on \(d.osVersion ?? m.latestOS) (xnu): \(entitlement(d))",
+                   "  page \(Format.bytes(d.pageSize)): \(page)",
                     "  shipped with \(m.shippedOS): the major release current when it came out (\(m.year))",
                     "  latest \(m.latestOS): \(cite(m.latestOSSource))",
                     "  identifiers: \(cite(DeviceSources.deviceKit))", ""]
+        }
+    }
+
+    /// Where a limit comes from: its measurement, or its rule and the measurement it rests on.
+    static func provenance(_ limit: LimitProvenance) -> String {
+        switch limit {
+        case .measured(let method, let os, let source): "measured (\(method.rawValue), \(os)): \(cite(source))"
+        case .derived(let basis, let rule): "derived: \(rule); measured: \(measuredSource(basis))"
+        }
+    }
+
+    /// The active limit of an app with the increased-memory-limit entitlement under `xnu` on the
+    /// preset, and why (IncreasedMemoryLimit).
+    static func entitlement(_ d: Device) -> String {
+        let limit = megabytes(IncreasedMemoryLimit.limit(on: d))
+        return switch IncreasedMemoryLimit.basis(on: d) {
+        case .beforeIOS15: "no raise, the entitlement exists from iOS 15: \(cite(DeviceSources.increasedMemoryLimitDocs))"
+        case .underMinimumRAM: "no raise under 4 GB of RAM (none published; an iPhone 8 on iOS 15.2 got none): "
+            + cite(DeviceSources.iPhone8NoRaise)
+        case .published(let model, let r): "\(limit), the app limit × \(r.with) ÷ \(r.without) as published for \(model): \(cite(r.source))"
+        case .defaultRatio: "\(limit), the app limit × 420 ÷ 312 (the iPhone 13 Pro's; none published for this model): "
+            + cite(DeviceSources.pocketpalAvailableMemory)
         }
     }
 

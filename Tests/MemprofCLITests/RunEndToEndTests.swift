@@ -174,8 +174,19 @@ script:
         #expect(block.contains("\n  RAM 6 GB: MacRumors: iPhone 15 Pro 8 GB, iPhone 15 6 GB, from Xcode 15 RC <https://www.macrumors.com/"))
         #expect(block.contains("\n  app limit 3195 MB: derived: iPhone 13 Pro's limit") && block.contains("measured: iphone-13-pro (os_proc_available_memory"))
         #expect(block.contains("\n  page 16 KB: JetsamEvent fixtures with pageSize 16384"))
+        // The entitlement under xnu on the preset's iOS, with its source.
+        #expect(block.contains("\n  increased-memory-limit on iOS 27.0 (xnu): 4300 MB, the app limit × 420 ÷ 312 as published for iphone-13-pro: a-ghorbani/pocketpal-ai"))
+        let eight = try #require(blocks.first { $0.hasPrefix("iphone-8: ") })
+        #expect(eight.contains("\n  increased-memory-limit on iOS 16.7.16 (xnu): no raise under 4 GB of RAM")
+            && eight.contains("developer.apple.com/forums/thread/740831"))
+        // The iPhones of 2025 and a limit an OS release changed.
+        let seventeen = try #require(blocks.first { $0.hasPrefix("iphone-17-pro: iPhone 17 Pro (iPhone18,1), 2025, A19 Pro\n") })
+        #expect(seventeen.contains("\n  RAM 12 GB: MacRumors: iPhone 17 8 GB") && seventeen.contains("app limit 3375 MB: derived"))
+        let air5 = try #require(blocks.first { $0.hasPrefix("ipad-air-5: ") })
+        #expect(air5.contains("\n  app limit before iPadOS 26.4 (xnu): 6144 MB: derived: ≈6 GB available per app on iPadOS 26.0–26.3"))
         for b in blocks where !b.hasPrefix("macbook") {
-            #expect(b.split(separator: "\n").count == 7, "\(b)")
+            // Eight lines, and one per earlier limit.
+            #expect(b.split(separator: "\n").filter { !$0.hasPrefix("  app limit before ") }.count == 8, "\(b)")
         }
         let wrong = try ProcessRunner.memprof(["list", "policies", "--sources"], in: dir)
         #expect(wrong.status != 0 && wrong.stderr.contains("--sources goes with 'list devices'"))

@@ -8,7 +8,7 @@ import Testing
     @Test func closedSetsKeepReportJSONsWords() {
         #expect(LaunchKind.allCases.map(\.rawValue) == ["cold", "background"])
         #expect(ResumeKind.allCases.map(\.rawValue) == ["warm", "fromCompressed"])
-        #expect(MemoryWarningCause.allCases.map(\.rawValue) == ["pressure", "script"])
+        #expect(MemoryWarningCause.allCases.map(\.rawValue) == ["pressure", "script", "limit"])
         #expect(SwapDirection.allCases.map(\.rawValue) == ["pagingOut", "backInRam"])
         #expect(DismissalOutcome.allCases.map(\.rawValue) == ["unregistered", "leaked", "dangling"])
         #expect(DismissalOutcome.allCases.map(\.status) == [.unregistered, .leaked, .dangling])

@@ -98,6 +98,8 @@ struct LimitTests {
 
     @Test("published extension limits")
     func extensionLimits() {
-        #expect(ExtensionPoint.allCases.map { $0.memoryLimit / MB } == [30, 60, 120, 24])
+        // The Network Extension providers' are Apple DTS's MiB on the latest iOS its tables cover.
+        #expect(ExtensionPoint.allCases.map { $0.memoryLimit / MB } == [30, 60, 120, 24, 50, 15, 50, 50, 15, 24])
+        #expect(ExtensionPoint.packetTunnel.memoryLimit(iosMajor: 14) == 15 * MB)
     }
 }

@@ -27,6 +27,21 @@ extension Simulator {
         return active ? activeLimit : apps[i].spec.inactiveLimit ?? activeLimit
     }
 
+    /// The share of its limit past which xnu warns an app (`PHYS_FOOTPRINT_WARNING_LEVEL`, 80%,
+    /// xnu-11215.1.10 osfmk/kern/task.c:427).
+    static let limitWarningPercent: Int64 = 80
+
+    /// Under `xnu` on a phone, an app whose footprint just rose from `old` past 80% of its
+    /// present limit gets a memory warning of its own (``MemoryWarningCause/limit``): the ledger
+    /// warns on the way up only, once per rise, and again after the footprint has fallen back
+    /// under the level. An app that runs no code (suspended, frozen) has no allocation to rise by.
+    mutating func warnNearLimit(_ i: Int, from old: Bytes) {
+        guard apps[i].state.runsCode else { return }
+        let level = memoryLimit(ofApp: i) / 100 * Self.limitWarningPercent
+        guard old < level, apps[i].footprint >= level else { return }
+        warn(i, .limit)
+    }
+
     /// The fatal limit of the process a jetsam snapshot numbers `j` (apps, then processes).
     func memoryLimit(ofSnapshotIndex j: Int) -> Bytes {
         j < apps.count ? memoryLimit(ofApp: j) : processes[j - apps.count].spec.limit ?? workload.device.appLimit

@@ -40,6 +40,7 @@ extension Simulator {
         }
         if footprint > apps[i].stats.peakFootprintBytes { apps[i].stats.peakFootprintBytes = footprint }
         memoryChanged(i)
+        if delta > 0, hasBands, limitsMemory { warnNearLimit(i, from: footprint - delta) }
     }
 
     mutating func memoryChanged(_ i: Int) {
@@ -118,12 +119,15 @@ extension Simulator {
 
     /// A memory warning to every app that runs code; each releases its `onMemoryWarning.release`.
     mutating func sendMemoryWarnings(cause: MemoryWarningCause) {
-        for i in apps.indices where apps[i].state.runsCode {
-            deliver(.applicationDidReceiveMemoryWarning, to: i)
-            apps[i].stats.memoryWarnings += 1
-            let freed = releasable(i, apps[i].spec.memoryWarningRelease)
-            setFootprint(i, apps[i].footprint - freed)
-            record(.memoryWarning(cause, freedBytes: freed), i)
-        }
+        for i in apps.indices where apps[i].state.runsCode { warn(i, cause) }
+    }
+
+    /// The memory warning app `i` gets, and what it releases.
+    mutating func warn(_ i: Int, _ cause: MemoryWarningCause) {
+        deliver(.applicationDidReceiveMemoryWarning, to: i)
+        apps[i].stats.memoryWarnings += 1
+        let freed = releasable(i, apps[i].spec.memoryWarningRelease)
+        setFootprint(i, apps[i].footprint - freed)
+        record(.memoryWarning(cause, freedBytes: freed), i)
     }
 }
