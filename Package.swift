@@ -168,7 +168,7 @@ let package = Package(
                                                    "MemprofReportReader", "MemprofProfile", "MemprofTrace", "MemprofHTML", "MemprofInput", "MemprofSampler"]),
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
         // Also Yams' public composer: `YAMLTree` is held to its nodes, marks and errors.
-        .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload", "MemprofCore", "MemprofInput",
+        .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload", "MemprofCore", "MemprofInput", "MemprofTestSupport",
                                                         .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofWorkload", "MemprofTestSupport", "MemprofCore", "MemprofOutput"]),
         // Comparing two reports: the metrics of a report by name, thresholds, verdicts, and the
@@ -235,7 +235,7 @@ let package = Package(
         // Fleet sweeps (spec §12): the sweep file, runs on every core, per-metric distributions,
         // fleet.json and runs.csv, shards and merge, paired compare of two fleets, fleet.html.
         .target(name: "MemprofFleet",
-                dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare",
+                dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare", "MemprofBudgets",
                                "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", "MemprofInput"]),
         .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler"]),
         // Fuzz targets over every parser of untrusted input, and a seeded mutation loop;

@@ -14,6 +14,11 @@ public enum BudgetChecker {
     ///     budget's metrics), with `reread` reading its events again; nil: drawn from its events.
     public static func check(_ report: Report, against budget: Budget, evidence: Evidence.Digest? = nil,
                              reread: ((Set<SimEvent.Kind>, (SimEvent) -> Void) throws -> Void)? = nil) throws -> BudgetCheck {
+        if let fleet = budget.limits.first(where: { $0.statistic != nil }) {
+            let message = "\(fleet.metric) \(fleet.statistic!): a statistic over a fleet's runs; a report is one run, "
+                + "limited by {max, min}"
+            throw fleet.place.map { $0.error(message) } ?? CompareInputError.badBudget(message)
+        }
         let metrics = MetricExtractor.metrics(of: report)
         var results: [BudgetResult] = []
         for limit in budget.limits {
@@ -57,20 +62,19 @@ public enum BudgetChecker {
     static func result(_ full: String, limit: Budget.Limit, actual: Double) -> BudgetResult {
         let p = MetricPath(full)
         let kind = MetricKind.of(full)
-        var met = true
-        var message = "\(p.scopeName): \(p.relative) is \(kind.format(actual))"
-        if let hi = limit.max, actual > hi {
-            met = false
-            message = "\(p.scopeName): \(p.relative) allowed at most \(kind.format(hi)), was \(kind.format(actual))"
-        } else if let lo = limit.min, actual < lo {
-            met = false
-            message = "\(p.scopeName): \(p.relative) allowed at least \(kind.format(lo)), was \(kind.format(actual))"
-        } else {
-            let bounds = [limit.min.map { "at least \(kind.format($0))" }, limit.max.map { "at most \(kind.format($0))" }]
-                .compactMap { $0 }.joined(separator: " and ")
-            message += " (allowed \(bounds))"
-        }
+        let (met, message) = judge(actual, limit: limit, subject: "\(p.scopeName): \(p.relative)", format: kind.format)
         return BudgetResult(metric: full, scope: p.scopeName, name: p.relative, kind: kind, max: limit.max, min: limit.min,
                             actual: actual, met: met, message: message, causes: [])
+    }
+
+    /// Whether `actual` keeps within `limit`, and the sentence: "`subject` allowed at most 1, was
+    /// 3", or "`subject` is 1 (allowed at most 1)".
+    public static func judge(_ actual: Double, limit: Budget.Limit, subject: String,
+                             format: (Double) -> String) -> (met: Bool, message: String) {
+        if let hi = limit.max, actual > hi { return (false, "\(subject) allowed at most \(format(hi)), was \(format(actual))") }
+        if let lo = limit.min, actual < lo { return (false, "\(subject) allowed at least \(format(lo)), was \(format(actual))") }
+        let bounds = [limit.min.map { "at least \(format($0))" }, limit.max.map { "at most \(format($0))" }]
+            .compactMap { $0 }.joined(separator: " and ")
+        return (true, "\(subject) is \(format(actual)) (allowed \(bounds))")
     }
 }

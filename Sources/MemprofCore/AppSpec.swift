@@ -106,6 +106,11 @@ public struct AppSpec: Sendable, Hashable {
     /// How much smaller its memory is in the in-RAM compressor (the `xnu` policy on a phone):
     /// uncompressed bytes ÷ compressed bytes. `nil` uses ``defaultCompressionRatio``.
     public var compressionRatio: Double?
+    /// The footprint the app suspends at, stated as MetricKit reports it
+    /// (`averageSuspendedMemory`): entering the background and again at suspension it releases
+    /// what it holds above this, never going under its floor, and takes it back when it resumes.
+    /// `nil`: it releases ``backgroundRelease`` instead.
+    public var suspendedFootprint: Bytes?
 
     public init(id: String, displayName: String? = nil, launchFootprint: Bytes,
                 launchTimeUs: Microseconds = .second, resumeTimeUs: Microseconds = 200_000,

@@ -5,29 +5,57 @@ import MemprofOutput
 /// The outputs of a fleet compare, as for reports: terminal, Markdown, HTML, JUnit XML, JSON.
 /// Each row states the mean change with its 95% confidence interval and the p-value.
 public enum FleetCompareOutput {
-    /// Worse and better rows, then (with `all`) every other; otherwise also rows whose change
-    /// passed the threshold without being significant, so the reader sees what luck could explain.
+    /// In the order of the comparison (the apps' headline metrics first), every row with `all`;
+    /// otherwise worse and better rows, the apps' headline metrics that are not zero on both
+    /// sides (the answer to "what did this do to my app", whatever its verdict), and rows whose
+    /// change had a direction and a p under 0.2, so the reader sees what luck could explain.
     public static func shownRows(_ c: FleetComparison, all: Bool) -> [FleetComparison.Row] {
-        let rank: [Verdict: Int] = [.worse: 0, .better: 1, .gone: 2, .new: 3, .same: 4]
-        let rows = all ? c.rows : c.rows.filter { $0.verdict != .same || ($0.direction != .neutral && $0.pValue < 0.2 && $0.meanChange != 0) }
-        return rows.enumerated().sorted { (rank[$0.element.verdict]!, $0.offset) < (rank[$1.element.verdict]!, $1.offset) }.map(\.element)
+        all ? c.rows : c.rows.filter { r in
+            if r.verdict != .same { return true }
+            if r.context { return false }
+            return (MetricDirections.isHeadline(r.metric) && (r.baseMean != 0 || r.newMean != 0))
+                || (r.direction != .neutral && r.pValue < 0.2 && r.meanChange != 0)
+        }
     }
 
-    static let header = ["cell", "metric", "base mean", "new mean", "mean change", "95% CI", "p", "verdict"]
+    static let header = ["cell", "metric", "base mean", "new mean", "relative (95% CI)", "change (95% CI)", "p", "verdict"]
 
     static func cells(_ r: FleetComparison.Row, alpha: Double) -> [String] {
-        [r.cell, r.metric, value(r.baseMean, r.kind), value(r.newMean, r.kind), FleetCompare.signed(r.meanChange, r.kind),
-         "\(FleetCompare.signed(r.ciLow, r.kind)) to \(FleetCompare.signed(r.ciHigh, r.kind))", FleetCompare.pText(r.pValue),
-         r.verdict == .same && r.direction != .neutral && r.meanChange != 0
-            ? (r.pValue < alpha ? "same (within threshold)" : "same (not significant)") : r.verdict.rawValue]
+        [r.cell, r.metric, value(r.baseMean, r.kind), value(r.newMean, r.kind), relativeText(r) ?? "–",
+         "\(FleetCompare.signed(r.meanChange, r.kind)) (\(FleetCompare.signed(r.ciLow, r.kind)) to \(FleetCompare.signed(r.ciHigh, r.kind)))",
+         FleetCompare.pText(r.pValue), verdictText(r, alpha: alpha)]
     }
+
+    /// `-19% (-31% to -4%)`: the mean change and its 95% interval relative to the base mean.
+    public static func relativeText(_ r: FleetComparison.Row) -> String? {
+        guard let change = r.relativeChange, let low = r.relativeCiLow, let high = r.relativeCiHigh else { return nil }
+        return "\(Comparer.signedPercent(change * 100)) (\(Comparer.signedPercent(low * 100)) to \(Comparer.signedPercent(high * 100)))"
+    }
+
+    /// The verdict; a change that is not one says why: context, neutral, not significant, or
+    /// within a threshold the user set (a fleet applies no threshold of its own).
+    static func verdictText(_ r: FleetComparison.Row, alpha: Double) -> String {
+        guard r.verdict == .same, r.meanChange != 0 else { return r.verdict.rawValue }
+        if r.context { return "context (internal counter, not judged)" }
+        if r.ignored { return "same (ignored by the thresholds file)" }
+        if r.direction == .neutral { return "same (neutral)" }
+        if r.pValue >= alpha { return "same (not significant at \(trimmedAlpha(alpha)))" }
+        let threshold = r.threshold == 0 ? "" : Comparer.signedPercent(r.threshold * 100).dropFirst() + (r.minDelta > 0 ? ", " : "")
+        let floor = r.minDelta > 0 ? "min delta \(value(r.minDelta, r.kind))" : ""
+        // Without a threshold of the user's, a significant change with a direction is a verdict.
+        return "same (within your threshold \(threshold)\(floor))"
+    }
+
+    static func trimmedAlpha(_ alpha: Double) -> String { String(format: "%g", alpha) }
 
     static func value(_ x: Double, _ kind: MetricKind) -> String {
         kind == .count ? String(format: "%.2f", x) : kind.format(x)
     }
 
     static func title(_ c: FleetComparison) -> String {
-        "memprof compare (fleet): \(c.rows.count) metrics over cells, paired by seed, \(c.test) at alpha \(c.alpha): \(c.countsLine)"
+        "memprof compare (fleet): \(c.rows.count) metrics over cells, \(c.test) at alpha \(c.alpha): "
+            + "\(c.countsLine). Means are per run (one run is one day of the workload's duration); relative changes "
+            + "are of the base mean"
     }
 
     public static func terminal(_ c: FleetComparison, all: Bool = false) -> String {

@@ -151,6 +151,8 @@ public struct NodeReader {
     }
 
     var isMapping: Bool { entry.kind == .mapping }
+    /// Whether the node is a mapping (`{...}`), for readers whose key takes a value or a mapping.
+    public var isMappingNode: Bool { isMapping }
 
     /// The node's entries with any keys (for maps keyed by names, such as `apps`).
     public func namedEntries() throws -> [(String, NodeReader)] {

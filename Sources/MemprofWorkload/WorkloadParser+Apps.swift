@@ -5,19 +5,26 @@ import MemprofInput
 extension WorkloadParser {
     static let appKeys = ["name", "launch", "resumeTime", "growth", "maxFootprint", "minFootprint", "onBackground",
                           "onMemoryWarning", "modes", "fetch", "push", "backgroundTask", "voip", "objects",
-                          "increasedMemoryLimit", "inactiveLimit", "compressionRatio"]
+                          "increasedMemoryLimit", "inactiveLimit", "compressionRatio", "averageSuspendedMemory",
+                          "peakMemoryUsage"]
     static let handlerKeys = ["time", "allocates", "work", "timing", "locksFile", "cpu"]
 
     func parseApp(id: String, _ node: NodeReader, policy: PolicySettings, platform: Platform = .ios,
                   device: Device? = nil) throws -> AppSpec {
         let m = try node.mapping(allowed: Self.appKeys)
-        let launch = try m.required("launch").mapping(allowed: ["footprint", "time"])
-        var app = AppSpec(id: id, launchFootprint: try launch.required("footprint").size())
+        // `peakMemoryUsage` (MetricKit's name) is the foreground cap; the launch footprint then
+        // defaults to it.
+        let peakNode = m["peakMemoryUsage"]
+        let peak = try peakNode.map { try $0.size() }
+        let launch = try (peak == nil ? try m.required("launch") : m["launch"])?.mapping(allowed: ["footprint", "time"])
+        let footprintNode = peak == nil ? try launch?.required("footprint") : launch?["footprint"]
+        var app = AppSpec(id: id, launchFootprint: try footprintNode?.size() ?? peak ?? 0)
         if let v = m["name"] { app.displayName = try v.string() }
-        if let v = launch["time"] { app.launchTimeUs = try v.duration() }
+        if let v = launch?["time"] { app.launchTimeUs = try v.duration() }
         if let v = m["resumeTime"] { app.resumeTimeUs = try v.duration() }
         if let v = m["growth"] { app.growth = try v.rate() }
         if let v = m["maxFootprint"] { app.maxFootprint = try v.size() }
+        if let peak, let peakNode { try applyPeak(peak, peakNode, to: &app, m, launchFootprint: footprintNode) }
         if let v = m["minFootprint"] {
             let floor = try v.size()
             guard floor <= app.launchFootprint else {
@@ -37,6 +44,18 @@ extension WorkloadParser {
             let b = try v.mapping(allowed: ["release", "time"])
             if let r = b["release"] { app.backgroundRelease = try r.size() }
             if let t = b["time"] { app.backgroundHandlerTimeUs = try t.duration() }
+        }
+        if let v = m["averageSuspendedMemory"] {
+            if let release = m["onBackground"]?.descendant(["release"]) {
+                throw release.error("averageSuspendedMemory states what the app releases on leaving the foreground "
+                    + "(what it holds above it); give one of the two")
+            }
+            let suspended = try v.size()
+            guard suspended >= app.footprintFloor else {
+                throw v.error("averageSuspendedMemory (\(Format.bytes(suspended))) is under the app's floor of "
+                    + "\(Format.bytes(app.footprintFloor)) (minFootprint\(app.minFootprint == nil ? "; by default the smaller of 5 MB and the launch footprint" : ""))")
+            }
+            app.suspendedFootprint = suspended
         }
         if let v = m["onMemoryWarning"] {
             let w = try v.mapping(allowed: ["release"])
@@ -84,6 +103,25 @@ extension WorkloadParser {
             app.inactiveLimit = limit
         }
         return app
+    }
+
+    /// `peakMemoryUsage`: the footprint the app reaches in the foreground, its `maxFootprint`. An
+    /// app launching under it needs `growth` to get there.
+    func applyPeak(_ peak: Bytes, _ node: NodeReader, to app: inout AppSpec, _ m: Mapping,
+                   launchFootprint: NodeReader?) throws {
+        guard peak > 0 else { throw node.error("peakMemoryUsage must be above 0") }
+        if let v = m["maxFootprint"] {
+            throw v.error("peakMemoryUsage states the cap maxFootprint would (the most the app holds in the foreground); give one of the two")
+        }
+        if app.launchFootprint > peak {
+            throw (launchFootprint ?? node).error("the launch footprint (\(Format.bytes(app.launchFootprint))) is over "
+                + "peakMemoryUsage (\(Format.bytes(peak)))")
+        }
+        if app.launchFootprint < peak && app.growth == nil {
+            throw node.error("\(app.id) launches at \(Format.bytes(app.launchFootprint)) and never grows, so it never "
+                + "reaches peakMemoryUsage (\(Format.bytes(peak))): give it growth, or leave launch.footprint out to launch at the peak")
+        }
+        app.maxFootprint = peak
     }
 
     static let objectKeys = ["size", "observes", "style", "unregisters"]

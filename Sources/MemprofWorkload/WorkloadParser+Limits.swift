@@ -24,6 +24,11 @@ extension WorkloadParser {
             let most = unbounded ? max(app.activeLimit(on: workload.device), app.declaredPeakFootprint) : app.declaredPeakFootprint
             let floor = app.footprintFloor
             let why = unbounded ? "the per-app limit" : "its launch footprint, maxFootprint and largest handler allocation"
+            if let suspended = app.suspendedFootprint, suspended > most {
+                let node = appNodes[i].descendant(["averageSuspendedMemory"]) ?? appNodes[i]
+                throw node.error("averageSuspendedMemory (\(Format.bytes(suspended))) is more than \(app.id) ever holds: "
+                    + "at most \(Format.bytes(most)) (\(why))")
+            }
             for (keys, release) in [(["onBackground", "release"], app.backgroundRelease),
                                     (["onMemoryWarning", "release"], app.memoryWarningRelease)]
             where release > most - floor {

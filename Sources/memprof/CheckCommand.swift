@@ -5,6 +5,7 @@ import MemprofCommandLine
 import Foundation
 import MemprofBudgets
 import MemprofCompare
+import MemprofFleet
 import MemprofWorkload
 import MemprofReport
 
@@ -20,10 +21,17 @@ struct CheckCommand: ParsableCommand {
               summary:
                 backgroundTasks.expiredKilled: {max: 0}
             Each broken budget prints what was allowed, what happened and the events behind it. \
+            For a fleet result (a sweep's folder or its fleet.json) budgets are on statistics of each cell's runs, \
+            one run being one day of the workload:
+              apps:
+                news: {exits.memoryPressure: {mean: {max: 0.3}, shareAboveZero: {max: 25%}}}
+              cells:
+                device.preset=iphone-11: {apps: {news: {exits.memoryPressure: {mean: {max: 0.2}}}}}
+            A broken one lists its cell's worst runs with the line that replays each. \
             Exit 0 when every budget holds, 1 when one is broken, 2 for bad input, 3 when an output cannot be written.
             """)
 
-    @Argument(help: "The report (report.json or its folder).")
+    @Argument(help: "The report (report.json or its folder), or a fleet result (a sweep's folder or its fleet.json).")
     var report: String
 
     @Option(help: "The budget file (YAML).")
@@ -45,6 +53,7 @@ struct CheckCommand: ParsableCommand {
             _ = try ReportLoader.load(report, options: options)
             throw error
         }
+        if FleetCompare.isFleet(report) { return try checkFleet(budgetFile) }
         let paths = budgetFile.limits.map { MetricPath($0.metric) }
         options.eventKinds = ReportLoader.decisionKinds.union(Evidence.eventKinds(for: paths))
         // The events are not kept: the chart's marks and each budget's causes are gathered while reading.
@@ -60,6 +69,15 @@ struct CheckCommand: ParsableCommand {
         }
         try files.write(markdown: CheckOutput.markdown(check),
                         html: { _ in CheckOutput.html(check, report: loaded, marks: decisions.finish().marks) },
+                        junit: { CheckOutput.junit(check) }, json: { try CheckOutput.json(check) })
+        try StandardStream.out(CheckOutput.terminal(check, color: Terminal.stdoutWantsColor))
+        if !check.passed { throw ExitCode(1) }
+    }
+
+    /// A fleet result against budgets on statistics of each cell's runs.
+    func checkFleet(_ budgetFile: Budget) throws {
+        let check = try FleetBudgetChecker.check(report, against: budgetFile)
+        try files.write(markdown: CheckOutput.markdown(check), html: { _ in CheckOutput.html(check, report: nil) },
                         junit: { CheckOutput.junit(check) }, json: { try CheckOutput.json(check) })
         try StandardStream.out(CheckOutput.terminal(check, color: Terminal.stdoutWantsColor))
         if !check.passed { throw ExitCode(1) }

@@ -17,6 +17,8 @@ struct CompareCommand: ParsableCommand {
             BASE and NEW are report.json files or folders holding one, or two fleet results (a sweep's folder \
             or its fleet.json). Counts (evictions, kills, launches, warnings) fail on any rise by default, \
             because the simulation is deterministic; sizes and durations fail beyond --threshold (default 5%). \
+            The apps' own metrics come first; the internal counters (compressor, freezer) are shown as context, \
+            not judged, unless --judge-internal or a direction in the thresholds file. \
             Exit 0 when nothing is worse, 1 when something is, 2 for bad input, 3 when an output cannot be written.
             """)
 
@@ -38,6 +40,16 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "A YAML file of thresholds and per-metric overrides.")
     var thresholds: String?
 
+    @Option(help: "Only this app's metrics (repeat for more apps); the others neither show nor fail.")
+    var app: [String] = []
+
+    @Option(help: ArgumentHelp("Only metrics whose path starts with this (repeat for more): exits, exits.memoryPressure, suspendedMemory.*, summary.evictions.",
+                               valueName: "pattern"))
+    var metric: [String] = []
+
+    @Flag(help: "Judge the internal counters (compressor.*, freezer.*) by their direction instead of showing them as context.")
+    var judgeInternal = false
+
     @Flag(help: "Compare reports of different workloads.")
     var allowDifferent = false
 
@@ -57,7 +69,9 @@ struct CompareCommand: ParsableCommand {
         if let threshold { limits.relative = try Quantities.percent(threshold, option: "--threshold") }
         if let countThreshold { limits.countRelative = try Quantities.percent(countThreshold, option: "--count-threshold") }
         if let minDelta { limits.minDelta = try Quantities.number(minDelta, kind: nil, option: "--min-delta") }
-        if FleetCompare.isFleet(base) || FleetCompare.isFleet(new) { return try runFleet(thresholds: limits) }
+        limits.judgeInternal = judgeInternal
+        let filter = MetricFilter(apps: app, metrics: metric)
+        if FleetCompare.isFleet(base) || FleetCompare.isFleet(new) { return try runFleet(thresholds: limits, filter: filter) }
         // The decisions are gathered while reading (marks, counts), not kept: memory stays bounded.
         let baseDigest = DecisionDigest()
         let baseReport = try ReportLoader.load(base, options: ReportLoader.compareOptions, sink: baseDigest)
@@ -65,7 +79,7 @@ struct CompareCommand: ParsableCommand {
         let newReport = try ReportLoader.load(new, options: ReportLoader.compareOptions, sink: newDigest)
 
         let comparison = try Comparer.compare(base: baseReport, new: newReport, thresholds: limits,
-                                              allowDifferent: allowDifferent)
+                                              allowDifferent: allowDifferent, filter: filter)
         try files.write(
             markdown: CompareOutput.markdown(comparison, all: all),
             html: { page in

@@ -139,12 +139,12 @@ import Testing
         #expect(c.notes.contains { $0.contains("different workloads") })
     }
 
-    @Test func summaryComesFirstThenAppsByKey() throws {
+    @Test func appsComeFirstByKeyThenTheSummary() throws {
         let c = try Comparer.compare(base: makeReport(), new: makeReport())
-        let firstApp = try #require(c.metrics.firstIndex { $0.scope != "summary" })
-        #expect(c.metrics[..<firstApp].allSatisfy { $0.scope == "summary" })
-        #expect(c.metrics[firstApp...].allSatisfy { $0.scope != "summary" })
-        #expect(c.metrics.first { $0.scope == "mail" } != nil)
+        let firstSummary = try #require(c.metrics.firstIndex { $0.scope == "summary" })
+        #expect(c.metrics[..<firstSummary].allSatisfy { $0.scope != "summary" })
+        #expect(c.metrics[firstSummary...].allSatisfy { $0.scope == "summary" })
+        #expect(c.metrics.first?.scope == "mail" && c.metrics[..<firstSummary].last?.scope == "maps")
     }
 }
 

@@ -62,7 +62,12 @@ struct PairedTestTests {
         #expect(FleetCompareOutput.terminal(big).contains("95% CI"))
         #expect(FleetCompareOutput.markdown(big).contains("| p |"))
         #expect(FleetCompareOutput.junit(big).contains("p = "))
-        #expect(FleetCompareOutput.html(big).contains("<th>95% CI</th>"))
+        #expect(FleetCompareOutput.html(big).contains("<th>relative (95% CI)</th>"))
+        // The app the override names leads, each row with its change relative to the base mean.
+        #expect(big.rows.first?.metric.hasPrefix("apps.game.") == true)
+        #expect(big.notes.contains("the overrides that differ name game: their rows lead"))
+        #expect(peak.relativeChange.map { abs($0 - peak.meanChange / peak.baseMean) < 1e-12 } == true)
+        #expect(FleetCompareOutput.terminal(big).contains("apps.game.peakFootprintBytes"))
         #expect(String(decoding: try FleetCompareOutput.json(big), as: UTF8.self).contains("\"pValue\""))
         #expect(row.verdict == .worse)
     }

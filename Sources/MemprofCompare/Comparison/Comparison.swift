@@ -29,6 +29,11 @@ public struct MetricComparison: Sendable, Codable, Equatable {
     public var minDelta: Double
     /// Ignored by a thresholds file: reported, never worse or better.
     public var ignored: Bool
+    /// An internal counter (`compressor.*`, `freezer.*`) shown for context: never worse or better
+    /// unless asked (`--judge-internal`, or a `direction` in the thresholds file).
+    public var context: Bool
+    /// The threshold came from the user (thresholds file or command line), not the defaults.
+    public var userThreshold: Bool
     /// A sentence for worse and better metrics: "mail: evictions rose from 2 to 5 (+150%), threshold 0".
     public var message: String?
 }
@@ -56,12 +61,22 @@ public struct Comparison: Sendable, Codable {
 
     public func count(_ verdict: Verdict) -> Int { counts[verdict.rawValue] ?? 0 }
 
-    /// "2 worse, 1 better, 300 same" (verdicts with none left out, except same).
+    /// "2 worse, 1 better, 300 same; 40 context" (verdicts with none left out, except same;
+    /// internal counters shown for context counted apart).
     public var countsLine: String {
-        Verdict.allCases.compactMap { v in
-            let n = count(v)
+        let context = metrics.filter(\.context).count
+        var counts = self.counts
+        counts[Verdict.same.rawValue, default: 0] -= context
+        return Self.countsLine(counts, context: context)
+    }
+
+    /// The counts of verdicts as one line, with the context rows apart.
+    public static func countsLine(_ counts: [String: Int], context: Int) -> String {
+        let verdicts = Verdict.allCases.compactMap { v in
+            let n = counts[v.rawValue] ?? 0
             return n > 0 || v == .same ? "\(n) \(v.rawValue)" : nil
         }.joined(separator: ", ")
+        return context > 0 ? verdicts + "; \(context) internal counters as context (not judged)" : verdicts
     }
 }
 
@@ -70,27 +85,44 @@ public enum Comparer {
     ///
     /// Throws `CompareInputError.differentWorkloads` when the workload names differ, unless
     /// `allowDifferent`. The order of the result: summary first, then apps by key, each by path.
+    /// - Parameter filter: the metrics kept (`--app`, `--metric`); the others are left out, so
+    ///   they neither show nor fail.
     public static func compare(base: Report, new: Report, thresholds: Thresholds = Thresholds(),
-                               allowDifferent: Bool = false) throws -> Comparison {
+                               allowDifferent: Bool = false, filter: MetricFilter = MetricFilter()) throws -> Comparison {
         if base.run.workload != new.run.workload && !allowDifferent {
             throw CompareInputError.differentWorkloads(base: base.run.workload, new: new.run.workload)
         }
-        let a = MetricExtractor.metrics(of: base)
-        let b = MetricExtractor.metrics(of: new)
+        var a = MetricExtractor.metrics(of: base)
+        var b = MetricExtractor.metrics(of: new)
         try thresholds.checkPatterns(against: Set(a.keys).union(b.keys))
-        // Summary before apps; within a scope, by path (each path's scope looked at once).
-        let paths = Set(a.keys).union(b.keys).map { (summary: $0.hasPrefix("summary."), path: $0) }
-            .sorted { $0.summary != $1.summary ? $0.summary : $0.path < $1.path }.map(\.path)
+        if !filter.isEmpty {
+            try filter.check(against: Set(a.keys).union(b.keys))
+            a = a.filter { filter.keeps($0.key) }
+            b = b.filter { filter.keeps($0.key) }
+        }
+        // The apps before the summary (the apps the workload names are what it asks about);
+        // within an app its headline metrics first (MetricDirections.headlineRank), then by path.
+        let paths = Set(a.keys).union(b.keys).map { path in
+            let parsed = MetricPath(path)
+            return (app: parsed.app, rank: parsed.app == nil ? 0 : MetricDirections.headlineRank(path), path: path)
+        }.sorted { x, y in
+            if (x.app == nil) != (y.app == nil) { return x.app != nil }
+            if x.app != y.app { return x.app! < y.app! }
+            return (x.rank, x.path) < (y.rank, y.path)
+        }.map(\.path)
         var rows: [MetricComparison] = []
         rows.reserveCapacity(paths.count)
         var counts: [String: Int] = [:]
-        // Every app has the same metrics: each one's direction is found once.
-        var directions: [String: MetricDirection] = [:]
+        // Every app has the same metrics: each one's judging is found once per relative path
+        // (unless the thresholds file names apps).
+        var judgings: [String: Thresholds.Judging] = [:]
+        let perApp = thresholds.overrides.contains { $0.pattern.hasPrefix("apps.") && !$0.pattern.hasPrefix("apps.*.") }
         for path in paths {
             let parsed = MetricPath(path)
-            let direction = directions[parsed.relative] ?? MetricDirections.direction(of: path)
-            directions[parsed.relative] = direction
-            var row = compareMetric(parsed, base: a[path], new: b[path], thresholds: thresholds, direction: direction)
+            let key = perApp ? path : (parsed.app == nil ? path : parsed.relative)
+            let judging = judgings[key] ?? thresholds.judging(path, kind: MetricKind.of(path), userOnly: false)
+            judgings[key] = judging
+            var row = compareMetric(parsed, base: a[path], new: b[path], judging: judging)
             if let countPath = latencyCountPath(path), a[countPath] == 0 || b[countPath] == 0,
                row.verdict == .worse || row.verdict == .better {
                 // A latency of a run without resumes is "no figure", not 0 µs: not a change.
@@ -127,25 +159,25 @@ public enum Comparer {
     }
 
     public static func compareMetric(_ path: String, base: Double?, new: Double?, thresholds: Thresholds) -> MetricComparison {
-        compareMetric(MetricPath(path), base: base, new: new, thresholds: thresholds,
-                      direction: MetricDirections.direction(of: path))
+        compareMetric(MetricPath(path), base: base, new: new,
+                      judging: thresholds.judging(path, kind: MetricKind.of(path), userOnly: false))
     }
 
-    static func compareMetric(_ parsed: MetricPath, base: Double?, new: Double?, thresholds: Thresholds,
-                              direction: MetricDirection) -> MetricComparison {
+    static func compareMetric(_ parsed: MetricPath, base: Double?, new: Double?,
+                              judging j: Thresholds.Judging) -> MetricComparison {
         let path = parsed.full
         let kind = MetricKind.of(path)
-        let (relative, floor, ignore) = thresholds.effective(for: path, kind: kind)
         var row = MetricComparison(metric: path, scope: parsed.scopeName, name: parsed.relative, kind: kind,
-                                   direction: direction, base: base, new: new, change: nil, changePercent: nil,
-                                   verdict: .same, threshold: relative, minDelta: floor, ignored: ignore, message: nil)
+                                   direction: j.direction, base: base, new: new, change: nil, changePercent: nil,
+                                   verdict: .same, threshold: j.relative, minDelta: j.minDelta, ignored: j.ignore,
+                                   context: j.context, userThreshold: j.userSet, message: nil)
         guard let base else { row.verdict = .new; return row }
         guard let new else { row.verdict = .gone; return row }
         let change = new - base
         row.change = change
         row.changePercent = base != 0 ? change / abs(base) * 100 : nil
-        guard let verdict = judge(change: change, base: base, direction: direction, relative: relative, floor: floor,
-                                  ignore: ignore) else { return row }
+        guard let verdict = judge(change: change, base: base, direction: j.direction, relative: j.relative,
+                                  floor: j.minDelta, ignore: j.ignore || j.context) else { return row }
         row.verdict = verdict
         row.message = sentence(row)
         return row

@@ -24,19 +24,40 @@ public struct Thresholds: Sendable, Equatable {
         public var minDelta: Double?
         /// Reported but never worse or better.
         public var ignore: Bool = false
+        /// Which way is worse, instead of ``MetricDirections/table``'s. A direction given to an
+        /// internal counter (``MetricDirections/isInternal(_:)``) makes it judged.
+        public var direction: MetricDirection?
 
-        public init(relative: Double? = nil, minDelta: Double? = nil, ignore: Bool = false) {
+        public init(relative: Double? = nil, minDelta: Double? = nil, ignore: Bool = false,
+                    direction: MetricDirection? = nil) {
             self.relative = relative
             self.minDelta = minDelta
             self.ignore = ignore
+            self.direction = direction
         }
     }
 
     /// For sizes and durations.
-    public var relative: Double = 0.05
+    public var relative: Double {
+        get { userRelative ?? 0.05 }
+        set { userRelative = newValue }
+    }
     /// For counts.
-    public var countRelative: Double = 0
-    public var minDelta: Double = 1
+    public var countRelative: Double {
+        get { userCountRelative ?? 0 }
+        set { userCountRelative = newValue }
+    }
+    public var minDelta: Double {
+        get { userMinDelta ?? 1 }
+        set { userMinDelta = newValue }
+    }
+    /// What the user set (file or command line); nil where the built-in default applies.
+    public private(set) var userRelative: Double?
+    public private(set) var userCountRelative: Double?
+    public private(set) var userMinDelta: Double?
+    /// Judge internal counters (`compressor.*`, `freezer.*`) by ``MetricDirections/table``
+    /// instead of showing them as context (`compare --judge-internal`).
+    public var judgeInternal = false
     /// Per-metric rules: a full metric path, `*` for one segment (`apps.*.evictions`). An exact path
     /// wins over a pattern; among patterns, the first in the file.
     public var overrides: [(pattern: String, rule: Rule)] = []
@@ -44,23 +65,48 @@ public struct Thresholds: Sendable, Equatable {
     public init() {}
 
     public static func == (a: Thresholds, b: Thresholds) -> Bool {
-        a.relative == b.relative && a.countRelative == b.countRelative && a.minDelta == b.minDelta
+        a.userRelative == b.userRelative && a.userCountRelative == b.userCountRelative && a.userMinDelta == b.userMinDelta
+            && a.judgeInternal == b.judgeInternal
             && a.overrides.map(\.pattern) == b.overrides.map(\.pattern) && a.overrides.map(\.rule) == b.overrides.map(\.rule)
     }
 
     /// The effective threshold of one metric.
     public func effective(for path: String, kind: MetricKind) -> (relative: Double, minDelta: Double, ignore: Bool) {
-        var rel = kind == .count ? countRelative : relative
-        var floor = minDelta
-        var ignore = false
-        let rule = overrides.first { $0.pattern == path }?.rule
+        let e = judging(path, kind: kind, userOnly: false)
+        return (e.relative, e.minDelta, e.ignore)
+    }
+
+    /// How one metric is judged: its threshold, whether the user set it (file or command line),
+    /// whether it is ignored, and its direction (the file's, else ``MetricDirections/table``'s)
+    /// with whether it is context (an internal counter nobody asked to judge). With `userOnly`,
+    /// thresholds the user did not set are 0: a fleet's paired test alone decides.
+    public func judging(_ path: String, kind: MetricKind, userOnly: Bool) -> Judging {
+        let rule = self.rule(for: path)
+        let userRel = rule?.relative ?? (kind == .count ? userCountRelative : userRelative)
+        let userFloor = rule?.minDelta ?? userMinDelta
+        let defaults = userOnly ? (0.0, 0.0) : (kind == .count ? 0 : 0.05, 1.0)
+        let direction = rule?.direction ?? MetricDirections.direction(of: path)
+        let context = rule?.direction == nil && !judgeInternal && MetricDirections.isInternal(path)
+        return Judging(relative: userRel ?? defaults.0, minDelta: userFloor ?? defaults.1,
+                       userSet: userRel != nil || userFloor != nil, ignore: rule?.ignore ?? false,
+                       direction: direction, context: context)
+    }
+
+    public struct Judging: Sendable, Equatable {
+        public var relative: Double
+        public var minDelta: Double
+        /// The threshold (relative or floor) came from the user, not the built-in defaults.
+        public var userSet: Bool
+        public var ignore: Bool
+        public var direction: MetricDirection
+        /// Shown for context, never worse or better.
+        public var context: Bool
+    }
+
+    /// The per-metric rule of `metrics:` for a path: an exact path, else the first pattern.
+    func rule(for path: String) -> Rule? {
+        overrides.first { $0.pattern == path }?.rule
             ?? overrides.first { $0.pattern.contains("*") && MetricPattern.matches($0.pattern, path) }?.rule
-        if let rule {
-            if let r = rule.relative { rel = r }
-            if let m = rule.minDelta { floor = m }
-            ignore = rule.ignore
-        }
-        return (rel, floor, ignore)
     }
 
     /// Where each per-metric pattern was read (by pattern), for errors found against the reports.
@@ -75,6 +121,7 @@ public struct Thresholds: Sendable, Equatable {
     ///       summary.peakUsedBytes: {threshold: 10%, minDelta: 4MB}
     ///       apps.*.resumeLatencyUs.max: {threshold: 20%, minDelta: 50ms}
     ///       apps.game.timeAtPressureUs.warning: {ignore: true}
+    ///       summary.compressor.decompressions: {direction: higherIsWorse}   # judged, not context
     ///
     /// - Throws: ``WorkloadError`` naming file, line, column and key.
     public static func parse(yaml text: String, file: String = "thresholds", base: Thresholds = Thresholds()) throws -> Thresholds {
@@ -89,11 +136,15 @@ public struct Thresholds: Sendable, Equatable {
                 guard path.hasPrefix("summary.") || path.hasPrefix("apps.") else {
                     throw ruleNode.error("a metric path starts with 'summary.' or 'apps.'")
                 }
-                let fields = try ruleNode.mapping(allowed: ["threshold", "minDelta", "ignore"])
+                let fields = try ruleNode.mapping(allowed: ["threshold", "minDelta", "ignore", "direction"])
                 var rule = Rule()
                 if let v = fields["threshold"] { rule.relative = try Quantities.percent(v) }
                 if let v = fields["minDelta"] { rule.minDelta = try Quantities.number(v, kind: MetricKind.of(path)) }
                 if let v = fields["ignore"] { rule.ignore = try v.bool() }
+                if let v = fields["direction"] {
+                    rule.direction = MetricDirection(rawValue: try v.choice(MetricDirection.allCases.map(\.rawValue),
+                                                                            what: "direction"))
+                }
                 result.overrides.append((path, rule))
                 result.places[path] = ruleNode.place
             }

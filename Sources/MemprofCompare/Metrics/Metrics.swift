@@ -58,7 +58,7 @@ public enum MetricKind: String, Sendable, Codable, CaseIterable {
 }
 
 /// Which way a metric gets worse.
-public enum MetricDirection: String, Sendable, Codable {
+public enum MetricDirection: String, Sendable, Codable, CaseIterable {
     /// A rise is a regression (evictions, kills, peak bytes, time under pressure, latency).
     case higherIsWorse
     /// A fall is a regression (handlers that completed).
@@ -83,17 +83,18 @@ public enum MetricDirection: String, Sendable, Codable {
 /// | `fetches.timedOut`, `pushes.timedOut` | higher is worse | handlers that overran |
 /// | `backgroundTasks.completed`, `fetches.completed`, `pushes.completed` | lower is worse | work that got done |
 /// | `peakUsedBytes`, `peakCompressedBytes`, `peakFootprintBytes` | higher is worse | heavier |
+/// | `suspendedMemory.averageBytes` | higher is worse | MetricKit's `averageSuspendedMemory`: a suspended app that holds more is a larger target when memory runs short |
 /// | `timeAtPressureUs.warning`, `timeAtPressureUs.critical` | higher is worse | time under pressure |
 /// | `resumeLatencyUs.p50`, `resumeLatencyUs.max` | higher is worse | slower resumes |
 /// | `swap.peakBytes`, `swap.timeOverRamUs` (macOS) | higher is worse | paging out instead of RAM |
-/// | `compressor.peakBytes`, `compressor.decompressions` (`xnu` on a phone) | higher is worse | RAM the in-RAM compressor's pool takes; pages decompressed, CPU spent bringing suspended apps back |
+/// | `compressor.peakBytes`, `compressor.decompressions` (`xnu` on a phone) | higher is worse, judged only when asked (internal counters are context: ``isInternal(_:)``) | RAM the in-RAM compressor's pool takes; pages decompressed, CPU spent bringing suspended apps back |
 /// | `compressor.*` otherwise | neutral | what the pool holds uncompressed, pages compressed: driven by the script |
 /// | `headroom.*.spareUs`, `headroom.footprint.spareBytes` | lower is worse | less room before a limit kills the app |
 /// | `handlers.<handler>.peakBytes`, `handlers.<handler>.leakedBytes` (programs run as work, §8.1) | higher is worse | the handler's program needs more memory, or leaks more |
 /// | `*.started`, `backgroundLaunches`, `launches.background`, `warmResumes`, `launches.warm`, `compressedResumes`, `launches.fromCompressed`, `compressions` | neutral | driven by the script; a compression is the cheap alternative to an eviction |
 /// | `timeAtPressureUs.normal`, `timeInStateUs.*`, `resumeLatencyUs.count` | neutral | the other side of metrics above, or workload shape |
-/// | `freezer.budgetExhaustions`, `freezer.refusedFreezes`, `freezer.skips.outOfBudget`, `freezer.skips.outOfSlots` | higher is worse | the `xnu` freezer ran out of its daily budget or slots: suspended apps stay in RAM |
-/// | `freezer.budgetRemainingBytes`, `freezer.budgetRemainingPages` | lower is worse | less budget left for the rest of the day |
+/// | `freezer.budgetExhaustions`, `freezer.refusedFreezes`, `freezer.skips.outOfBudget`, `freezer.skips.outOfSlots` | higher is worse, judged only when asked | the `xnu` freezer ran out of its daily budget or slots: suspended apps stay in RAM |
+/// | `freezer.budgetRemainingBytes`, `freezer.budgetRemainingPages` | lower is worse, judged only when asked | less budget left for the rest of the day |
 /// | `freezer.freezes`, `freezer.pagesWritten`, `freezer.bytesWritten`, `freezer.thaws`, `freezer.*` | neutral | driven by the script; a freeze is the cheap alternative to an eviction |
 public enum MetricDirections {
     public static let table: [(pattern: String, direction: MetricDirection)] = [
@@ -116,6 +117,7 @@ public enum MetricDirections {
         ("peakUsedBytes", .higherIsWorse),
         ("peakCompressedBytes", .higherIsWorse),
         ("peakFootprintBytes", .higherIsWorse),
+        ("suspendedMemory.averageBytes", .higherIsWorse),
         ("timeAtPressureUs.warning", .higherIsWorse),
         ("timeAtPressureUs.critical", .higherIsWorse),
         ("resumeLatencyUs.p50", .higherIsWorse),
@@ -155,6 +157,34 @@ public enum MetricDirections {
         let segments = MetricPath(path).relative.split(separator: ".", omittingEmptySubsequences: false)
         return splitTable.first { MetricPattern.matches($0.segments, segments) }?.direction ?? .neutral
     }
+
+    /// Whether a metric is one of the system's internal counters (the `xnu` compressor's and
+    /// freezer's, `compressor.*` and `freezer.*`): how the kernel got through the day, not what
+    /// an app or its user sees. `compare` shows them as context and judges them only when asked
+    /// (`--judge-internal`, or a `direction` in a thresholds file).
+    public static func isInternal(_ path: String) -> Bool {
+        let relative = MetricPath(path).relative
+        return relative.hasPrefix("compressor.") || relative.hasPrefix("freezer.")
+    }
+
+    /// Where a metric of an app comes in a comparison: the app's exits and what they cost it
+    /// first (memory-pressure kills, then the per-app limit, the other exits, evictions, the cold
+    /// relaunches they cause), then its memory as MetricKit reports it; the rest after.
+    public static func headlineRank(_ path: String) -> Int {
+        let relative = MetricPath(path).relative
+        if let rank = headline.firstIndex(of: relative) { return rank }
+        if relative.hasPrefix("exits."), relative != "exits.userQuit" { return 2 }
+        return headline.count
+    }
+
+    /// Whether `path` is one of an app's headline metrics (its exits, evictions, cold launches,
+    /// suspended and peak memory).
+    public static func isHeadline(_ path: String) -> Bool {
+        MetricPath(path).app != nil && headlineRank(path) < headline.count
+    }
+
+    static let headline = ["exits.memoryPressure", "exits.memoryLimit", "", "evictions", "coldRelaunchesAfterKill",
+                           "launches.cold", "suspendedMemory.averageBytes", "peakFootprintBytes"]
 
     /// The table with its patterns split into segments once.
     static let splitTable = table.map { (segments: MetricPattern.segments($0.pattern), direction: $0.direction) }

@@ -6,12 +6,15 @@ import MemprofReport
 /// The text forms of a comparison: terminal table, Markdown, JUnit XML and JSON.
 public enum CompareOutput {
     /// The rows shown: everything when `all`, otherwise every metric that did not stay the same,
-    /// plus neutral metrics that changed (so the reader sees what moved), worse first.
+    /// plus neutral metrics that changed (so the reader sees what moved). The apps' metrics lead,
+    /// worse first, then the summary's, then the internal counters shown for context.
     public static func shownRows(_ c: Comparison, all: Bool) -> [MetricComparison] {
         let rows = all ? c.metrics : c.metrics.filter { $0.verdict != .same || ($0.change ?? 0) != 0 }
         let rank: [Verdict: Int] = [.worse: 0, .better: 1, .gone: 2, .new: 3, .same: 4]
-        return rows.enumerated().sorted { (rank[$0.element.verdict]!, $0.offset) < (rank[$1.element.verdict]!, $1.offset) }
-            .map(\.element)
+        func key(_ r: MetricComparison, _ offset: Int) -> (Int, Int, Int, Int) {
+            (r.context ? 1 : 0, r.scope == "summary" && !r.metric.hasPrefix("apps.") ? 1 : 0, rank[r.verdict]!, offset)
+        }
+        return rows.enumerated().sorted { key($0.element, $0.offset) < key($1.element, $1.offset) }.map(\.element)
     }
 
     static func cells(_ row: MetricComparison, in c: Comparison) -> [String] {
@@ -39,9 +42,15 @@ public enum CompareOutput {
         return nil
     }
 
+    /// The verdict, and for a change that is not one, why: an internal counter shown for
+    /// context, a neutral or ignored metric, or the threshold it stayed within and whose it is.
     static func verdictText(_ row: MetricComparison) -> String {
         if row.verdict == .same && (row.change ?? 0) != 0 {
-            return row.direction == .neutral || row.ignored ? "same (neutral)" : "same (within threshold)"
+            if row.context { return "context (internal counter, not judged)" }
+            if row.ignored { return "same (ignored by the thresholds file)" }
+            if row.direction == .neutral { return "same (neutral)" }
+            let whose = row.userThreshold ? "your threshold" : "the default threshold"
+            return "same (within \(whose) \(Comparer.thresholdText(row)))"
         }
         return row.verdict.rawValue
     }

@@ -47,9 +47,7 @@ extension Simulator {
     /// What an app does on entering the background (spec §2.1): release, the enter-background
     /// handler, its background task and the next fetch wake; then it suspends if idle.
     mutating func startBackgroundWork(_ i: Int) {
-        let released = releasable(i, apps[i].spec.backgroundRelease)
-        apps[i].releasedOnBackground += released
-        setFootprint(i, apps[i].footprint - released)
+        releaseForBackground(i, atSuspension: false)
         startEnterBackgroundHandler(i)
         guard apps[i].state == .background else { return }
         if let task = apps[i].spec.backgroundTask {

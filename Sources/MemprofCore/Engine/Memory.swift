@@ -117,6 +117,24 @@ extension Simulator {
         max(0, min(bytes, apps[i].footprint - apps[i].spec.footprintFloor))
     }
 
+    /// What app `i` releases on entering the background and at suspension: down to its stated
+    /// ``AppSpec/suspendedFootprint`` (never under its floor), or its `onBackground.release` on
+    /// entering the background when it states none.
+    func backgroundReleasable(_ i: Int, atSuspension: Bool) -> Bytes {
+        guard let target = apps[i].spec.suspendedFootprint else {
+            return atSuspension ? 0 : releasable(i, apps[i].spec.backgroundRelease)
+        }
+        return max(0, apps[i].footprint - max(target, apps[i].spec.footprintFloor))
+    }
+
+    /// Releases what ``backgroundReleasable(_:atSuspension:)`` says; the app takes it back on resuming.
+    mutating func releaseForBackground(_ i: Int, atSuspension: Bool) {
+        let released = backgroundReleasable(i, atSuspension: atSuspension)
+        guard released > 0 else { return }
+        apps[i].releasedOnBackground += released
+        setFootprint(i, apps[i].footprint - released)
+    }
+
     /// A memory warning to every app that runs code; each releases its `onMemoryWarning.release`.
     mutating func sendMemoryWarnings(cause: MemoryWarningCause) {
         for i in apps.indices where apps[i].state.runsCode { warn(i, cause) }

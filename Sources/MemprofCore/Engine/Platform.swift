@@ -71,7 +71,7 @@ struct MacBehaviour: PlatformBehaviour {
         if spec.fetch != nil || spec.modes.contains(.fetch) { declared.append("fetch") }
         if spec.push != nil || spec.modes.contains(.remoteNotification) { declared.append("push") }
         if spec.voip != nil || spec.modes.contains(.voip) { declared.append("voip") }
-        if spec.backgroundRelease > 0 || spec.backgroundHandlerTimeUs > 0 { declared.append("onBackground") }
+        if spec.backgroundRelease > 0 || spec.suspendedFootprint != nil || spec.backgroundHandlerTimeUs > 0 { declared.append("onBackground") }
         if spec.memoryWarningRelease > 0 { declared.append("onMemoryWarning") }
         return declared
     }

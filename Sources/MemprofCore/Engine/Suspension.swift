@@ -15,6 +15,7 @@ extension Simulator {
               apps[i].objects.pendingCrash == nil else { return }
         // A file lock still held at suspension: iOS kills the app then (0xdead10cc).
         if apps[i].holdsFileLock { return kill(i, .suspendedWithLockedFile, requested: nil) }
+        releaseForBackground(i, atSuspension: true)
         setState(i, .suspended, cause: cause)
         if freezerLedger != nil { noteSuspendedWhileSpent(i) }
         let footprint = apps[i].footprint
