@@ -237,11 +237,11 @@ let package = Package(
         .target(name: "MemprofFleet",
                 dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare", "MemprofBudgets",
                                "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", "MemprofInput"]),
-        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler"]),
+        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofField", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler"]),
         // Fuzz targets over every parser of untrusted input, and a seeded mutation loop;
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).
         .target(name: "MemprofFuzz", dependencies: ["MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofBudgets", "MemprofRun",
-                                                    "MemprofReport", "MemprofCore", "MemprofFleet", "MemprofInput"]),
+                                                    "MemprofReport", "MemprofCore", "MemprofFleet", "MemprofInput", "MemprofField"]),
         .executableTarget(name: "memprof-fuzz", dependencies: ["MemprofFuzz"]),
     ],
     swiftLanguageModes: [.v6]

@@ -58,14 +58,28 @@ public enum MetricKitExport {
         public var peakMemoryBytes: Bytes
         /// The footprint each time the app was suspended: how many, mean, standard deviation.
         public var suspended: SuspendedMemory
+        /// Time on screen (active and inactive) and running in the background, when known:
+        /// `applicationTimeMetrics`.
+        public var foregroundUs: Microseconds?
+        public var backgroundUs: Microseconds?
 
         public init(app: String, background: [String: Int] = [:], foreground: [String: Int] = [:],
-                    peakMemoryBytes: Bytes = 0, suspended: SuspendedMemory = SuspendedMemory(sampleCount: 0, averageBytes: 0, standardDeviationBytes: 0)) {
+                    peakMemoryBytes: Bytes = 0, suspended: SuspendedMemory = SuspendedMemory(sampleCount: 0, averageBytes: 0, standardDeviationBytes: 0),
+                    foregroundUs: Microseconds? = nil, backgroundUs: Microseconds? = nil) {
             self.app = app
             self.background = Dictionary(uniqueKeysWithValues: MetricKitExits.backgroundCounters.map { ($0, background[$0] ?? 0) })
             self.foreground = Dictionary(uniqueKeysWithValues: MetricKitExits.foregroundCounters.map { ($0, foreground[$0] ?? 0) })
             self.peakMemoryBytes = peakMemoryBytes
             self.suspended = suspended
+            self.foregroundUs = foregroundUs
+            self.backgroundUs = backgroundUs
+        }
+
+        /// The times of `timeInStateUs` (by AppState name): foreground is active and inactive,
+        /// background is running in the background (suspended time is neither, as in MetricKit).
+        public mutating func setTimes(_ timeInStateUs: (String) -> Microseconds) {
+            foregroundUs = timeInStateUs(AppState.active.rawValue) &+ timeInStateUs(AppState.inactive.rawValue)
+            backgroundUs = timeInStateUs(AppState.background.rawValue)
         }
 
         /// Adds `count` exits for `reason` (report.json's name) on the side the app ended on.
@@ -100,6 +114,7 @@ public enum MetricKitExport {
         report.apps.keys.sorted().map { id in
             let stats = report.apps[id]!
             var m = AppMetrics(app: id, peakMemoryBytes: stats.peakFootprintBytes)
+            m.setTimes { stats.timeInStateUs[$0] ?? 0 }
             if let foregroundExits = stats.foregroundExits, let suspended = stats.suspendedMemory {
                 for (reason, count) in stats.exits {
                     let inForeground = min(max(foregroundExits[reason] ?? 0, 0), count)
@@ -132,47 +147,102 @@ public enum MetricKitExport {
 
     /// The payloads of `metrics`, one per app, in an array.
     public static func json(_ metrics: [AppMetrics], context: Context) -> String {
-        let begin = JetsamExport.dateStamp(0)
-        let end = JetsamExport.dateStamp(context.durationUs)
+        json(days: [(metrics, context)])
+    }
+
+    /// The payloads of several days (runs), each day's apps in turn, in one array.
+    public static func json(days: [(metrics: [AppMetrics], context: Context)]) -> String {
         var out = "["
-        for (i, m) in metrics.enumerated() {
-            var layout = JSONLayout()
-            layout.object(indent: 2) { p in
-                p.string("appVersion", "memprof \(MemprofVersion.current)")
-                p.string("timeStampBegin", begin)
-                p.string("timeStampEnd", end)
-                p.object("metaData") { d in
-                    d.string("appBuildVersion", context.build)
-                    d.string("bundleIdentifier", m.app)
-                    d.string("deviceType", context.identity.product)
-                    d.string("osVersion", context.identity.osVersion)
-                    d.string("platformArchitecture", "arm64")
-                    d.string("regionFormat", "US")
-                }
-                p.object("applicationExitMetrics") { a in
-                    a.object("backgroundExitData") { b in
-                        for k in MetricKitExits.backgroundCounters { b.int(k, m.background[k] ?? 0) }
-                    }
-                    a.object("foregroundExitData") { f in
-                        for k in MetricKitExits.foregroundCounters { f.int(k, m.foreground[k] ?? 0) }
-                    }
-                }
-                p.object("memoryMetrics") { mm in
-                    mm.string("peakMemoryUsage", kilobytes(Double(m.peakMemoryBytes)))
-                    mm.object("averageSuspendedMemory") { s in
-                        s.string("averageValue", kilobytes(Double(m.suspended.averageBytes)))
-                        s.double("standardDeviation", (Double(m.suspended.standardDeviationBytes) / 1024).rounded())
-                        s.int("sampleCount", m.suspended.sampleCount)
-                    }
-                }
+        var first = true
+        for (metrics, context) in days {
+            let begin = JetsamExport.dateStamp(0)
+            let end = JetsamExport.dateStamp(context.durationUs)
+            for m in metrics {
+                out += (first ? "\n  " : ",\n  ") + payload(m, context: context, begin: begin, end: end)
+                first = false
             }
-            out += (i == 0 ? "\n  " : ",\n  ") + layout.text
         }
         return out + "\n]\n"
     }
 
-    /// A measurement as `jsonRepresentation()` writes one: `"184320 kB"`.
+    /// One payload, as `jsonRepresentation()` lays it out.
+    static func payload(_ m: AppMetrics, context: Context, begin: String, end: String) -> String {
+        var layout = JSONLayout()
+        layout.object(indent: 2) { p in
+            p.string("appVersion", "memprof \(MemprofVersion.current)")
+            p.string("timeStampBegin", begin)
+            p.string("timeStampEnd", end)
+            p.object("metaData") { d in
+                d.string("appBuildVersion", context.build)
+                d.string("bundleIdentifier", m.app)
+                d.string("deviceType", context.identity.product)
+                d.string("osVersion", context.identity.osVersion)
+                d.string("platformArchitecture", "arm64")
+                d.string("regionFormat", "US")
+            }
+            p.object("applicationExitMetrics") { a in
+                a.object("backgroundExitData") { b in
+                    for k in MetricKitExits.backgroundCounters { b.int(k, m.background[k] ?? 0) }
+                }
+                a.object("foregroundExitData") { f in
+                    for k in MetricKitExits.foregroundCounters { f.int(k, m.foreground[k] ?? 0) }
+                }
+            }
+            p.object("memoryMetrics") { mm in
+                mm.string("peakMemoryUsage", kilobytes(Double(m.peakMemoryBytes)))
+                mm.object("averageSuspendedMemory") { s in
+                    s.string("averageValue", kilobytes(Double(m.suspended.averageBytes)))
+                    s.double("standardDeviation", (Double(m.suspended.standardDeviationBytes) / 1000).rounded())
+                    s.int("sampleCount", m.suspended.sampleCount)
+                }
+            }
+            if let foreground = m.foregroundUs, let background = m.backgroundUs {
+                p.object("applicationTimeMetrics") { t in
+                    t.string("cumulativeForegroundTime", seconds(foreground))
+                    t.string("cumulativeBackgroundTime", seconds(background))
+                }
+            }
+        }
+        return layout.text
+    }
+
+    /// The mean and sample standard deviation of every sample of several groups, from each
+    /// group's count, mean and sample standard deviation:
+    /// sd² = (Σ (nᵢ − 1) sᵢ² + Σ nᵢ (mᵢ − m)²) ÷ (N − 1), with m = Σ nᵢ mᵢ ÷ N.
+    ///
+    /// The count is summed in 128 bits and given as at most `Int.max`; the mean and deviation
+    /// are taken in floating point, so no group can make them overflow.
+    public static func pooled(_ groups: [SuspendedMemory]) -> SuspendedMemory {
+        let total = groups.reduce(Int128(0)) { $0 + Int128(max($1.sampleCount, 0)) }
+        guard total > 0 else { return SuspendedMemory(sampleCount: 0, averageBytes: 0, standardDeviationBytes: 0) }
+        let n = Double(total)
+        let mean = groups.reduce(0.0) { $0 + Double(max($1.sampleCount, 0)) * Double($1.averageBytes) } / n
+        let squares = groups.reduce(0.0) { sum, g in
+            let count = Double(max(g.sampleCount, 0))
+            guard count > 0 else { return sum }
+            let sd = Double(g.standardDeviationBytes), offset = Double(g.averageBytes) - mean
+            return sum + (count - 1) * sd * sd + count * offset * offset
+        }
+        let sd = total > 1 ? (squares / (n - 1)).squareRoot() : 0
+        return SuspendedMemory(sampleCount: Int(clamping: total), averageBytes: clamped(mean), standardDeviationBytes: clamped(sd))
+    }
+
+    /// `value` rounded to a whole number, within Int64 (NaN gives 0).
+    static func clamped(_ value: Double) -> Int64 {
+        guard value.isFinite else { return value.isNaN ? 0 : (value < 0 ? .min : .max) }
+        let rounded = value.rounded()
+        return rounded >= 9.223372036854775807e18 ? .max : rounded <= -9.223372036854775808e18 ? .min : Int64(rounded)
+    }
+
+    /// A size as `jsonRepresentation()` writes one: `"184320 kB"`, in Foundation's kilobytes
+    /// (`UnitInformationStorage.kilobytes`, 1000 bytes: swift-corelibs-foundation
+    /// Sources/Foundation/Unit.swift).
     static func kilobytes(_ bytes: Double) -> String {
-        "\(Int64((bytes / 1024).rounded())) kB"
+        "\(Int64((bytes / 1000).rounded())) kB"
+    }
+
+    /// A duration as `jsonRepresentation()` writes one: `"700 sec"`.
+    static func seconds(_ us: Microseconds) -> String {
+        "\(Int64((Double(us) / 1e6).rounded())) sec"
     }
 }

@@ -40,7 +40,7 @@ public enum FleetMerge {
             columns: columns, tally: tally, host: part.result.host)
         var bytes = try result.encoded().count
         if result.isComplete { bytes += FleetHTML.data(result, tally: tally, columns: columns).count }
-        bytes += FleetMetricKit.cells(of: part).reduce(0) { $0 + $1.apps.count }
+        bytes += FleetMetricKit.cells(of: part).reduce(0) { $0 + $1.days.count }
         return bytes
     }
 

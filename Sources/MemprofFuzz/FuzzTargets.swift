@@ -2,6 +2,7 @@ import Foundation
 import MemprofBudgets
 import MemprofCompare
 import MemprofCore
+import MemprofField
 import MemprofFleet
 import MemprofInput
 import MemprofReport
@@ -22,7 +23,7 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [workload, yaml, sweep, thresholds, budget, report, plainJSON, fleet]
+    public static let all: [FuzzTarget] = [workload, yaml, sweep, thresholds, budget, report, plainJSON, fleet, metrickit]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 
@@ -94,6 +95,24 @@ public enum FuzzTargets {
         return (try? FleetMerge.readAndSummarize(json: json, csv: csv)) != nil
     }, seeds: {
         Seeds.fleetResults()
+    })
+
+    /// `memprof field`: MetricKit payloads read, summarized per cell (intervals included) and
+    /// written as the table and field.json.
+    public static let metrickit = FuzzTarget(name: "metrickit", run: { data in
+        guard let payloads = try? MetricKitPayloadReader(file: "fuzz.json").read([UInt8](data)), !payloads.isEmpty else { return false }
+        let summary = FieldSummary(payloads: payloads, files: 1)
+        _ = (summary.text, summary.json)
+        return true
+    }, seeds: {
+        Seeds.files(under: "Tests/MemprofFieldTests/Fixtures/metrickit", named: { $0.hasSuffix(".json") })
+            + BuiltinWorkloads.all.prefix(3).compactMap { builtin in
+                guard let loaded = try? WorkloadLoader.parse(builtin.yaml, file: "w.yaml") else { return nil }
+                var simulator = Simulator(workload: loaded.workload, options: .init())
+                let report = Report(result: simulator.run(), workloadSha256: loaded.sha256, source: "fuzz",
+                                    host: .current(simulationWallMs: 0, processedOccurrences: 0), profile: nil)
+                return Data(MetricKitExport.json(report).utf8)
+            }
     })
 
     /// `compare --thresholds`: the file, and its patterns checked against a report's metrics.

@@ -17,7 +17,9 @@ public enum MetricKitNames {
     ]
     /// The keys of a payload as `jsonRepresentation()` writes the sections memprof fills.
     public static let payload: Set<String> = ["appVersion", "timeStampBegin", "timeStampEnd", "metaData",
-                                              "applicationExitMetrics", "memoryMetrics"]
+                                              "applicationExitMetrics", "memoryMetrics", "applicationTimeMetrics"]
+    /// `MXAppRunTimeMetric`'s keys memprof writes: time on screen and running in the background.
+    public static let time: Set<String> = ["cumulativeForegroundTime", "cumulativeBackgroundTime"]
     public static let exitSections: Set<String> = ["backgroundExitData", "foregroundExitData"]
     /// `MXMemoryMetric`'s `averageSuspendedMemory`, an `MXAverage`.
     public static let average: Set<String> = ["averageValue", "standardDeviation", "sampleCount"]

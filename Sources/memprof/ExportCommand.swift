@@ -18,7 +18,7 @@ struct ExportCommand: ParsableCommand {
             + "(customSmallerIsBetter). jetsam writes one JetsamEvent .ips file per moment of memory kills into "
             + "the folder -o names; metrickit writes MXMetricPayload-shaped JSON, one payload per app; "
             + "of a fleet result (its folder or fleet.json), metrickit writes one such file per cell, "
-            + "cell-<index>.json, into the folder -o names, its runs aggregated.")
+            + "cell-<index>.json, into the folder -o names: a payload per run and app (each run a device-day).")
 
     @Argument(help: "The report (report.json or its folder), or for metrickit a fleet result (its folder or fleet.json).")
     var report: String

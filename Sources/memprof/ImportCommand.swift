@@ -28,14 +28,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let url = URL(fileURLWithPath: report)
-        let bytes: [UInt8]
-        switch InputFile.read(report, maxBytes: JetsamReportReader.maxBytes) {
-        case .success(let read): bytes = read
-        case .failure(.tooLarge):
-            throw IPSError(file: report, line: 0, column: 0, keyPath: "",
-                           message: "the file is larger than \(JetsamReportReader.maxBytes >> 20) MB; a JetsamEvent report is far smaller")
-        case .failure(let refusal): throw BadInput("\(report): \(refusal.message)")
-        }
+        let bytes = try FieldFiles.read(report, maxBytes: JetsamReportReader.maxBytes, farSmaller: "a JetsamEvent report is")
         let parsed = try JetsamReportReader(file: report).read(bytes)
         let workloadName = try name.map(Self.checkedName) ?? Self.name(fromFile: url)
         let result = JetsamImport(file: report, name: workloadName).workload(from: parsed)

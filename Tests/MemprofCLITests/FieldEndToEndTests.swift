@@ -2,8 +2,8 @@ import Foundation
 import MemprofTestSupport
 import Testing
 
-/// Field formats through the built binary: export --format jetsam and metrickit, import, and the
-/// errors of each.
+/// Field formats through the built binary: export --format jetsam and metrickit, import, field,
+/// and the errors of each.
 @Suite(.serialized) struct FieldEndToEndTests {
     @Test func jetsamExportImportAndRunReproduceTheKill() throws {
         let dir = try Scratch.makeDirectory("field")
@@ -55,5 +55,36 @@ import Testing
         let noFolder = try ProcessRunner.memprof(["export", "r", "--format", "jetsam"], in: dir)
         #expect(noFolder.status == 2)
         #expect(noFolder.stderr.contains("name a folder with -o DIR"))
+    }
+
+    /// A sweep's MetricKit export read back with `memprof field`: each run a device-day, each
+    /// cell an app on a device and OS; a malformed payload is located and nothing is written.
+    @Test func fieldReadsAFleetsPayloads() throws {
+        let dir = try Scratch.makeDirectory("field")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try """
+            memprof: 1
+            sweep: field-e2e
+            workload: background-heavy
+            seeds: 1..4
+            matrix:
+              device: [iphone-6-plus, ipad-air-2]
+            """.write(to: dir.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+        #expect(try ProcessRunner.memprof(["sweep", "s.yaml", "-o", "fleet"], in: dir).status == 0)
+        #expect(try ProcessRunner.memprof(["export", "fleet", "--format", "metrickit", "-o", "payloads"], in: dir).status == 0)
+        let field = try ProcessRunner.memprof(["field", "payloads", "--app", "exporter", "-o", "field.json"], in: dir)
+        #expect(field.status == 0, "\(field.stderr)")
+        #expect(field.stdout.contains("exporter on iPhone7,1, iPhone OS 8.4.1 (12H321): 4 days"), "\(field.stdout)")
+        #expect(field.stdout.contains("memory pressure"), "\(field.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("field.json"))) as! [String: Any]
+        let cells = json["cells"] as! [[String: Any]]
+        #expect(cells.count == 2 && cells.allSatisfy { $0["days"] as? Int == 4 && $0["app"] as? String == "exporter" })
+
+        try #"[{"metaData": {"deviceType": "d", "osVersion": "o"}, "memoryMetrics": {"peakMemoryUsage": "12 parsecs"}}]"#
+            .write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        let bad = try ProcessRunner.memprof(["field", "bad.json", "-o", "bad-field.json"], in: dir)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("bad.json:1:91: [0].memoryMetrics.peakMemoryUsage: unknown size unit 'parsecs'"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("bad-field.json").path), "nothing half-written")
     }
 }

@@ -32,7 +32,7 @@ import Testing
             #expect(exits.values.flatMap(\.values).reduce(0, +) == appExits, "\(app)")
 
             let memory = try #require(payload["memoryMetrics"] as? [String: Any])
-            #expect(memory["peakMemoryUsage"] as? String == "\((report.apps[app]!.peakFootprintBytes + 512) / 1024) kB")
+            #expect(memory["peakMemoryUsage"] as? String == "\((report.apps[app]!.peakFootprintBytes + 500) / 1000) kB")
             let suspended = try #require(memory["averageSuspendedMemory"] as? [String: Any])
             #expect(Set(suspended.keys) == MetricKitNames.average)
             let suspensions = report.events.count { $0.kind == .transition && $0.app == app && $0.fields.to == .suspended }

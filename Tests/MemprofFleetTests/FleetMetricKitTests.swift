@@ -1,12 +1,13 @@
 import Foundation
+import MemprofField
 import MemprofFleet
 import MemprofTestSupport
 import Testing
 
-/// `memprof export FLEET --format metrickit`: one payload array per cell, its runs
-/// aggregated, checked against Apple's field names and against numbers worked out by hand.
+/// `memprof export FLEET --format metrickit`: per cell, one payload per run and app, checked
+/// against Apple's field names, against numbers worked out by hand, and read back as the field.
 @Suite struct FleetMetricKitTests {
-    /// Every run is the same day (no `generate`), so a cell's sums are three times one run's.
+    /// Every run is the same day (no `generate`), so a cell's three payloads of an app are the same.
     ///
     /// By hand, per run: `a` launches with 40 MB and releases 10 MB on leaving the foreground (it
     /// gets them back when it returns): suspended at 1m with 30 MB; back at 2m (40 MB), +20 MB at
@@ -49,14 +50,17 @@ import Testing
 
     static let megabyte = 1024.0 * 1024
 
+    /// A size in the payload's kB (Foundation's: 1000 bytes), rounded as the payload writes it.
+    static func kB(_ bytes: Double) -> String { "\(Int64((bytes / 1000).rounded())) kB" }
+
     /// The sample standard deviation of `values`, in kB, rounded as the payload writes it.
     static func deviationKB(_ values: [Double]) -> Double {
         let mean = values.reduce(0, +) / Double(values.count)
         let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
-        return (variance.squareRoot() / 1024).rounded()
+        return (variance.squareRoot() / 1000).rounded()
     }
 
-    @Test func eachCellIsOnePayloadArrayWithItsRunsAggregated() throws {
+    @Test func eachCellHoldsOnePayloadPerRunAndApp() throws {
         let dir = try Scratch.makeDirectory("fleet-metrickit")
         try Self.workload.write(to: dir.appendingPathComponent("mk.yaml"), atomically: true, encoding: .utf8)
         try Self.sweep.write(to: dir.appendingPathComponent("sweep.yaml"), atomically: true, encoding: .utf8)
@@ -66,10 +70,12 @@ import Testing
 
         let files = try FleetMetricKit.files(out.appendingPathComponent("fleet.json").path)
         #expect(files.map(\.name) == ["cell-0.json", "cell-1.json"])
-        var cells: [[String: [String: Any]]] = []
+        // Per cell, per app: its payloads in run order (seeds 1, 2, 3).
+        var cells: [[String: [[String: Any]]]] = []
         for file in files {
             let payloads = try #require(try JSONSerialization.jsonObject(with: file.data) as? [[String: Any]])
-            var byApp: [String: [String: Any]] = [:]
+            #expect(payloads.count == 6)
+            var byApp: [String: [[String: Any]]] = [:]
             for payload in payloads {
                 #expect(Set(payload.keys) == MetricKitNames.payload)
                 let exits = try #require(payload["applicationExitMetrics"] as? [String: [String: Int]])
@@ -78,48 +84,73 @@ import Testing
                 #expect(Set(exits["foregroundExitData"]!.keys) == MetricKitNames.foreground)
                 let memory = try #require(payload["memoryMetrics"] as? [String: Any])
                 #expect(Set((memory["averageSuspendedMemory"] as? [String: Any] ?? [:]).keys) == MetricKitNames.average)
+                let time = try #require(payload["applicationTimeMetrics"] as? [String: String])
+                #expect(Set(time.keys) == MetricKitNames.time)
                 let meta = try #require(payload["metaData"] as? [String: String])
                 #expect(payload["timeStampEnd"] as? String == "2015-01-01 00:10:00.00 +0000")
-                byApp[try #require(meta["bundleIdentifier"])] = payload
+                byApp[try #require(meta["bundleIdentifier"]), default: []].append(payload)
             }
             cells.append(byApp)
         }
-        func exits(_ cell: Int, _ app: String, _ side: String) -> [String: Int] {
-            ((cells[cell][app]?["applicationExitMetrics"] as? [String: [String: Int]])?[side] ?? [:]).filter { $0.value != 0 }
+        func each(_ cell: Int, _ app: String, _ check: ([String: Any]) -> Void) {
+            #expect(cells[cell][app]?.count == 3)
+            for payload in cells[cell][app] ?? [] { check(payload) }
         }
-        func memory(_ cell: Int, _ app: String) -> [String: Any] { cells[cell][app]?["memoryMetrics"] as? [String: Any] ?? [:] }
-        func suspended(_ cell: Int, _ app: String) -> [String: Any] { memory(cell, app)["averageSuspendedMemory"] as? [String: Any] ?? [:] }
+        func exits(_ p: [String: Any], _ side: String) -> [String: Int] {
+            ((p["applicationExitMetrics"] as? [String: [String: Int]])?[side] ?? [:]).filter { $0.value != 0 }
+        }
+        func memory(_ p: [String: Any]) -> [String: Any] { p["memoryMetrics"] as? [String: Any] ?? [:] }
+        func suspended(_ p: [String: Any]) -> [String: Any] { memory(p)["averageSuspendedMemory"] as? [String: Any] ?? [:] }
 
-        // Cell 0, iPhone 6 Plus: a killed for its limit in the foreground in each of 3 runs.
-        #expect((cells[0]["a"]?["metaData"] as? [String: String])?["deviceType"] == "iPhone7,1")
-        #expect(exits(0, "a", "foregroundExitData") == ["cumulativeMemoryResourceLimitExitCount": 3])
-        #expect(exits(0, "a", "backgroundExitData").isEmpty)
-        #expect(memory(0, "a")["peakMemoryUsage"] as? String == "\(60 * 1024) kB")
-        #expect(suspended(0, "a")["sampleCount"] as? Int == 6)
-        #expect(suspended(0, "a")["averageValue"] as? String == "\(40 * 1024) kB")
-        #expect(suspended(0, "a")["standardDeviation"] as? Double
-            == Self.deviationKB([30, 50, 30, 50, 30, 50].map { $0 * Self.megabyte }))
-        // Cell 1, iPad Air 2: a survives with 760 MB and is suspended a third time, with 750 MB.
-        #expect((cells[1]["a"]?["metaData"] as? [String: String])?["deviceType"] == "iPad5,3")
-        #expect(exits(1, "a", "foregroundExitData").isEmpty && exits(1, "a", "backgroundExitData").isEmpty)
-        #expect(memory(1, "a")["peakMemoryUsage"] as? String == "\(760 * 1024) kB")
-        #expect(suspended(1, "a")["sampleCount"] as? Int == 9)
-        #expect(suspended(1, "a")["averageValue"] as? String == "\(Int((830.0 / 3 * 1024).rounded())) kB")
-        #expect(suspended(1, "a")["standardDeviation"] as? Double
-            == Self.deviationKB(Array(repeating: [30.0, 50, 750], count: 3).flatMap { $0 }.map { $0 * Self.megabyte }))
-        // b, the same on both: 3 quits (background normal exits), 6 suspensions at 30 MB.
-        for cell in 0..<2 {
-            #expect(exits(cell, "b", "backgroundExitData") == ["cumulativeNormalAppExitCount": 3])
-            #expect(exits(cell, "b", "foregroundExitData").isEmpty)
-            #expect(suspended(cell, "b")["sampleCount"] as? Int == 6)
-            #expect(suspended(cell, "b")["averageValue"] as? String == "\(30 * 1024) kB")
-            #expect(suspended(cell, "b")["standardDeviation"] as? Double == 0)
+        // The build names the workload (its path), the cell and the run's seed.
+        let builds = cells[0]["a"]?.map { ($0["metaData"] as? [String: String])?["appBuildVersion"] ?? "" } ?? []
+        #expect(builds.count == 3 && zip(builds, 1...3).allSatisfy { $0.hasSuffix("mk.yaml device=iphone-6-plus seed \($1)") }, "\(builds)")
+        // Cell 0, iPhone 6 Plus: a killed for its limit in the foreground in each run.
+        each(0, "a") { p in
+            #expect((p["metaData"] as? [String: String])?["deviceType"] == "iPhone7,1")
+            #expect(exits(p, "foregroundExitData") == ["cumulativeMemoryResourceLimitExitCount": 1])
+            #expect(exits(p, "backgroundExitData").isEmpty)
+            #expect(memory(p)["peakMemoryUsage"] as? String == Self.kB(60 * Self.megabyte))
+            #expect(suspended(p)["sampleCount"] as? Int == 2)
+            #expect(suspended(p)["averageValue"] as? String == Self.kB(40 * Self.megabyte))
+            #expect(suspended(p)["standardDeviation"] as? Double == Self.deviationKB([30, 50].map { $0 * Self.megabyte }))
+            #expect((p["applicationTimeMetrics"] as? [String: String])?["cumulativeBackgroundTime"] == "0 sec")
         }
+        // Cell 1, iPad Air 2: a survives with 760 MB and is suspended a third time, with 750 MB.
+        each(1, "a") { p in
+            #expect((p["metaData"] as? [String: String])?["deviceType"] == "iPad5,3")
+            #expect(exits(p, "foregroundExitData").isEmpty && exits(p, "backgroundExitData").isEmpty)
+            #expect(memory(p)["peakMemoryUsage"] as? String == Self.kB(760 * Self.megabyte))
+            #expect(suspended(p)["sampleCount"] as? Int == 3)
+            #expect(suspended(p)["averageValue"] as? String == Self.kB(830.0 / 3 * Self.megabyte))
+            #expect(suspended(p)["standardDeviation"] as? Double == Self.deviationKB([30.0, 50, 750].map { $0 * Self.megabyte }))
+        }
+        // b, the same on both: a quit each run (a background normal exit), 2 suspensions at 30 MB.
+        for cell in 0..<2 {
+            each(cell, "b") { p in
+                #expect(exits(p, "backgroundExitData") == ["cumulativeNormalAppExitCount": 1])
+                #expect(exits(p, "foregroundExitData").isEmpty)
+                #expect(suspended(p)["sampleCount"] as? Int == 2)
+                #expect(suspended(p)["averageValue"] as? String == Self.kB(30 * Self.megabyte))
+                #expect(suspended(p)["standardDeviation"] as? Double == 0)
+            }
+        }
+
+        // Read back as the field: each run a device-day, the cell's runs pooled.
+        let payloads = try files.flatMap { try MetricKitPayloadReader(file: $0.name).read([UInt8]($0.data)) }
+        let field = FieldSummary(payloads: payloads, files: files.count)
+        #expect(field.cells.map { "\($0.app) \($0.deviceType)" } == ["a iPad5,3", "a iPhone7,1", "b iPad5,3", "b iPhone7,1"])
+        let phone = try #require(field.cells.first { $0.app == "a" && $0.deviceType == "iPhone7,1" })
+        #expect(phone.days == 3)
+        let limit = try #require(phone.exits.first { $0.side == "foreground" && $0.counter == "cumulativeMemoryResourceLimitExitCount" })
+        #expect(limit.rate.total == 3 && limit.rate.perDay == 1)
+        #expect(phone.suspended?.sampleCount == 6)
+        #expect(abs(Double(phone.suspended?.averageBytes ?? 0) - 40 * Self.megabyte) <= 1000)
     }
 
     @Test func pooledDeviationEqualsTheDeviationOfAllSamples() {
         // Groups [1, 2, 3] and [10, 20]: all five samples have mean 7.2 and sd 7.6942…
-        let pooled = FleetMetricKit.pooled([
+        let pooled = MetricKitExport.pooled([
             .init(sampleCount: 3, averageBytes: 2_000_000, standardDeviationBytes: 1_000_000),
             .init(sampleCount: 2, averageBytes: 15_000_000, standardDeviationBytes: Int64((50.0).squareRoot() * 1_000_000)),
             .init(sampleCount: 0, averageBytes: 0, standardDeviationBytes: 0),

@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCore
+import MemprofField
 import MemprofTestSupport
 import Testing
 @testable import MemprofFleet
@@ -81,7 +82,7 @@ import Testing
     /// Groups far larger than any sweep makes still pool without overflowing.
     @Test func pooledStatisticsDoNotOverflow() {
         let huge = SuspendedMemory(sampleCount: Int.max, averageBytes: 1 << 50, standardDeviationBytes: 1 << 40)
-        let pooled = FleetMetricKit.pooled([huge, huge, huge])
+        let pooled = MetricKitExport.pooled([huge, huge, huge])
         #expect(pooled.sampleCount == Int.max)
         #expect(pooled.averageBytes == 1 << 50)
         #expect(pooled.standardDeviationBytes == 1 << 40)
