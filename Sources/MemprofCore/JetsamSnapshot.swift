@@ -44,13 +44,16 @@ public struct JetsamSnapshot: Sendable, Hashable {
     /// The index of the largest app in memory.
     public var largestProcess: Int
     public var pageSize: Bytes
-    /// Largest first (ties by app id, then index).
+    /// Largest first (ties by app id, then index): every process in memory, or past
+    /// ``JetsamEvent/listLimit`` the largest ones and the killed one.
     public var processes: [Process]
     /// The in-RAM compressor's pool and counters at the moment (nil in a run without one).
     public var compressor: JetsamEvent.Compressor?
+    /// The processes in memory that `processes` leaves out (nil when it lists every one).
+    public var unlisted: JetsamEvent.Unlisted?
 
     public init(atUs: Microseconds, killed: Int, exitReason: ExitReason, largestProcess: Int, pageSize: Bytes,
-                processes: [Process], compressor: JetsamEvent.Compressor? = nil) {
+                processes: [Process], compressor: JetsamEvent.Compressor? = nil, unlisted: JetsamEvent.Unlisted? = nil) {
         self.atUs = atUs
         self.killed = killed
         self.exitReason = exitReason
@@ -58,6 +61,7 @@ public struct JetsamSnapshot: Sendable, Hashable {
         self.pageSize = pageSize
         self.processes = processes
         self.compressor = compressor
+        self.unlisted = unlisted
     }
 
     /// The `reason` of a process: on the killed one only.
@@ -74,6 +78,6 @@ public struct JetsamSnapshot: Sendable, Hashable {
                         JetsamEvent.Process(pid: $0.pid, priority: $0.priority, name: appIDs[$0.app], rpages: $0.rpages,
                                             states: $0.states, reason: reason(of: $0))
                     },
-                    compressor: compressor)
+                    compressor: compressor, unlisted: unlisted)
     }
 }

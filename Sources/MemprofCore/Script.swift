@@ -117,6 +117,11 @@ public struct GenerateSpec: Sendable, Hashable {
 
 /// A whole workload, validated and resolved: what the simulator runs.
 public struct Workload: Sendable, Hashable {
+    /// The longest name a workload takes: its report folder is named after it, and the staging
+    /// folder beside it (`.NAME.memprof-PID-START`, 38 characters more at most) must fit a file
+    /// name's 255 bytes (Linux `NAME_MAX`) with room to spare.
+    public static let maxNameLength = 200
+
     public var name: String
     public var seed: UInt64
     public var durationUs: Microseconds

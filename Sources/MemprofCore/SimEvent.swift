@@ -180,6 +180,25 @@ public struct JetsamEvent: Sendable, Hashable, Codable {
         }
     }
 
+    /// What a snapshot of more than ``JetsamEvent/listLimit`` processes leaves out: how many
+    /// processes were in memory besides those listed, and their resident pages together.
+    public struct Unlisted: Sendable, Hashable, Codable {
+        public var processes: Int
+        public var rpages: Int64
+
+        public init(processes: Int, rpages: Int64) {
+            self.processes = processes
+            self.rpages = rpages
+        }
+    }
+
+    /// The most processes a snapshot lists. iOS lists every process (the corpus's largest report,
+    /// ios14.2-iphone12-1-highwater.ips, lists 442); a run of thousands of apps with a kill each
+    /// would write every one at every kill, a report growing as the square of the apps. Past this
+    /// many, a snapshot lists the largest ones and the killed one, and counts the rest in
+    /// ``unlisted``; a snapshot of at most this many processes lists them all.
+    public static let listLimit = 512
+
     public var atUs: Microseconds
     public var killed: String
     public var exitReason: ExitReason
@@ -189,9 +208,12 @@ public struct JetsamEvent: Sendable, Hashable, Codable {
     /// Set when the run has an in-RAM compressor (the `xnu` policy on a phone); nil otherwise,
     /// and then not written in report.json.
     public var compressor: Compressor?
+    /// Set when the snapshot lists fewer processes than were in memory (``listLimit``); nil
+    /// otherwise, and then not written in report.json.
+    public var unlisted: Unlisted?
 
     public init(atUs: Microseconds, killed: String, exitReason: ExitReason, largestProcess: String, pageSize: Bytes,
-                processes: [Process], compressor: Compressor? = nil) {
+                processes: [Process], compressor: Compressor? = nil, unlisted: Unlisted? = nil) {
         self.atUs = atUs
         self.killed = killed
         self.exitReason = exitReason
@@ -199,5 +221,6 @@ public struct JetsamEvent: Sendable, Hashable, Codable {
         self.pageSize = pageSize
         self.processes = processes
         self.compressor = compressor
+        self.unlisted = unlisted
     }
 }

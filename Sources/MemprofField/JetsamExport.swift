@@ -55,12 +55,11 @@ public enum JetsamExport {
         // moment add their reasons (and their process, if the first snapshot did not list it).
         var processes: [JetsamReport.Process] = []
         var reasons: [String: String] = [:]
-        var order: [String] = []
+        var listed: Set<String> = []
         for e in events {
             for p in e.processes {
                 if let reason = p.reason, reasons[p.name] == nil { reasons[p.name] = reason }
-                guard !order.contains(p.name) else { continue }
-                order.append(p.name)
+                guard listed.insert(p.name).inserted else { continue }
                 let words = JetsamVocabulary.iosWords(p.states, resume: major < 14)
                 processes.append(JetsamReport.Process(
                     pid: p.pid ?? pids[p.name], name: p.name, states: words,
@@ -78,19 +77,21 @@ public enum JetsamExport {
         // (ios10.1.1-iphone7-2-highwater.ips: SpringBoard 121st of 134; ios14.2-…: the two killed
         // daemons among the others of their bands); in a band, the order the kernel killed them
         // in, then the largest first. Bands come from the snapshot even where they are not written.
-        let killOrder = events.map(\.killed)
+        let killOrder = Dictionary(events.enumerated().map { ($1.killed, $0) }, uniquingKeysWith: { a, _ in a })
         let band = Dictionary(events.flatMap(\.processes).map { ($0.name, $0.priority ?? bands.priority(states: JetsamVocabulary.iosWords($0.states))) },
                               uniquingKeysWith: { a, _ in a })
         processes.sort { a, b in
             let ba = band[a.name] ?? 0, bb = band[b.name] ?? 0
             if ba != bb { return ba < bb }
-            let ka = killOrder.firstIndex(of: a.name), kb = killOrder.firstIndex(of: b.name)
+            let ka = killOrder[a.name], kb = killOrder[b.name]
             if let ka, let kb { return ka < kb }
             if (ka != nil) != (kb != nil) { return ka != nil }
             if a.rpages != b.rpages { return a.rpages > b.rpages }
             return a.name < b.name
         }
+        // The processes a long snapshot leaves out (``JetsamEvent/unlisted``) are resident too.
         let residentPages = processes.filter { !$0.states.contains("frozen") }.reduce(Int64(0)) { $0 + $1.rpages }
+            + (first.unlisted?.rpages ?? 0)
         let device = report.device
         let appPages = (device.ram - device.systemReserved) / pageSize
         let stamp = dateStamp(first.atUs)

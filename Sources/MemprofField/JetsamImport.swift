@@ -1,5 +1,7 @@
 import MemprofCore
+import MemprofInput
 import MemprofOutput
+import MemprofWorkload
 
 /// `memprof import JETSAM.ips -o workload.yaml`: a workload that reproduces the moment of a
 /// device's jetsam report, so that running it under the `xnu` policy kills the processes the
@@ -32,9 +34,12 @@ public struct JetsamImport {
         /// The report's kills that are not replayed, each with its reason and why.
         public var facts: [String]
         public var notes: [String]
+        /// Where the replay, run at import, does not do what the report says: a kill of the
+        /// report it does not make, one it makes that the report does not list, another order.
+        public var differences: [String] = []
 
         public static func == (a: Result, b: Result) -> Bool {
-            a.yaml == b.yaml && a.notes == b.notes && a.facts == b.facts
+            a.yaml == b.yaml && a.notes == b.notes && a.facts == b.facts && a.differences == b.differences
                 && a.expectedKills.map(\.app) == b.expectedKills.map(\.app)
                 && a.expectedKills.map(\.reason) == b.expectedKills.map(\.reason)
         }
@@ -91,7 +96,10 @@ public struct JetsamImport {
     /// Long enough for every app that left the foreground to age into the idle band (2 s under xnu).
     static let settleUs: Microseconds = 10_000_000
 
-    public func workload(from report: JetsamReport) -> Result {
+    /// The workload replaying `report`; refused (an error at the report's process that makes it
+    /// impossible, with its key) when the moment has no app, or when its memory adds up past the
+    /// largest RAM a workload describes (4096GB).
+    public func workload(from report: JetsamReport) throws(IPSError) -> Result {
         let pageSize = report.memoryStatus.pageSize
         let version = report.osVersion
         let hasPriorities = report.processes.contains { $0.priority != nil }
@@ -125,6 +133,13 @@ public struct JetsamImport {
             entries.append(Entry(process: p, index: i, key: key, kind: kind, role: role,
                                  frozen: kind == .app && p.states.contains("frozen"), band: band,
                                  bytes: max(2, p.rpages) * pageSize))
+        }
+
+        guard entries.contains(where: { $0.kind == .app }) else {
+            throw IPSError(file: file, line: report.processes.first?.line ?? 1, column: report.processes.first?.column ?? 1,
+                           keyPath: "processes", message: "the report lists no app (\(report.processes.count) "
+                               + "\(report.processes.count == 1 ? "process" : "processes"), none an app); "
+                               + "a workload replays a moment of at least one app")
         }
 
         // Which kills are replayed.
@@ -207,6 +222,11 @@ public struct JetsamImport {
         }
         let factBytes = entries.filter(\.fact).reduce(Int64(0)) { $0 + $1.bytes }
         let kept = entries.filter { !$0.fact }
+        if !kept.contains(where: { $0.kind == .app }), let app = entries.first(where: { $0.kind == .app }) {
+            throw IPSError(file: file, line: app.process.line, column: app.process.column, keyPath: "processes[\(app.index)]",
+                           message: "every app of the report was killed for a reason memprof carries as a fact, "
+                               + "not replayed; a workload replays a moment of at least one app")
+        }
         let demandStart = pageSize
         // Jetsam kills while available memory is at or under its critical threshold, a fraction
         // of RAM (PolicySettings.levelBytes): the apps share that much more than what the report
@@ -219,10 +239,22 @@ public struct JetsamImport {
             policy.xnu = .forDevice(device)
             return ram - policy.levelBytes(on: device).limit
         }
+        func tooMuch(_ ram: Bytes) -> IPSError {
+            let largest = entries.indices.max { entries[$0].bytes < entries[$1].bytes }!
+            let p = entries[largest].process
+            return IPSError(file: file, line: p.line, column: p.column, keyPath: "processes[\(largest)].rpages",
+                            message: "the processes' resident pages (\(Format.bytes(listed))) and the free pages "
+                                + "need \(Format.bytes(ram)) of RAM, more than the \(Format.bytes(Quantity.maxBytes)) "
+                                + "a workload describes (the largest, \(p.name), has \(p.rpages) pages)")
+        }
+        guard ram <= Quantity.maxBytes else { throw tooMuch(ram) }
         var systemReserved = ram - listed - freeBytes + factBytes - demandStart - criticalReserve(ram)
-        while systemReserved < 0 {
-            ram += 512 * .megabyte
-            systemReserved = ram - listed - freeBytes + factBytes - demandStart - criticalReserve(ram)
+        if systemReserved < 0 {
+            while systemReserved < 0 {
+                ram += 512 * .megabyte
+                guard ram <= Quantity.maxBytes else { throw tooMuch(ram) }
+                systemReserved = ram - listed - freeBytes + factBytes - demandStart - criticalReserve(ram)
+            }
             notes.append("RAM \(Format.bytes(ram)): room for jetsam's critical threshold")
         }
         notes.append("reserved \(Format.bytes(systemReserved)) for the kernel, wired memory and kills not replayed, "
@@ -357,17 +389,7 @@ public struct JetsamImport {
         }
         appLimit = max(appLimit, (apps.map { footprints[$0.key]! }.max() ?? 0) + pageSize)
 
-        var y = "# Imported by memprof from \(Self.comment(file))\n"
-        y += "# \(Self.comment(report.header.osVersion.isEmpty ? (report.build ?? "") : report.header.osVersion))"
-        y += report.product.map { ", \(Self.comment($0))" } ?? ""
-        y += ", \(Self.comment(report.header.timestamp))\n"
-        y += "# \(report.processes.count) processes: \(apps.count) apps, \(kept.count - apps.count) other processes\n"
-        for (n, kill) in expected.enumerated() {
-            y += "# replays kill \(n + 1): \(Self.comment(kill.app)) (\(kill.reason))\n"
-        }
-        for f in facts { y += "# fact: \(Self.comment(f))\n" }
-        for n in notes { y += "# \(Self.comment(n))\n" }
-        y += "memprof: 1\nname: \(name)\nduration: \(Self.seconds(at + 30_000_000))\n"
+        var y = "memprof: 1\nname: \(name)\nduration: \(Self.seconds(at + 30_000_000))\n"
         y += "device:\n  ram: \(Self.size(ram))\n  systemReserved: \(Self.size(systemReserved))\n"
         y += "  appLimit: \(Self.size(appLimit))\n  flash: \(Self.size(flash))\n  flashReadRate: 200MB/s\n"
         y += "  pageSize: \(Self.size(pageSize))\n"
@@ -409,7 +431,61 @@ public struct JetsamImport {
         }
         y += "  \(Self.demandKey): {name: \(Self.demandKey), kind: system, band: \(bands.top), resident: \(Self.size(demandStart))}\n"
         y += "script:\n" + (script.isEmpty ? "  - {at: 0s, home: true}" : script.joined(separator: "\n")) + "\n"
-        return Result(yaml: y, expectedKills: expected, facts: facts, notes: notes)
+
+        // The replay, run: what the workload does is what import says, whatever the plan above.
+        let replayed = try replay(y, report: report)
+        let differences = Self.differences(planned: expected, replayed: replayed)
+        var head = "# Imported by memprof from \(Self.comment(file))\n"
+        head += "# \(Self.comment(report.header.osVersion.isEmpty ? (report.build ?? "") : report.header.osVersion))"
+        head += report.product.map { ", \(Self.comment($0))" } ?? ""
+        head += ", \(Self.comment(report.header.timestamp))\n"
+        head += "# \(report.processes.count) processes: \(apps.count) apps, \(kept.count - apps.count) other processes\n"
+        for (n, kill) in replayed.enumerated() {
+            head += "# replays kill \(n + 1): \(Self.comment(kill.app)) (\(kill.reason))\n"
+        }
+        for f in facts { head += "# fact: \(Self.comment(f))\n" }
+        for d in differences { head += "# unlike the report: \(Self.comment(d))\n" }
+        for n in notes { head += "# \(Self.comment(n))\n" }
+        return Result(yaml: head + y, expectedKills: replayed, facts: facts, notes: notes, differences: differences)
+    }
+
+    /// Runs the workload `yaml` and returns its memory kills in order: the name report.json gives
+    /// each killed process and its jetsam reason. A workload `run` would refuse is refused here.
+    func replay(_ yaml: String, report: JetsamReport) throws(IPSError) -> [(app: String, reason: String)] {
+        let workload: Workload
+        do {
+            workload = try WorkloadParser(file: "\(name).yaml").parse(yaml)
+        } catch {
+            let first = report.processes.first
+            throw IPSError(file: file, line: first?.line ?? 1, column: first?.column ?? 1, keyPath: "processes",
+                           message: "memprof cannot replay this moment: the workload it makes is refused (\(error))")
+        }
+        let kills = KillRecorder()
+        var simulator = Simulator(workload: workload, options: Simulator.Options(sink: kills))
+        _ = simulator.run()
+        let names = workload.jetsamNames
+        return kills.kills.map { (names[$0.killed], $0.reason.jetsamReason ?? $0.reason.rawValue) }
+    }
+
+    /// What the replay does that the report does not say, in words: each kill of the plan the
+    /// replay does not make, each kill it makes beyond the plan, and an order that differs.
+    static func differences(planned: [(app: String, reason: String)], replayed: [(app: String, reason: String)]) -> [String] {
+        func key(_ k: (app: String, reason: String)) -> String { "\(k.app) (\(k.reason))" }
+        var out: [String] = []
+        var left = Dictionary(replayed.map { (key($0), 1) }, uniquingKeysWith: +)
+        for kill in planned.map(key) {
+            if let n = left[kill], n > 0 { left[kill] = n - 1 } else { out.append("the replay does not kill \(kill)") }
+        }
+        var extra = Dictionary(planned.map { (key($0), 1) }, uniquingKeysWith: +)
+        for kill in replayed.map(key) {
+            if let n = extra[kill], n > 0 { extra[kill] = n - 1 } else { out.append("the replay also kills \(kill)") }
+        }
+        let plannedKeys = Set(planned.map(key)), replayedKeys = Set(replayed.map(key))
+        let common = planned.map(key).filter(replayedKeys.contains)
+        if common != replayed.map(key).filter(plannedKeys.contains) {
+            out.append("the replay kills in another order: " + replayed.map(key).joined(separator: ", "))
+        }
+        return out
     }
 
     /// How far under its limit a `per-process-limit` victim starts: a megabyte, or half of it when
@@ -534,4 +610,19 @@ public struct JetsamImport {
 
 extension String {
     var nonEmpty: String? { isEmpty ? nil : self }
+}
+
+/// The memory kills of a run as the engine takes their snapshots: the killed process's index
+/// and the reason, nothing else kept (a replay of thousands of kills holds a few bytes each).
+final class KillRecorder: SimulationSink {
+    var kills: [(killed: Int, reason: ExitReason)] = []
+
+    func record(_ event: consuming SimEvent, app: Int?) {}
+
+    func record(_ snapshot: consuming JetsamSnapshot) {
+        kills.append((snapshot.killed, snapshot.exitReason))
+    }
+
+    func memoryChanged(atUs: Microseconds, app: Int, appBytes: Bytes, usedBytes: Bytes, compressedBytes: Bytes,
+                       compressorBytes: Bytes) {}
 }

@@ -65,7 +65,9 @@ public struct LowMemoryReportReader {
             throw IPSError(file: file, line: bad.line, column: bad.column, keyPath: "", message: "the text is not UTF-8")
         }
         var lines: [Line] = []
-        for (i, l) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // A CRLF line end is one `Character` ("\r\n"), which a split on "\n" does not find.
+        for (i, l) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .enumerated() {
             lines.append(Line(text: l.hasSuffix("\r") ? l.dropLast() : l, number: i + 1))
         }
         var fields: [String: (value: String, line: Line)] = [:]

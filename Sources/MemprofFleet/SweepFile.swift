@@ -94,6 +94,12 @@ public struct SweepFile: Sendable, Equatable {
             for (keyReader, valuesReader) in pairs {
                 let key = try keyReader.string()
                 guard !axes.contains(where: { $0.keyPath == key }) else { throw keyReader.error("key path '\(key)' appears twice") }
+                // Every cell runs every seed of `seeds`, which sets the workload's seed: an axis of
+                // seeds would be overridden in every run, its cells the same.
+                guard key != "seed" else {
+                    throw keyReader.error("the matrix cannot vary 'seed': every cell runs each seed of 'seeds'; "
+                        + "list the seeds there")
+                }
                 guard let items = try? valuesReader.sequence(), !items.isEmpty else {
                     throw valuesReader.error("expected a non-empty list of values, such as [45MB, 60MB]")
                 }

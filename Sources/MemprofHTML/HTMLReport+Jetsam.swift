@@ -38,7 +38,8 @@ extension HTMLReport {
                 out += " to make room for \(name(decision.app))"
                 if let needed = decision.neededBytes { out += ", which needed \(Format.bytes(needed))" }
             }
-            out += " · largest \(name(event.largestProcess)) · \(event.processes.count) processes</summary>\n"
+            out += " · largest \(name(event.largestProcess)) · "
+                + "\(HTMLText.count(event.processes.count + (event.unlisted?.processes ?? 0))) processes</summary>\n"
             out += "<div class=\"hscroll\"><table class=\"jt\"><thead><tr><th class=\"num\">considered</th><th>process</th><th class=\"num\">band</th>"
                 + "<th>state</th><th class=\"num\">rpages</th><th class=\"num\">resident</th><th>reason</th></tr></thead><tbody>"
             for process in processes {
@@ -53,6 +54,12 @@ extension HTMLReport {
                     + "<td class=\"num\">\(Format.bytes(process.rpages * pageSize))</td><td>\(notes.joined(separator: ", ").html)</td></tr>"
             }
             out += "</tbody></table></div>"
+            if let rest = event.unlisted {
+                out += "<p class=\"hint jetsam-unlisted\">"
+                    + "\(HTMLText.count(rest.processes)) smaller \(rest.processes == 1 ? "process" : "processes") not listed "
+                    + "(a snapshot lists the largest \(HTMLText.count(JetsamEvent.listLimit))): "
+                    + "\(HTMLText.count(Int(rest.rpages))) pages, \(Format.bytes(rest.rpages * pageSize)).</p>"
+            }
             if let pool = event.compressor { out += Self.compressorLine(pool, pageSize: pageSize) }
             out += "<p class=\"hint\">page size \(Format.bytes(pageSize)); "
                 + (candidates.isEmpty ? "the kill was not a reclaim, so processes are in the snapshot's order."

@@ -6,7 +6,8 @@ import MemprofOutput
 /// size and the number of processes, then per process its app, its priority, its resident pages
 /// and its state, audio, whether it has a priority and its process kind (0 for an app) in one word;
 /// then whether it has the compressor's counters (1) or not (0), and if so its pages,
-/// uncompressed pages, compressions and decompressions.
+/// uncompressed pages, compressions and decompressions; then the processes left unlisted and
+/// their pages (0 and 0 when every process is listed).
 enum JetsamRecord {
     private static let reasons = ExitReason.allCases
     private static let states = AppState.allCases
@@ -37,6 +38,8 @@ enum JetsamRecord {
         } else {
             out.int64Bytes(0)
         }
+        out.int64Bytes(Int64(j.unlisted?.processes ?? 0))
+        out.int64Bytes(j.unlisted?.rpages ?? 0)
     }
 
     /// Reads the record at `at` into `j` (reusing its processes' storage) and moves `at` past it;
@@ -79,6 +82,8 @@ enum JetsamRecord {
                                                   decompressions: decompressions)
         default: return false
         }
+        guard let unlisted = index(next(), below: Int.max), let unlistedPages = next() else { return false }
+        j.unlisted = unlisted > 0 ? JetsamEvent.Unlisted(processes: unlisted, rpages: unlistedPages) : nil
         at = position
         return true
     }

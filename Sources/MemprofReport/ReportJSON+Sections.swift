@@ -230,14 +230,16 @@ extension JSONRecord {
     /// A jetsam snapshot.
     mutating func write(_ j: JetsamEvent) {
         snapshot(atUs: j.atUs, compressor: j.compressor, exitReason: j.exitReason, killed: j.killed,
-                 largestProcess: j.largestProcess, pageSize: j.pageSize) { out in out.list(j.processes) { $0.write($1) } }
+                 largestProcess: j.largestProcess, pageSize: j.pageSize, unlisted: j.unlisted) { out in
+            out.list(j.processes) { $0.write($1) }
+        }
     }
 
     /// A jetsam snapshot as the engine took it, its apps named by `appIDs` (the workload's
     /// order): the same text as the `JetsamEvent` it stands for (``JetsamSnapshot/event(appIDs:)``).
     mutating func write(_ j: JetsamSnapshot, appIDs: [String]) {
         snapshot(atUs: j.atUs, compressor: j.compressor, exitReason: j.exitReason, killed: appIDs[j.killed],
-                 largestProcess: appIDs[j.largestProcess], pageSize: j.pageSize) { out in
+                 largestProcess: appIDs[j.largestProcess], pageSize: j.pageSize, unlisted: j.unlisted) { out in
             out.list(j.processes) { out, p in
                 out.process(name: appIDs[p.app], pid: p.pid, priority: p.priority, reason: j.reason(of: p),
                             rpages: p.rpages, states: p.states)
@@ -248,7 +250,7 @@ extension JSONRecord {
     @inline(__always)
     private mutating func snapshot(atUs: Microseconds, compressor: JetsamEvent.Compressor?, exitReason: ExitReason,
                                    killed: String, largestProcess: String, pageSize: Bytes,
-                                   processes: (inout JSONRecord) -> Void) {
+                                   unlisted: JetsamEvent.Unlisted?, processes: (inout JSONRecord) -> Void) {
         raw("{\"atUs\":"); int(atUs)
         if let c = compressor {
             raw(",\"compressor\":{\"compressions\":"); int(c.compressions)
@@ -262,6 +264,11 @@ extension JSONRecord {
         raw(",\"largestProcess\":"); string(largestProcess)
         raw(",\"pageSize\":"); int(pageSize)
         raw(",\"processes\":"); processes(&self)
+        if let u = unlisted {
+            raw(",\"unlisted\":{\"processes\":"); int(Int64(u.processes))
+            raw(",\"rpages\":"); int(u.rpages)
+            byte(UInt8(ascii: "}"))
+        }
         byte(UInt8(ascii: "}"))
     }
 

@@ -238,18 +238,13 @@ struct Reader {
         if let plain = PlainJSONDecoder.decode(Report.self, object: members) {
             report = plain
         } else {
-            var json = Data("{".utf8)
-            for (index, member) in members.enumerated() {
-                if index > 0 { json.append(0x2C) }
-                json.append(0x22)
-                json.append(member.key.baseAddress!, count: member.key.count)
-                json.append(contentsOf: [0x22, 0x3A])
-                json.append(member.value.baseAddress!, count: member.value.count)
-            }
-            json.append(0x7D)
             do {
-                report = try JSONDecoder().decode(Report.self, from: json)
+                report = try JSONDecoder().decode(Report.self, from: Self.object(members))
             } catch let error as DecodingError {
+                if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+                   let bad = badNumber(members, error: error) {
+                    throw bad
+                }
                 throw ReportReadFailure(offset: nil, error: .notAReport("does not match \(Report.schemaName): \(describe(error))"))
             }
         }
@@ -257,6 +252,49 @@ struct Reader {
         report.jetsamEvents = top.jetsam ?? []
         report.timeline = top.timeline ?? Timeline()
         return report
+    }
+
+    /// The members as one JSON object, with number `zeroing` written as 0 when given.
+    static func object(_ members: [PlainJSONDecoder.Member], zeroing number: NumberTokens? = nil) -> Data {
+        var json = Data("{".utf8)
+        for (index, member) in members.enumerated() {
+            if index > 0 { json.append(0x2C) }
+            json.append(0x22)
+            json.append(member.key.baseAddress!, count: member.key.count)
+            json.append(contentsOf: [0x22, 0x3A])
+            if let n = number, member.value.baseAddress == n.buffer.baseAddress {
+                json.append(member.value.baseAddress!, count: n.start)
+                json.append(0x30)
+                json.append(member.value.baseAddress! + n.end, count: member.value.count - n.end)
+            } else {
+                json.append(member.value.baseAddress!, count: member.value.count)
+            }
+        }
+        json.append(0x7D)
+        return json
+    }
+
+    /// The number that made `JSONDecoder` refuse the small sections without a place (its
+    /// "not valid JSON" for `1e400` or a fraction where a count is), located with its key path:
+    /// a number no `Double` holds at once; else the first fraction (of the first 64) that, read
+    /// as 0, changes the error. Nil when none does.
+    func badNumber(_ members: [PlainJSONDecoder.Member], error: DecodingError) -> SchemaProblem? {
+        let numbers = members.flatMap { member in
+            NumberTokens.find(in: member.value, key: String(decoding: member.key, as: UTF8.self))
+        }
+        for n in numbers where !n.fitsDouble {
+            return problem("\(n.path): \(n.text) is out of range (a number is at most 2^53)", at: n.offset(from: s.base))
+        }
+        let original = describe(error)
+        for n in numbers.filter(\.isFraction).prefix(64) {
+            do {
+                _ = try JSONDecoder().decode(Report.self, from: Self.object(members, zeroing: n))
+            } catch let again as DecodingError where describe(again) == original {
+                continue
+            } catch {}
+            return problem("\(n.path): \(n.text) is not a whole number", at: n.offset(from: s.base))
+        }
+        return nil
     }
 
     // MARK: helpers
@@ -633,8 +671,9 @@ struct Reader {
     // MARK: jetsam snapshots
 
     static let jetsamKeys = KeyTable(["atUs", "compressor", "exitReason", "killed", "largestProcess", "pageSize",
-                                      "processes"])
+                                      "processes", "unlisted"])
     static let compressorKeys = KeyTable(["compressions", "decompressions", "pages", "uncompressedPages"])
+    static let unlistedKeys = KeyTable(["processes", "rpages"])
     static let processKeys = KeyTable(["name", "pid", "priority", "reason", "rpages", "states"])
 
     mutating func jetsamEvents() throws -> [JetsamEvent] {
@@ -661,6 +700,7 @@ struct Reader {
                 case 3: event.killed = try string(path())
                 case 4: event.largestProcess = try string(path())
                 case 5: event.pageSize = try int(path())
+                case 7: event.unlisted = try unlisted(path())
                 default:
                     try beginArray(path())
                     var firstProcess = true
@@ -702,7 +742,8 @@ struct Reader {
                     }
                 }
             }
-            // Every key but `compressor` (written only by a run with an in-RAM compressor).
+            // Every key but `compressor` (written only by a run with an in-RAM compressor) and
+            // `unlisted` (only by a snapshot that leaves processes out).
             try requireAll(seen, 0b111_1101, jetsamKeys, "jetsamEvents[\(n)]", at: start)
             out.append(event)
             n += 1
@@ -711,27 +752,44 @@ struct Reader {
         return out
     }
 
-    /// The `compressor` object of a jetsam snapshot at `path`: four counts of pages, each from 0 to
-    /// 2^52, the pool's pages at most those it holds uncompressed (its ratio is at least 1) and the
-    /// decompressions at most the compressions (only a compressed page is decompressed).
-    mutating func compressor(_ path: String) throws -> JetsamEvent.Compressor {
-        let keys = tables.compressorKeys
+    /// The `unlisted` object of a jetsam snapshot at `path`: how many processes it leaves out (1
+    /// to 2^31) and their resident pages (0 to 2^52).
+    mutating func unlisted(_ path: String) throws -> JetsamEvent.Unlisted {
+        let values = try counts(tables.unlistedKeys, Reader.unlistedKeys.names, path,
+                                ranges: [(1, 31, "1 to 2^31"), (0, 52, "0 to 2^52 pages")])
+        return JetsamEvent.Unlisted(processes: Int(values[0]), rpages: values[1])
+    }
+
+    /// An object at `path` of every key of `keys` (named `names`), each a whole number from its
+    /// range's lowest to 2 to the power of its bits, the range in words for the message.
+    mutating func counts(_ keys: KeyTable, _ names: [String], _ path: String,
+                         ranges: [(low: Int64, bits: Int64, words: String)]) throws -> [Int64] {
         let start = s.index
         try beginObject(level: 1, path)
         var seen: UInt64 = 0
         var first = true
         var order = KeyOrder(states: 1 + keys.count)
         defer { order.free() }
-        var values: [Int64] = [0, 0, 0, 0]
+        var values = [Int64](repeating: 0, count: ranges.count)
         while let k = try nextKnown(keys, first: &first, seen: &seen, order: &order, level: 1) {
             let at = s.index
-            let v = try int("\(path).\(Reader.compressorKeys.names[k])")
-            guard v >= 0, v <= 1 << 52 else {
-                throw problem("\(path).\(Reader.compressorKeys.names[k]): \(v) is out of range (0 to 2^52 pages)", at: at)
+            let v = try int("\(path).\(names[k])")
+            guard v >= ranges[k].low, v <= 1 << ranges[k].bits else {
+                throw problem("\(path).\(names[k]): \(v) is out of range (\(ranges[k].words))", at: at)
             }
             values[k] = v
         }
-        try requireAll(seen, 15, keys, path, at: start)
+        try requireAll(seen, 1 << UInt64(ranges.count) - 1, keys, path, at: start)
+        return values
+    }
+
+    /// The `compressor` object of a jetsam snapshot at `path`: four counts of pages, each from 0 to
+    /// 2^52, the pool's pages at most those it holds uncompressed (its ratio is at least 1) and the
+    /// decompressions at most the compressions (only a compressed page is decompressed).
+    mutating func compressor(_ path: String) throws -> JetsamEvent.Compressor {
+        let start = s.index
+        let values = try counts(tables.compressorKeys, Reader.compressorKeys.names, path,
+                                ranges: Array(repeating: (0, 52, "0 to 2^52 pages"), count: 4))
         let c = JetsamEvent.Compressor(pages: values[2], uncompressedPages: values[3], compressions: values[0],
                                        decompressions: values[1])
         guard c.pages <= c.uncompressedPages else {
@@ -800,6 +858,7 @@ final class Tables: Sendable {
     let topKeys = Reader.topKeys, eventKeys = Reader.eventKeys, candidateKeys = Reader.candidateKeys
     let timelineKeys = Reader.timelineKeys, levelKeys = Reader.levelKeys
     let jetsamKeys = Reader.jetsamKeys, processKeys = Reader.processKeys, compressorKeys = Reader.compressorKeys
+    let unlistedKeys = Reader.unlistedKeys
     let kinds = Reader.kinds, states = Reader.states, callbacks = Reader.callbacks
     let reasons = Reader.reasons, levels = Reader.levels
     /// Bit `k` for the `k`th of `SimEvent.Kind.allCases`.
@@ -880,5 +939,67 @@ private func words(_ type: Any.Type) -> String {
     case is String.Type: "a string"
     case is Bool.Type: "true or false"
     default: "\(type)".hasPrefix("Array") ? "a list" : "\(type)".hasPrefix("Dictionary") ? "an object" : "\(type)"
+    }
+}
+
+/// The numbers of a JSON value, each with its key path and place: for locating the one a
+/// decoder refused without saying where.
+struct NumberTokens {
+    let buffer: UnsafeBufferPointer<UInt8>
+    let start: Int
+    let end: Int
+    let path: String
+
+    var text: String { String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self) }
+    var isFraction: Bool { buffer[start..<end].contains { $0 == 0x2E || $0 == 0x65 || $0 == 0x45 } }
+    var fitsDouble: Bool { Double(text).map { $0.isFinite } ?? false }
+
+    func offset(from base: UnsafePointer<UInt8>) -> Int { buffer.baseAddress! + start - base }
+
+    /// Every number of `value` (one JSON value, already checked by the scanner), its path under `key`.
+    static func find(in value: UnsafeBufferPointer<UInt8>, key: String) -> [NumberTokens] {
+        var out: [NumberTokens] = []
+        // Per open container: its path, and for an object the key last read (nil: a list, with its index).
+        var stack: [(path: String, key: String?, index: Int)] = []
+        var i = 0
+        func here() -> String {
+            guard let top = stack.last else { return key }
+            if let k = top.key { return top.path.isEmpty ? k : "\(top.path).\(k)" }
+            return "\(top.path)[\(top.index)]"
+        }
+        while i < value.count {
+            let c = value[i]
+            switch c {
+            case 0x7B, 0x5B:  // { [
+                let path = here()
+                stack.append((path, c == 0x7B ? "" : nil, 0))
+                i += 1
+            case 0x7D, 0x5D:
+                stack.removeLast()
+                i += 1
+            case 0x2C:  // ,
+                if let top = stack.last, top.key == nil { stack[stack.count - 1].index += 1 }
+                i += 1
+            case 0x22:  // a string: a key when a colon follows in an object
+                var j = i + 1
+                while j < value.count && value[j] != 0x22 { j += value[j] == 0x5C ? 2 : 1 }
+                let text = String(decoding: UnsafeBufferPointer(rebasing: value[(i + 1)..<min(j, value.count)]), as: UTF8.self)
+                var k = j + 1
+                while k < value.count && (value[k] == 0x20 || value[k] == 0x0A || value[k] == 0x0D || value[k] == 0x09) { k += 1 }
+                if k < value.count && value[k] == 0x3A, let top = stack.last, top.key != nil {
+                    stack[stack.count - 1].key = text
+                }
+                i = j + 1
+            case 0x2D, 0x30...0x39:
+                var j = i
+                while j < value.count, value[j] == 0x2D || value[j] == 0x2B || value[j] == 0x2E || value[j] == 0x65
+                    || value[j] == 0x45 || (0x30...0x39).contains(value[j]) { j += 1 }
+                out.append(NumberTokens(buffer: value, start: i, end: j, path: here()))
+                i = j
+            default:
+                i += 1
+            }
+        }
+        return out
     }
 }

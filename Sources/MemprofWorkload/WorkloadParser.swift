@@ -64,6 +64,10 @@ public struct WorkloadParser {
         guard !name.isEmpty, name.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
             throw nameNode.error("'\(name)' is not a valid name; use lowercase letters, digits and '-'")
         }
+        guard name.utf8.count <= Workload.maxNameLength else {
+            throw nameNode.error("the name is \(name.utf8.count) characters long; a workload's name is at most "
+                + "\(Workload.maxNameLength) (its report folder and the staging folder beside it are named after it)")
+        }
         let seed = try top["seed"].map { UInt64(try $0.nonNegativeInt()) } ?? 0
         let duration = try top.required("duration").positiveDuration()
         var device = try top["device"].map(parseDevice) ?? Device.preset(named: "iphone-6-plus")!
@@ -155,7 +159,12 @@ public struct WorkloadParser {
             throw (m["systemReserved"] ?? node).error("systemReserved must be less than ram")
         }
         guard device.appLimit > 0 else { throw (m["appLimit"] ?? node).error("appLimit must be above 0") }
-        guard device.pageSize > 0 else { throw (m["pageSize"] ?? node).error("pageSize must be above 0") }
+        // A page size jetsam reports carry (JetsamReportReader reads 512 B to 1 MB, a power of two),
+        // so that `export --format jetsam` writes what `import` reads.
+        guard device.pageSize >= 512, device.pageSize <= .megabyte, device.pageSize & (device.pageSize - 1) == 0 else {
+            throw (m["pageSize"] ?? node).error("pageSize \(Format.bytes(device.pageSize)) is not a power of two from "
+                + "512B to 1MB; iOS pages are 4KB or 16KB")
+        }
         if let v = m["increasedAppLimit"] {
             let limit = try v.size()
             guard limit >= device.appLimit, limit <= device.ram else {

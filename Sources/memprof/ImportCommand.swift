@@ -1,5 +1,6 @@
 import ArgumentParser
 import MemprofCommandLine
+import MemprofCore
 import Foundation
 import MemprofField
 import MemprofInput
@@ -31,10 +32,13 @@ struct ImportCommand: ParsableCommand {
         let bytes = try FieldFiles.read(report, maxBytes: JetsamReportReader.maxBytes, farSmaller: "a JetsamEvent report is")
         let parsed = try JetsamReportReader(file: report).read(bytes)
         let workloadName = try name.map(Self.checkedName) ?? Self.name(fromFile: url)
-        let result = JetsamImport(file: report, name: workloadName).workload(from: parsed)
+        // Runs the replay: the kills printed are those `run` makes, and a workload `run` would
+        // refuse is refused here.
+        let result = try JetsamImport(file: report, name: workloadName).workload(from: parsed)
         let kills = result.expectedKills.isEmpty ? "no memory kill to replay"
             : "under xnu it kills " + result.expectedKills.map { "\($0.app) (\($0.reason))" }.joined(separator: ", ")
         let facts = result.facts.map { "\n  not replayed: \($0)" }.joined()
+            + result.differences.map { "\n  unlike the report: \($0)" }.joined()
         if let out, out != "-" {
             try AtomicFiles.write(Data(result.yaml.utf8), to: out)
             StandardStream.error("\(out): written; \(kills)\(facts)\n")
@@ -48,6 +52,9 @@ struct ImportCommand: ParsableCommand {
         guard !s.isEmpty, s.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
             throw BadInput("--name '\(s)' is not a valid workload name; use lowercase letters, digits and '-'")
         }
+        guard s.utf8.count <= Workload.maxNameLength else {
+            throw BadInput("--name is \(s.utf8.count) characters long; a workload's name is at most \(Workload.maxNameLength)")
+        }
         return s
     }
 
@@ -59,8 +66,9 @@ struct ImportCommand: ParsableCommand {
         for c in base.lowercased() {
             if ("a"..."z").contains(c) || ("0"..."9").contains(c) { out.append(c) } else if !out.hasSuffix("-") { out.append("-") }
         }
-        while out.hasSuffix("-") { out.removeLast() }
         while out.hasPrefix("-") { out.removeFirst() }
+        if out.utf8.count > Workload.maxNameLength { out = String(out.prefix(Workload.maxNameLength)) }
+        while out.hasSuffix("-") { out.removeLast() }
         return out.isEmpty ? "imported" : out
     }
 }

@@ -41,6 +41,59 @@ import Testing
         #expect(payloads.count == 8, "one payload per app of phone-day-xnu")
     }
 
+    /// 600 suspended apps each killed: the replay's report grows by at most 512 processes a kill
+    /// (report.json, the page), and reads back for export.
+    @Test func aReplayOfManyAppsWritesBoundedSnapshots() throws {
+        let dir = try Scratch.makeDirectory("field")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try JetsamFixtures.suspendedAppsKilled(600).write(to: dir.appendingPathComponent("many.ips"), atomically: true, encoding: .utf8)
+        let imported = try ProcessRunner.memprof(["import", "many.ips", "-o", "many.yaml"], in: dir)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let run = try ProcessRunner.memprof(["run", "many.yaml", "--out", "r", "--no-sampling"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let data = try Data(contentsOf: dir.appendingPathComponent("r/report.json"))
+        let report = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        let snapshots = report["jetsamEvents"] as! [[String: Any]]
+        #expect(snapshots.count >= 600)
+        #expect(snapshots.allSatisfy { ($0["processes"] as! [Any]).count <= 512 })
+        let unlisted = snapshots.compactMap { $0["unlisted"] as? [String: Any] }
+        #expect(!unlisted.isEmpty && unlisted.allSatisfy { ($0["processes"] as! Int) > 0 && ($0["rpages"] as! Int) > 0 })
+        // At most 512 processes of about 100 bytes each per kill (600 apps listed at each of 600
+        // kills would be 600 × 600 × 100 bytes).
+        #expect(data.count < snapshots.count * 512 * 110 + 4_000_000, "\(data.count) bytes")
+        let html = try Data(contentsOf: dir.appendingPathComponent("r/report.html"))
+        #expect(html.count < 30_000_000, "\(html.count) bytes")
+        #expect(String(decoding: html, as: UTF8.self).contains("smaller processes not listed"))
+        let export = try ProcessRunner.memprof(["export", "r", "--format", "jetsam", "-o", "ips"], in: dir)
+        #expect(export.status == 0, "\(export.stderr)")
+    }
+
+    /// What import writes, run reads: a moment without an app, a name too long for a folder and
+    /// a page size no report carries are refused where they are written, with status 2.
+    @Test func importAndRunRefuseWhatTheOtherCannotCarry() throws {
+        let dir = try Scratch.makeDirectory("field")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let daemons = JetsamFixtures.report([JetsamFixtures.Process(name: "kbd", states: ["daemon"], priority: 10, rpages: 100)])
+        try daemons.write(to: dir.appendingPathComponent("d.ips"), atomically: true, encoding: .utf8)
+        let noApp = try ProcessRunner.memprof(["import", "d.ips", "-o", "d.yaml"], in: dir)
+        #expect(noApp.status == 2 && noApp.stderr.contains("d.ips:15:") && noApp.stderr.contains("the report lists no app"),
+                "\(noApp.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("d.yaml").path))
+        try JetsamFixtures.suspendedAppsKilled(2).write(to: dir.appendingPathComponent("two.ips"), atomically: true, encoding: .utf8)
+        let long = try ProcessRunner.memprof(["import", "two.ips", "--name", String(repeating: "a", count: 300)], in: dir)
+        #expect(long.status == 2 && long.stderr.contains("--name is 300 characters long"), "\(long.stderr)")
+        let name = String(repeating: "b", count: 200)
+        let longest = try ProcessRunner.memprof(["import", "two.ips", "--name", name, "-o", "two.yaml"], in: dir)
+        #expect(longest.status == 0, "\(longest.stderr)")
+        let run = try ProcessRunner.memprof(["run", "two.yaml", "--no-sampling"], in: dir)
+        #expect(run.status == 0, "the longest name writes its folder: \(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("Reports/\(name)/report.json").path))
+        for size in ["3KB", "2MB", "1GB"] {
+            let odd = try ProcessRunner.memprof(["run", "phone-day", "--set", "device.pageSize=\(size)", "--out", "p"], in: dir)
+            #expect(odd.status == 2 && odd.stderr.contains("is not a power of two from 512B to 1MB"), "\(odd.stderr)")
+        }
+    }
+
     @Test func badInputIsRefusedWithStatusTwo() throws {
         let dir = try Scratch.makeDirectory("field")
         defer { try? FileManager.default.removeItem(at: dir) }

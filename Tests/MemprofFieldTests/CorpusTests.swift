@@ -55,7 +55,7 @@ import Yams
     ])
     func everyReportImports(file: String, kills: [String], reason: String, facts: Int) throws {
         let report = try Field.read(file)
-        let imported = JetsamImport(file: file, name: "replay").workload(from: report)
+        let imported = try JetsamImport(file: file, name: "replay").workload(from: report)
         #expect(imported.expectedKills.map(\.app) == kills, "\(imported.yaml)")
         if !reason.isEmpty { #expect(imported.expectedKills.allSatisfy { $0.reason == reason }) }
         #expect(imported.facts.count == facts)
@@ -73,10 +73,10 @@ import Yams
 
     /// The proc-thrashing and vnode-limit kills are named as facts, with their process.
     @Test func foreignReasonsAreCarriedAsFacts() throws {
-        let vnode = JetsamImport(file: "v.ips", name: "v").workload(from: try Field.read(Field.corpus[2]))
+        let vnode = try JetsamImport(file: "v.ips", name: "v").workload(from: try Field.read(Field.corpus[2]))
         #expect(vnode.facts == ["vmd killed for vnode-limit: not a reason memprof models"])
         #expect(vnode.expectedKills.isEmpty)
-        let thrashing = JetsamImport(file: "t.ips", name: "t").workload(from: try Field.read(Field.corpus[3]))
+        let thrashing = try JetsamImport(file: "t.ips", name: "t").workload(from: try Field.read(Field.corpus[3]))
         #expect(thrashing.facts.count { $0.hasSuffix("killed for proc-thrashing: not a reason memprof models") } == 59)
         #expect(!thrashing.facts.contains { $0.hasPrefix("backboardd") })
     }
@@ -84,7 +84,7 @@ import Yams
     /// backboardd, a daemon killed for per-process-limit between two page-shortage kills, is
     /// replayed with a fatal limit of its resident pages, and dies where the report orders it.
     @Test func aDaemonPastItsLimitIsReplayedInItsPlace() throws {
-        let imported = JetsamImport(file: "t.ips", name: "t").workload(from: try Field.read(Field.corpus[3]))
+        let imported = try JetsamImport(file: "t.ips", name: "t").workload(from: try Field.read(Field.corpus[3]))
         #expect(imported.expectedKills.map(\.reason) == ["vm-pageshortage", "per-process-limit", "vm-pageshortage", "vm-pageshortage"])
         // 131282 pages of 16 KB = 2,100,512 KB, resident one megabyte (1024 KB) under it; it asks
         // for that megabyte and one page (1040 KB), after the demand that takes dataaccessd.
@@ -95,7 +95,7 @@ import Yams
     /// Kinds: daemons, the frontmost app's WebKit helper (an extension, not a second frontmost app),
     /// SpringBoard as the system; apps in background or continuous keep running.
     @Test func processesKeepTheirKindAndAppsTheirState() throws {
-        let modern = JetsamImport(file: "m.ips", name: "m").workload(from: try Field.read(Field.corpus[4]))
+        let modern = try JetsamImport(file: "m.ips", name: "m").workload(from: try Field.read(Field.corpus[4]))
         let y = try #require(try Yams.load(yaml: modern.yaml) as? [String: Any])
         let processes = try #require(y["processes"] as? [String: [String: Any]])
         let apps = try #require(y["apps"] as? [String: Any])
@@ -104,7 +104,7 @@ import Yams
         #expect(processes["com-apple-webkit-webcontent"]?["kind"] as? String == "extension")
         #expect(processes["backboardd"]?["kind"] as? String == "daemon" && processes["backboardd"]?["band"] as? Int == 17)
         #expect(apps["app"] != nil, "the frontmost app")
-        let old = JetsamImport(file: "o.ips", name: "o").workload(from: try Field.read(Field.corpus[1]))
+        let old = try JetsamImport(file: "o.ips", name: "o").workload(from: try Field.read(Field.corpus[1]))
         let yo = try #require(try Yams.load(yaml: old.yaml) as? [String: Any])
         let oldApps = try #require(yo["apps"] as? [String: [String: Any]])
         #expect(oldApps["mobilemail"]?["backgroundTask"] != nil, "continuous: MobileMail runs a background task")
@@ -124,7 +124,7 @@ import Yams
         r.processes[app].name = "Snap\(hostile)"
         let daemon = r.processes.firstIndex { $0.name == "heard" }!
         r.processes[daemon].name = "heard\(hostile)"
-        let imported = JetsamImport(file: "evil\nname: x.ips", name: "h").workload(from: r)
+        let imported = try JetsamImport(file: "evil\nname: x.ips", name: "h").workload(from: r)
         let y = try #require(try Yams.load(yaml: imported.yaml) as? [String: Any])
         #expect(y["seed"] == nil && y["name"] as? String == "h")
         let device = try #require(y["device"] as? [String: Any])

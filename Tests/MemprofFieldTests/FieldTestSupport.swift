@@ -44,7 +44,7 @@ enum Field {
     static func replay(_ report: JetsamReport, file: String = "test.ips")
         throws -> (kills: [(name: String, reason: String)], imported: JetsamImport.Result, result: SimulationResult)
     {
-        let imported = JetsamImport(file: file, name: "replay").workload(from: report)
+        let imported = try JetsamImport(file: file, name: "replay").workload(from: report)
         let workload = try WorkloadParser(file: "replay.yaml").parse(imported.yaml)
         var simulator = Simulator(workload: workload)
         let result = simulator.run()

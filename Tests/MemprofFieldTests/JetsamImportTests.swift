@@ -36,14 +36,14 @@ import Testing
     }
 
     @Test func theIPhone8ReportTakesItsRAMFromTheProduct() throws {
-        let imported = JetsamImport(file: "i.ips", name: "i").workload(from: try Field.read("ios11-iphone8-memorytest.ips"))
+        let imported = try JetsamImport(file: "i.ips", name: "i").workload(from: try Field.read("ios11-iphone8-memorytest.ips"))
         #expect(imported.notes.first == "RAM 2 GB: iPhone 8 (iPhone10,1)")
         #expect(imported.yaml.contains("  appLimit: \(89600 * 16)KB\n"))
     }
 
     /// A moment without a kill imports as the moment: no demand, nothing expected.
     @Test func aReportWithoutAKillImportsWithoutADemand() throws {
-        let imported = JetsamImport(file: "x.ips", name: "x").workload(from: try Field.read("ios18-iphone14-excerpt.ips"))
+        let imported = try JetsamImport(file: "x.ips", name: "x").workload(from: try Field.read("ios18-iphone14-excerpt.ips"))
         #expect(imported.expectedKills.isEmpty && imported.facts.isEmpty)
         #expect(!imported.yaml.contains("allocate: memprof-demand"))
     }

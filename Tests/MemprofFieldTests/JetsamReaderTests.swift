@@ -124,7 +124,7 @@ import Yams
             }
             do {
                 let report = try JetsamReportReader(file: "m.ips").read(bytes)
-                let imported = JetsamImport(file: "m.ips", name: "m").workload(from: report)
+                let imported = try JetsamImport(file: "m.ips", name: "m").workload(from: report)
                 // Whatever the mutation put in a string, the workload has only its own keys.
                 let yaml = (try? Yams.load(yaml: imported.yaml)) as? [String: Any]
                 let keys = Set((yaml ?? [:]).keys)

@@ -26,6 +26,13 @@ struct SweepFileTests {
         #expect(error(FleetFixtures.sweep(seeds: "[1, 2, 3]")) == "no error")
     }
 
+    /// `seeds` sets each run's seed: a matrix of seeds would be overridden in every cell.
+    @Test func aMatrixOfSeedsIsRefused() {
+        let e = error(FleetFixtures.sweep(matrix: "matrix:\n  seed: [1, 2]"))
+        #expect(e.hasPrefix("sweep.yaml:6:3: "), "\(e)")
+        #expect(e.contains("the matrix cannot vary 'seed': every cell runs each seed of 'seeds'"), "\(e)")
+    }
+
     @Test func matrixKeysAndValues() {
         #expect(error(FleetFixtures.sweep(matrix: "matrix:\n  apps.game.launch.footprnt: [1MB]"))
             == "sweep.yaml:6:3: apps.game.launch: unknown key 'footprnt' (did you mean 'footprint'?)")

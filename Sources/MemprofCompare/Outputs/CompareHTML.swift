@@ -68,7 +68,8 @@ public enum CompareHTML {
         }
 
         var apps: [String] = []
-        for app in new.apps.keys.sorted() + base.apps.keys.sorted() where !apps.contains(app) { apps.append(app) }
+        var seen: Set<String> = []
+        for app in new.apps.keys.sorted() + base.apps.keys.sorted() where seen.insert(app).inserted { apps.append(app) }
         var chart = MemoryChart(report: new, apps: apps, base: base)
         if let digests { chart.marks = (digests.new.finish().marks, digests.base.finish().marks) }
         chart.jetsamLink = { isBase, index in

@@ -97,8 +97,13 @@ public enum RegressionCauses {
     /// - Parameter happenings: the new run's (`Happenings(base:)`) when gathered while reading
     ///   the runs; nil: drawn from their events.
     public static func group(_ c: Comparison, base: Report, new: Report, happenings: Happenings? = nil) -> [Cause] {
-        var remaining = c.regressions
-        guard !remaining.isEmpty else { return [] }
+        let regressions = c.regressions
+        guard !regressions.isEmpty else { return [] }
+        // Each regression by its metric, taken by the first happening that moves it: a lookup per
+        // path a happening moves, not a pass over every regression per happening.
+        var byMetric: [String: [Int]] = [:]
+        for (index, row) in regressions.enumerated() { byMetric[row.metric, default: []].append(index) }
+        var taken = [Bool](repeating: false, count: regressions.count)
         func name(_ app: String) -> String { new.apps[app]?.name ?? base.apps[app]?.name ?? app }
         let newRun = happenings ?? Happenings(new, base: Happenings(base))
         let baseCounts = newRun.base ?? [:]
@@ -111,9 +116,10 @@ public enum RegressionCauses {
             let count = extra[happening]?.count ?? 0
             let paths = moved(happening.kind)
             let wanted = Set(paths.app.map { "apps.\(happening.app).\($0)" } + paths.summary.map { "summary.\($0)" })
-            let metrics = remaining.filter { wanted.contains($0.metric) }
-            guard !metrics.isEmpty else { continue }
-            remaining.removeAll { wanted.contains($0.metric) }
+            let indices = wanted.flatMap { byMetric[$0] ?? [] }.filter { !taken[$0] }.sorted()
+            guard !indices.isEmpty else { continue }
+            for index in indices { taken[index] = true }
+            let metrics = indices.map { regressions[$0] }
             let inBase = baseCounts[happening, default: 0]
             let when = times.map(Format.duration).joined(separator: ", ") + (count > Happenings.shownTimes ? ", …" : "")
             var title: String
@@ -132,7 +138,7 @@ public enum RegressionCauses {
         // What no single change explains, by app and then the whole run.
         var byScope: [String: [MetricComparison]] = [:]
         var scopes: [String] = []
-        for row in remaining {
+        for (index, row) in regressions.enumerated() where !taken[index] {
             let scope = MetricPath(row.metric).app ?? ""
             if byScope[scope] == nil { scopes.append(scope) }
             byScope[scope, default: []].append(row)

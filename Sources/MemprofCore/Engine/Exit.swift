@@ -85,13 +85,20 @@ extension Simulator {
             if bytes < 0 || bytes >= limit { fits = false }
             order.append(UInt64(truncatingIfNeeded: limit &- 1 &- bytes) << (2 * bits) | UInt64(nameRank[j]) << bits | UInt64(j))
         }
-        if fits {
-            order.sort()
-        } else {
-            order.sort { a, b in
-                let (i, j) = (Int(a & mask), Int(b & mask))
-                return (-shown(i), nameRank[i], i) < (-shown(j), nameRank[j], j)
+        let inMemory = order.count
+        let before: (UInt64, UInt64) -> Bool = fits ? { $0 < $1 } : { a, b in
+            let (i, j) = (Int(a & mask), Int(b & mask))
+            return (-shown(i), nameRank[i], i) < (-shown(j), nameRank[j], j)
+        }
+        if inMemory > JetsamEvent.listLimit {
+            // The largest `listLimit` and the killed process (in place of the last of them when
+            // it is not among them): a run of thousands of processes writes a bounded list per kill.
+            order = Self.first(JetsamEvent.listLimit, of: order, by: before)
+            if !order.contains(where: { Int($0 & mask) == killed }) {
+                order[order.count - 1] = UInt64(killed)
             }
+        } else {
+            order.sort(by: before)
         }
         // Appended in place (`map` builds each process and then copies it into the array).
         var listed: [JetsamSnapshot.Process] = []
@@ -111,9 +118,50 @@ extension Simulator {
                 app: j, priority: policyCandidate(j).band ?? jetsamBands.band(state, playingAudio: playing),
                 rpages: rpages, state: state, playingAudio: playing))
         }
+        var unlisted: JetsamEvent.Unlisted?
+        if inMemory > listed.count {
+            // Every process in memory's pages, less the listed ones'.
+            var pages: Int64 = 0
+            for j in 0..<total {
+                if j < appCount {
+                    guard apps[j].state.isResident || apps[j].state == .compressed || j == killed else { continue }
+                } else {
+                    guard processes[j - appCount].alive || j == killed else { continue }
+                }
+                pages &+= (shown(j) + pageSize - 1) / pageSize
+            }
+            unlisted = JetsamEvent.Unlisted(processes: inMemory - listed.count,
+                                            rpages: pages &- listed.reduce(0) { $0 &+ $1.rpages })
+        }
         return JetsamSnapshot(atUs: now, killed: killed, exitReason: reason,
                               largestProcess: order.first.map { Int($0 & mask) } ?? killed,
                               pageSize: pageSize, processes: listed,
-                              compressor: compressesInRAM ? pool.counters(pageSize: pageSize) : nil)
+                              compressor: compressesInRAM ? pool.counters(pageSize: pageSize) : nil, unlisted: unlisted)
+    }
+
+    /// The first `count` of `keys` in the order `before` gives, in that order: a heap of the
+    /// `count` first so far, each other key compared with its last (O(n log count), not a sort of all).
+    static func first(_ count: Int, of keys: [UInt64], by before: (UInt64, UInt64) -> Bool) -> [UInt64] {
+        var heap = Array(keys.prefix(count))
+        // A max-heap by `before`: the root is the last of those kept.
+        func siftDown(_ start: Int) {
+            var i = start
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var top = i
+                if l < heap.count && before(heap[top], heap[l]) { top = l }
+                if r < heap.count && before(heap[top], heap[r]) { top = r }
+                if top == i { return }
+                heap.swapAt(i, top)
+                i = top
+            }
+        }
+        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
+        for key in keys.dropFirst(count) where before(key, heap[0]) {
+            heap[0] = key
+            siftDown(0)
+        }
+        heap.sort(by: before)
+        return heap
     }
 }
