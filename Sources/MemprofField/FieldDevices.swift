@@ -26,8 +26,11 @@ public struct FieldProduct: Sendable, Equatable {
         self.preset = preset
     }
 
+    /// Each identifier once: a preset with more RAM under its smaller sibling's identifiers (the
+    /// 16 GB `ipad-pro-11-m4-1tb`) leaves them to the sibling, listed first.
     public static let known: [FieldProduct] = DeviceModel.catalog.flatMap { m in
-        m.products.map { product in
+        m.products.compactMap { product -> FieldProduct? in
+            guard DeviceModel.product(product)?.name == m.name else { return nil }
             var measuredOS: String?
             if case .measured(_, let os, _) = m.limit { measuredOS = os }
             return FieldProduct(product: product, model: m.model, ram: m.device.ram,
