@@ -18,7 +18,9 @@ struct CompareCommand: ParsableCommand {
             or its fleet.json). Counts (evictions, kills, launches, warnings) fail on any rise by default, \
             because the simulation is deterministic; sizes and durations fail beyond --threshold (default 5%). \
             The apps' own metrics come first; the internal counters (compressor, freezer) are shown as context, \
-            not judged, unless --judge-internal or a direction in the thresholds file. \
+            not judged, unless --judge-internal or a direction in the thresholds file. Fleets are judged by a paired \
+            test at --alpha, each change shown relative to the base mean with its 95% interval; only a threshold \
+            you set holds a significant change back. \
             Exit 0 when nothing is worse, 1 when something is, 2 for bad input, 3 when an output cannot be written.
             """)
 
