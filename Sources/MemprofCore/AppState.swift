@@ -79,6 +79,14 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
     /// pressure threshold, killed by xnu's highwater pass (spec §5; `JETSAM_REASON_MEMORY_HIGHWATER`,
     /// jetsam reason `highwater`). Only processes that are not apps end so.
     case highwater
+    /// A process in the idle band killed while available memory is under the idle threshold but
+    /// above the critical one, from xnu-11417 (`kMemorystatusKilledIdleExit`, jetsam reason
+    /// `idle-exit`: `memorystatus_pick_action`, xnu-11417.121.6 bsd/kern/kern_memorystatus_policy.c:209-216).
+    case idleExit
+    /// A process idle in the idle band for 300 s or more, killed by xnu-11417's reaper while
+    /// available memory is under the reaper threshold (`kMemorystatusKilledLongIdleExit`, jetsam
+    /// reason `long-idle-exit`: kern_memorystatus_policy.c:218-224; XNUSettings.reaperThresholdFraction).
+    case longIdleExit
 
     /// Position in `allCases`, for per-reason counts.
     var index: Int {
@@ -94,14 +102,25 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
         case .suspendedWithLockedFile: 8
         case .cpuResourceLimit: 9
         case .highwater: 10
+        case .idleExit: 11
+        case .longIdleExit: 12
         }
     }
 
-    /// Counts by `index` as an ``ExitCounts``: every reason present, `highwater` only
-    /// `withHighwater` (a workload with processes), so reports of workloads without processes
-    /// keep their shape.
+    /// Reasons only some runs can have (processes, or xnu-11417's idle kills): in the counts only
+    /// where the run has processes or one happened, so other reports keep their shape.
+    /// A kill in the idle band that xnu takes no jetsam snapshot of: `memorystatus_idle_snapshot`
+    /// is 0 by default (xnu-11417.121.6 bsd/kern/kern_memorystatus.c:904), and a kill of a
+    /// process at idle priority begins no snapshot without it (:6561-6563) nor logs (:4357-4366).
+    var isIdleKill: Bool { self == .idleExit || self == .longIdleExit }
+
+    var isOccasional: Bool { self == .highwater || self == .idleExit || self == .longIdleExit }
+
+    /// Counts by `index` as an ``ExitCounts``: every reason present, the occasional ones
+    /// (``isOccasional``) only `withHighwater` (a workload with processes) or when one happened,
+    /// so reports of workloads without them keep their shape.
     static func counts(_ byIndex: [Int], withHighwater: Bool = false) -> ExitCounts {
-        Dictionary(uniqueKeysWithValues: allCases.filter { withHighwater || $0 != .highwater }
+        Dictionary(uniqueKeysWithValues: allCases.filter { withHighwater || !$0.isOccasional || byIndex[$0.index] > 0 }
             .map { ($0.rawValue, byIndex[$0.index]) })
     }
 
@@ -111,6 +130,8 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
         case .memoryPressure: "vm-pageshortage"
         case .memoryLimit: "per-process-limit"
         case .highwater: "highwater"
+        case .idleExit: "idle-exit"
+        case .longIdleExit: "long-idle-exit"
         default: nil
         }
     }

@@ -27,6 +27,20 @@ extension PolicySettings {
         return (max(0, app - pressure), max(0, app - critical), max(0, app - critical - 1))
     }
 
+    /// From xnu-11417 (``XNUSettings/idleExitSplit``) on a phone: the most `used` may reach before
+    /// jetsam kills outside the idle band, one byte under `appMemory −` the critical base
+    /// (``XNUSettings/criticalBaseThreshold``), and `used` past which available memory is under
+    /// the reaper's threshold (``XNUSettings/reaperThresholdFraction``; nil without a reaper:
+    /// the reaper's test is `available_page_count < threshold`, xnu-11417.121.6
+    /// bsd/kern/kern_memorystatus.c:4248). Nil before xnu-11417.
+    public func idleExitLimits(on device: Device) -> (killLimit: Bytes, reaperUsed: Bytes?)? {
+        guard let xnu, xnu.splitsIdleExit, device.platform == .ios else { return nil }
+        let app = device.appMemory
+        func up(_ fraction: Double) -> Bytes { Bytes((fraction * Double(device.ram)).rounded(.up)) }
+        let critical = up(xnu.criticalBaseThreshold)
+        return (max(0, app - critical - 1), xnu.reaperThresholdFraction.map { app - up($0) })
+    }
+
     /// Whether the pressure levels come from xnu's thresholds of available memory on `device`
     /// (the `xnu` policy on a phone, which has the in-RAM compressor).
     public func hasInRAMCompressor(on device: Device) -> Bool { xnu != nil && device.platform == .ios }

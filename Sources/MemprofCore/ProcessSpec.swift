@@ -42,6 +42,15 @@ public struct ProcessSpec: Sendable, Hashable {
     /// ``memoryLimit``, or the published limit of its extension point.
     public var limit: Bytes? { memoryLimit ?? extensionPoint?.memoryLimit }
 
+    /// Set where its memory is held in the in-RAM compressor while it sits in the idle band, at
+    /// this ratio (uncompressed ÷ compressed), as a suspended app's is (Compressor.swift): the
+    /// built-in population's idle daemons and suspended extensions (``SystemPopulation``). Nil:
+    /// resident uncompressed, as a workload's `processes:` are.
+    public var compressorRatio: Double?
+    /// Whether launchd starts it again after it is killed (a daemon of the built-in population,
+    /// ``SystemPopulation``): `ThrottleInterval` after its exit, once memory allows (Processes.swift).
+    public var relaunches = false
+
     /// The highest band a workload may give (the 999 of launchd and kernel_task fits).
     public static let maxBand = 1000
 

@@ -104,6 +104,9 @@ extension SimEvent {
             f.reason = reason
             f.detail = Self.processDetail(kind, band: band)
             f.bytes = bytes
+        case .processLaunch(let kind, let band, let bytes):
+            f.detail = Self.processDetail(kind, band: band)
+            f.bytes = bytes
         }
         return f
     }
@@ -208,6 +211,9 @@ extension SimEvent {
         case .processExit:
             let (kind, band) = try word(Self.processKindAndBand)
             payload = .processExit(try need(f.reason, "reason"), kind: kind, band: band, bytes: try need(f.bytes, "bytes"))
+        case .processLaunch:
+            let (kind, band) = try word(Self.processKindAndBand)
+            payload = .processLaunch(kind: kind, band: band, bytes: try need(f.bytes, "bytes"))
         }
         self.init(atUs: f.atUs, app: f.app, payload)
     }

@@ -69,6 +69,7 @@ extension SimEvent.Kind {
             Outputs(isDecision: true, traceInstant: .app, laneMark: true, decisionRow: true)
         case .decompression, .swap: Outputs(isDecision: true)
         case .processExit: Outputs(isDecision: true, traceInstant: .device)
+        case .processLaunch: Outputs(traceInstant: .device)
         case .exit:
             Outputs(isDecision: true, traceInstant: .app, handlerRun: .end, laneMark: true, decisionRow: true)
         case .memoryWarning: Outputs(isDecision: true, traceInstant: .app, decisionRow: true)

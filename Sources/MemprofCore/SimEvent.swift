@@ -9,7 +9,7 @@ public struct SimEvent: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case transition, callback, launch, resume, compression, decompression, eviction, exit, memoryWarning,
              pressure, reclaim, handlerStart, handlerEnd, pushDelivered, ignored, objectShown, objectDismissed,
-             notificationDelivery, swap, processExit
+             notificationDelivery, swap, processExit, processLaunch
     }
 
     /// What happened, with what the report says of it.
@@ -58,6 +58,9 @@ public struct SimEvent: Sendable, Hashable {
         /// A process that is not an app (the event's `app` is its key) ended for `reason`, holding
         /// `bytes`, from `band` (spec §5).
         case processExit(ExitReason, kind: ProcessKind, band: Int, bytes: Bytes)
+        /// launchd started a killed process again (the event's `app` is its key), with `bytes`
+        /// resident, in `band` (Processes.swift).
+        case processLaunch(kind: ProcessKind, band: Int, bytes: Bytes)
     }
 
     /// A reclaim decision (spec §4, §5): what the demand needed, what the policy freed, what is in
@@ -132,6 +135,7 @@ public struct SimEvent: Sendable, Hashable {
         case .notificationDelivery: .notificationDelivery
         case .swap: .swap
         case .processExit: .processExit
+        case .processLaunch: .processLaunch
         }
     }
 }

@@ -77,7 +77,7 @@ public struct PressureTimes: Sendable, Hashable, Codable {
 public typealias ExitCounts = [String: Int]
 
 func zeroExitCounts() -> ExitCounts {
-    Dictionary(uniqueKeysWithValues: ExitReason.allCases.filter { $0 != .highwater }.map { ($0.rawValue, 0) })
+    Dictionary(uniqueKeysWithValues: ExitReason.allCases.filter { !$0.isOccasional }.map { ($0.rawValue, 0) })
 }
 
 /// One app's figures (spec §10 `apps`).

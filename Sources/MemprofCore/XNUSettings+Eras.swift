@@ -17,10 +17,21 @@ extension XNUSettings {
     /// version (iOS 7 and before: ``xnu2422``; iOS 18 and after: ``xnu11215``). A device
     /// without a version, or a Mac, gets ``kernel``.
     public static func forDevice(_ device: Device) -> XNUSettings {
-        guard device.platform == .ios, let major = device.osMajor else { return .kernel }
-        var x = era(iosMajor: major)
-        x.setThresholds(iosMajor: major, ram: device.ram)
+        guard device.platform == .ios, let version = device.osVersion.flatMap(Device.version) else { return .kernel }
+        var x = era(iosMajor: version.major, minor: version.minor)
+        x.setThresholds(iosMajor: version.major, ram: device.ram)
         return x
+    }
+
+    /// The era of an iOS version: ``era(iosMajor:)``, but iOS 18.4 and later run xnu-11417
+    /// (``xnu11417``): a published iOS 18.5 report names "xnu-11417.122.4"
+    /// (Tests/MemprofFieldTests/Fixtures/ios18-iphone14-excerpt.ips), and xnu-11417.101.15 is the
+    /// tag published with iOS 18.4. iOS 26 and 27 get xnu-11417 too while it is the newest
+    /// published tag (apple-oss-distributions/xnu has no later one): their own kernels' numbers
+    /// are not published, and the newest that are stand for them.
+    public static func era(iosMajor major: Int, minor: Int) -> XNUSettings {
+        if major > 18 || (major == 18 && minor >= 4) { return xnu11417 }
+        return era(iosMajor: major)
     }
 
     /// The bands a run under a policy without bands (`seed-2015`) gives apps in its jetsam
@@ -59,6 +70,9 @@ extension XNUSettings {
             idleThresholdFraction = 0.08
             pressureThresholdFraction = 0.12
         }
+        // xnu-11417's reaper: 18/4 of the 4% critical base up to 6 GB, 4 times it above
+        // (xnu-11417.121.6 bsd/kern/kern_memorystatus.c:2088-2098).
+        if reaperThresholdFraction != nil { reaperThresholdFraction = ram > 6 * .gigabyte ? 0.16 : 0.18 }
     }
 
     /// The era of an iOS major version.
@@ -81,7 +95,7 @@ extension XNUSettings {
 
     /// Every era, oldest first.
     public static let eras: [XNUSettings] = [xnu2422, xnu2782, xnu3248, xnu3789, xnu4570, xnu4903, xnu6153, xnu7195,
-                                             xnu8019, xnu8792, xnu10002, xnu11215]
+                                             xnu8019, xnu8792, xnu10002, xnu11215, xnu11417]
 
     /// What the eras before xnu-4903 share, on the 0–21 scale: no frozen band (a frozen app keeps
     /// its band: the freezer only sets `P_MEMSTAT_FROZEN`), a freezer that walks every band
@@ -211,6 +225,21 @@ extension XNUSettings {
     /// 20; 50% and the pressure level in the table at c:287-291 (as xnu-10002). Budget fh:88
     /// `FREEZE_DAILY_MB_MAX_DEFAULT` 2048 MB (doubled) per f:185 24 h (f:1713, f:2821).
     public static let xnu11215 = freezerBand("xnu-11215.1.10", dailyBudgetMB: 2048)
+
+    /// iOS 18.4 and later (xnu-11417.121.6), as xnu-11215 (the same bands, h:47, h:53-54, h:62,
+    /// h:65-66; aging c:532; frozen band c:537; the freezer's fh:47, fh:85, fh:88, fh:105 as
+    /// xnu-11215; the threshold table c:290-296 as xnu-11215's for critical, idle and pressure),
+    /// with the reaper (``reaperThresholdFraction``: 20% up to 3 GB of RAM, c:290-306, set per
+    /// device by ``forDevice(_:)``; 300 s idle, c:313; 30 s between sweeps, c:315) and the
+    /// idle/critical split (``idleExitSplit``).
+    public static let xnu11417: XNUSettings = {
+        var x = freezerBand("xnu-11417.121.6", dailyBudgetMB: 2048)
+        x.reaperThresholdFraction = 0.20
+        x.reaperMinIdleUs = 300 * .second
+        x.reaperRescanUs = 30 * .second
+        x.idleExitSplit = true
+        return x
+    }()
 
     /// The numbers of the `xnu` preset, for a device that names no iOS version: xnu-8792 (iOS 16),
     /// the era spec §5 describes.

@@ -81,6 +81,30 @@ public struct XNUSettings: Sendable, Hashable, Codable {
     /// daemons). 10% up to 3 GB of RAM; above, 9% from xnu-6153 and 8% above 6 GB from xnu-10002.
     /// Nil means 10% (and is left out of the JSON).
     public var idleThresholdFraction: Double?
+    /// The reaper's threshold of available memory as a fraction of RAM, from xnu-11417: while
+    /// available memory is under it, processes idle in the idle band for ``reaperMinIdleUs`` or
+    /// more are killed (`long-idle-exit`). Four times the critical base up to 3 GB and above 6 GB
+    /// (20%, 16%), 18/4 of it between (18%): the table at xnu-11417.121.6
+    /// bsd/kern/kern_memorystatus.c:290-296, `MEMORYSTATUS_REAPER_RATIO_*` :305-306 and :330-331,
+    /// set at :2088-2098. Nil before xnu-11417 (no reaper; left out of the JSON).
+    public var reaperThresholdFraction: Double?
+    /// How long a process must have been in the idle band to be reapable
+    /// (`MEMORYSTATUS_REAPER_MIN_AGE_SECS_DEFAULT`, 300 s, c:313; tested in `_memstat_proc_is_reapable`,
+    /// c:6712). Bands up to `JETSAM_PRIORITY_IDLE` only (`MEMORYSTATUS_REAPER_MAX_PRIORITY_DEFAULT`,
+    /// c:314). Nil without a reaper.
+    public var reaperMinIdleUs: Microseconds?
+    /// How long after a sweep the reaper waits before it may sweep again
+    /// (`MEMORYSTATUS_REAPER_RESCAN_SECS_DEFAULT`, 30 s, c:315; `_memstat_reaper_end_sweep`,
+    /// c:4159-4160). Nil without a reaper.
+    public var reaperRescanUs: Microseconds?
+    /// True from xnu-11417: under the idle threshold jetsam kills only processes in the idle band
+    /// (`idle-exit`), and kills in any band (`vm-pageshortage`) only once available memory is under
+    /// the critical base (`memorystatus_pick_action`, xnu-11417.121.6
+    /// bsd/kern/kern_memorystatus_policy.c:209-216 and :231-252, the system unhealthy below
+    /// `memorystatus_get_critical_page_shortage_threshold`, kern_memorystatus.c:4083-4086 and
+    /// kern_memorystatus_policy.c:116-124). Before, the critical threshold with a process idle is
+    /// the idle one and any band dies there. Nil (left out of the JSON) before xnu-11417.
+    public var idleExitSplit: Bool?
 
     /// ``pressureThresholdFraction``, 15% when not given.
     public var pressureThreshold: Double { pressureThresholdFraction ?? 0.15 }
@@ -97,6 +121,9 @@ public struct XNUSettings: Sendable, Hashable, Codable {
     /// kills while available memory is at or under it (`memorystatus_avail_pages_below_critical`,
     /// xnu-11215.1.10 :3394-3397).
     public var criticalThreshold: Double { min(idleThreshold, pressureThreshold) }
+
+    /// Whether kills at the idle threshold take only the idle band (``idleExitSplit``).
+    public var splitsIdleExit: Bool { idleExitSplit ?? false }
 
     public init(xnuTag: String? = nil, idleBand: Int, agingBand: Int?, backgroundBand: Int, frozenBand: Int?,
                 foregroundBand: Int, audioBand: Int, agingUs: Microseconds, freezeMaxCandidateBand: Int?,

@@ -92,8 +92,6 @@ public enum JetsamExport {
         // The processes a long snapshot leaves out (``JetsamEvent/unlisted``) are resident too.
         let residentPages = processes.filter { !$0.states.contains("frozen") }.reduce(Int64(0)) { $0 + $1.rpages }
             + (first.unlisted?.rpages ?? 0)
-        let device = report.device
-        let appPages = (device.ram - device.systemReserved) / pageSize
         let stamp = dateStamp(first.atUs)
         let incident = incidentID(sha: report.run.workloadSha256, index: index, atUs: first.atUs)
         let compressorSize: Int64, uncompressed: Int64
@@ -109,9 +107,8 @@ public enum JetsamExport {
         }
         var status = JetsamReport.MemoryStatus(
             pageSize: pageSize, compressorSize: compressorSize, uncompressed: uncompressed,
-            memoryPages: JetsamReport.MemoryPages(
-                active: residentPages, free: max(0, appPages - residentPages), wired: device.systemReserved / pageSize,
-                anonymous: residentPages, fileBacked: 0))
+            memoryPages: memoryPages(report, atUs: first.atUs, residentPages: residentPages,
+                                     poolPages: compressorSize, pageSize: pageSize))
         if let c = first.compressor {
             // The counts so far at the moment, not the run's totals.
             status.compressions = c.compressions
@@ -129,6 +126,32 @@ public enum JetsamExport {
         out.timeDelta = 0
         out.genCounter = 0
         return out
+    }
+
+    /// `memoryPages` at the moment, adding up to the device's pages with the compressor's
+    /// (`free + active + wired + compressorSize`), compressed memory counted once:
+    /// - `wired`: `systemReserved` (what memprof holds for the kernel and, without the built-in
+    ///   population, the daemons: under it, the era's wired memory);
+    /// - `active` and `anonymous`: the RAM the apps and processes hold uncompressed (`used` less
+    ///   the compressor's pool; `rpages` are footprints, which count compressed pages too, and
+    ///   are not summed), every page of the model being anonymous;
+    /// - `free`: the rest of RAM (under `seed-2015`, whose store is on flash, `compressorSize`
+    ///   is the store's pages, as before, and is taken from `free` too, so the counts still add up).
+    /// `inactive`, `speculative`, `throttled`, `purgeable` and `fileBacked` are left out: the model
+    /// has no page queues nor file-backed memory, and no source gives a rule to estimate them.
+    static func memoryPages(_ report: Report, atUs: Microseconds, residentPages: Int64, poolPages: Int64,
+                            pageSize: Bytes) -> JetsamReport.MemoryPages {
+        let device = report.device
+        let total = device.ram / pageSize
+        let wired = (device.systemReserved + pageSize - 1) / pageSize
+        let used = lastValue(report.timeline.usedBytes, upTo: atUs)
+        // Without a timeline point (a report read without one), the resident pages stand for it.
+        let uncompressed = report.timeline.usedBytes.isEmpty ? residentPages : max(0, (used - poolPages * pageSize) / pageSize)
+        let active = min(uncompressed, max(0, total - wired - poolPages))
+        var pages = JetsamReport.MemoryPages(active: active, free: max(0, total - wired - poolPages - active), wired: wired,
+                                             anonymous: active, fileBacked: 0)
+        pages.omitted = ["inactive", "speculative", "throttled", "purgeable", "fileBacked"]
+        return pages
     }
 
     /// The most pages `app` was resident with up to `atUs` (report.json's `timeline.appBytes`).

@@ -37,6 +37,10 @@ public struct JetsamReport: Sendable, Equatable {
         public var purgeable: Int64
         public var anonymous: Int64
         public var fileBacked: Int64
+        /// The keys a producer does not know and leaves out of what it writes (`inactive`,
+        /// `speculative`, `throttled`, `purgeable`, `fileBacked` in memprof's exports); their values
+        /// are then not written. Empty for a report read.
+        public var omitted: Set<String> = []
 
         public init(active: Int64, inactive: Int64 = 0, speculative: Int64 = 0, throttled: Int64 = 0, free: Int64,
                     wired: Int64, purgeable: Int64 = 0, anonymous: Int64, fileBacked: Int64) {

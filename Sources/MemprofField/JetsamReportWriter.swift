@@ -38,15 +38,10 @@ public enum JetsamReportWriter {
                 func pages(_ m: inout JSONLayout.Members) {
                     guard let p = r.memoryStatus.memoryPages else { return }
                     m.object("memoryPages") { q in
-                        q.int("active", p.active)
-                        q.int("throttled", p.throttled)
-                        q.int("fileBacked", p.fileBacked)
-                        q.int("wired", p.wired)
-                        q.int("anonymous", p.anonymous)
-                        q.int("purgeable", p.purgeable)
-                        q.int("inactive", p.inactive)
-                        q.int("free", p.free)
-                        q.int("speculative", p.speculative)
+                        for (key, value) in [("active", p.active), ("throttled", p.throttled), ("fileBacked", p.fileBacked),
+                                             ("wired", p.wired), ("anonymous", p.anonymous), ("purgeable", p.purgeable),
+                                             ("inactive", p.inactive), ("free", p.free), ("speculative", p.speculative)]
+                            where !p.omitted.contains(key) { q.int(key, value) }
                     }
                 }
                 // iOS 10: compressorSize, pageSize, compressions, memoryPages, uncompressed,
@@ -95,10 +90,12 @@ public enum JetsamReportWriter {
         out += field("Date", r.date ?? r.header.timestamp)
         out += field("Time since snapshot", "\(r.timeDelta ?? 0) ms") + "\n"
         let p = r.memoryStatus.memoryPages
+        func known(_ key: String, _ value: Int64?) -> Int64? { p?.omitted.contains(key) == true ? nil : value }
         let counts: [(String, Int64?)] = [
-            ("Free pages", p?.free), ("Active pages", p?.active), ("Inactive pages", p?.inactive),
-            ("Speculative pages", p?.speculative), ("Throttled pages", p?.throttled), ("Purgeable pages", p?.purgeable),
-            ("Wired pages", p?.wired), ("File-backed pages", p?.fileBacked), ("Anonymous pages", p?.anonymous),
+            ("Free pages", p?.free), ("Active pages", p?.active), ("Inactive pages", known("inactive", p?.inactive)),
+            ("Speculative pages", known("speculative", p?.speculative)), ("Throttled pages", known("throttled", p?.throttled)),
+            ("Purgeable pages", known("purgeable", p?.purgeable)),
+            ("Wired pages", p?.wired), ("File-backed pages", known("fileBacked", p?.fileBacked)), ("Anonymous pages", p?.anonymous),
             ("Compressions", r.memoryStatus.compressions), ("Decompressions", r.memoryStatus.decompressions),
             ("Compressor Size", r.memoryStatus.compressorSize),
             ("Uncompressed Pages in Compressor", r.memoryStatus.uncompressed),

@@ -29,6 +29,7 @@ extension SimEvent {
         case .notificationDelivery: .notificationDelivery(notification: "N", object: "Inbox#1", observer: .dangling)
         case .swap: .swap(.pagingOut, usedBytes: 9 << 30, bytes: 1 << 30)
         case .processExit: .processExit(.highwater, kind: .daemon, band: 1, bytes: 4 << 20)
+        case .processLaunch: .processLaunch(kind: .daemon, band: 0, bytes: 4 << 20)
         }
         return SimEvent(atUs: atUs, app: app, payload)
     }

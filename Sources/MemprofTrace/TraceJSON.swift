@@ -302,6 +302,7 @@ public struct TraceStreams {
             case .pressure(let level, _): out.raw("pressure "); out.rawText(level.rawValue)
             case .reclaim: out.raw("reclaim")
             case .processExit: out.raw("process kill")
+            case .processLaunch: out.raw("process launch")
             // Any other kind declared an instant: its kind's word.
             default: out.rawText(event.kind.rawValue)
             }
@@ -336,6 +337,10 @@ public struct TraceStreams {
                 if let app = event.app { out.raw(",\"demandingApp\":"); out.string(app) }
             case .processExit(let reason, _, _, let bytes):
                 out.string(reason.rawValue); out.raw(",\"bytes\":"); out.int(bytes)
+                if let process = event.app { out.raw(",\"process\":"); out.string(process) }
+                if let detail = event.fields.detail { out.raw(",\"detail\":"); out.string(detail) }
+            case .processLaunch(_, _, let bytes):
+                out.string("launchd"); out.raw(",\"bytes\":"); out.int(bytes)
                 if let process = event.app { out.raw(",\"process\":"); out.string(process) }
                 if let detail = event.fields.detail { out.raw(",\"detail\":"); out.string(detail) }
             default:

@@ -24,8 +24,8 @@ public struct WorkloadParser {
         self.checkProgram = checkProgram
     }
 
-    static let topKeys = ["memprof", "name", "seed", "duration", "device", "policy", "apps", "processes", "script",
-                          "generate"]
+    static let topKeys = ["memprof", "name", "seed", "duration", "device", "policy", "apps", "processes", "population",
+                          "script", "generate"]
 
     public func parse(_ text: String) throws -> Workload {
         try parseReportingWarnings(text).workload
@@ -82,6 +82,14 @@ public struct WorkloadParser {
             // The limit of the preset's model on the device's iOS, where an OS release changed it.
             device.appLimit = model.appLimit(on: device.osVersion).limit
         }
+        // The rest of the phone (SystemPopulation): by default under xnu on iOS 14 and later,
+        // unless the workload gives its own processes or says `population: none`.
+        let populationNode = try top["population"].map { try $0.choice(["builtin", "none"], what: "population") }
+        let withPopulation = populationNode != "none" && top["processes"] == nil
+            && SystemPopulation.applies(to: device, policy: policy)
+        if withPopulation, let xnu = policy.xnu, !deviceKeys.contains("systemReserved") {
+            device = SystemPopulation.device(device, xnu: xnu)
+        }
         if let node = top["policy"], !node.isScalar { try parseFreezerBudget(node, into: &policy) }
         let appsNode = try top.required("apps")
         let appEntries = try appsNode.namedEntries()
@@ -92,7 +100,14 @@ public struct WorkloadParser {
             // The entitlement as the device's model and iOS have it (IncreasedMemoryLimit).
             device.increasedAppLimit = IncreasedMemoryLimit.limit(on: device)
         }
-        let processes = try top["processes"].map { try parseProcesses($0, appIDs: ids, device: device) } ?? []
+        var processes = try top["processes"].map { try parseProcesses($0, appIDs: ids, device: device) } ?? []
+        if withPopulation, let xnu = policy.xnu {
+            processes = SystemPopulation.processes(for: xnu)
+            if let clash = processes.first(where: { ids.contains($0.id) }) {
+                throw appsNode.error("app key '\(clash.id)' is the key of a process of the built-in population; "
+                    + "rename the app or say `population: none`")
+            }
+        }
         let script = try top["script"].map {
             try parseScript($0, apps: apps, ids: ids, processIDs: processes.map(\.id), duration: duration)
         } ?? []

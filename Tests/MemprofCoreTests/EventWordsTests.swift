@@ -129,6 +129,7 @@ import Testing
             (e(.swap(.pagingOut, usedBytes: 9, bytes: 1), app: nil), ["detail": "pagingOut", "usedBytes": "9", "bytes": "1"]),
             (e(.processExit(.highwater, kind: .daemon, band: 1, bytes: 4)),
              ["reason": "highwater", "detail": "daemon in band 1", "bytes": "4"]),
+            (e(.processLaunch(kind: .daemon, band: 0, bytes: 4)), ["detail": "daemon in band 0", "bytes": "4"]),
         ]
     }()
 

@@ -128,10 +128,10 @@ struct FreezerBudgetTests {
 
     @Test("the eras: no budget before xnu-4903, 1024 MB to xnu-10002, 2048 MB from xnu-11215; intervals from a check in xnu-4903 and xnu-6153; a paced thread from xnu-4903")
     func erasBudget() {
-        #expect(XNUSettings.eras.map(\.freezeDailyBudgetMB) == [nil, nil, nil, nil, nil, 1024, 1024, 1024, 1024, 1024, 1024, 2048])
-        #expect(XNUSettings.eras.map(\.freezeIntervalStartsAtCheck) == [nil, nil, nil, nil, nil, true, true, nil, nil, nil, nil, nil])
+        #expect(XNUSettings.eras.map(\.freezeDailyBudgetMB) == [nil, nil, nil, nil, nil, 1024, 1024, 1024, 1024, 1024, 1024, 2048, 2048])
+        #expect(XNUSettings.eras.map(\.freezeIntervalStartsAtCheck) == [nil, nil, nil, nil, nil, true, true, nil, nil, nil, nil, nil, nil])
         // The freezer's thread runs 10 s apart at the least from xnu-4903 (XNUSettings.freezerRunDelayUs).
-        #expect(XNUSettings.eras.map(\.freezerRunDelayUs) == Array(repeating: nil, count: 5) + Array(repeating: 10 * sec, count: 7))
+        #expect(XNUSettings.eras.map(\.freezerRunDelayUs) == Array(repeating: nil, count: 5) + Array(repeating: 10 * sec, count: 8))
     }
 
     @Test("iOS 13: the interval starts at the freezer's first check, the budget runs out, and a check 24 h after that one renews it")

@@ -30,7 +30,7 @@ struct XNUErasTests {
         }
         #expect(tags == ["xnu-2422.1.72", "xnu-2422.1.72", "xnu-2782.1.97", "xnu-3248.20.55", "xnu-3789.1.32",
                          "xnu-4570.1.46", "xnu-4903.221.2", "xnu-6153.11.26", "xnu-7195.50.7.100.1", "xnu-8019.41.5",
-                         "xnu-8792.41.9", "xnu-10002.1.13", "xnu-11215.1.10", "xnu-11215.1.10"])
+                         "xnu-8792.41.9", "xnu-10002.1.13", "xnu-11215.1.10", "xnu-11417.121.6"])
         #expect(XNUSettings.forDevice(testDevice()) == .kernel)
         var mac = Self.phone("iOS 8.0")
         mac.platform = .macos

@@ -30,7 +30,46 @@ struct PhoneDay2026Tests {
         let freezer = try #require(first.summary.freezer)
         #expect(freezer.dailyBudgetBytes == 2048 * .megabyte && freezer.budgetExhaustions == 1)
         #expect(freezer.bytesWritten == freezer.dailyBudgetBytes)
-        #expect(first.summary.terminations.values.reduce(0, +) == first.summary.evictions)
+        // Every app killed was suspended (an eviction); the other kills are the population's.
+        let appKills = first.apps.map { $0.exits.filter { $0.key != "userQuit" }.values.reduce(0, +) }.reduce(0, +)
+        #expect(appKills == first.summary.evictions)
+    }
+
+    /// The rest of the phone (SystemPopulation): 384 daemons, extensions and SpringBoard of the
+    /// iOS 14.2 report, on the 0–210 scale, with the iOS 18.5 report's reservation (93,404 of
+    /// 393,216 pages, of the iPhone 15's 6 GB: 93,404 pages of 16 KB, rounded up).
+    @Test func hasTheRestOfThePhone() throws {
+        let w = try WorkloadLoader.load("phone-day-2026").workload
+        #expect(w.processes.count == 384)
+        #expect(w.processes.filter { $0.kind == .daemon }.count == 358)
+        #expect(w.processes.first { $0.displayName == "SpringBoard" }?.band == 160)
+        #expect(w.processes.first { $0.displayName == "cfprefsd" }?.band == 140)
+        #expect(w.device.systemReserved == 93_404 * 16 * .kilobyte)
+        let without = try WorkloadLoader.load(
+            "phone-day-2026", overrides: [WorkloadOverride(keyPath: "population", value: "none", origin: .init(file: "--set"))]).workload
+        #expect(without.processes.isEmpty)
+        #expect(without.device.systemReserved == Device.preset(named: "iphone-15")!.systemReserved)
+    }
+
+    /// Idle daemons die before any app, and the phone spends time above normal pressure.
+    @Test func killsIdleDaemonsBeforeAppsAndMeetsPressure() throws {
+        let w = try WorkloadLoader.load("phone-day-2026").workload
+        var simulator = Simulator(workload: w)
+        let r = simulator.run()
+        let kills = r.events.filter {
+            switch $0.payload {
+            case .processExit: true
+            case .exit(let reason, _): reason != .userQuit
+            default: false
+            }
+        }
+        let firstApp = try #require(kills.firstIndex { if case .exit = $0.payload { true } else { false } })
+        #expect(firstApp > 0)
+        #expect(kills[..<firstApp].allSatisfy {
+            if case .processExit(_, .daemon, 0, _) = $0.payload { true } else if case .processExit(_, _, 0, _) = $0.payload { true } else { false }
+        })
+        #expect(r.summary.terminations["idleExit", default: 0] > 0 && r.summary.terminations["memoryPressure", default: 0] == 0)
+        #expect(r.summary.timeAtPressureUs[.warning] > 0)
     }
 
     @Test func theSameDayOnAnIPhone6PlusKillsTheGameAtItsLimit() throws {

@@ -11,7 +11,7 @@ extension Simulator {
     mutating func kill(_ i: Int, _ reason: ExitReason, requested: Bytes?, evicted: Bool = false) {
         // An app that posted to a dangling observer in this step has already crashed (spec §7).
         if reason != .badAccess, apps[i].objects.pendingCrash != nil { return kill(i, .badAccess, requested: nil) }
-        if reason.jetsamReason != nil { recordSnapshot(killing: i, reason, requested: requested) }
+        if reason.jetsamReason != nil, !reason.isIdleKill { recordSnapshot(killing: i, reason, requested: requested) }
         let from = apps[i].state
         setState(i, .notRunning, cause: evicted ? .evicted : .exit(reason))
         setFootprint(i, 0)

@@ -21,7 +21,8 @@ extension Simulator {
             if !p.alive && p.resident != 0 {
                 violations.append("t=\(now): \(p.spec.id) has ended but holds \(p.resident) bytes")
             }
-            resident += p.resident
+            if !p.alive && p.held != 0 { violations.append("t=\(now): \(p.spec.id) has ended but takes \(p.held) bytes") }
+            resident += p.held
         }
         if resident != used { violations.append("t=\(now): used is \(used) but resident footprints add up to \(resident)") }
         if used > appMemory && limitsMemory { violations.append("t=\(now): used \(used) exceeds app memory \(appMemory)") }

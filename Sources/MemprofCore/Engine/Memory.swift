@@ -103,7 +103,7 @@ extension Simulator {
         if used + bytes > jetsamLimit {
             reclaim(for: i, process: nil, bytes)
         }
-        if used + bytes > jetsamLimit {
+        if used + bytes > killLimit {
             // Nothing freed enough: the demanding app is killed, for the policy's reason
             // (seed-2015: memoryLimit, spec §4 step 4; xnu: page shortage, spec §5).
             kill(i, policy.shortfallReason, requested: policy.shortfallReason == .memoryLimit ? own + bytes : nil)

@@ -55,4 +55,7 @@ enum Occurrence {
     case growthTick(app: Int, foregroundToken: UInt64)
     /// A post to a dangling observer (spec §7): the app crashes with `badAccess` (Objects.swift).
     case observerCrash(app: Int, lifeToken: UInt64)
+    /// launchd's throttle after a process's death has passed: it is started again once memory
+    /// allows (Processes.swift). `life` is the death it follows.
+    case relaunch(process: Int, life: Int)
 }

@@ -12,8 +12,38 @@ extension Simulator {
     /// Puts every process in memory at time 0.
     mutating func startProcesses() {
         guard !processes.isEmpty else { return }
-        for k in processes.indices { used += processes[k].resident }
+        for k in processes.indices { used += place(k) }
         processMemoryChanged()
+    }
+
+    /// Process `k`, alive with its spec's resident size, takes its RAM: in the in-RAM compressor
+    /// when it has a ``ProcessSpec/compressorRatio`` and sits in the idle band under the
+    /// compressor, otherwise uncompressed. Returns the RAM it holds (not yet in `used`).
+    mutating func place(_ k: Int) -> Bytes {
+        let spec = processes[k].spec
+        let resident = processes[k].resident
+        guard compressesInRAM, let ratio = spec.compressorRatio, spec.band == jetsamBands.idleBand else {
+            processes[k].held = resident
+            return resident
+        }
+        let held = Self.poolBytes(resident, ratio: ratio)
+        // Pages compressed before the run are not counted as compressions of the run.
+        pool.add(held, uncompressed: resident, pages: 0)
+        processes[k].held = held
+        processes[k].pooled = true
+        return held
+    }
+
+    /// Process `k`'s pages leave the pool, decompressed when it runs (`decompress`); `used` is
+    /// left to the caller. Returns the RAM it held.
+    mutating func unpool(_ k: Int, decompress: Bool) -> Bytes {
+        let held = processes[k].held
+        guard processes[k].pooled else { return held }
+        let resident = processes[k].resident
+        pool.remove(held, uncompressed: resident, decompressedPages: decompress ? pages(resident) : 0)
+        processes[k].pooled = false
+        processes[k].held = resident
+        return held
     }
 
     /// `used` changed because of a process: the series, the peak and the pressure level follow.
@@ -39,15 +69,19 @@ extension Simulator {
         guard processes[k].alive else { return ignoredProcess(action, k, .processEnded) }
         guard bytes > 0 else { return }
         if killIfOverLimit(process: k, adding: bytes) { return }
-        if level == .normal, level(for: used + bytes) > .normal {
+        // A process that runs decompresses first: what it holds in the pool is demanded too.
+        let need = bytes + processes[k].resident - processes[k].held
+        if level == .normal, level(for: used + need) > .normal {
             summary.memoryWarnings += 1
             sendMemoryWarnings(cause: .pressure)
         }
-        if used + bytes > jetsamLimit { reclaim(for: nil, process: k, bytes) }
+        if used + need > jetsamLimit { reclaim(for: nil, process: k, need) }
         guard processes[k].alive else { return }
-        if used + bytes > jetsamLimit { return killProcess(k, .memoryPressure) }
+        if used + need > killLimit { return killProcess(k, .memoryPressure) }
+        _ = unpool(k, decompress: true)
         processes[k].resident += bytes
-        used += bytes
+        processes[k].held += bytes
+        used += need
         processMemoryChanged()
     }
 
@@ -57,8 +91,11 @@ extension Simulator {
         guard processes[k].alive else { return ignoredProcess(action, k, .processEnded) }
         let freed = min(bytes, processes[k].resident)
         guard freed > 0 else { return }
+        // A process that runs decompresses first; what it frees then leaves RAM.
+        let held = unpool(k, decompress: true)
         processes[k].resident -= freed
-        used -= freed
+        processes[k].held = processes[k].resident
+        used += processes[k].held - held
         processMemoryChanged()
     }
 
@@ -95,15 +132,57 @@ extension Simulator {
 
     /// Ends process `k` with `reason` (`highwater`, `memoryPressure` by band, or `memoryLimit` past
     /// its fatal limit, having asked for `requested` in all), with the jetsam snapshot of the kill.
+    /// A process launchd relaunches is started again ``launchdThrottleUs`` later (Relaunch).
     mutating func killProcess(_ k: Int, _ reason: ExitReason, requested: Bytes? = nil) {
-        recordSnapshot(killing: apps.count + k, reason, requested: requested)
+        if !reason.isIdleKill { recordSnapshot(killing: apps.count + k, reason, requested: requested) }
         let bytes = processes[k].resident
+        used -= unpool(k, decompress: false)
         processes[k].alive = false
         processes[k].resident = 0
-        used -= bytes
+        processes[k].held = 0
         terminations[reason.index] += 1
         recordProcess(.processExit(reason, kind: processes[k].spec.kind, band: processes[k].spec.band, bytes: bytes), k)
         processMemoryChanged()
+        if processes[k].spec.relaunches {
+            processes[k].lives += 1
+            processes[k].diedAtUs = now
+            schedule(at: now + Self.launchdThrottleUs, .relaunch(process: k, life: processes[k].lives))
+        }
+    }
+
+    /// launchd's `ThrottleInterval` default: "by default, jobs will not be spawned more than once
+    /// every 10 seconds" (launchd.plist(5), `ThrottleInterval`).
+    static let launchdThrottleUs: Microseconds = 10 * .second
+
+    /// launchd starts killed process `k` again: at once if it fits without a kill (`used` stays
+    /// within ``jetsamLimit``), otherwise as soon as it does (``relaunchWaiting``). What a
+    /// daemon is launched for is not modelled: memprof starts it again with its resident size
+    /// once memory allows, the simplest rule (the model-choices article).
+    mutating func relaunch(process k: Int, life: Int) {
+        guard !processes[k].alive, processes[k].lives == life else { return }
+        processes[k].waiting = true
+        relaunchWaiting += 1
+        relaunchWaiters()
+    }
+
+    /// Starts the processes waiting for launchd, in workload order, while each fits above the
+    /// pressure threshold. O(processes) while any waits and memory allows one.
+    mutating func relaunchWaiters() {
+        guard relaunchWaiting > 0 else { return }
+        for k in processes.indices where processes[k].waiting {
+            let resident = processes[k].spec.resident
+            let held = processes[k].spec.compressorRatio.map { Self.poolBytes(resident, ratio: $0) } ?? resident
+            guard used + held <= jetsamLimit else { continue }
+            processes[k].waiting = false
+            processes[k].relaunch.record(timeToRelaunchUs: now - processes[k].diedAtUs)
+            relaunchWaiting -= 1
+            processes[k].alive = true
+            processes[k].resident = resident
+            processes[k].bandSinceUs = now
+            used += place(k)
+            recordProcess(.processLaunch(kind: processes[k].spec.kind, band: processes[k].spec.band, bytes: resident), k)
+            processMemoryChanged()
+        }
     }
 
     /// Records what happened to process `k` now (an event named by its key, with no app index).
@@ -118,11 +197,12 @@ extension Simulator {
         recordProcess(.ignored(action: action.name, reason: why), k)
     }
 
-    /// What a policy sees of process `k` when it reclaims: its band, since the start of the run.
+    /// What a policy sees of process `k` when it reclaims: its band, since it started (the start
+    /// of the run, or its relaunch).
     func processCandidate(_ k: Int) -> PolicyCandidate {
         var c = PolicyCandidate(index: apps.count + k, state: .background, footprint: processes[k].resident,
-                                lastForegroundUs: 0, isPlayingAudio: false, stateSinceUs: 0,
-                                band: processes[k].spec.band, bandSinceUs: 0)
+                                lastForegroundUs: 0, isPlayingAudio: false, stateSinceUs: processes[k].bandSinceUs,
+                                band: processes[k].spec.band, bandSinceUs: processes[k].bandSinceUs)
         c.process = k
         return c
     }
@@ -131,11 +211,55 @@ extension Simulator {
 /// The simulator's view of one process that is not an app while a run goes on.
 struct ProcessRuntime {
     let spec: ProcessSpec
+    /// Its footprint (what a jetsam report shows as `rpages`).
     var resident: Bytes
+    /// The RAM it takes, counted in `used`: ``resident``, or its share of the pool while pooled.
+    var held: Bytes = 0
+    /// Whether its memory is in the in-RAM compressor.
+    var pooled = false
     var alive = true
+    /// When it entered its band: 0, or when launchd started it again.
+    var bandSinceUs: Microseconds = 0
+    /// Its deaths so far, to match a relaunch with the death it follows.
+    var lives = 0
+    /// Killed, and waiting for memory to be relaunched.
+    var waiting = false
+    /// When it was last killed, and how soon launchd has started it again after its kills.
+    var diedAtUs: Microseconds = 0
+    var relaunch = RelaunchBehaviour()
 
     init(spec: ProcessSpec) {
         self.spec = spec
         resident = spec.resident
+        held = spec.resident
     }
+}
+
+/// How soon launchd starts a process again after jetsam kills it, as launchd tells the kernel when
+/// it spawns it (`posix_spawnattr_set_jetsam_ttr_np`, xnu-11417.121.6
+/// libsyscall/wrappers/spawn/posix_spawn.c:2857-2930): each time to relaunch falls in a bucket
+/// (up to 5 s, up to 10 s, longer: :2879-2888), and the bucket that first reached the highest
+/// count makes the process's relaunch probability high, medium or low
+/// (`POSIX_SPAWN_JETSAM_RELAUNCH_BEHAVIOR_*`, bsd/sys/spawn_internal.h:319-321). The reaper spares
+/// high and medium (kern_memorystatus.c:6719-6730). memprof passes every relaunch of the run.
+struct RelaunchBehaviour {
+    enum Probability: Int { case high, medium, low }
+
+    var counts = [0, 0, 0]
+    var maxCount = -1
+    /// Nil before the first relaunch (xnu's unknown, which the reaper takes).
+    var probability: Probability?
+
+    mutating func record(timeToRelaunchUs ttr: Microseconds) {
+        let bucket = ttr <= 5 * .second ? 0 : ttr <= 10 * .second ? 1 : 2
+        counts[bucket] += 1
+        if counts[bucket] > maxCount {
+            maxCount = counts[bucket]
+            probability = Probability(rawValue: bucket)
+        }
+    }
+
+    /// Whether the reaper may take it: a low or unknown relaunch probability
+    /// (`MEMORYSTATUS_REAPER_REAP_RELAUNCH_MASK_DEFAULT`, kern_memorystatus.c:318-319).
+    var isReapable: Bool { probability == nil || probability == .low }
 }

@@ -9,6 +9,10 @@ extension Simulator {
     /// Under `xnu`, processes over their high-water mark go first (the jetsam thread's highwater
     /// pass precedes its kills by band), then apps and processes together up the bands. The
     /// reclaim event lists the apps considered; each process killed has its own `processExit`.
+    ///
+    /// From xnu-11417 (``splitsIdleExit``) the idle band dies for `idle-exit` while `used` is past
+    /// ``jetsamLimit`` (available memory under the idle threshold), and the bands above it for
+    /// `vm-pageshortage` only while it is past ``killLimit`` (under the critical base).
     mutating func reclaim(for demander: Int?, process demandingProcess: Int?, _ bytes: Bytes) {
         let needed = used + bytes - jetsamLimit
         let takesCompressed = policy.reclaimsCompressed
@@ -16,7 +20,7 @@ extension Simulator {
         let withProcesses = runsHighwater
         if withProcesses {
             while used + bytes > jetsamLimit, let k = nextOverHighWaterMark() {
-                freed += processes[k].resident
+                freed += processes[k].held
                 killProcess(k, .highwater)
             }
         }
@@ -37,12 +41,15 @@ extension Simulator {
         // The decision's candidate list is history: a run without it counts the same without it.
         var considered: [SimEvent.Candidate] = []
         if options.keepsHistory { considered.reserveCapacity(ordered.count) }
+        let idleBand = jetsamBands.idleBand
         for c in ordered {
-            let take = used + bytes > jetsamLimit
+            let idle = splitsIdleExit && c.band == idleBand
+            let take = used + bytes > (idle || !splitsIdleExit ? jetsamLimit : killLimit)
+            let reason: ExitReason = idle ? .idleExit : .memoryPressure
             if let k = c.process {
                 if take {
-                    freed += processes[k].resident
-                    killProcess(k, .memoryPressure)
+                    freed += processes[k].held
+                    killProcess(k, reason)
                 }
                 continue
             }
@@ -64,7 +71,7 @@ extension Simulator {
                 apps[c.index].stats.evictions += 1
                 record(.eviction(bytes: c.footprint), c.index)
             }
-            kill(c.index, .memoryPressure, requested: nil, evicted: evicted)
+            kill(c.index, reason, requested: nil, evicted: evicted)
         }
         let decision = SimEvent.Reclaim(neededBytes: needed, freedBytes: freed, usedBytes: used, candidates: considered)
         if let demander {

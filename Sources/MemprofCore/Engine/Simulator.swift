@@ -83,6 +83,18 @@ public struct Simulator {
     /// The most `used` may reach after a demand before reclaiming: `appMemory`, or under the
     /// in-RAM compressor one byte under xnu's critical threshold (Compressor.swift).
     let jetsamLimit: Bytes
+    /// The most `used` may reach before jetsam kills outside the idle band: ``jetsamLimit``, or
+    /// from xnu-11417 one byte under the critical base (``XNUSettings/idleExitSplit``): between
+    /// the two only the idle band dies (Reclaiming.swift).
+    let killLimit: Bytes
+    /// Whether kills at ``jetsamLimit`` take only the idle band, for `idle-exit` (xnu-11417).
+    let splitsIdleExit: Bool
+    /// xnu-11417's reaper (Reaper.swift): `used` past which available memory is under its
+    /// threshold; nil without one. And the earliest time it looks again.
+    let reaperUsedBytes: Bytes?
+    var reaperNextUs: Microseconds = 0
+    /// Killed processes waiting for memory before launchd starts them again (Processes.swift).
+    var relaunchWaiting = 0
     /// Whether suspended apps' memory goes to the in-RAM compressor (the `xnu` policy on a phone).
     let compressesInRAM: Bool
     /// The compressor's pool and counters (Compressor.swift).
@@ -156,6 +168,10 @@ public struct Simulator {
         appMemory = workload.device.appMemory
         compressesInRAM = hasBands && limitsMemory
         (warningBytes, criticalBytes, jetsamLimit) = workload.policy.levelBytes(on: workload.device)
+        let split = compressesInRAM ? workload.policy.idleExitLimits(on: workload.device) : nil
+        splitsIdleExit = split != nil
+        killLimit = split?.killLimit ?? jetsamLimit
+        reaperUsedBytes = compressesInRAM ? split?.reaperUsed : nil
         apps = workload.apps.map { AppRuntime(spec: $0) }
         appIDs = workload.apps.map(\.id)
         processes = workload.processes.map(ProcessRuntime.init)
@@ -202,6 +218,8 @@ public struct Simulator {
             now = next.atUs
             handle(next.what)
             if runsHighwater { runHighwaterPass() }
+            if relaunchWaiting > 0 { relaunchWaiters() }
+            if let reaperUsedBytes, used > reaperUsedBytes, now >= reaperNextUs { runReaper() }
             if hasFreezer { runFreezer() }
             processed += 1
             if options.checksInvariants { checkInvariants() }
@@ -279,6 +297,7 @@ public struct Simulator {
         case .growthTick(let i, let token): growthTick(i, token)
         case .observerCrash(let i, let token): observerCrash(i, token)
         case .cpuLimit(let i, let kind, let token): cpuLimit(i, kind, token)
+        case .relaunch(let k, let life): relaunch(process: k, life: life)
         }
     }
 
