@@ -119,3 +119,28 @@ struct ReaperTests {
         #expect(r.timeline.usedBytes.last?[1] == 65 * MB)
     }
 }
+
+/// The foreground band sorted largest first before jetsam walks it (xnu-8792.41.9
+/// `memorystatus_sort_bucket_locked`): a large process in the foreground band dies before the
+/// smaller foreground app that demands.
+@Suite("The foreground band, largest first")
+struct ForegroundBandTests {
+    @Test("a 40 MB process in band 100 dies before the 20 MB foreground app that asks for more")
+    func largerProcessInTheForegroundBandFirst() {
+        // xnu-8792 on the test device (critical threshold min(10%, 15%) of 200 MB = 20 MB: a demand
+        // fits while used stays within 80 MB − 1). big: band 100, 40 MB. 0 s open a (20 MB): used 60.
+        // 10 s allocate a 25 MB: 85 > 80; nothing below band 100; big (40 MB > a's 20 MB) dies
+        // (vm-pageshortage): used 20, then 45; a lives with 45 MB.
+        let big = ProcessSpec(id: "big", kind: .daemon, band: 100, resident: 40 * MB)
+        var a = makeApp("a", footprint: 20 * MB, launch: 500 * ms)
+        a.compressionRatio = 1
+        let w = Workload(name: "test", durationUs: 60 * sec, device: testDevice(), policy: .xnu, apps: [a],
+                         processes: [big],
+                         script: [ScriptEntry(atUs: 0, action: .open(0)), ScriptEntry(atUs: 10 * sec, action: .allocate(0, 25 * MB))])
+        let r = simulate(w)
+        #expect(r.invariantViolations.isEmpty)
+        #expect(ProcessTests.processExits(r) == ["\(10 * sec) big memoryPressure daemon 100 40MB"])
+        #expect(r.finalState("a") == .active)
+        #expect(r.stats("a").peakFootprintBytes == 45 * MB)
+    }
+}

@@ -73,12 +73,41 @@ extension Simulator {
             }
             kill(c.index, reason, requested: nil, evicted: evicted)
         }
+        if withProcesses, used + bytes > killLimit { freed += killLargerInForegroundBand(bytes, than: demander, process: demandingProcess) }
         let decision = SimEvent.Reclaim(neededBytes: needed, freedBytes: freed, usedBytes: used, candidates: considered)
         if let demander {
             record(.reclaim(decision), demander)
         } else if let demandingProcess {
             recordProcess(.reclaim(decision), demandingProcess)
         }
+    }
+
+    /// The bands below did not free enough and the demander sits in the foreground band: xnu sorts
+    /// that band largest first before its kill loop walks it (`memorystatus_sort_bucket_locked`,
+    /// xnu-8792.41.9 bsd/kern/kern_memorystatus.c:1073-1092, by process when there are no
+    /// coalitions, called at :5593-5595 before the kills), so the processes of the band larger
+    /// than the demander die first, largest first (`vm-pageshortage`), until the demand fits; the
+    /// demander dies when its turn comes (the caller). memprof has no coalitions: each process is
+    /// its own. Returns the bytes freed.
+    mutating func killLargerInForegroundBand(_ bytes: Bytes, than demander: Int?, process demandingProcess: Int?) -> Bytes {
+        let band = jetsamBands.foregroundBand
+        let own: Bytes
+        if let demander, apps[demander].state.isForeground {
+            own = apps[demander].footprint
+        } else if let k = demandingProcess, processes[k].spec.band == band {
+            own = processes[k].resident
+        } else {
+            return 0
+        }
+        let larger = processes.indices.filter {
+            $0 != demandingProcess && processes[$0].alive && processes[$0].spec.band == band && processes[$0].resident > own
+        }.sorted { (processes[$0].resident, -$0) > (processes[$1].resident, -$1) }
+        var freed: Bytes = 0
+        for k in larger where used + bytes > killLimit {
+            freed += processes[k].held
+            killProcess(k, .memoryPressure)
+        }
+        return freed
     }
 
     /// What a policy sees of app `i` now, with its jetsam band if the policy has bands.
