@@ -14,6 +14,7 @@ import Testing
         duration: 1m
         device: \(device)
         policy: \(policy)
+        population: none
         apps:
           model:
             launch: {footprint: 500MB}
@@ -119,6 +120,7 @@ import Testing
         duration: 10m
         device: {preset: iphone-15, osVersion: "iOS 18.5"}
         policy: \(policy)
+        population: none
         apps:
           editor:
             launch: {footprint: 500MB}
