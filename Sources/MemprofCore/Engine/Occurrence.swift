@@ -55,4 +55,6 @@ enum Occurrence {
     case growthTick(app: Int, foregroundToken: UInt64)
     /// A post to a dangling observer (spec §7): the app crashes with `badAccess` (Objects.swift).
     case observerCrash(app: Int, lifeToken: UInt64)
+    /// A notification service extension's push is done (Processes.swift).
+    case servicePushDone(process: Int, bytes: Bytes, life: UInt64)
 }

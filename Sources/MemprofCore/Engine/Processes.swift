@@ -4,7 +4,9 @@
 /// under `seed-2015` and on a Mac their memory is fixed.
 ///
 /// Triggers: the start of the run (`startProcesses`); `allocate`/`free` on a process key;
-/// after every occurrence under `xnu` (`runHighwaterPass`); reclaiming (Reclaiming.swift).
+/// `push: APP` for the notification service extensions tied to the app (`wakeServiceExtensions`)
+/// and the end of each push (`servicePushDone`); after every occurrence under `xnu`
+/// (`runHighwaterPass`); reclaiming (Reclaiming.swift).
 extension Simulator {
     /// Whether processes can grow, shrink and be killed: under a policy with bands (`xnu`) on a phone.
     var processesAreLive: Bool { hasBands && limitsMemory }
@@ -55,11 +57,55 @@ extension Simulator {
     mutating func free(process k: Int, _ bytes: Bytes, _ action: ScriptAction) {
         guard processesAreLive else { return ignoredProcess(action, k, .fixedMemory) }
         guard processes[k].alive else { return ignoredProcess(action, k, .processEnded) }
+        release(process: k, bytes)
+    }
+
+    /// Process `k` gives back up to `bytes`.
+    mutating func release(process k: Int, _ bytes: Bytes) {
         let freed = min(bytes, processes[k].resident)
         guard freed > 0 else { return }
         processes[k].resident -= freed
         used -= freed
         processMemoryChanged()
+    }
+
+    /// `push: APP` wakes the notification service extensions tied to the app (``ProcessSpec/PushService``):
+    /// one that ended is launched again with its declared resident size (reclaiming for it as
+    /// for any allocation; with no room it stays ended), then it holds its push's allocation
+    /// (killed past its fatal limit, `per-process-limit`) until the push's time is over.
+    mutating func wakeServiceExtensions(for i: Int, _ action: ScriptAction) {
+        for k in processes.indices {
+            guard let service = processes[k].spec.pushService, service.app == apps[i].spec.id else { continue }
+            guard processesAreLive else {
+                ignoredProcess(action, k, .fixedMemory)
+                continue
+            }
+            if !processes[k].alive { relaunch(process: k) }
+            guard processes[k].alive else { continue }
+            let life = processes[k].life
+            allocate(process: k, service.allocates, action)
+            guard processes[k].alive, processes[k].life == life else { continue }
+            schedule(at: now + service.timeUs, .servicePushDone(process: k, bytes: service.allocates, life: life))
+        }
+    }
+
+    /// An ended process starts again with its declared resident size, if memory can be made for it.
+    mutating func relaunch(process k: Int) {
+        let bytes = processes[k].spec.resident
+        if used + bytes > jetsamLimit { reclaim(for: nil, process: k, bytes) }
+        guard used + bytes <= jetsamLimit else { return }
+        processes[k].alive = true
+        processes[k].life &+= 1
+        processes[k].resident = bytes
+        used += bytes
+        processMemoryChanged()
+    }
+
+    /// A notification service extension's push is done: it gives back what the push held, unless
+    /// it ended since.
+    mutating func servicePushDone(_ k: Int, _ bytes: Bytes, _ life: UInt64) {
+        guard processes[k].alive, processes[k].life == life else { return }
+        release(process: k, bytes)
     }
 
     /// Whether available memory is at or under the pressure threshold, where xnu's highwater
@@ -133,6 +179,8 @@ struct ProcessRuntime {
     let spec: ProcessSpec
     var resident: Bytes
     var alive = true
+    /// Counts its launches: what a push's end must still match (a relaunch starts a new life).
+    var life: UInt64 = 0
 
     init(spec: ProcessSpec) {
         self.spec = spec
