@@ -5,7 +5,7 @@ import MemprofOutput
 
 /// fleet.html: one self-contained page (no script, no request: a Content-Security-Policy allows
 /// only inline styles), light and dark. The cells, named by their matrix values, with the
-/// figures ``CellFigures`` defines (and the weighted totals of the sweep's `mix`); heatmaps of
+/// figures `CellFigures` defines (and the weighted totals of the sweep's `mix`); heatmaps of
 /// the share of days each app is evicted, and killed for memory, at least once, app × cell; the
 /// same figures per app; one section per metric family with each summary metric's
 /// distribution per cell (a histogram drawn from the sweep's tally, on an axis shared by the

@@ -3,7 +3,7 @@ import MemprofCore
 import MemprofOutput
 import MemprofReport
 
-/// What `memprof sweep` prints: one line per cell with its headline figures (``CellFigures``, each
+/// What `memprof sweep` prints: one line per cell with its headline figures (`CellFigures`, each
 /// defined in README "Fleets"), the population totals of the sweep's `mix`, per cell the apps
 /// evicted on the largest share of days, and a table per app asked for with `--app`; for at most
 /// the cells fleet.html draws (``FleetHTML/maxCellsShown``, those with the most evictions), so
