@@ -57,4 +57,7 @@ MEMPROF="$MEMPROF_BIN" ./scripts/browser-check.sh "$root/.build/screenshots"
 echo "== fleet sweep sharded over a local Dask cluster (scheduler and 3 workers on 127.0.0.1) equals the single-machine sweep"
 ./scripts/check-fleet-dask.sh "$MEMPROF_BIN"
 
+echo "== the Linux release and the README's CI recipe for an app's repository (scripts/check-release.sh: from the tarball, outside the checkout, and in a glibc-only root)"
+./scripts/check-release.sh
+
 echo "test.sh: all tests and checks passed"

@@ -38,6 +38,25 @@ public struct ProcessSpec: Sendable, Hashable {
     public var memoryLimit: Bytes?
     /// What an extension extends, for its published limit; nil for other kinds.
     public var extensionPoint: ExtensionPoint?
+    /// A notification service extension's tie to the app whose pushes wake it; nil for others.
+    public var pushService: PushService?
+
+    /// The pushes that wake a notification service extension (`app: news`, `push: {time: 3s,
+    /// allocates: 10MB}`): each `push: APP` launches it again if it ended ("launched on demand
+    /// when the system delivers a notification", Apple, UNNotificationServiceExtension) and makes
+    /// it hold `allocates` for `timeUs` (its fatal limit, 24 MB, applies), whatever the app does.
+    public struct PushService: Sendable, Hashable {
+        /// The app's key.
+        public var app: String
+        public var timeUs: Microseconds
+        public var allocates: Bytes
+
+        public init(app: String, timeUs: Microseconds, allocates: Bytes) {
+            self.app = app
+            self.timeUs = timeUs
+            self.allocates = allocates
+        }
+    }
 
     /// ``memoryLimit``, or the published limit of its extension point.
     public var limit: Bytes? { memoryLimit ?? extensionPoint?.memoryLimit }

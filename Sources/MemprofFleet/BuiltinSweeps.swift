@@ -25,7 +25,7 @@ public enum BuiltinSweeps {
             workload: phone-day-2026
             seeds: 1..20
             matrix:
-              device.preset: [iphone-11, iphone-se-3, iphone-13, iphone-14-pro, iphone-15, iphone-16-pro]
+              device: [iphone-11, iphone-se-3, iphone-13, iphone-14-pro, iphone-15, iphone-16-pro]
             """),
     ]
 

@@ -4,8 +4,10 @@ import MemprofHTML
 import MemprofOutput
 
 /// fleet.html: one self-contained page (no script, no request: a Content-Security-Policy allows
-/// only inline styles), light and dark. A heatmap of the share of days each app is evicted at
-/// least once, app × cell; one section per metric family with each summary metric's
+/// only inline styles), light and dark. The cells, named by their matrix values, with the
+/// figures `CellFigures` defines (and the weighted totals of the sweep's `mix`); heatmaps of
+/// the share of days each app is evicted, and killed for memory, at least once, app × cell; the
+/// same figures per app; one section per metric family with each summary metric's
 /// distribution per cell (a histogram drawn from the sweep's tally, on an axis shared by the
 /// cells); the worst seeds with the `memprof run` lines that replay them.
 public enum FleetHTML {
@@ -59,7 +61,13 @@ public enum FleetHTML {
                 + "<code>runs.csv</code>.</p>\n"
         }
         body += cellTable(r)
-        body += heatmap(r)
+        body += heatmap(r, id: "heatmap", title: "Share of days with at least one eviction",
+                        what: "evicted at least once") { cell, app in cell.metrics["apps.\(app).evictions"]?.shareAboveZero }
+        body += heatmap(r, id: "kill-heatmap", title: "Share of days with a memory kill of the app",
+                        what: "killed for memory (memoryPressure or memoryLimit) at least once") { cell, app in
+            cell.memoryKillDays?.apps[app]
+        }
+        body += appTables(r)
         for family in families {
             let present = family.metrics.filter { name in r.cells.contains { $0.metrics[name] != nil } }
             guard !present.isEmpty else { continue }
@@ -96,41 +104,73 @@ public enum FleetHTML {
         table.heat td.h{text-align:center;font-variant-numeric:tabular-nums;min-width:5em}
         code{font-size:12px;word-break:break-all}
         .cellname{font-weight:600}
+        tr.total td{border-top:2px solid var(--muted)}
         """
 
     static func esc(_ s: String) -> String { HTMLEscape.text(s) }
 
-    static func cellTable(_ r: FleetResult) -> String {
-        var out = "<h2>Cells</h2>\n<div class=\"scroll\"><table>\n<thead><tr><th>#</th><th>cell</th><th>runs</th><th>days with an eviction</th>"
-            + "<th>evictions mean</th><th>cold launches p50 / p95</th><th>peak used p95</th></tr></thead>\n<tbody>\n"
+    /// A cell's name: its matrix values (`iphone-11 · xnu`), or `all` without a matrix.
+    static func name(_ cell: FleetResult.Cell, _ r: FleetResult) -> String {
+        let values = cell.values(matrixKeys: r.sweep.matrix.count)
+        return values.isEmpty ? "all" : values.joined(separator: " · ")
+    }
+
+    /// A table with a column per matrix key naming the cells, the population share with a mix,
+    /// runs, and `columns`; then the mix's weighted totals.
+    static func figuresTable(_ r: FleetResult, headings: [String], columns: (CellFigures) -> [String]) -> String {
+        let mixed = r.sweep.mix != nil
+        let keys = r.sweep.matrix.map(\.keyPath)
+        var out = "<div class=\"scroll\"><table>\n<thead><tr>"
+            + (keys.isEmpty ? ["cell"] : keys).map { "<th>\(esc($0))</th>" }.joined()
+            + (mixed ? "<th>population share</th>" : "") + "<th>runs</th>"
+            + headings.map { "<th>\(esc($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+        func numbers(_ list: [String]) -> String { list.map { "<td class=\"num\">\(esc($0))</td>" }.joined() }
         for cell in r.cells {
-            let m = cell.metrics
-            out += "<tr><td class=\"num\">\(cell.index)</td><td class=\"cellname\">\(esc(cell.label))</td>"
-                + "<td class=\"num\">\(cell.runs)</td>"
-                + "<td class=\"num\">\(m["summary.evictions"]?.shareAboveZero.map(FleetSummary.percent) ?? "-")</td>"
-                + "<td class=\"num\">\(m["summary.evictions"].map { String(format: "%.2f", $0.mean) } ?? "-")</td>"
-                + "<td class=\"num\">\(m["summary.coldLaunches"].map { "\($0.p50) / \($0.p95)" } ?? "-")</td>"
-                + "<td class=\"num\">\(m["summary.peakUsedBytes"].map { MetricKind.bytes.format(Double($0.p95)) } ?? "-")</td></tr>\n"
+            let values = cell.values(matrixKeys: keys.count)
+            out += "<tr>" + (values.isEmpty ? ["all"] : values).map { "<td class=\"cellname\">\(esc($0))</td>" }.joined()
+                + (mixed ? numbers([FleetSummary.percent(cell.populationShare ?? 0)]) : "")
+                + numbers([String(cell.runs)] + columns(CellFigures(cell))) + "</tr>\n"
+        }
+        for total in r.weighted ?? [] {
+            let runs = total.cells.reduce(0) { sum, index in sum + (r.cells.first { $0.index == index }?.runs ?? 0) }
+            out += "<tr class=\"total\"><td class=\"cellname\" colspan=\"\(max(1, keys.count))\">weighted: \(esc(total.label))</td>"
+                + numbers(["100%", String(runs)] + columns(CellFigures(total))) + "</tr>\n"
         }
         return out + "</tbody>\n</table></div>\n"
     }
 
-    /// App × cell: the share of days with at least one eviction of the app, shaded by it.
-    static func heatmap(_ r: FleetResult) -> String {
-        var apps = Set<String>()
-        for cell in r.cells {
-            for key in cell.metrics.keys {
-                let path = MetricPath(key)
-                if let app = path.app, path.relative == "evictions" { apps.insert(app) }
-            }
+    static func cellTable(_ r: FleetResult) -> String {
+        var out = "<h2>Cells</h2>\n" + figuresTable(r, headings: CellFigures.headings) { $0.columns }
+        if r.sweep.mix != nil {
+            out += "<p class=\"note\">A cell's population share is the product of its mixed values' shares (the sweep's "
+                + "<code>mix</code>); a weighted row gives the population's means and shares of days, each cell weighted "
+                + "by its share (percentiles do not add up over cells, so they have none).</p>\n"
         }
-        var out = "<section id=\"heatmap\">\n<h2>Share of days with at least one eviction</h2>\n<div class=\"scroll\"><table class=\"heat\">\n<thead><tr><th>app</th>"
-        for cell in r.cells { out += "<th title=\"\(esc(cell.label))\">cell \(cell.index)</th>" }
+        return out
+    }
+
+    /// Per app, its figures per cell: what `memprof sweep --app` prints.
+    static func appTables(_ r: FleetResult) -> String {
+        let apps = FleetSummary.apps(of: r)
+        guard !apps.isEmpty else { return "" }
+        var out = "<section id=\"apps\">\n<h2>Apps</h2>\n"
+        for app in apps {
+            out += "<h3>\(esc(app))</h3>\n" + figuresTable(r, headings: CellFigures.appHeadings) { $0.appColumns(app) }
+        }
+        return out + "</section>\n"
+    }
+
+    /// App × cell: a share of days for the app, shaded by it.
+    static func heatmap(_ r: FleetResult, id: String, title: String, what: String,
+                        share: (FleetResult.Cell, String) -> Double?) -> String {
+        let apps = FleetSummary.apps(of: r)
+        var out = "<section id=\"\(id)\">\n<h2>\(esc(title))</h2>\n<div class=\"scroll\"><table class=\"heat\">\n<thead><tr><th>app</th>"
+        for cell in r.cells { out += "<th title=\"\(esc(cell.label))\">\(esc(name(cell, r)))</th>" }
         out += "</tr></thead>\n<tbody>\n"
-        for app in apps.sorted() {
+        for app in apps {
             out += "<tr><td>\(esc(app))</td>"
             for cell in r.cells {
-                guard let share = cell.metrics["apps.\(app).evictions"]?.shareAboveZero else {
+                guard let share = share(cell, app) else {
                     out += "<td class=\"h\">-</td>"
                     continue
                 }
@@ -138,13 +178,12 @@ public enum FleetHTML {
                 // in both themes (dark text over white, light text over the dark page).
                 let alpha = String(format: "%.2f", 0.06 + share * 0.49)
                 out += "<td class=\"h\" style=\"background:rgba(160,20,20,\(alpha))\" "
-                    + "title=\"\(esc(app)) in \(esc(cell.label)): evicted at least once on \(FleetSummary.percent(share)) of days\">"
+                    + "title=\"\(esc(app)) in \(esc(cell.label)): \(esc(what)) on \(FleetSummary.percent(share)) of days\">"
                     + "\(FleetSummary.percent(share))</td>"
             }
             out += "</tr>\n"
         }
-        return out + "</tbody>\n</table></div>\n<p class=\"note\">Cells: "
-            + r.cells.map { "\($0.index) = \(esc($0.label))" }.joined(separator: "; ") + "</p>\n</section>\n"
+        return out + "</tbody>\n</table></div>\n</section>\n"
     }
 
     /// One metric: a histogram per cell on a shared axis, with its percentiles.
@@ -172,7 +211,9 @@ public enum FleetHTML {
             let top = max(1, counts.max() ?? 1)
             let y0 = Double(row) * rowHeight + 2
             let plot = w - 120
-            out += "<text x=\"0\" y=\"\(fmt(y0 + 12))\">cell \(cell.index)</text>"
+            let cellName = Self.name(cell, r)
+            let short = cellName.count > 20 ? String(cellName.prefix(19)) + "…" : cellName
+            out += "<text x=\"0\" y=\"\(fmt(y0 + 12))\"><title>\(esc(cellName))</title>\(esc(short))</text>"
             if let s = cell.metrics[name] {
                 out += "<text x=\"0\" y=\"\(fmt(y0 + 26))\">p50 \(esc(kind.format(Double(s.p50))))</text>"
                 out += "<text x=\"0\" y=\"\(fmt(y0 + 40))\">p95 \(esc(kind.format(Double(s.p95))))</text>"
@@ -185,7 +226,7 @@ public enum FleetHTML {
                 let range = kind == .count && width == 1 ? kind.format(from) : "\(kind.format(from))–\(kind.format(to))"
                 out += "<rect class=\"bar\" x=\"\(fmt(120 + plot * Double(b) / Double(binCount)))\" y=\"\(fmt(y0 + 40 - h))\" "
                     + "width=\"\(fmt(max(1, plot / Double(binCount) - 1)))\" height=\"\(fmt(h))\">"
-                    + "<title>cell \(cell.index): \(n) of \(acc.count) runs at \(esc(range))</title></rect>"
+                    + "<title>\(esc(cellName)): \(n) of \(acc.count) runs at \(esc(range))</title></rect>"
             }
             out += "\n"
         }
@@ -201,7 +242,7 @@ public enum FleetHTML {
             for name in worstMetrics {
                 guard let s = cell.metrics[name] else { continue }
                 for run in s.worst.prefix(3) {
-                    out += "<tr><td>\(cell.index)</td><td>\(esc(String(name.dropFirst(8))))</td>"
+                    out += "<tr><td class=\"cellname\">\(esc(Self.name(cell, r)))</td><td>\(esc(String(name.dropFirst(8))))</td>"
                         + "<td class=\"num\">\(esc(s.kind.format(Double(run.value))))</td><td><code>\(esc(run.replay))</code></td></tr>\n"
                 }
             }

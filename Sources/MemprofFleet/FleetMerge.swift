@@ -86,7 +86,7 @@ public enum FleetMerge {
         var tally = FleetTally(cells: first.result.cells.count, columns: columns.names.count)
         let folder = FleetFolder(out)
         do {
-            try folder.begin(header: RunsCSV.header(columns))
+            try folder.begin(header: RunsCSV.header(columns, matrixKeys: sweep.matrix.map(\.keyPath)))
             // Rows of every part, in run order (each part's rows are already in order).
             var cursors = Array(repeating: 0, count: parts.count)
             var buffer: [UInt8] = []
@@ -162,13 +162,20 @@ public enum FleetMerge {
             throw MergeError("\(folder)/fleet.json: not a \(FleetResult.schemaName) file (\(error))")
         }
         let csv = try readCSV()
-        let header: [String], rows: [RunsCSV.Row]
-        do { (header, rows) = try RunsCSV.read(csv) } catch RunsCSV.ReadError.badRow(let line, let why) {
+        let s = result.sweep
+        let matrixKeys = s.matrix.map(\.keyPath)
+        let header: [String], labelHeader: [String], rows: [RunsCSV.Row]
+        do {
+            (header, labelHeader, rows) = try RunsCSV.read(csv, labels: matrixKeys.count)
+        } catch RunsCSV.ReadError.badRow(let line, let why) {
             throw MergeError("\(folder)/runs.csv:\(line): \(why)")
         } catch {
             throw MergeError("\(folder)/runs.csv: not a runs table written by memprof sweep")
         }
-        let s = result.sweep
+        guard labelHeader == matrixKeys else {
+            throw MergeError("\(folder)/runs.csv: its columns after seed are not the matrix keys of fleet.json ("
+                + (matrixKeys.isEmpty ? "none" : matrixKeys.joined(separator: ", ")) + "); a sweep writes them")
+        }
         try checkRanges(result, folder: folder)
         let (runs, overflow) = s.seedCount.multipliedReportingOverflow(by: result.cells.count)
         guard s.seedCount > 0, !overflow, s.runs == runs, s.worst >= 0, s.worst <= 100 else {
@@ -194,6 +201,10 @@ public enum FleetMerge {
             let seed = seeds[row.run % s.seedCount]
             guard row.seed == seed else {
                 throw MergeError("\(folder)/runs.csv:\(i + 2): seed \(row.seed) is not the sweep's seed of run \(row.run) (\(seed))")
+            }
+            if row.cell < result.cells.count, row.labels != result.cells[row.cell].overrides.suffix(matrixKeys.count).map(\.value) {
+                throw MergeError("\(folder)/runs.csv:\(i + 2): the matrix values of run \(row.run) are not those of its cell "
+                    + "(\(result.cells[row.cell].label))")
             }
             previous = row.run
         }

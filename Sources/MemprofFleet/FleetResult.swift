@@ -40,6 +40,38 @@ public struct FleetResult: Codable, Sendable, Equatable {
         public var worst: Int
         /// `memprof sweep --device/--policy/--set`: applied to every cell (and in each cell's `overrides`).
         public var overrides: [Override]
+        /// The sweep file's `mix:`: population shares of matrix keys' values; absent without one.
+        public var mix: [MixAxis]? = nil
+    }
+
+    /// One matrix key's population shares: value → share (0...1), adding up to 1.
+    public struct MixAxis: Codable, Sendable, Equatable {
+        public var keyPath: String
+        public var shares: [String: Double]
+    }
+
+    /// The share of a cell's days (runs) with at least one memory kill (`memoryPressure`, jetsam
+    /// reclaiming memory, or `memoryLimit`, over the per-app limit): of any app, and of each.
+    public struct MemoryKillDays: Codable, Sendable, Equatable {
+        public var all: Double
+        public var apps: [String: Double]
+    }
+
+    /// A metric over a population: the cells' means and shares of days above zero, each cell
+    /// weighted by its population share.
+    public struct WeightedStats: Codable, Sendable, Equatable {
+        public var mean: Double
+        public var shareAboveZero: Double?
+    }
+
+    /// The cells that differ only in mixed keys' values, as one population: `label` names the
+    /// values of the keys without a mix (`all` when every key has one).
+    public struct WeightedTotal: Codable, Sendable, Equatable {
+        public var label: String
+        public var cells: [Int]
+        public var memoryKillDays: MemoryKillDays?
+        /// The metrics every one of its cells has.
+        public var metrics: [String: WeightedStats]
     }
 
     /// Which of the N shards a partial result holds (1-based).
@@ -86,6 +118,14 @@ public struct FleetResult: Codable, Sendable, Equatable {
         /// Runs of this cell in this result.
         public var runs: Int
         public var metrics: [String: MetricStats]
+        /// Days with a memory kill; absent when the cell has no runs here.
+        public var memoryKillDays: MemoryKillDays? = nil
+        /// The cell's share of the population the sweep's `mix` states; absent without a mix.
+        public var populationShare: Double? = nil
+
+        /// The cell's matrix values, in matrix order (`[iphone-11, xnu]`): its name where the
+        /// matrix's keys are given once (runs.csv's columns, fleet.html's headings).
+        public func values(matrixKeys: Int) -> [String] { overrides.suffix(matrixKeys).map(\.value) }
     }
 
     public struct RunsFile: Codable, Sendable, Equatable {
@@ -117,6 +157,9 @@ public struct FleetResult: Codable, Sendable, Equatable {
     public var cells: [Cell]
     public var runsFile: RunsFile
     public var host: Host
+    /// Per population of the sweep's `mix` (cells that differ only in mixed keys), its weighted
+    /// totals; absent without a mix.
+    public var weighted: [WeightedTotal]? = nil
 
     /// Whether every shard is here.
     public var isComplete: Bool { shard == nil }
@@ -173,13 +216,71 @@ public struct FleetResult: Codable, Sendable, Equatable {
                         WorstRun(seed: $0.seed, value: $0.value, replay: replayLine($0.seed))
                     })
             }
-            return Cell(index: index, label: cell.label, overrides: cell.overrides, runs: tally.runs[index], metrics: metrics)
+            let runs = tally.runs[index]
+            let killDays = runs == 0 ? nil : MemoryKillDays(
+                all: Double(tally.memoryKillDays(cell: index, group: 0)) / Double(runs),
+                apps: Dictionary(uniqueKeysWithValues: columns.killGroups.dropFirst().enumerated().map { g, group in
+                    (group.owner, Double(tally.memoryKillDays(cell: index, group: g + 1)) / Double(runs))
+                }))
+            return Cell(index: index, label: cell.label, overrides: cell.overrides, runs: runs, metrics: metrics,
+                        memoryKillDays: killDays, populationShare: populationShare(cell.overrides, sweep: sweep))
         }
         return FleetResult(tool: Tool(name: "memprof", version: MemprofVersion.current), sweep: sweep, shard: shard,
                            cells: cellResults,
                            runsFile: RunsFile(name: "runs.csv", rows: tally.runs.reduce(0, +),
-                                              columns: RunsCSV.fixedColumns + columns.names),
-                           host: host)
+                                              columns: RunsCSV.columns(sweep.matrix.map(\.keyPath)) + columns.names),
+                           host: host, weighted: weightedTotals(cellResults, sweep: sweep))
+    }
+
+    /// The product of the mixed keys' shares of a cell's values; nil without a mix.
+    static func populationShare(_ overrides: [Override], sweep: Sweep) -> Double? {
+        guard let mix = sweep.mix, !mix.isEmpty else { return nil }
+        let values = overrides.suffix(sweep.matrix.count)
+        return mix.reduce(1.0) { share, axis in
+            share * (values.last { $0.keyPath == axis.keyPath }.flatMap { axis.shares[$0.value] } ?? 0)
+        }
+    }
+
+    /// One total per population: cells grouped by the values of the keys without a mix, each
+    /// metric the population-weighted mean (and share of days) of its cells' figures. A group with
+    /// a cell that has no runs here (a shard's part) has no total.
+    static func weightedTotals(_ cells: [Cell], sweep: Sweep) -> [WeightedTotal]? {
+        guard let mix = sweep.mix, !mix.isEmpty else { return nil }
+        let mixed = Set(mix.map(\.keyPath))
+        var groups: [(label: String, cells: [Cell])] = []
+        for cell in cells {
+            let values = cell.overrides.suffix(sweep.matrix.count)
+            let label = values.filter { !mixed.contains($0.keyPath) }.map { "\($0.keyPath)=\($0.value)" }.joined(separator: " ")
+            let name = label.isEmpty ? "all" : label
+            if let at = groups.firstIndex(where: { $0.label == name }) { groups[at].cells.append(cell) } else { groups.append((name, [cell])) }
+        }
+        return groups.compactMap { group in
+            guard group.cells.allSatisfy({ $0.runs > 0 }) else { return nil }
+            let weights = group.cells.map { $0.populationShare ?? 0 }
+            let total = weights.reduce(0, +)
+            guard total > 0 else { return nil }
+            func weighted(_ value: (Cell) -> Double?) -> Double? {
+                var sum = 0.0
+                for (cell, weight) in zip(group.cells, weights) {
+                    guard let v = value(cell) else { return nil }
+                    sum += weight * v
+                }
+                return sum / total
+            }
+            var metrics: [String: WeightedStats] = [:]
+            for name in group.cells[0].metrics.keys {
+                guard let mean = weighted({ $0.metrics[name]?.mean }) else { continue }
+                let share = group.cells[0].metrics[name]?.shareAboveZero == nil ? nil : weighted({ $0.metrics[name]?.shareAboveZero })
+                metrics[name] = WeightedStats(mean: mean, shareAboveZero: share)
+            }
+            let apps = Set(group.cells.flatMap { $0.memoryKillDays?.apps.keys.map { $0 } ?? [] })
+            let killDays = weighted({ $0.memoryKillDays?.all }).map { all in
+                MemoryKillDays(all: all, apps: Dictionary(uniqueKeysWithValues: apps.compactMap { app in
+                    weighted({ $0.memoryKillDays?.apps[app] }).map { (app, $0) }
+                }))
+            }
+            return WeightedTotal(label: group.label, cells: group.cells.map(\.index), memoryKillDays: killDays, metrics: metrics)
+        }
     }
 
     public static func decode(_ data: Data) throws -> FleetResult {

@@ -9,6 +9,8 @@ extension FleetResult {
     public func encoded() throws -> Data {
         let finite = host.wallMs.isFinite && cells.allSatisfy { cell in
             cell.metrics.values.allSatisfy { $0.mean.isFinite && $0.sd.isFinite && $0.shareAboveZero?.isFinite != false }
+        } && (weighted ?? []).allSatisfy { total in
+            total.metrics.values.allSatisfy { $0.mean.isFinite && $0.shareAboveZero?.isFinite != false }
         }
         guard finite else {  // JSONEncoder refuses NaN and infinities; so does this
             throw EncodingError.invalidValue(Double.nan, .init(codingPath: [], debugDescription: "a statistic is not a finite number"))
@@ -60,6 +62,50 @@ enum FleetJSON {
                 t.string("name", r.tool.name)
                 t.string("version", r.tool.version)
             }
+            if let weighted = r.weighted {
+                o.key("weighted")
+                o.buffer.array(weighted) { b, total in write(total, &b) }
+            }
+        }
+    }
+
+    private static func write(_ days: FleetResult.MemoryKillDays, _ b: inout JSONWriter) {
+        b.object { d in
+            d.key("all")
+            number(days.all, &d.buffer)
+            d.key("apps")
+            d.buffer.object { a in
+                for (app, share) in days.apps.sorted(by: { $0.key < $1.key }) {
+                    a.key(app)
+                    number(share, &a.buffer)
+                }
+            }
+        }
+    }
+
+    private static func write(_ total: FleetResult.WeightedTotal, _ b: inout JSONWriter) {
+        b.object { t in
+            t.key("cells")
+            t.buffer.array(total.cells) { $0.int($1) }
+            t.string("label", total.label)
+            if let days = total.memoryKillDays {
+                t.key("memoryKillDays")
+                write(days, &t.buffer)
+            }
+            t.key("metrics")
+            t.buffer.object { m in
+                for (name, stats) in total.metrics.sorted(by: { $0.key < $1.key }) {
+                    m.key(name)
+                    m.buffer.object { s in
+                        s.key("mean")
+                        number(stats.mean, &s.buffer)
+                        if let share = stats.shareAboveZero {
+                            s.key("shareAboveZero")
+                            number(share, &s.buffer)
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -92,6 +138,10 @@ enum FleetJSON {
         b.object { c in
             c.int("index", Int64(cell.index))
             c.string("label", cell.label)
+            if let days = cell.memoryKillDays {
+                c.key("memoryKillDays")
+                write(days, &c.buffer)
+            }
             c.key("metrics")
             c.buffer.object { m in
                 for (name, stats) in cell.metrics.sorted(by: { $0.key < $1.key }) {
@@ -101,6 +151,10 @@ enum FleetJSON {
             }
             c.key("overrides")
             overrides(cell.overrides, &c.buffer)
+            if let share = cell.populationShare {
+                c.key("populationShare")
+                number(share, &c.buffer)
+            }
             c.int("runs", Int64(cell.runs))
         }
     }
@@ -171,6 +225,21 @@ enum FleetJSON {
                     a.string("keyPath", axis.keyPath)
                     a.key("values")
                     a.buffer.array(axis.values) { $0.string($1) }
+                }
+            }
+            if let mix = s.mix {
+                o.key("mix")
+                o.buffer.array(mix) { b, axis in
+                    b.object { a in
+                        a.string("keyPath", axis.keyPath)
+                        a.key("shares")
+                        a.buffer.object { m in
+                            for (value, share) in axis.shares.sorted(by: { $0.key < $1.key }) {
+                                m.key(value)
+                                number(share, &m.buffer)
+                            }
+                        }
+                    }
                 }
             }
             o.string("name", s.name)

@@ -14,7 +14,7 @@ public enum FleetSweep {
         let columns = SweepRunner.columns(of: plan, measured: measured)
         let folder = FleetFolder(folderURL)
         do {
-            try folder.begin(header: RunsCSV.header(columns))
+            try folder.begin(header: RunsCSV.header(columns, matrixKeys: plan.sweep.axes.map(\.keyPath)))
             let outcome = try SweepRunner.run(plan, columns: columns, measured: measured, threads: threads,
                                               rows: { try folder.append($0) }, progress: progress)
             folder.finishRows()
@@ -53,6 +53,9 @@ public enum FleetSweep {
                           fingerprint: plan.fingerprint, seeds: plan.sweep.seedsText, seedCount: plan.sweep.seeds.count,
                           matrix: plan.sweep.axes.map { .init(keyPath: $0.keyPath, values: $0.values.map(\.value)) },
                           runs: plan.runCount, worst: plan.sweep.worst,
-                          overrides: plan.fixed.map { .init(keyPath: $0.keyPath, value: $0.value) })
+                          overrides: plan.fixed.map { .init(keyPath: $0.keyPath, value: $0.value) },
+                          mix: plan.sweep.mix.isEmpty ? nil : plan.sweep.mix.map { mix in
+                              .init(keyPath: mix.keyPath, shares: Dictionary(uniqueKeysWithValues: mix.shares.map { ($0.value, $0.share) }))
+                          })
     }
 }

@@ -10,9 +10,12 @@ import MemprofWorkload
 ///     sweep: mail-on-small-phones
 ///     workload: phone-day
 ///     seeds: 1..1000
+///     set: {device.osVersion: "iOS 18.5"}
 ///     matrix:
 ///       device: [iphone-6-plus, ipad-air-2]
 ///       apps.mail.launch.footprint: [45MB, 60MB]
+///     mix:
+///       device: {iphone-6-plus: 70%, ipad-air-2: 30%}
 public struct SweepFile: Sendable, Equatable {
     /// One key path of the matrix and the values it takes, in file order.
     public struct Axis: Sendable, Equatable {
@@ -30,6 +33,24 @@ public struct SweepFile: Sendable, Equatable {
     /// How the seeds were written (`1..1000`, or the list), for fleet.json.
     public var seedsText: String
     public var axes: [Axis]
+    /// One matrix key's population shares (`mix:`): each of its values and the share of the
+    /// population that has it, adding up to 100%.
+    public struct Mix: Sendable, Equatable {
+        public var keyPath: String
+        /// In the matrix's order of the values.
+        public var shares: [(value: String, share: Double)]
+
+        public static func == (a: Mix, b: Mix) -> Bool {
+            a.keyPath == b.keyPath && a.shares.map(\.value) == b.shares.map(\.value) && a.shares.map(\.share) == b.shares.map(\.share)
+        }
+    }
+
+    /// `mix:`: the population shares of some matrix keys' values (a team's device mix), in
+    /// matrix order; a cell's share is the product of its values' shares.
+    public var mix: [Mix] = []
+    /// `set:`: key paths every cell takes before its matrix values (as `memprof sweep --set`
+    /// does), each located where its value is written.
+    public var set: [WorkloadOverride] = []
     /// How many worst runs each metric lists.
     public var worst: Int
     /// The file, for error messages, and where its `workload` value is.
@@ -41,7 +62,7 @@ public struct SweepFile: Sendable, Equatable {
     public static let maxSeeds = 1_000_000
     public static let maxCells = 4_096
     public static let maxRuns = 20_000_000
-    static let keys = ["memprof", "sweep", "workload", "seeds", "matrix", "worst"]
+    static let keys = ["memprof", "sweep", "workload", "seeds", "set", "matrix", "mix", "worst"]
 
     /// Reads a sweep file, or a built-in sweep by name (``BuiltinSweeps``).
     ///
@@ -87,6 +108,20 @@ public struct SweepFile: Sendable, Equatable {
         let seedsReader = try top.required("seeds")
         let (seeds, seedsText) = try parseSeeds(seedsReader)
         let worst = try top["worst"]?.int(in: 0...100) ?? 5
+        var set: [WorkloadOverride] = []
+        if let fixed = top["set"] {
+            guard let pairs = fixed.keysAndValues else { throw fixed.error("expected a mapping of key paths to values") }
+            for (keyReader, valueReader) in pairs {
+                let origin = WorkloadOverride.Origin(file: file, keyLine: keyReader.line, keyColumn: keyReader.column,
+                                                     valueLine: valueReader.line, valueColumn: valueReader.column)
+                guard let value = valueReader.flowText() else {
+                    throw valueReader.error("the value is longer than \(NodeReader.flowTextLimit) bytes as flow text")
+                }
+                let override = WorkloadOverride(keyPath: try keyReader.string(), value: value, origin: origin)
+                try override.checkKeyPath()
+                set.append(override)
+            }
+        }
         var axes: [Axis] = []
         var cells = 1
         if let matrix = top["matrix"] {
@@ -123,12 +158,52 @@ public struct SweepFile: Sendable, Equatable {
                 axes.append(Axis(keyPath: key, values: values))
             }
         }
+        let mix = try top["mix"].map { try parseMix($0, axes: axes) } ?? []
         guard cells * seeds.count <= maxRuns else {
             throw seedsReader.error("\(cells) cells × \(seeds.count) seeds is more than \(maxRuns) runs")
         }
-        return SweepFile(name: name, workload: workload, seeds: seeds, seedsText: seedsText, axes: axes,
+        return SweepFile(name: name, workload: workload, seeds: seeds, seedsText: seedsText, axes: axes, mix: mix, set: set,
                          worst: worst, file: file, workloadLine: workloadReader.line,
                          workloadColumn: workloadReader.column)
+    }
+
+    /// `mix:` maps matrix keys to a share for each of their values (`40%`), adding up to 100%.
+    static func parseMix(_ r: NodeReader, axes: [Axis]) throws -> [Mix] {
+        guard let pairs = r.keysAndValues else {
+            throw r.error("expected a mapping of matrix keys to the share of each value, such as device: {iphone-11: 60%, iphone-15: 40%}")
+        }
+        var mixes: [Mix] = []
+        for (keyReader, sharesReader) in pairs {
+            let key = try keyReader.string()
+            guard let axis = axes.first(where: { $0.keyPath == key }) else {
+                throw keyReader.error("'\(key)' is not a key of the matrix; mix gives the shares of a matrix key's values"
+                    + (axes.isEmpty ? "" : " (the matrix has \(axes.map(\.keyPath).joined(separator: ", ")))"))
+            }
+            guard let entries = sharesReader.keysAndValues else {
+                throw sharesReader.error("expected a share for each value of \(key), such as {\(axis.values[0].value): 100%}")
+            }
+            var shares: [String: (Double, NodeReader)] = [:]
+            for (valueReader, shareReader) in entries {
+                let value = valueReader.flowText() ?? ""
+                guard axis.values.contains(where: { $0.value == value }) else {
+                    throw valueReader.error("'\(value)' is not a value of the matrix's \(key) ("
+                        + axis.values.map(\.value).joined(separator: ", ") + ")")
+                }
+                let share = try shareReader.percentage()
+                guard share <= 1 else { throw shareReader.error("a share is at most 100%") }
+                shares[value] = (share, shareReader)
+            }
+            if let missing = axis.values.first(where: { shares[$0.value] == nil }) {
+                throw sharesReader.error("no share for \(missing.value); give every value of \(key) its share")
+            }
+            let ordered = axis.values.map { (value: $0.value, share: shares[$0.value]!.0) }
+            let total = ordered.reduce(0) { $0 + $1.share }
+            guard abs(total - 1) < 1e-9 else {
+                throw sharesReader.error("the shares of \(key) add up to \(FleetSummary.percent((total * 1000).rounded() / 1000)), not 100%")
+            }
+            mixes.append(Mix(keyPath: key, shares: ordered))
+        }
+        return axes.compactMap { axis in mixes.first { $0.keyPath == axis.keyPath } }
     }
 
     static func parseSeeds(_ r: NodeReader) throws -> ([UInt64], String) {

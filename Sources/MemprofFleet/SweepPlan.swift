@@ -59,7 +59,8 @@ public struct SweepPlan: Sendable {
     public var cells: [Cell]
     /// The workload before the matrix applies (with the fixed overrides).
     public var base: LoadedWorkload
-    /// `memprof sweep --device/--policy/--set`: applied to every cell before its matrix values.
+    /// The sweep file's `set:`, then `memprof sweep --device/--policy/--set`: applied to every
+    /// cell before its matrix values.
     public var fixed: [WorkloadOverride]
     public var shard: Shard?
 
@@ -85,6 +86,7 @@ public struct SweepPlan: Sendable {
     public init(sweep: SweepFile, shard: Shard? = nil, overrides fixed: [WorkloadOverride] = []) throws {
         self.sweep = sweep
         self.shard = shard
+        let fixed = sweep.set + fixed
         self.fixed = fixed
         do {
             base = try WorkloadSource.load(sweep.workload, overrides: fixed)
@@ -109,6 +111,9 @@ public struct SweepPlan: Sendable {
         for override in fixed { text += "--set \(override.keyPath)=\(override.value)\n" }
         for axis in sweep.axes {
             text += axis.keyPath + "=" + axis.values.map(\.value).joined(separator: "\u{1F}") + "\n"
+        }
+        for mix in sweep.mix {
+            text += "mix " + mix.keyPath + "=" + mix.shares.map { "\($0.value)\u{1F}\($0.share)" }.joined(separator: "\u{1F}") + "\n"
         }
         return SHA256Hex.of(text)
     }

@@ -27,6 +27,38 @@ public struct MetricColumns: Sendable, Equatable {
             return direction
         }
         index = Dictionary(uniqueKeysWithValues: self.names.enumerated().map { ($1, $0) })
+        killGroups = Self.killGroups(self.names)
+    }
+
+    /// The columns that count memory kills of one owner: the whole run (`summary.terminations`,
+    /// owner ""), then each app (`apps.ID.exits`), by app key.
+    public struct KillGroup: Sendable, Equatable {
+        public var owner: String
+        public var columns: [Int]
+    }
+
+    /// Group 0 is the run's; one group per app follows. A run has a memory kill when one of its
+    /// group's columns is above zero.
+    public private(set) var killGroups: [KillGroup] = []
+
+    /// The exit reasons that are memory kills: jetsam reclaiming memory (`memoryPressure`) and
+    /// the per-app limit (`memoryLimit`).
+    public static let memoryKillReasons = ["memoryPressure", "memoryLimit"]
+
+    static func killGroups(_ names: [String]) -> [KillGroup] {
+        var summary = KillGroup(owner: "", columns: [])
+        var apps: [String: [Int]] = [:]
+        for (c, name) in names.enumerated() {
+            let path = MetricPath(name)
+            let reason = name.split(separator: ".").last.map(String.init) ?? ""
+            guard memoryKillReasons.contains(reason) else { continue }
+            if let app = path.app, path.relative == "exits.\(reason)" {
+                apps[app, default: []].append(c)
+            } else if path.app == nil, name == "summary.terminations.\(reason)" {
+                summary.columns.append(c)
+            }
+        }
+        return [summary] + apps.sorted { $0.key < $1.key }.map { KillGroup(owner: $0.key, columns: $0.value) }
     }
 
     /// The same columns in storage of their own (new strings and arrays), for another thread.
@@ -36,6 +68,7 @@ public struct MetricColumns: Sendable, Equatable {
         copy.kinds = kinds.map { $0 }
         copy.directions = directions.map { $0 }
         copy.index = Dictionary(uniqueKeysWithValues: copy.names.enumerated().map { ($1, $0) })
+        copy.killGroups = killGroups.map { KillGroup(owner: String(decoding: Array($0.owner.utf8), as: UTF8.self), columns: $0.columns.map { $0 }) }
         return copy
     }
 
@@ -103,12 +136,21 @@ public struct FleetTally: Sendable, Equatable {
     public private(set) var cells: [[MetricAccumulator]]
     /// Runs counted, per cell.
     public var runs: [Int]
+    /// Cell → runs with a memory kill, per kill group (``MetricColumns/killGroups``); empty until
+    /// the cell's first run.
+    private var killDays: [[Int]]
     private let columnCount: Int
 
     public init(cells: Int, columns: Int) {
         self.cells = Array(repeating: [], count: cells)
         runs = Array(repeating: 0, count: cells)
+        killDays = Array(repeating: [], count: cells)
         columnCount = columns
+    }
+
+    /// Runs of `cell` with a memory kill in kill group `group`.
+    public func memoryKillDays(cell: Int, group: Int) -> Int {
+        group < killDays[cell].count ? killDays[cell][group] : 0
     }
 
     /// The accumulator of `cell` and column `c` (empty when the cell has no runs).
@@ -125,6 +167,10 @@ public struct FleetTally: Sendable, Equatable {
             if columns.directions[c] == .higherIsWorse && value <= 0 { worse = nil }
             cells[cell][c].add(value, run: run, seed: seed, keep: keep, worse: worse)
         }
+        if killDays[cell].isEmpty { killDays[cell] = Array(repeating: 0, count: columns.killGroups.count) }
+        for (g, group) in columns.killGroups.enumerated() where group.columns.contains(where: { (values[$0] ?? 0) > 0 }) {
+            killDays[cell][g] += 1
+        }
     }
 
     mutating func merge(_ other: FleetTally, columns: MetricColumns, keep: Int) {
@@ -132,8 +178,10 @@ public struct FleetTally: Sendable, Equatable {
             runs[cell] += other.runs[cell]
             guard !cells[cell].isEmpty else {
                 cells[cell] = other.cells[cell]
+                killDays[cell] = other.killDays[cell]
                 continue
             }
+            for g in other.killDays[cell].indices { killDays[cell][g] += other.killDays[cell][g] }
             for c in columns.names.indices {
                 cells[cell][c].merge(other.cells[cell][c], keep: keep, worse: columns.worse(c))
             }
@@ -181,6 +229,8 @@ public enum SweepRunner {
         let threads = threadCount(asked: asked, runs: total)
         let batchSize = batchSize(threads: threads)
         let seeds = plan.sweep.seeds
+        // Each cell's matrix values as runs.csv writes them after the seed, made once.
+        let cellFields = plan.cells.map { RunsCSV.fields($0.overrides.map(\.value)) }
         let states = (0..<threads).map { _ in ThreadState() }
         var done = 0
         // A batch's rows are written while the next batch runs (by its first thread, before it
@@ -207,7 +257,8 @@ public enum SweepRunner {
                                                      measured: measured, columns: columns.names.count, sink: sink)
                         state.tally.add(cell: cell, values: values, run: run, seed: seeds[seedIndex],
                                         columns: inputs.columns, keep: plan.sweep.worst)
-                        slots.set(k, RunsCSV.row(run: run, cell: cell, seed: seeds[seedIndex], values: values))
+                        slots.set(k, RunsCSV.row(run: run, cell: cell, seed: seeds[seedIndex], labels: cellFields[cell],
+                                                 values: values))
                     }
                 }
                 if let error = writer.error { throw error }

@@ -261,9 +261,11 @@ enum Seeds {
          "processes": {"d": {"name": "locationd", "kind": "daemon", "band": 3, "resident": "8MB", "highWaterMark": "9MB",
                              "memoryLimit": "12MB"},
                        "w": {"kind": "extension", "extensionPoint": "widget", "band": 0, "resident": "10MB"},
+                       "n": {"kind": "extension", "extensionPoint": "notificationService", "band": 0, "resident": "4MB",
+                             "app": "b", "push": {"time": "3s", "allocates": "8MB"}},
                        "s": {"kind": "system", "band": 999, "resident": "30MB"}},
          "script": [{"at": "0s", "open": "a"}, {"at": "5s", "open": "b"}, {"at": "6s", "allocate": "d", "size": "2MB"},
-                    {"at": "7s", "freeze": "a"}, {"at": "8s", "free": "s", "size": "1MB"}]}
+                    {"at": "7s", "freeze": "a"}, {"at": "8s", "free": "s", "size": "1MB"}, {"at": "9s", "push": "b"}]}
         """
 
     /// The repository, found from the working directory upwards (the fuzz scripts run from it).
@@ -282,6 +284,7 @@ enum Seeds {
     /// Fleet results of a small sweep of a built-in workload: complete, and one shard of two.
     static func fleetResults() -> [Data] {
         let text = "memprof: 1\nsweep: fuzz\nworkload: background-heavy\nseeds: 1..3\nmatrix:\n  device: [iphone-6-plus, ipad-air-2]\n"
+            + "mix:\n  device: {iphone-6-plus: 60%, ipad-air-2: 40%}\n"
         guard let sweep = try? SweepFile.parse(text, file: "fuzz.yaml"),
               let scratch = try? FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
                                                          appropriateFor: FileManager.default.temporaryDirectory, create: true)
@@ -333,6 +336,7 @@ enum Seeds {
     static let sweepExamples = [
         "memprof: 1\nsweep: mail-on-small-phones\nworkload: phone-day\nseeds: 1..1000\nmatrix:\n  device: [iphone-6-plus, ipad-air-2]\n  policy: [seed-2015, xnu]\n  apps.mail.launch.footprint: [45MB, 60MB]\n",
         "memprof: 1\nsweep: quick\nworkload: observer-leaks\nseeds: [1, 2, 3]\nworst: 3\n",
+        "memprof: 1\nsweep: mix\nworkload: phone-day-2026\nseeds: 1..2\nset: {device.osVersion: iOS 18.5}\nmatrix:\n  device: [iphone-11, iphone-15]\nmix:\n  device: {iphone-11: 55%, iphone-15: 45%}\n",
         "{\"memprof\": 1, \"sweep\": \"j\", \"workload\": \"ipad-afternoon\", \"seeds\": \"5..9\", \"matrix\": {\"seed\": [1]}}",
     ]
 

@@ -434,6 +434,11 @@ extension YAMLTree {
             return Array(children[Int(e.start)..<Int(e.start + e.count)])
         }
 
+        /// Where a node is written (1-based); line 0 for a node an override added.
+        package func mark(_ index: Int32) -> (line: Int, column: Int) {
+            (Int(entries[Int(index)].line), Int(entries[Int(index)].column))
+        }
+
         /// A scalar's text; nil for a collection.
         package func text(_ index: Int32) -> String? {
             let e = entries[Int(index)]

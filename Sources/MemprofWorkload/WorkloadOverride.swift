@@ -1,3 +1,4 @@
+import MemprofCore
 import MemprofInput
 
 /// One change to a workload's keys before it is validated: `memprof run --set apps.mail.launch.footprint=60MB`,
@@ -121,11 +122,46 @@ enum OverrideApplier {
 
     static func apply(_ overrides: [WorkloadOverride], to root: NodeReader) throws -> NodeReader {
         var tree = YAMLTree.Editor(root.tree)
+        var kept: (override: WorkloadOverride, preset: String, os: Int32)?
         for override in overrides {
-            let value = try valueNode(override, in: &tree)
+            var value = try valueNode(override, in: &tree)
+            // `--device NAME` (or a matrix's `device:` value) changes the hardware, not the OS the
+            // workload states: its `osVersion` stays, as `{preset: NAME, osVersion: …}`.
+            if override.keyPath == "device", let preset = tree.text(value), let os = statedOS(in: tree) {
+                value = tree.add(.mapping, like: nil, children: [tree.add(scalar: "preset"), value,
+                                                                 tree.add(scalar: "osVersion"), os])
+                kept = (override, preset, os)
+            }
             tree.root = try set(value, at: try override.segments()[...], in: tree.root, of: &tree, override: override, walked: [])
         }
+        if let kept { try checkKeptOS(kept.os, on: kept.preset, by: kept.override, in: tree, file: root.file) }
         return NodeReader(tree: tree.tree, file: root.file)
+    }
+
+    /// The node of the tree's `device.osVersion`, when the device is a mapping that states one.
+    static func statedOS(in tree: YAMLTree.Editor) -> Int32? {
+        func value(_ key: String, in node: Int32) -> Int32? {
+            guard tree.kind(node) == .mapping else { return nil }
+            let pairs = tree.children(node)
+            return stride(from: 0, to: pairs.count, by: 2).first { tree.isKey(pairs[$0], key) }.map { pairs[$0 + 1] }
+        }
+        return value("device", in: tree.root).flatMap { value("osVersion", in: $0) }
+    }
+
+    /// A kept `osVersion` (still the device's after every override) that the new preset cannot
+    /// run is refused in a sentence at the override that named the preset, naming where the
+    /// workload states the OS; other problems are the parser's to report.
+    static func checkKeptOS(_ os: Int32, on preset: String, by override: WorkloadOverride, in tree: YAMLTree.Editor,
+                            file: String) throws {
+        guard statedOS(in: tree) == os, let text = tree.text(os), let major = Device.version(text)?.major,
+              !DeviceModel.skippedMajors.contains(major),
+              let model = DeviceModel.named(preset), let runs = model.supportedMajors,
+              !runs.contains(major) else { return }
+        let mark = tree.mark(os)
+        let stated = mark.line > 0 ? " (\(file):\(mark.line):\(mark.column))" : ""
+        throw override.error("the workload states osVersion '\(text)'\(stated), which the \(model.model) does not run "
+            + "(\(model.shippedOS) to \(model.latestOS)); set device.osVersion to one it runs as well, "
+            + "such as device.osVersion='\(model.latestOS)'", atKey: false)
     }
 
     /// The override's value, composed as the file's text is and added without marks, so errors

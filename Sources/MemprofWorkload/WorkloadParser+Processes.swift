@@ -2,7 +2,7 @@ import MemprofCore
 import MemprofInput
 
 extension WorkloadParser {
-    static let processKeys = ["name", "kind", "band", "resident", "highWaterMark", "memoryLimit", "extensionPoint"]
+    static let processKeys = ["name", "kind", "band", "resident", "highWaterMark", "memoryLimit", "extensionPoint", "app", "push"]
 
     /// `processes:` (spec §5): key → name, kind, band, resident, highWaterMark, memoryLimit (fatal),
     /// extensionPoint (extensions only: its published limit when no memoryLimit is given). Keys are
@@ -50,6 +50,26 @@ extension WorkloadParser {
                 guard kind == .extension else { throw v.error("only an extension has an extensionPoint") }
                 process.extensionPoint = ExtensionPoint(
                     rawValue: try v.choice(ExtensionPoint.allCases.map(\.rawValue), what: "extension point"))!
+            }
+            if let v = m["app"] {
+                guard process.extensionPoint == .notificationService else {
+                    throw v.error("only a notification service extension (extensionPoint: notificationService) is woken by an app's pushes")
+                }
+                let app = try v.string()
+                guard apps.contains(app) else {
+                    var message = "no app '\(app)' in the workload"
+                    if let near = suggestion(for: app, among: appIDs) { message += " (did you mean '\(near)'?)" }
+                    throw v.error(message)
+                }
+                guard let pushNode = m["push"] else {
+                    throw value.error("missing key 'push': what each of \(app)'s pushes makes the extension do, such as {time: 3s, allocates: 8MB}")
+                }
+                let push = try pushNode.mapping(allowed: ["time", "allocates"])
+                let time = try push.required("time").duration()
+                let allocates = try push["allocates"].map { try size("push.allocates", $0) } ?? 0
+                process.pushService = ProcessSpec.PushService(app: app, timeUs: time, allocates: allocates)
+            } else if let v = m["push"] {
+                throw v.error("push needs 'app': the app whose pushes wake the extension")
             }
             if let v = m["memoryLimit"] {
                 process.memoryLimit = try size("memoryLimit", v)

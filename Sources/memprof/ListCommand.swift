@@ -17,7 +17,7 @@ struct ListCommand: ParsableCommand {
     @Argument(help: "devices, policies, workloads or sweeps (default: all four).")
     var kind: Kind?
 
-    @Option(help: "Print this built-in workload's YAML, to copy and edit.")
+    @Option(help: "Print this built-in workload's (or, with 'list sweeps', sweep's) YAML, to copy and edit.")
     var yaml: String?
 
     @Flag(help: "With 'list devices': where each device's numbers come from, a source per number.")
@@ -26,14 +26,24 @@ struct ListCommand: ParsableCommand {
     func validate() throws {
         if sources, kind != .devices { throw ValidationError("--sources goes with 'list devices'") }
         guard let yaml else { return }
-        guard kind == nil || kind == .workloads else { throw ValidationError("--yaml goes with 'list workloads'") }
-        guard BuiltinWorkloads.all.contains(where: { $0.name == yaml }) else {
+        guard kind == nil || kind == .workloads || kind == .sweeps else {
+            throw ValidationError("--yaml goes with 'list workloads' or 'list sweeps'")
+        }
+        if kind == .sweeps {
+            guard BuiltinSweeps.all.contains(where: { $0.name == yaml }) else {
+                throw ValidationError("no built-in sweep named '\(yaml)'; built-in: " + BuiltinSweeps.all.map(\.name).joined(separator: ", "))
+            }
+        } else if !BuiltinWorkloads.all.contains(where: { $0.name == yaml }) {
+            let sweep = BuiltinSweeps.all.contains { $0.name == yaml } ? " ('\(yaml)' is a built-in sweep: memprof list sweeps --yaml \(yaml))" : ""
             throw ValidationError("no built-in workload named '\(yaml)'; built-in: "
-                + BuiltinWorkloads.all.map(\.name).joined(separator: ", "))
+                + BuiltinWorkloads.all.map(\.name).joined(separator: ", ") + sweep)
         }
     }
 
     func run() throws {
+        if let yaml, kind == .sweeps, let entry = BuiltinSweeps.all.first(where: { $0.name == yaml }) {
+            return try StandardStream.out(entry.yaml + "\n")
+        }
         if let yaml, let entry = BuiltinWorkloads.all.first(where: { $0.name == yaml }) {
             return try StandardStream.out(entry.yaml + "\n")
         }
@@ -74,8 +84,7 @@ struct ListCommand: ParsableCommand {
                     + "highwater kills under \(Int(x.pressureThreshold * 100))% of RAM available; on a phone suspended apps "
                     + "compress in RAM (\(Format.ratio(AppSpec.defaultCompressionRatio)) unless an app says), warning under "
                     + "\(Self.percent(x.pressureThreshold)) of RAM available, critical under \(Self.percent(x.criticalThreshold)), "
-                    + (x.freezeDailyBudgetMB.map { "freezer budget \($0) MB a day" } ?? "no freezer budget in this era")
-                    + "; on a Mac " + levels]
+                    + Self.freezerBudgets() + "; on a Mac " + levels]
             }
             return TextTable.render(rows)
         case .workloads:
@@ -86,6 +95,30 @@ struct ListCommand: ParsableCommand {
         case .sweeps:
             return TextTable.render(BuiltinSweeps.all.map { [$0.name, $0.summary] })
         }
+    }
+
+    /// The `xnu` freezer's daily budget of writes to flash era by era, as runs write it in
+    /// `summary.freezer.dailyBudgetBytes` (the device's iOS version picks the era): `freezer
+    /// budget a day: none to iOS 11, 1024 MB iOS 12 to 17 (xnu-4903.221.2 to xnu-10002.1.13), ...`.
+    static func freezerBudgets() -> String {
+        let last = 18  // era(iosMajor:) gives every major from 18 on the same era
+        var spans: [(from: Int, to: Int, mb: Int?, tags: [String])] = []
+        for major in 7...last {
+            let era = XNUSettings.era(iosMajor: major)
+            if let span = spans.last, span.mb == era.freezeDailyBudgetMB {
+                spans[spans.count - 1].to = major
+                if let tag = era.xnuTag, spans[spans.count - 1].tags.last != tag { spans[spans.count - 1].tags.append(tag) }
+            } else {
+                spans.append((major, major, era.freezeDailyBudgetMB, era.xnuTag.map { [$0] } ?? []))
+            }
+        }
+        return "freezer budget a day (summary.freezer.dailyBudgetBytes): " + spans.map { span in
+            let majors = span.to == last ? "from iOS \(span.from)" : span.from == 7 ? "to iOS \(span.to)"
+                : span.from == span.to ? "iOS \(span.from)" : "iOS \(span.from) to \(span.to)"
+            guard let mb = span.mb else { return "none \(majors)" }
+            let tags = span.tags.count > 1 ? "\(span.tags[0]) to \(span.tags[span.tags.count - 1])" : span.tags.first ?? "xnu"
+            return "\(mb) MB \(majors) (\(tags))"
+        }.joined(separator: ", ")
     }
 
     /// Each device with the source of each of its numbers: a heading line, then one line per

@@ -22,8 +22,15 @@ struct MergeCommand: ParsableCommand {
     @Flag(help: "Write a partial result when shards are missing (to merge again later).")
     var partial = false
 
+    @Option(name: .customLong("app"), help: ArgumentHelp("Also print this app's figures per cell (repeatable).", valueName: "app"))
+    var apps: [String] = []
+
     func run() throws {
         let result = try FleetMerge.merge(parts, into: URL(fileURLWithPath: out), partial: partial)
-        try StandardStream.out(FleetSummary.render(result, folder: out) + "\n")
+        let known = FleetSummary.apps(of: result)
+        for app in apps where !known.contains(app) {
+            throw BadInput("--app \(app): no app '\(app)' in the merged result; it has: \(known.joined(separator: ", "))")
+        }
+        try StandardStream.out(FleetSummary.render(result, folder: out, apps: apps) + "\n")
     }
 }

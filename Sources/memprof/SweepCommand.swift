@@ -28,6 +28,9 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Threads to run on (default: every core). The result does not depend on it.")
     var threads: Int?
 
+    @Option(name: .customLong("app"), help: ArgumentHelp("Also print this app's figures per cell (repeatable).", valueName: "app"))
+    var apps: [String] = []
+
     func run() throws {
         var parsedShard: SweepPlan.Shard?
         if let shard {
@@ -38,9 +41,13 @@ struct SweepCommand: ParsableCommand {
         }
         if let threads, !(1...1024).contains(threads) { throw BadInput("--threads must be between 1 and 1024, not \(threads)") }
         let plan = try SweepPlan(sweep: try SweepFile.load(file), shard: parsedShard, overrides: try overrides.overrides())
+        let known = plan.cells.flatMap { $0.workload.workload.apps.map(\.id) }
+        for app in apps where !known.contains(app) {
+            throw BadInput("--app \(app): no app '\(app)' in the sweep's workload; it has: \(Array(Set(known)).sorted().joined(separator: ", "))")
+        }
         let folder = out ?? "Reports/\(plan.sweep.name)" + (parsedShard.map { "-shard-\($0.index)-of-\($0.count)" } ?? "")
         let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
         let result = try FleetSweep.run(plan, threads: threadCount, into: URL(fileURLWithPath: folder))
-        try StandardStream.out(FleetSummary.render(result, folder: folder) + "\n")
+        try StandardStream.out(FleetSummary.render(result, folder: folder, apps: apps) + "\n")
     }
 }

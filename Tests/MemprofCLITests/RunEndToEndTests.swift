@@ -201,9 +201,16 @@ script:
         #expect(policies[0].hasPrefix("seed-2015  compress under 16 MB"))
         #expect(policies[1].hasPrefix("xnu        jetsam bands (xnu-8792.41.9; a device's iOS version picks its era) idle 0"))
         // xnu-8792 on a phone: the compressor's default ratio, xnu's thresholds of available memory
-        // (15% pressure, 10% idle) and the freezer's budget of that era (1024 MB a day).
+        // (15% pressure, 10% idle) and the freezer's budget era by era, as runs write it.
         #expect(policies[1].contains("compress in RAM (2.66× unless an app says), warning under 15% of RAM available, "
-                                     + "critical under 10%, freezer budget 1024 MB a day; on a Mac warning at 0.8"))
+                                     + "critical under 10%, freezer budget a day (summary.freezer.dailyBudgetBytes): none to iOS 11, "
+                                     + "1024 MB iOS 12 to 17 (xnu-4903.221.2 to xnu-10002.1.13), 2048 MB from iOS 18 (xnu-11215.1.10); "
+                                     + "on a Mac warning at 0.8"))
+        // A built-in sweep's YAML, to copy as a template; a sweep's name under workloads says where it is.
+        let sweep = try ProcessRunner.memprof(["list", "sweeps", "--yaml", "today-phones"], in: dir)
+        #expect(sweep.status == 0 && sweep.stdout.hasPrefix("memprof: 1\nsweep: today-phones\n"))
+        let misplaced = try ProcessRunner.memprof(["list", "workloads", "--yaml", "today-phones"], in: dir)
+        #expect(misplaced.status == 2 && misplaced.stderr.contains("'today-phones' is a built-in sweep: memprof list sweeps --yaml today-phones"))
         let workloads = try ProcessRunner.memprof(["list", "workloads"], in: dir)
         #expect(workloads.stdout.contains("phone-day (default)"))
         #expect(workloads.stdout.contains("background-heavy"))

@@ -168,4 +168,33 @@ struct ProcessTests {
         #expect(try SimEvent(event.fields) == event)
         #expect(IgnoredReason(detail: IgnoredReason.notSuspended(.background).detail) == .notSuspended(.background))
     }
+
+    @Test("a push wakes its notification service extension: it holds the push's memory for the push's time, dies past 24 MB and is launched again by the next push")
+    func notificationServiceExtension() {
+        // n: notification service extension of a (band 0, 4 MB resident, 24 MB limit); each push
+        // of a makes it hold 8 MB for 3 s. a has no remote-notification mode: the push still
+        // reaches n. 0 s open a (30 MB): used 34 MB. 10 s push: n 12 MB, used 42 MB; 13 s: n
+        // back to 4 MB. 20 s allocate n 10 MB (14 MB), 21 s push: 14 + 8 = 22 MB, within 24 MB;
+        // 22 s push again while holding: 22 + 8 = 30 MB > 24 MB: killed for per-process-limit with
+        // its 22 MB; used 30 MB. The push's end at 24 s belongs to the ended life: nothing.
+        // 30 s push: launched again at 4 MB, then 12 MB; 33 s: back to 4 MB, used 34 MB.
+        var n = ProcessSpec(id: "n", kind: .extension, band: 0, resident: 4 * MB, extensionPoint: .notificationService)
+        n.pushService = ProcessSpec.PushService(app: "a", timeUs: 3 * sec, allocates: 8 * MB)
+        let r = simulate(Self.workload([makeApp("a", footprint: 30 * MB, launch: 500 * ms)], [n],
+                                       [(0, .open(0)), (10 * sec, .push(0)), (20 * sec, .allocateProcess(0, 10 * MB)),
+                                        (21 * sec, .push(0)), (22 * sec, .push(0)), (30 * sec, .push(0))]))
+        #expect(r.invariantViolations.isEmpty)
+        #expect(Self.processExits(r) == ["\(22 * sec) n memoryLimit extension 0 22MB"])
+        #expect(r.terminations(.memoryLimit) == 1)
+        #expect(r.summary.peakUsedBytes == 52 * MB)
+        let used = Dictionary(r.timeline.usedBytes.map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 })
+        #expect(used[10 * sec] == 42 * MB && used[13 * sec] == 34 * MB)
+        #expect(used[22 * sec] == 30 * MB)
+        #expect(used[30 * sec] == 42 * MB && used[33 * sec] == 34 * MB)
+        // Under seed-2015 processes have fixed memory: the push is ignored for the extension.
+        let fixed = simulate(Self.workload([makeApp("a", footprint: 30 * MB, launch: 500 * ms)], [n], policy: .seed2015,
+                                           [(0, .open(0)), (10 * sec, .push(0))]))
+        #expect(fixed.events.contains { $0.app == "n" && $0.payload == .ignored(action: "push", reason: .fixedMemory) })
+        #expect(fixed.summary.peakUsedBytes == 34 * MB)
+    }
 }

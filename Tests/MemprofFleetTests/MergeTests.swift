@@ -8,7 +8,9 @@ import Testing
 /// (except host), whatever the order and grouping of the merges.
 @Suite(.serialized) struct MergeTests {
     @Test func mergeIsAssociativeOrderFreeAndEqualsTheUnshardedSweep() throws {
-        let dir = try FleetFixtures.folder(sweep: FleetFixtures.sweep(seeds: "1..10"))
+        // With a mix: its weighted totals and runs.csv's matrix columns merge as the rest does.
+        let mix = "mix:\n  device: {iphone-6-plus: 70%, ipad-air-2: 30%}\n"
+        let dir = try FleetFixtures.folder(sweep: FleetFixtures.sweep(seeds: "1..10", extra: mix))
         defer { try? FileManager.default.removeItem(at: dir) }
         let whole = dir.appendingPathComponent("whole")
         _ = try FleetSweep.run(try FleetFixtures.plan(dir), threads: 2, into: whole)

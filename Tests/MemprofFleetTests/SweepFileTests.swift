@@ -17,6 +17,48 @@ struct SweepFileTests {
         } catch { return "\(error)" }
     }
 
+    /// `set:` gives every cell keys before its matrix values; `mix:` a share for every value of a
+    /// matrix key, adding up to 100%.
+    @Test func setAndMix() throws {
+        let mix = "mix:\n  device: {iphone-6-plus: 70%, ipad-air-2: 30%}\n"
+        let dir = try FleetFixtures.folder(sweep: FleetFixtures.sweep(extra: "set: {apps.safari.maxFootprint: 280MB}\n" + mix))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plan = try FleetFixtures.plan(dir)
+        #expect(plan.fixed.map(\.keyPath) == ["apps.safari.maxFootprint"])
+        #expect(plan.cells.count == 4 && plan.cells.allSatisfy { cell in
+            cell.workload.workload.apps.first { $0.id == "safari" }?.maxFootprint == 280 * .megabyte
+        })
+        #expect(plan.sweep.mix == [SweepFile.Mix(keyPath: "device", shares: [("iphone-6-plus", 0.7), ("ipad-air-2", 0.3)])])
+        #expect(error(FleetFixtures.sweep(extra: "mix:\n  policy: {xnu: 100%}\n"))
+            .hasPrefix("sweep.yaml:9:3: mix: 'policy' is not a key of the matrix"))
+        #expect(error(FleetFixtures.sweep(extra: "mix:\n  device: {iphone-6-plus: 70%, ipad-air-2: 20%}\n"))
+            .hasSuffix("mix.device: the shares of device add up to 90%, not 100%"))
+        #expect(error(FleetFixtures.sweep(extra: "mix:\n  device: {iphone-6-plus: 100%}\n"))
+            .hasSuffix("mix.device: no share for ipad-air-2; give every value of device its share"))
+        #expect(error(FleetFixtures.sweep(extra: "mix:\n  device: {iphone-6-plus: 70%, ipad-air2: 30%}\n"))
+            .contains("'ipad-air2' is not a value of the matrix's device (iphone-6-plus, ipad-air-2)"))
+        #expect(error(FleetFixtures.sweep(extra: "set: {apps.safari.maxFootprnt: 280MB}\n")).contains("maxFootprnt"))
+    }
+
+    /// A matrix's device values keep the OS the workload states; a device that cannot run it is
+    /// refused at its matrix value before anything runs.
+    @Test func matrixDevicesKeepTheStatedOS() throws {
+        let workload = FleetFixtures.workload.replacingOccurrences(of: "device: iphone-6-plus",
+                                                                   with: "device: {preset: iphone-15, osVersion: \"iOS 18.5\"}")
+        let dir = try FleetFixtures.folder(sweep: FleetFixtures.sweep(matrix: "matrix:\n  device: [iphone-11, iphone-13]"))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try workload.write(to: dir.appendingPathComponent("tiny.yaml"), atomically: true, encoding: .utf8)
+        let plan = try FleetFixtures.plan(dir)
+        #expect(plan.cells.map { $0.workload.workload.device.osVersion } == ["iOS 18.5", "iOS 18.5"])
+        #expect(plan.cells.map { $0.workload.workload.device.name } == ["iphone-11 (modified)", "iphone-13 (modified)"])
+        try FleetFixtures.sweep(matrix: "matrix:\n  device: [iphone-11, iphone-6s]")
+            .write(to: dir.appendingPathComponent("sweep.yaml"), atomically: true, encoding: .utf8)
+        #expect(throws: WorkloadError.self) { try FleetFixtures.plan(dir) }
+        do { _ = try FleetFixtures.plan(dir) } catch let e as WorkloadError {
+            #expect(e.line == 6 && e.column == 23 && e.message.contains("the workload states osVersion 'iOS 18.5'"))
+        }
+    }
+
     @Test func seeds() {
         #expect(error(FleetFixtures.sweep(seeds: "10..1")).hasPrefix("sweep.yaml:4:8: seeds: the range 10..1 is empty"))
         #expect(error(FleetFixtures.sweep(seeds: "1...x")).hasPrefix("sweep.yaml:4:8: seeds: expected a range such as 1..1000"))

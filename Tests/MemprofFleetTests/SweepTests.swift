@@ -41,8 +41,23 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let plan = try FleetFixtures.plan(dir)
         let result = try FleetSweep.run(plan, threads: 2, into: dir.appendingPathComponent("out"))
-        let (header, rows) = try RunsCSV.read(Array(try Data(contentsOf: dir.appendingPathComponent("out/runs.csv"))))
+        let (header, labelHeader, rows) = try RunsCSV.read(Array(try Data(contentsOf: dir.appendingPathComponent("out/runs.csv"))),
+                                                           labels: plan.sweep.axes.count)
         #expect(rows.count == 96)
+        // A column per matrix key holds each run's cell values.
+        #expect(labelHeader == plan.sweep.axes.map(\.keyPath) && !labelHeader.isEmpty)
+        for row in rows { #expect(row.labels == result.cells[row.cell].values(matrixKeys: labelHeader.count)) }
+        // Days with a memory kill: runs with a memoryPressure or memoryLimit kill, of any app and of each.
+        let kills = ["summary.terminations.memoryPressure", "summary.terminations.memoryLimit"].compactMap { header.firstIndex(of: $0) }
+        #expect(!kills.isEmpty)
+        for cell in result.cells {
+            let cellRows = rows.filter { $0.cell == cell.index }
+            let days = cellRows.filter { row in kills.contains { (row.values[$0 - 3] ?? 0) > 0 } }.count
+            #expect(cell.memoryKillDays?.all == Double(days) / Double(cellRows.count))
+            let mailKills = ["apps.mail.exits.memoryPressure", "apps.mail.exits.memoryLimit"].compactMap { header.firstIndex(of: $0) }
+            let mailDays = cellRows.filter { row in mailKills.contains { (row.values[$0 - 3] ?? 0) > 0 } }.count
+            #expect(cell.memoryKillDays?.apps["mail"] == Double(mailDays) / Double(cellRows.count))
+        }
         for name in ["summary.evictions", "summary.coldLaunches", "apps.mail.evictions", "summary.peakUsedBytes"] {
             let column = header.firstIndex(of: name)! - 3
             for cell in result.cells {
@@ -67,6 +82,38 @@ import Testing
                 }
             }
         }
+    }
+
+    /// A mix weights each cell by its population share; each population (the cells that differ
+    /// only in mixed values) has the share-weighted means and shares of its cells.
+    @Test func weightedTotalsOfADeviceMix() throws {
+        let dir = try FleetFixtures.folder(sweep: FleetFixtures.sweep(seeds: "1..8", extra: "mix:\n  device: {iphone-6-plus: 70%, ipad-air-2: 30%}\n"))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try FleetSweep.run(try FleetFixtures.plan(dir), threads: 2, into: dir.appendingPathComponent("out"))
+        // Cells: device varies slowest: (6 Plus, 420MB), (6 Plus, 520MB), (Air 2, 420MB), (Air 2, 520MB).
+        #expect(result.cells.map(\.populationShare) == [0.7, 0.7, 0.3, 0.3])
+        let totals = try #require(result.weighted)
+        #expect(totals.map(\.label) == ["apps.game.launch.footprint=420MB", "apps.game.launch.footprint=520MB"])
+        #expect(totals.map(\.cells) == [[0, 2], [1, 3]])
+        for (total, (a, b)) in zip(totals, [(0, 2), (1, 3)]) {
+            for name in ["summary.evictions", "summary.peakUsedBytes", "apps.mail.evictions"] {
+                let expected = 0.7 * result.cells[a].metrics[name]!.mean + 0.3 * result.cells[b].metrics[name]!.mean
+                #expect(abs(total.metrics[name]!.mean - expected) < 1e-9)
+            }
+            let share = 0.7 * result.cells[a].metrics["summary.evictions"]!.shareAboveZero! + 0.3 * result.cells[b].metrics["summary.evictions"]!.shareAboveZero!
+            #expect(abs(total.metrics["summary.evictions"]!.shareAboveZero! - share) < 1e-9)
+            let days = 0.7 * result.cells[a].memoryKillDays!.all + 0.3 * result.cells[b].memoryKillDays!.all
+            #expect(abs(total.memoryKillDays!.all - days) < 1e-9)
+        }
+        // fleet.json as JSONEncoder writes it, and the summary's weighted rows and app table.
+        #expect(try result.encoded() == result.referenceEncoded())
+        let printed = FleetSummary.render(result, apps: ["mail"])
+        #expect(printed.contains("weighted: apps.game.launch.footprint=420MB") && printed.contains("mail, per cell:"))
+        #expect(printed.contains("days with a memory kill") && printed.contains("memory kills a day"))
+        let html = try String(contentsOf: dir.appendingPathComponent("out/fleet.html"), encoding: .utf8)
+        #expect(html.contains("<th>population share</th>") && html.contains("weighted: apps.game.launch.footprint=520MB"))
+        #expect(html.contains(">iphone-6-plus · 420MB</th>") && !html.contains(">cell 0<"))
+        #expect(html.contains("<section id=\"kill-heatmap\">") && html.contains("<section id=\"apps\">"))
     }
 
     @Test func theMetricsAreCompareNamesAndTheSameForEverySeed() throws {

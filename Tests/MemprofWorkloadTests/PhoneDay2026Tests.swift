@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofInput
 import Testing
 @testable import MemprofWorkload
 
@@ -73,10 +74,13 @@ struct PhoneDay2026Tests {
     }
 
     @Test func theSameDayOnAnIPhone6PlusKillsTheGameAtItsLimit() throws {
+        // --device keeps the day's iOS 18.5, which the iPhone 6 Plus cannot run: the run names one it runs.
         let overrides = [WorkloadOverride(keyPath: "device", value: "iphone-6-plus", origin: .init(file: "--device")),
-                         WorkloadOverride(keyPath: "policy", value: "seed-2015", origin: .init(file: "--policy"))]
+                         WorkloadOverride(keyPath: "policy", value: "seed-2015", origin: .init(file: "--policy")),
+                         try WorkloadOverride.parse(assignment: "device.osVersion=iOS 12.5.8")]
+        #expect(throws: WorkloadError.self) { try WorkloadLoader.load("phone-day-2026", overrides: Array(overrides.prefix(2))) }
         let w = try WorkloadLoader.load("phone-day-2026", overrides: overrides).workload
-        #expect(w.device.name == "iphone-6-plus")
+        #expect(w.device.name == "iphone-6-plus (modified)" && w.device.osVersion == "iOS 12.5.8")
         var simulator = Simulator(workload: w)
         let r = simulator.run()
         let game = r.apps[try #require(w.apps.firstIndex { $0.id == "game" })]

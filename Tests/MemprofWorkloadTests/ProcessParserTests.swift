@@ -39,6 +39,25 @@ struct ProcessParserTests {
         #expect(w.jetsamNames == ["mail", "safari", "backboardd", "wifianalyticsd"])
     }
 
+    @Test("a notification service extension names the app whose pushes wake it and what each push does")
+    func pushService() throws {
+        let nse = "  mail-service:\n    kind: extension\n    extensionPoint: notificationService\n    band: 0\n    resident: 4MB\n"
+        let w = try parse(Self.workload(nse + "    app: mail\n    push: {time: 3s, allocates: 12MB}\n"))
+        #expect(w.processes.first?.pushService == ProcessSpec.PushService(app: "mail", timeUs: 3 * .second, allocates: 12 * .megabyte))
+        #expect(try parse(Self.workload(nse + "    app: mail\n    push: {time: 2s}\n")).processes.first?.pushService?.allocates == 0)
+        func message(_ entries: String) -> String? { error(of: Self.workload(entries))?.description }
+        #expect(message(nse + "    app: mial\n    push: {time: 3s}\n")
+            == "commute.yaml:21:10: processes.mail-service.app: no app 'mial' in the workload (did you mean 'mail'?)")
+        #expect(message(nse + "    app: mail\n")?
+            .hasPrefix("commute.yaml:17:5: processes.mail-service: missing key 'push': what each of mail's pushes makes") == true)
+        #expect(message(nse + "    app: mail\n    push: {allocates: 1MB}\n")
+            == "commute.yaml:22:11: processes.mail-service.push: missing key 'time'")
+        #expect(message(nse + "    push: {time: 3s}\n")
+            == "commute.yaml:21:11: processes.mail-service.push: push needs 'app': the app whose pushes wake the extension")
+        #expect(message("  w:\n    kind: extension\n    extensionPoint: widget\n    band: 0\n    resident: 4MB\n    app: mail\n    push: {time: 1s}\n")
+            == "commute.yaml:21:10: processes.w.app: only a notification service extension (extensionPoint: notificationService) is woken by an app's pushes")
+    }
+
     @Test("bad process entries name file, line, column and key")
     func errors() {
         func message(_ entries: String, script: String = "") -> String? {

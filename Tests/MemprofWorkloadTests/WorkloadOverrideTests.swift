@@ -35,6 +35,31 @@ struct WorkloadOverrideTests {
         Self.base.replacingOccurrences(of: old, with: new)
     }
 
+    /// `--device` (and a sweep matrix's `device:` value) changes the hardware and keeps the
+    /// `osVersion` the workload states; a preset that cannot run it is refused at the option.
+    @Test func aDevicePresetKeepsTheStatedOS() throws {
+        let stated = replacing("device: iphone-6-plus", "device: {preset: iphone-15, osVersion: \"iOS 18.5 (22F76)\"}")
+        let moved = try parse(stated, [.preset("device", "iphone-11")])
+        #expect(moved.device.osVersion == "iOS 18.5 (22F76)")
+        #expect(try moved == parse(replacing("device: iphone-6-plus", "device: {preset: iphone-11, osVersion: \"iOS 18.5 (22F76)\"}")))
+        // Without a stated osVersion, the preset's own.
+        #expect(try parse(Self.base, [.preset("device", "iphone-11")]).device.osVersion == Device.preset(named: "iphone-11")?.osVersion)
+        // `--set device=...` is the same option.
+        #expect(try parse(stated, [set("device=iphone-13")]).device.osVersion == "iOS 18.5 (22F76)")
+        // A preset that cannot run it: one sentence at --device, naming where the workload states the OS.
+        #expect(throws: WorkloadError.self) { try parse(stated, [.preset("device", "iphone-6-plus")]) }
+        do {
+            _ = try parse(stated, [.preset("device", "iphone-6-plus")])
+        } catch let error as WorkloadError {
+            #expect(error.description == "--device iphone-6-plus: device: the workload states osVersion 'iOS 18.5 (22F76)' "
+                + "(small.yaml:4:40), which the iPhone 6 Plus does not run (iOS 8 to iOS 12.5.8 (16H88)); set device.osVersion "
+                + "to one it runs as well, such as device.osVersion='iOS 12.5.8 (16H88)'")
+        }
+        // ...unless a later --set names one it runs.
+        #expect(try parse(stated, [.preset("device", "iphone-6-plus"), set("device.osVersion=iOS 12.5.8")]).device.osVersion
+            == "iOS 12.5.8")
+    }
+
     @Test func anOverrideEqualsTheEditedFile() throws {
         #expect(try parse(Self.base, [set("apps.mail.launch.footprint=60MB")])
             == parse(replacing("footprint: 45MB", "footprint: 60MB")))

@@ -58,4 +58,6 @@ enum Occurrence {
     /// launchd's throttle after a process's death has passed: it is started again once memory
     /// allows (Processes.swift). `life` is the death it follows.
     case relaunch(process: Int, life: Int)
+    /// A notification service extension's push is done (Processes.swift).
+    case servicePushDone(process: Int, bytes: Bytes, life: Int)
 }

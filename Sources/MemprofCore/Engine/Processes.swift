@@ -4,7 +4,9 @@
 /// under `seed-2015` and on a Mac their memory is fixed.
 ///
 /// Triggers: the start of the run (`startProcesses`); `allocate`/`free` on a process key;
-/// after every occurrence under `xnu` (`runHighwaterPass`); reclaiming (Reclaiming.swift).
+/// `push: APP` for the notification service extensions tied to the app (`wakeServiceExtensions`)
+/// and the end of each push (`servicePushDone`); after every occurrence under `xnu`
+/// (`runHighwaterPass`); reclaiming (Reclaiming.swift).
 extension Simulator {
     /// Whether processes can grow, shrink and be killed: under a policy with bands (`xnu`) on a phone.
     var processesAreLive: Bool { hasBands && limitsMemory }
@@ -89,6 +91,11 @@ extension Simulator {
     mutating func free(process k: Int, _ bytes: Bytes, _ action: ScriptAction) {
         guard processesAreLive else { return ignoredProcess(action, k, .fixedMemory) }
         guard processes[k].alive else { return ignoredProcess(action, k, .processEnded) }
+        release(process: k, bytes)
+    }
+
+    /// Process `k` gives back up to `bytes`.
+    mutating func release(process k: Int, _ bytes: Bytes) {
         let freed = min(bytes, processes[k].resident)
         guard freed > 0 else { return }
         // A process that runs decompresses first; what it frees then leaves RAM.
@@ -97,6 +104,42 @@ extension Simulator {
         processes[k].held = processes[k].resident
         used += processes[k].held - held
         processMemoryChanged()
+    }
+
+    /// `push: APP` wakes the notification service extensions tied to the app (``ProcessSpec/PushService``):
+    /// one that ended is launched again with its declared resident size (reclaiming for it as
+    /// for any allocation; with no room it stays ended), then it holds its push's allocation
+    /// (killed past its fatal limit, `per-process-limit`) until the push's time is over.
+    mutating func wakeServiceExtensions(for i: Int, _ action: ScriptAction) {
+        for k in processes.indices {
+            guard let service = processes[k].spec.pushService, service.app == apps[i].spec.id else { continue }
+            guard processesAreLive else {
+                ignoredProcess(action, k, .fixedMemory)
+                continue
+            }
+            if !processes[k].alive { launchForPush(process: k) }
+            guard processes[k].alive else { continue }
+            let life = processes[k].lives
+            allocate(process: k, service.allocates, action)
+            guard processes[k].alive, processes[k].lives == life else { continue }
+            schedule(at: now + service.timeUs, .servicePushDone(process: k, bytes: service.allocates, life: life))
+        }
+    }
+
+    /// A push starts ended extension `k` again with its declared resident size, if memory can
+    /// be made for it (reclaiming as for any allocation); with no room it stays ended.
+    mutating func launchForPush(process k: Int) {
+        let held = heldAtStart(k)
+        if used + held > jetsamLimit { reclaim(for: nil, process: k, held) }
+        guard used + held <= jetsamLimit else { return }
+        start(process: k)
+    }
+
+    /// A notification service extension's push is done: it gives back what the push held, unless
+    /// it ended since.
+    mutating func servicePushDone(_ k: Int, _ bytes: Bytes, _ life: Int) {
+        guard processes[k].alive, processes[k].lives == life else { return }
+        release(process: k, bytes)
     }
 
     /// Whether available memory is at or under the pressure threshold, where xnu's highwater
@@ -143,8 +186,8 @@ extension Simulator {
         terminations[reason.index] += 1
         recordProcess(.processExit(reason, kind: processes[k].spec.kind, band: processes[k].spec.band, bytes: bytes), k)
         processMemoryChanged()
+        processes[k].lives += 1
         if processes[k].spec.relaunches {
-            processes[k].lives += 1
             processes[k].diedAtUs = now
             schedule(at: now + Self.launchdThrottleUs, .relaunch(process: k, life: processes[k].lives))
         }
@@ -170,19 +213,32 @@ extension Simulator {
     mutating func relaunchWaiters() {
         guard relaunchWaiting > 0 else { return }
         for k in processes.indices where processes[k].waiting {
-            let resident = processes[k].spec.resident
-            let held = processes[k].spec.compressorRatio.map { Self.poolBytes(resident, ratio: $0) } ?? resident
-            guard used + held <= jetsamLimit else { continue }
-            processes[k].waiting = false
+            guard used + heldAtStart(k) <= jetsamLimit else { continue }
             processes[k].relaunch.record(timeToRelaunchUs: now - processes[k].diedAtUs)
-            relaunchWaiting -= 1
-            processes[k].alive = true
-            processes[k].resident = resident
-            processes[k].bandSinceUs = now
-            used += place(k)
-            recordProcess(.processLaunch(kind: processes[k].spec.kind, band: processes[k].spec.band, bytes: resident), k)
-            processMemoryChanged()
+            start(process: k)
         }
+    }
+
+    /// The RAM process `k` takes when it starts: its resident size, or its share of the pool.
+    func heldAtStart(_ k: Int) -> Bytes {
+        let resident = processes[k].spec.resident
+        return processes[k].spec.compressorRatio.map { Self.poolBytes(resident, ratio: $0) } ?? resident
+    }
+
+    /// Starts ended process `k` again with its declared resident size (launchd's relaunch, or a
+    /// push waking an extension).
+    mutating func start(process k: Int) {
+        if processes[k].waiting {
+            processes[k].waiting = false
+            relaunchWaiting -= 1
+        }
+        let resident = processes[k].spec.resident
+        processes[k].alive = true
+        processes[k].resident = resident
+        processes[k].bandSinceUs = now
+        used += place(k)
+        recordProcess(.processLaunch(kind: processes[k].spec.kind, band: processes[k].spec.band, bytes: resident), k)
+        processMemoryChanged()
     }
 
     /// Records what happened to process `k` now (an event named by its key, with no app index).
@@ -220,7 +276,7 @@ struct ProcessRuntime {
     var alive = true
     /// When it entered its band: 0, or when launchd started it again.
     var bandSinceUs: Microseconds = 0
-    /// Its deaths so far, to match a relaunch with the death it follows.
+    /// Its deaths so far, to match a relaunch or a push's end with the life it belongs to.
     var lives = 0
     /// Killed, and waiting for memory to be relaunched.
     var waiting = false

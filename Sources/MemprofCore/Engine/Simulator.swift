@@ -117,6 +117,8 @@ public struct Simulator {
     var processes: [ProcessRuntime]
     /// Whether the highwater pass runs after every occurrence: processes under `xnu` on a phone.
     let runsHighwater: Bool
+    /// Whether a process is a notification service extension tied to an app's pushes.
+    let hasServiceExtensions: Bool
     /// The names of jetsam snapshots' processes (``Workload/jetsamNames``): apps, then processes.
     let jetsamNames: [String]
     /// Each snapshot process's place in the order of ``jetsamNames`` (`<`), so sorting by name
@@ -176,6 +178,7 @@ public struct Simulator {
         appIDs = workload.apps.map(\.id)
         processes = workload.processes.map(ProcessRuntime.init)
         runsHighwater = !workload.processes.isEmpty && hasBands && limitsMemory
+        hasServiceExtensions = workload.processes.contains { $0.pushService != nil }
         jetsamNames = workload.jetsamNames
         nameRank = Self.ranks(of: jetsamNames)
         freezerLedger = hasFreezer && suspendsIdleApps ? FreezerLedger(policy: workload.policy, device: workload.device, appCount: apps.count) : nil
@@ -296,6 +299,7 @@ public struct Simulator {
         case .voipCallEnd(let i, let token): voipCallEnd(i, token)
         case .growthTick(let i, let token): growthTick(i, token)
         case .observerCrash(let i, let token): observerCrash(i, token)
+        case .servicePushDone(let k, let bytes, let life): servicePushDone(k, bytes, life)
         case .cpuLimit(let i, let kind, let token): cpuLimit(i, kind, token)
         case .relaunch(let k, let life): relaunch(process: k, life: life)
         }

@@ -46,6 +46,7 @@ extension Simulator {
 
     /// `push app` (spec §2.2).
     mutating func push(_ i: Int) {
+        if hasServiceExtensions { wakeServiceExtensions(for: i, .push(i)) }
         guard apps[i].remoteNotificationMode else {
             return record(.pushDelivered(.noRemoteNotificationMode), i)
         }
