@@ -68,7 +68,14 @@ public enum FleetCompare {
             : URL(fileURLWithPath: path).lastPathComponent == "fleet.json"
     }
 
-    /// - Parameter filter: the metrics kept (`--app`, `--metric`); the others are left out.
+    /// Compares two fleet results cell by cell, metric by metric.
+    ///
+    /// - Parameters:
+    ///   - base: the base fleet: a sweep's folder or its fleet.json.
+    ///   - new: the fleet compared with it, the same way.
+    ///   - thresholds: the changes the user holds back as within a threshold of theirs.
+    ///   - alpha: the significance level of each metric's test.
+    ///   - filter: the metrics kept (`--app`, `--metric`); the others are left out.
     public static func compare(base: String, new: String, thresholds: Thresholds = Thresholds(),
                                alpha: Double = 0.01, filter: MetricFilter = MetricFilter()) throws -> FleetComparison {
         let folder = { (p: String) in URL(fileURLWithPath: p).lastPathComponent == "fleet.json"
