@@ -21,7 +21,10 @@ public enum MetricKitExits {
     public static func backgroundCounter(_ reason: String) -> String {
         switch reason {
         case "userQuit": "cumulativeNormalAppExitCount"
-        case "memoryPressure": "cumulativeMemoryPressureExitCount"
+        // jetsam's kills of an idle app (xnu-11417's idle-exit and long-idle-exit) free memory
+        // as a page-shortage kill does: MetricKit counts "the system ended the app due to memory
+        // pressure" (MXBackgroundExitData.cumulativeMemoryPressureExitCount).
+        case "memoryPressure", "idleExit", "longIdleExit", "highwater": "cumulativeMemoryPressureExitCount"
         case "memoryLimit": "cumulativeMemoryResourceLimitExitCount"
         case "backgroundTaskTimeout": "cumulativeBackgroundTaskAssertionTimeoutExitCount"
         case "fetchTimeout", "pushTimeout", "watchdog": "cumulativeAppWatchdogExitCount"

@@ -50,6 +50,9 @@ import Testing
         }
         #expect(MetricKitExits.backgroundCounter("memoryPressure") == "cumulativeMemoryPressureExitCount")
         #expect(MetricKitExits.backgroundCounter("memoryLimit") == "cumulativeMemoryResourceLimitExitCount")
+        // An idle app killed by xnu-11417's idle split or its reaper is a memory-pressure exit.
+        #expect(MetricKitExits.backgroundCounter("idleExit") == "cumulativeMemoryPressureExitCount")
+        #expect(MetricKitExits.backgroundCounter("longIdleExit") == "cumulativeMemoryPressureExitCount")
         #expect(MetricKitExits.backgroundCounter("backgroundTaskTimeout") == "cumulativeBackgroundTaskAssertionTimeoutExitCount")
         #expect(MetricKitExits.backgroundCounter("badAccess") == "cumulativeBadAccessExitCount")
         #expect(MetricKitExits.backgroundCounter("watchdog") == "cumulativeAppWatchdogExitCount")

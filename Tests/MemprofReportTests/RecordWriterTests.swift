@@ -57,6 +57,7 @@ import Testing
             .notificationDelivery(notification: "N", object: "Player#1", observer: .dangling),
             .swap(.pagingOut, usedBytes: 1, bytes: 2),
             .processExit(.memoryPressure, kind: .extension, band: 0, bytes: 3),
+            .processLaunch(kind: .daemon, band: 0, bytes: 4),
         ]
         var events: [SimEvent] = []
         for (n, payload) in payloads.enumerated() {
