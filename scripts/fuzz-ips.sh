@@ -8,9 +8,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-200000}"
 out="$root/.build/fuzz/ips"
 mkdir -p "$out/src" "$out/corpus"
-# The reader and what it needs from MemprofInput (the JSON scanner, the located error) and
-# MemprofOutput, as one module.
-for f in Sources/MemprofField/JSONNode.swift Sources/MemprofField/JetsamReport.swift \
+# The reader and what it needs from MemprofInput (the JSON scanner, the located error),
+# MemprofOutput and MemprofPlatform (the system's C library), as one module.
+for f in Sources/MemprofPlatform/SystemLibrary.swift Sources/MemprofField/JSONNode.swift Sources/MemprofField/JetsamReport.swift \
          Sources/MemprofInput/JSONScanner.swift \
          Sources/MemprofField/JetsamReportReader.swift Sources/MemprofField/LowMemoryReportReader.swift \
          Sources/MemprofOutput/MemprofError.swift \
