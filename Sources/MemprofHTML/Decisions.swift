@@ -121,8 +121,12 @@ public struct DecisionRowBuilder {
             pending.append(.init(app: event.app ?? "", bytes: bytes))
         case .exit(let reason, _):
             guard reason != .userQuit else { return }
-            // The exit of an app just evicted is part of its eviction.
-            if pending.contains(where: { $0.app == event.app }), pendingAt == event.atUs { return }
+            if pendingAt == event.atUs, let k = pending.firstIndex(where: { $0.app == event.app }) {
+                // The exit of an app a reclaim just evicted is part of its eviction; an idle app
+                // killed by xnu-11417's idle split or its reaper was taken by no reclaim: a kill.
+                guard reason == .idleExit || reason == .longIdleExit else { return }
+                pending.remove(at: k)
+            }
             var row = DecisionRow(atUs: event.atUs, kind: .kill, app: event.app ?? "", detail: reason.rawValue)
             row.exitReason = reason
             row.jetsam = snapshot(event.atUs, event.app ?? "")
