@@ -7,23 +7,11 @@ import MemprofReportReader
 
 /// The events behind a metric, in words: "at 58m57s: evicted while suspended (106 MB) to make room for safari".
 public enum Evidence {
-    /// The kinds of events `causes(of:report:limit:)` reads for these metric paths: what a
-    /// reader of the report must keep for them.
+    /// The kinds of events `causes(of:report:limit:)` reads for these metric paths (as each kind
+    /// declares, ``SimEvent/Kind/Outputs/causeOf``): what a reader of the report must keep for them.
     public static func eventKinds(for paths: [MetricPath]) -> Set<SimEvent.Kind> {
         var kinds: Set<SimEvent.Kind> = []
-        for path in paths {
-            switch path.relative.split(separator: ".").first ?? "" {
-            case "evictions", "exits", "terminations": kinds.formUnion([.eviction, .exit, .reclaim])
-            case "compressions": kinds.insert(.compression)
-            case "memoryWarnings": kinds.formUnion([.pressure, .memoryWarning])
-            case "coldLaunches", "launches", "backgroundLaunches", "coldRelaunchesAfterKill": kinds.formUnion([.exit, .launch, .resume])
-            case "warmResumes", "compressedResumes", "resumeLatencyUs": kinds.insert(.resume)
-            case "backgroundTasks", "fetches", "pushes": kinds.formUnion([.handlerStart, .handlerEnd])
-            case "peakFootprintBytes", "peakUsedBytes", "peakCompressedBytes": kinds.formUnion([.reclaim, .memoryWarning, .pressure])
-            case "timeAtPressureUs": kinds.insert(.pressure)
-            default: continue  // no events behind it
-            }
-        }
+        for path in paths { kinds.formUnion(SimEvent.Kind.causes(of: path.relative.split(separator: ".").first ?? "")) }
         return kinds
     }
 
@@ -134,7 +122,7 @@ public enum Evidence {
                 }
             }
             if near.contains(where: { !$0.peak.isEmpty }) {
-                try reread([.reclaim, .memoryWarning, .pressure]) { e in
+                try reread(Evidence.eventKinds(for: near.map(\.path))) { e in
                     for i in near.indices where near[i].peak.count >= 2 && near[i].lines.count < limit
                         && Self.isNear(e, near[i].path.app, peakAt: near[i].peak[0]) {
                         near[i].lines.append("at \(Format.duration(e.atUs)): " + describe(e))

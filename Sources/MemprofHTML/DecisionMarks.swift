@@ -50,7 +50,7 @@ public struct DecisionMarks: Sendable {
     }
 
     /// The marks, kind by kind, each kind's in the order of the rows.
-    public var marks: [(atUs: Microseconds, kind: DecisionKind)] {
+    public var marks: [(atUs: Microseconds, kind: SimEvent.Kind)] {
         MemoryChart.markKinds.indices.flatMap { kind in times[kind].map { ($0, MemoryChart.markKinds[kind].kind) } }
     }
 

@@ -1,20 +1,6 @@
 import MemprofCore
 import MemprofReport
 
-/// What one row of the decisions table is.
-public enum DecisionKind: String, Sendable, CaseIterable {
-    /// A suspended app compressed to flash.
-    case compression
-    /// A reclaim that evicted (killed) one or more suspended apps to make room.
-    case eviction
-    /// A reclaim that found nothing to take.
-    case reclaim
-    /// A rise of the pressure level, or a scripted warning, reaching one or more apps.
-    case memoryWarning
-    /// An app killed by the system outside a reclaim (a memory limit, a watchdog, a crash...).
-    case kill
-}
-
 /// One decision of the system: a compression, a reclaim with what it evicted, the memory warnings
 /// of one rise, or a kill. The report's events list an eviction as three (the eviction, the
 /// app's exit and the reclaim); here they are one row.
@@ -25,7 +11,13 @@ public struct DecisionRow: Sendable, Hashable {
     }
 
     public var atUs: Microseconds
-    public var kind: DecisionKind
+    /// What the row is, by the kind of event that makes it (``SimEvent/Kind/Outputs/decisionRow``
+    /// declares the kinds and their words): a compression; an eviction (a reclaim that took one
+    /// or more suspended apps to make room); a reclaim that found nothing to take; a memory
+    /// warning (a rise of the pressure level, or a scripted warning, reaching one or more apps);
+    /// an exit (an app killed by the system outside a reclaim: a memory limit, a watchdog...);
+    /// or a kind declared later, drawn from its report.json `detail`.
+    public var kind: SimEvent.Kind
     /// The app the decision was for (the demand of a reclaim) or about (a compression, a kill).
     public var app: String
     /// What the row says of why: the exit reason of a kill or eviction, the freezer's reasons for a
@@ -49,6 +41,9 @@ public struct DecisionRow: Sendable, Hashable {
     /// Indices into the report's `jetsamEvents` of the kills in this decision.
     public var jetsam: [Int] = []
 
+    /// The row's word in the table and its `kind` filter, as its kind declares it.
+    public var word: String { kind.outputs.decisionRow ?? kind.rawValue }
+
     /// Every app this row involves (for the app filter).
     public var involved: [String] {
         var out = [app]
@@ -70,7 +65,7 @@ public enum Decisions {
     }
 
     /// Where the charts put a mark: each decision's time and kind (reclaims that took nothing have none).
-    public static func marks(_ events: [SimEvent]) -> [(atUs: Microseconds, kind: DecisionKind)] {
+    public static func marks(_ events: [SimEvent]) -> [(atUs: Microseconds, kind: SimEvent.Kind)] {
         rows(events).compactMap { $0.kind == .reclaim ? nil : ($0.atUs, $0.kind) }
     }
 }
@@ -127,7 +122,7 @@ public struct DecisionRowBuilder {
                 guard reason == .idleExit || reason == .longIdleExit else { return }
                 pending.remove(at: k)
             }
-            var row = DecisionRow(atUs: event.atUs, kind: .kill, app: event.app ?? "", detail: reason.rawValue)
+            var row = DecisionRow(atUs: event.atUs, kind: .exit, app: event.app ?? "", detail: reason.rawValue)
             row.exitReason = reason
             row.jetsam = snapshot(event.atUs, event.app ?? "")
             append(row, emit)
@@ -155,7 +150,12 @@ public struct DecisionRowBuilder {
                 append(row, emit)
             }
         default:
-            return
+            // Any other kind declared a row: its report.json `detail` and `bytes`.
+            guard event.kind.outputs.decisionRow != nil else { return }
+            let fields = event.fields
+            var row = DecisionRow(atUs: event.atUs, kind: event.kind, app: event.app ?? "", detail: fields.detail ?? "")
+            row.bytes = fields.bytes
+            append(row, emit)
         }
     }
 

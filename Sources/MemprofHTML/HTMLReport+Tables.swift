@@ -20,8 +20,9 @@ extension HTMLReport {
         out += "<label>app <select id=\"f-app\"><option value=\"\">all apps</option>"
         for app in apps { out += "<option value=\"\(app.html)\">\(name(app))</option>" }
         out += "</select></label> <label>kind <select id=\"f-kind\"><option value=\"\">all kinds</option>"
-        for kind in DecisionKind.allCases where counts[kind, default: 0] > 0 {
-            out += "<option value=\"\(kind.rawValue)\">\(kind.rawValue) (\(HTMLText.count(counts[kind] ?? 0)))</option>"
+        for kind in SimEvent.Kind.allCases where counts[kind, default: 0] > 0 {
+            let word = kind.outputs.decisionRow ?? kind.rawValue
+            out += "<option value=\"\(word)\">\(word) (\(HTMLText.count(counts[kind] ?? 0)))</option>"
         }
         out += "</select></label> <span id=\"f-count\">\(HTMLText.count(total)) \(total == 1 ? "decision" : "decisions")</span></div>\n"
         guard total > 0 else {
@@ -51,8 +52,12 @@ extension HTMLReport {
                         + r.freedNothing.map(name).joined(separator: ", ") + "</span>")
                 }
                 what = parts.joined(separator: "; ")
-            case .kill:
+            case .exit:
                 what = "<span class=\"taken\">\(name(r.app))</span> killed (\(r.detail.html))"
+            default:
+                // A kind declared later: the app, the kind's word, its `detail` and `bytes`.
+                what = "\(name(r.app)) \(r.word)" + (r.detail.isEmpty ? "" : " (\(r.detail.html))")
+                    + (r.bytes.map { " \(Format.bytes($0))" } ?? "")
             }
             for index in r.jetsam where jetsamShown.contains(index) {
                 what += " <a class=\"jl\" href=\"#jetsam-\(index)\">jetsam report</a>"
@@ -79,8 +84,8 @@ extension HTMLReport {
                 }
             default: forWhom = name(r.app)
             }
-            return "<tr data-app=\"|\(r.involved.joined(separator: "|").html)|\" data-kind=\"\(r.kind.rawValue)\" data-t=\"\(r.atUs)\">"
-                + "<td>\(Format.duration(r.atUs))</td><td><b class=\"kind k-\(r.kind.rawValue)\">\(r.kind.rawValue)</b></td>"
+            return "<tr data-app=\"|\(r.involved.joined(separator: "|").html)|\" data-kind=\"\(r.word)\" data-t=\"\(r.atUs)\">"
+                + "<td>\(Format.duration(r.atUs))</td><td><b class=\"kind k-\(r.word)\">\(r.word)</b></td>"
                 + "<td>\(forWhom)</td><td class=\"num\">\(r.neededBytes.map(Format.bytes) ?? "")</td><td>\(what)</td>"
                 + "<td class=\"num\">\(r.freedBytes.map(Format.bytes) ?? "")</td><td>\(candidates)</td></tr>\n"
         }

@@ -17,7 +17,7 @@ public struct HistoryDigest {
         public var tail: [DecisionRow]
         /// Every decision, and how many of each kind.
         public var decisions: Int
-        public var counts: [DecisionKind: Int]
+        public var counts: [SimEvent.Kind: Int]
         public var marks: DecisionMarks
         /// Every jetsam snapshot of the run, and those the page shows (``HTMLReport/jetsamLimit``:
         /// the first and last), by their index in report.json's `jetsamEvents`.
@@ -37,7 +37,7 @@ public struct HistoryDigest {
     private var head: [DecisionRow] = []
     private var tail = Ring<DecisionRow>(capacity: 0)
     private var decisions = 0
-    private var counts: [DecisionKind: Int] = [:]
+    private var counts: [SimEvent.Kind: Int] = [:]
     private var marks = DecisionMarks()
 
     private static let jetsamHalf = HTMLReport.jetsamShownHalf
@@ -85,7 +85,7 @@ public struct HistoryDigest {
     /// Whether the page reads events of `kind` (the decisions, and handler starts for the flame graphs).
     public func reads(_ kind: SimEvent.Kind) -> Bool {
         let outputs = kind.outputs
-        return outputs.decisionRow || (outputs.handlerRun == .start && handlerRuns != nil)
+        return outputs.decisionRow != nil || (outputs.handlerRun == .start && handlerRuns != nil)
     }
 
     /// The next jetsam snapshot of the run (before the events of its kill).

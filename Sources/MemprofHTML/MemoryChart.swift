@@ -305,8 +305,8 @@ public struct MemoryChart {
         return out + "</g>\n"
     }
 
-    static let markKinds: [(kind: DecisionKind, cls: String)] = [
-        (.compression, "m-comp"), (.eviction, "m-evict"), (.memoryWarning, "m-warn"), (.kill, "m-kill"),
+    static let markKinds: [(kind: SimEvent.Kind, cls: String)] = [
+        (.compression, "m-comp"), (.eviction, "m-evict"), (.memoryWarning, "m-warn"), (.exit, "m-kill"),
     ]
 
     /// Eviction, compression, warning and kill marks along the top of the main panel, one per

@@ -278,9 +278,11 @@ public struct TraceStreams {
         }
     }
 
-    /// Decisions and notable moments as instants: launches, resumes, compressions, evictions,
-    /// exits and warnings on their app's lifecycle thread, pressure changes and reclaims on the
-    /// device's; nothing for other events.
+    /// Decisions and notable moments as instants, where their kind declares one
+    /// (``SimEvent/Kind/Outputs/traceInstant``): launches, resumes, compressions, evictions, exits
+    /// and warnings on their app's lifecycle thread, pressure changes, reclaims and processes'
+    /// kills and launches on the device's; nothing for other events. Their names and `args` are
+    /// the event's (``SimEvent/traceInstantName``, ``SimEvent/traceInstantArguments(_:)``).
     public mutating func instant(_ event: SimEvent) throws {
         try instant(event, app: event.app.flatMap(index(of:)))
     }
@@ -291,61 +293,19 @@ public struct TraceStreams {
         let onApp = track == .app
         let pid = onApp ? index.map { Int64($0) + 2 } ?? TraceJSON.devicePid : TraceJSON.devicePid
         try record(instantsStream, ts: event.atUs) { out in
-            out.raw("{\"ph\":\"i\",\"name\":\"")
-            switch event.payload {
-            case .launch: out.raw("launch")
-            case .resume: out.raw("resume")
-            case .compression: out.raw("compression")
-            case .eviction: out.raw("eviction")
-            case .exit(let reason, _): reason == .userQuit ? out.raw("exit") : out.raw("kill")
-            case .memoryWarning: out.raw("memoryWarning")
-            case .pressure(let level, _): out.raw("pressure "); out.rawText(level.rawValue)
-            case .reclaim: out.raw("reclaim")
-            case .processExit: out.raw("process kill")
-            case .processLaunch: out.raw("process launch")
-            // Any other kind declared an instant: its kind's word.
-            default: out.rawText(event.kind.rawValue)
-            }
-            out.raw("\",\"ts\":"); out.int(event.atUs)
+            out.raw("{\"ph\":\"i\",\"name\":"); out.string(event.traceInstantName)
+            out.raw(",\"ts\":"); out.int(event.atUs)
             out.raw(",\"pid\":"); out.int(pid)
-            out.raw(onApp ? ",\"tid\":1,\"s\":\"t\",\"args\":{\"reason\":" : ",\"tid\":1,\"s\":\"p\",\"args\":{\"reason\":")
-            switch event.payload {
-            case .launch(let kind, let bytes, _):
-                out.string(kind.rawValue); out.raw(",\"bytes\":"); out.int(bytes)
-            case .resume(let kind, let latency):
-                out.string(kind.rawValue); out.raw(",\"latencyUs\":"); out.int(latency)
-            case .compression(let bytes, _, _):
-                out.raw("\"suspended under the compression threshold\",\"bytes\":"); out.int(bytes)
-            case .eviction(let bytes):
-                out.string(ExitReason.memoryPressure.rawValue); out.raw(",\"bytes\":"); out.int(bytes)
-            case .exit(let reason, _):
-                out.string(reason.rawValue)
-            case .memoryWarning(let cause, let freed):
-                out.string(cause.rawValue); out.raw(",\"freedBytes\":"); out.int(freed)
-            case .pressure:
-                out.raw("\"level changed\"")
-            case .reclaim(let r):
-                out.raw("\"demand did not fit\",\"neededBytes\":"); out.int(r.neededBytes)
-                out.raw(",\"freedBytes\":"); out.int(r.freedBytes)
-                out.raw(",\"candidates\":\"")
-                for (k, c) in r.candidates.enumerated() {
-                    if k > 0 { out.raw(" ") }
-                    out.stringContents(c.app)
-                    if c.taken { out.raw("*") }
+            out.raw(onApp ? ",\"tid\":1,\"s\":\"t\",\"args\":{" : ",\"tid\":1,\"s\":\"p\",\"args\":{")
+            var first = true
+            event.traceInstantArguments { key, value in
+                if !first { out.raw(",") }
+                first = false
+                out.string(key); out.raw(":")
+                switch value {
+                case .text(let text): out.string(text)
+                case .number(let number): out.int(number)
                 }
-                out.raw("\"")
-                if let app = event.app { out.raw(",\"demandingApp\":"); out.string(app) }
-            case .processExit(let reason, _, _, let bytes):
-                out.string(reason.rawValue); out.raw(",\"bytes\":"); out.int(bytes)
-                if let process = event.app { out.raw(",\"process\":"); out.string(process) }
-                if let detail = event.fields.detail { out.raw(",\"detail\":"); out.string(detail) }
-            case .processLaunch(_, _, let bytes):
-                out.string("launchd"); out.raw(",\"bytes\":"); out.int(bytes)
-                if let process = event.app { out.raw(",\"process\":"); out.string(process) }
-                if let detail = event.fields.detail { out.raw(",\"detail\":"); out.string(detail) }
-            default:
-                // Any other kind declared an instant: its report.json `detail`, or its kind's word.
-                out.string(event.fields.detail ?? event.kind.rawValue)
             }
             out.raw("}}")
         }

@@ -8,6 +8,7 @@ import MemprofCompare
 import MemprofFleet
 import MemprofWorkload
 import MemprofReport
+import MemprofCore
 
 /// `memprof check REPORT --budget FILE`: absolute budgets (spec §11).
 struct CheckCommand: ParsableCommand {
@@ -55,7 +56,7 @@ struct CheckCommand: ParsableCommand {
         }
         if FleetCompare.isFleet(report) { return try checkFleet(budgetFile) }
         let paths = budgetFile.limits.map { MetricPath($0.metric) }
-        options.eventKinds = ReportLoader.decisionKinds.union(Evidence.eventKinds(for: paths))
+        options.eventKinds = SimEvent.Kind.decisionRowKinds.union(Evidence.eventKinds(for: paths))
         // The events are not kept: the chart's marks and each budget's causes are gathered while reading.
         let decisions = DecisionDigest()
         let evidence = Evidence.Digest(paths: paths, limit: BudgetChecker.maxCauses)

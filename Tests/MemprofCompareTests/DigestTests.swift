@@ -60,7 +60,7 @@ import Testing
         var options = ReportLoader.compareOptions
         options.candidates = true
         options.takenCandidatesOnly = true
-        options.eventKinds = ReportLoader.decisionKinds.union(Evidence.eventKinds(for: paths))
+        options.eventKinds = SimEvent.Kind.decisionRowKinds.union(Evidence.eventKinds(for: paths))
 
         let kept = try read(data, options: options)
         let expected = try BudgetChecker.check(kept, against: budget)

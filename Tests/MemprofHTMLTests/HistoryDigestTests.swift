@@ -37,7 +37,7 @@ import Testing
         let drawn = digest.finish()
         let every = Decisions.rows(events, jetsam: jetsam)
         #expect(drawn.decisions == every.count && every.count == 10_000)
-        #expect(drawn.counts == [.compression: 5_000, .kill: 5_000])
+        #expect(drawn.counts == [.compression: 5_000, .exit: 5_000])
         #expect(drawn.head == Array(every.prefix(5)))
         #expect(drawn.tail == Array(every.suffix(5)))
         // The first and last 50 jetsam reports, each with the kill that took its snapshot.
@@ -47,7 +47,7 @@ import Testing
         #expect(drawn.jetsam.allSatisfy { $0.event == jetsam[$0.index] })
         for (index, _) in drawn.jetsam {
             let row = drawn.decisionFor[index]
-            #expect(row?.kind == .kill && row?.jetsam == [index])
+            #expect(row?.kind == .exit && row?.jetsam == [index])
         }
         #expect(drawn.decisionFor.count == 2 * half)
     }

@@ -101,7 +101,7 @@ import Testing
         let kill = SimEvent(atUs: 2, app: "a", .exit(.memoryLimit, from: .active))
         let reclaim = SimEvent(atUs: 3, app: "b", .reclaim(.init(neededBytes: 10, freedBytes: 20, usedBytes: 0, candidates: [])))
         let rows = Decisions.rows([quit, kill, reclaim, SimEvent(atUs: 4, app: "c", .eviction(bytes: 0))])
-        #expect(rows.map(\.kind) == [.kill, .reclaim, .eviction])
+        #expect(rows.map(\.kind) == [.exit, .reclaim, .eviction])
         #expect(rows[0].detail == "memoryLimit" && rows[0].exitReason == .memoryLimit)
         #expect(rows[1].neededBytes == 10 && rows[1].freedBytes == 20 && rows[1].taken.isEmpty)
     }

@@ -80,7 +80,7 @@ import Testing
         var history = HistoryDigest(durationUs: Self.durationUs, keepsHandlerRuns: true)
         history.event(event)
         let drawn = history.finish()
-        #expect((drawn.decisions > 0) == outputs.decisionRow)
+        #expect((drawn.decisions > 0) == (outputs.decisionRow != nil))
         #expect(!drawn.handlerRuns.isEmpty == (outputs.handlerRun == .start))
     }
 
@@ -88,5 +88,25 @@ import Testing
     @Test(arguments: SimEvent.Kind.allCases)
     func onlyEventsWithALevelSetThePressureLevel(kind: SimEvent.Kind) {
         #expect(kind.outputs.setsPressureLevel == (SimEvent.example(of: kind, app: nil).fields.level != nil))
+    }
+
+    /// A kind with values of its own that outputs draw is added in four code files (the event,
+    /// its keys, its outputs, the engine step that records it), as the "Adding an event kind"
+    /// article says: a process's kill and launch, whose reason, kind, band and bytes report.json
+    /// writes, trace.json draws on the device's track and `--events decisions` keeps, are named
+    /// in code nowhere else (comments aside; `MemprofTestSupport`'s example event is for tests).
+    @Test(arguments: [SimEvent.Kind.processExit, .processLaunch])
+    func aKindWithValuesOfItsOwnLivesInFourFiles(kind: SimEvent.Kind) throws {
+        let sources = Repository.root.appendingPathComponent("Sources")
+        let word = try Regex("\\b\(kind.rawValue)\\b")
+        var naming: [String] = []
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path))
+        for case let path as String in files where path.hasSuffix(".swift") && !path.hasPrefix("MemprofTestSupport/") {
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+            if code.contains(where: { $0.contains(word) }) { naming.append(path) }
+        }
+        #expect(naming.sorted() == ["MemprofCore/Engine/Processes.swift", "MemprofCore/SimEvent+JSON.swift",
+                                    "MemprofCore/SimEvent+Outputs.swift", "MemprofCore/SimEvent.swift"])
     }
 }

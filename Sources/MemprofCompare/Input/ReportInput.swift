@@ -42,10 +42,7 @@ public enum ReportLoader {
     /// kills' snapshots without their process lists, and memory series reduced while reading to
     /// 5 times the chart's resolution (2,000 slices of the run; the page draws 400).
     public static let compareOptions = ReportReadOptions(
-        eventKinds: decisionKinds, candidates: false, jetsamProcesses: false, seriesBuckets: 2_000)
-
-    /// The events behind the decisions a memory chart marks and compare groups regressions by.
-    public static let decisionKinds: Set<SimEvent.Kind> = [.compression, .eviction, .exit, .reclaim, .memoryWarning]
+        eventKinds: SimEvent.Kind.decisionRowKinds, candidates: false, jetsamProcesses: false, seriesBuckets: 2_000)
 
     /// A `report.json`, or a folder holding one (as `memprof run --out` writes).
     /// With a `sink`, the events kept are handed to it one by one instead of kept in the report.

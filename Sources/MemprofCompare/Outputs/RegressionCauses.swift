@@ -53,15 +53,15 @@ public enum RegressionCauses {
             switch row.kind {
             case .eviction:
                 for taken in row.taken { add(Happening(kind: .evicted, app: taken.app, forApp: row.app), row.atUs) }
-            case .kill:
+            case .exit:
                 guard let reason = row.exitReason else { return }
                 add(Happening(kind: .killed(reason), app: row.app, forApp: ""), row.atUs)
             case .memoryWarning:
                 for app in row.warned.map(\.app) + row.freedNothing {
                     add(Happening(kind: .warned, app: app, forApp: ""), row.atUs)
                 }
-            case .compression, .reclaim:
-                return
+            default:
+                return  // compressions, reclaims that took nothing: no happening of an app
             }
         }
 
