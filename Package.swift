@@ -68,7 +68,7 @@ let package = Package(
         // What file output asks of the system beyond Swift's Glibc module: O_DIRECT, the alignment
         // direct I/O needs (statx), hole punching (fallocate).
         .target(name: "CFileIO"),
-        .testTarget(name: "MemprofOutputTests", dependencies: ["MemprofPlatform", "MemprofOutput"]),
+        .testTarget(name: "MemprofOutputTests", dependencies: ["MemprofPlatform", "MemprofOutput", .product(name: "Yams", package: "Yams")]),
         // The simulation: lifecycle, memory, policies. Synchronous, deterministic, no I/O.
         .target(
             name: "MemprofCore",

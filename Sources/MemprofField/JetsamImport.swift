@@ -110,6 +110,310 @@ public struct JetsamImport {
         var facts: [String] = []
 
         // Every process, with its kind and band.
+        var entries = Self.entries(of: report, bands: bands)
+        guard entries.contains(where: { $0.kind == .app }) else {
+            throw IPSError(file: file, line: report.processes.first?.line ?? 1, column: report.processes.first?.column ?? 1,
+                           keyPath: "processes", message: "the report lists no app (\(report.processes.count) "
+                               + "\(report.processes.count == 1 ? "process" : "processes"), none an app); "
+                               + "a workload replays a moment of at least one app")
+        }
+
+        // Which kills are replayed.
+        var (appLimitVictim, processLimitVictim) = Self.chooseReplayed(&entries, facts: &facts)
+        // Band order: a process listed after the last band-walk victim survived the walk, so it
+        // sits above that victim's band (reports list processes up the bands, xnu kills up them).
+        if !hasPriorities, let last = entries.lastIndex(where: { $0.replayed == "vm-pageshortage" }) {
+            let top = entries[last].band
+            for j in entries.indices where j > last && entries[j].process.reason == nil && entries[j].kind != .app
+                && entries[j].band <= top {
+                entries[j].band = top + 1
+            }
+        }
+
+        let kept = entries.filter { !$0.fact }
+        if !kept.contains(where: { $0.kind == .app }), let app = entries.first(where: { $0.kind == .app }) {
+            throw IPSError(file: file, line: app.process.line, column: app.process.column, keyPath: "processes[\(app.index)]",
+                           message: "every app of the report was killed for a reason memprof carries as a fact, "
+                               + "not replayed; a workload replays a moment of at least one app")
+        }
+
+        // The device.
+        let product = report.product.flatMap(FieldProduct.named)
+        let freeBytes = (report.memoryStatus.memoryPages?.free ?? 0) * pageSize
+        let demandStart = pageSize
+        let (ram, systemReserved) = try memory(of: report, entries: entries, product: product, demandStart: demandStart,
+                                               notes: &notes)
+
+        // The replay's kills, in the order the simulator makes them: highwater first (up the
+        // bands), then the band walk; a per-process-limit app first of all.
+        let pressureVictims = kept.filter { $0.replayed == "highwater" }.sorted { ($0.band, $0.index) < ($1.band, $1.index) }
+            + kept.filter { $0.replayed == "vm-pageshortage" }.sorted { Self.walkOrder($0, $1) }
+        var expected: [(app: String, reason: String)] = []
+        var appLimit = product?.appLimit ?? ram
+        var script: [YAMLValue] = []
+        var t: Microseconds = 0
+        let apps = kept.filter { $0.kind == .app }
+        let frontmost = apps.first { $0.role == .frontmost }
+        // Apps: the suspended ones, the running ones, and the frontmost app last; each frozen app
+        // is frozen to flash as soon as it is suspended. Flash holds exactly the frozen apps, so
+        // once they are frozen xnu's freezer freezes no other app on its own before the moment.
+        // A band is a queue that the kill walks from its head and that a report lists in that
+        // order (xnu-2782.1.97 bsd/kern/kern_memorystatus.c:2226 and :2333 both walk
+        // `memorystatus_get_first_proc_locked`; :1069 a process joins the tail of its new band),
+        // and freezing moves no process (:2784 only sets its state). So where frozen apps keep
+        // the idle band (before iOS 12) the victims enter it first, frozen or not, in the report's
+        // order, then the frozen apps that survived, then the others: the walk stops at the last
+        // victim, and no app that the report has unfrozen waits suspended, ahead of a frozen one,
+        // for the freezer (which takes the head of the lowest band first, :2721) to freeze it
+        // instead. Where frozen apps have a band of their own, they go first of all.
+        let order = apps.filter { $0.role != .frontmost }.sorted { a, b in
+            func rank(_ e: Entry) -> (Int, Int, Int, Int) {
+                let frozen = e.frozen && e.role == .suspended ? 0 : 1, victim = e.replayed != nil ? 0 : 1
+                return bands.hasFrozenBand ? (frozen, e.role.rawValue, victim, e.index)
+                    : (e.role.rawValue, victim, frozen, e.index)
+            }
+            return rank(a) < rank(b)
+        }
+        var limitVictimBytes: Bytes?
+        if let v = appLimitVictim.map({ entries[$0] }) {
+            appLimit = v.bytes
+            limitVictimBytes = v.bytes
+            notes.append("appLimit \(Format.bytes(appLimit)): \(v.process.name)'s resident pages when it was killed")
+        }
+        var footprints: [String: Bytes] = [:]
+        for app in apps {
+            var bytes = app.bytes
+            if app.replayed == "per-process-limit" { bytes -= Self.limitMargin(bytes) }
+            footprints[app.key] = bytes
+        }
+        let frozen = order.filter { $0.frozen && $0.role == .suspended }
+        var toFreeze: String?
+        func opened() {
+            if let key = toFreeze { script.append(Self.step(t + 500_000, ("freeze", .word(key)))) }
+            toFreeze = nil
+        }
+        for app in order {
+            script.append(Self.step(t, ("open", .word(app.key))))
+            opened()
+            if app.role == .audio { script.append(Self.step(t + Self.launchUs + 500_000, ("play", .word(app.key)))) }
+            if app.frozen && app.role == .suspended { toFreeze = app.key }
+            t += Self.spacingUs
+        }
+        if let frontmost {
+            script.append(Self.step(t, ("open", .word(frontmost.key))))
+        } else if !order.isEmpty {
+            script.append(Self.step(t, ("home", .bool(true))))
+        }
+        opened()
+        let flash = frozen.reduce(Int64(0)) { $0 + footprints[$1.key]! }
+        let killAt = t + Self.settleUs
+        var at = killAt
+        if let v = appLimitVictim.map({ entries[$0] }), let limit = limitVictimBytes {
+            let margin = limit - footprints[v.key]!
+            script.append(Self.step(at, ("allocate", .word(v.key)), ("size", .word(Self.size(margin + pageSize)))))
+            expected.append((v.key, "per-process-limit"))
+            at += 1_000_000
+        }
+        // A process past its fatal limit: resident a little under it, it asks for one page past it.
+        let processVictim = processLimitVictim.map { entries[$0] }
+        func killProcessVictim() {
+            guard let v = processVictim else { return }
+            script.append(Self.step(at, ("allocate", .word(v.key)), ("size", .word(Self.size(Self.limitMargin(v.bytes) + pageSize)))))
+            at += 1_000_000
+        }
+        if pressureVictims.isEmpty, let v = processVictim {
+            killProcessVictim()
+            expected.append((v.process.name, "per-process-limit"))
+        }
+        if !pressureVictims.isEmpty {
+            // Frozen apps are on flash: their memory is not in use; a process victim's margin is free.
+            let frozenBytes = frozen.reduce(Int64(0)) { $0 + $1.bytes }
+            var free = freeBytes + frozenBytes + (processVictim.map { Self.limitMargin($0.bytes) } ?? 0)
+            // The walk below the foreground band: the demanding process asks for what is free,
+            // what every victim but the last frees, and one page more.
+            let last = pressureVictims.last!
+            let frontVictim = last.kind == .app && last.role == .frontmost ? last : nil
+            let below = frontVictim == nil ? pressureVictims : Array(pressureVictims.dropLast())
+            // The process victim dies where the report puts it among the walk's victims (by
+            // killDelta): the walk is split there, when the victims before it are the walk's first.
+            var split = 0
+            if let v = processVictim, let delta = v.process.killDelta, below.allSatisfy({ $0.process.killDelta != nil }) {
+                let earlier = Set(below.filter { $0.process.killDelta! < delta }.map(\.index))
+                // Not inside the highwater victims: the highwater pass would take them all at once.
+                if Set(below.prefix(earlier.count).map(\.index)) == earlier,
+                   !below.dropFirst(earlier.count).contains(where: { $0.replayed == "highwater" }) {
+                    split = earlier.count
+                }
+            }
+            func walk(_ part: ArraySlice<Entry>) {
+                guard let tail = part.last else { return }
+                let freed = part.reduce(Int64(0)) { $0 + ($1.frozen ? 0 : $1.bytes) }
+                let demand = free + freed - (tail.frozen ? 0 : tail.bytes) + pageSize
+                script.append(Self.step(at, ("allocate", .word(Self.demandKey)), ("size", .word(Self.size(demand)))))
+                free += freed - demand
+                at += 1_000_000
+            }
+            walk(below.prefix(split))
+            if let v = processVictim {
+                killProcessVictim()
+                free += v.bytes - Self.limitMargin(v.bytes)
+            }
+            walk(below.dropFirst(split))
+            // The frontmost app dies last: once nothing below its band is left to take, its own
+            // next page does not fit, a page shortage (memprof's xnu kills the demanding app).
+            if let v = frontVictim {
+                let ask = free + pageSize
+                script.append(Self.step(at, ("allocate", .word(v.key)), ("size", .word(Self.size(ask)))))
+                appLimit = max(appLimit, footprints[v.key]! + ask + pageSize)
+            }
+            let walkStart = expected.count
+            for v in pressureVictims { expected.append((v.kind == .app ? v.key : v.process.name, v.replayed!)) }
+            if let v = processVictim { expected.insert((v.process.name, "per-process-limit"), at: walkStart + split) }
+            if let frontmost { appLimit = max(appLimit, footprints[frontmost.key]! + pageSize) }
+        }
+        appLimit = max(appLimit, (apps.map { footprints[$0.key]! }.max() ?? 0) + pageSize)
+
+        var device: [YAMLEntry] = [
+            .pair("ram", .word(Self.size(ram))), .pair("systemReserved", .word(Self.size(systemReserved))),
+            .pair("appLimit", .word(Self.size(appLimit))), .pair("flash", .word(Self.size(flash))),
+            .pair("flashReadRate", .word("200MB/s")), .pair("pageSize", .word(Self.size(pageSize))),
+        ]
+        if let os = (report.build ?? report.header.osVersion).nonEmpty, IOSVersion.parse(os) != nil {
+            device.append(.pair("osVersion", .text(os)))
+        }
+        // The hardware identifier, when it reads as one (a workload refuses anything else).
+        if let p = report.product, Device.isHardwareIdentifier(p) {
+            device.append(.pair("product", .text(p)))
+        } else if let p = report.product {
+            device.append(.comment("product: \(p)"))
+        }
+        var document = YAMLDocument(entries: [
+            .pair("memprof", .int(1)), .pair("name", .word(name)), .pair("duration", .word(Self.seconds(at + 30_000_000))),
+            .pair("device", .mapping(device)), .pair("policy", .word("xnu")),
+            .pair("apps", .mapping(apps.map { app in .pair(app.key, Self.app(app, footprint: footprints[app.key]!)) })),
+            .pair("processes", .mapping(kept.filter { $0.kind != .app }.map { .pair($0.key, Self.process($0, pageSize: pageSize)) }
+                + [.pair(Self.demandKey, .mapping([.pair("name", .word(Self.demandKey)), .pair("kind", .word("system")),
+                                                  .pair("band", .int(Int64(bands.top))),
+                                                  .pair("resident", .word(Self.size(demandStart)))], flow: true))])),
+            .pair("script", .sequence(script.isEmpty ? [Self.step(0, ("home", .bool(true)))] : script)),
+        ])
+
+        // The replay, run: what the workload does is what import says, whatever the plan above.
+        let replayed = try replay(document.text, report: report)
+        let differences = Self.differences(planned: expected, replayed: replayed)
+        document.comments = ["Imported by memprof from \(file)",
+                             (report.header.osVersion.isEmpty ? (report.build ?? "") : report.header.osVersion)
+                                 + (report.product.map { ", \($0)" } ?? "") + ", \(report.header.timestamp)",
+                             "\(report.processes.count) processes: \(apps.count) apps, \(kept.count - apps.count) other processes"]
+        for (n, kill) in replayed.enumerated() { document.comments.append("replays kill \(n + 1): \(kill.app) (\(kill.reason))") }
+        document.comments += facts.map { "fact: \($0)" } + differences.map { "unlike the report: \($0)" } + notes
+        return Result(yaml: document.text, expectedKills: replayed, facts: facts, notes: notes, differences: differences)
+    }
+
+    /// An app of the workload: its name, launch, compression ratio and what keeps it running.
+    static func app(_ app: Entry, footprint: Bytes) -> YAMLValue {
+        var entries: [YAMLEntry] = [
+            .pair("name", .text(app.process.name)),
+            .pair("launch", .mapping([.pair("footprint", .word(size(footprint))), .pair("time", .word("1s"))], flow: true)),
+            // The replay counts each process's footprint (its rpages, compressed pages included)
+            // against what the report left free, which is after the compressor's pool: at a
+            // ratio of 1 the pool is not taken off a second time.
+            .pair("compressionRatio", .int(1)),
+        ]
+        switch app.role {
+        case .audio: entries.append(.pair("modes", .sequence([.word("audio")], flow: true)))
+        case .running:
+            entries.append(.pair("backgroundTask", .mapping([.pair("time", .word("10m")), .pair("endsOnExpiration", .bool(true))],
+                                                            flow: true)))
+        case .suspended, .frontmost: break
+        }
+        return .mapping(entries)
+    }
+
+    /// A process that is not an app, on one line: its name, kind, band and memory.
+    static func process(_ p: Entry, pageSize: Bytes) -> YAMLValue {
+        var entries: [YAMLEntry] = [.pair("name", .text(p.process.name)), .pair("kind", .word(p.kind.rawValue)),
+                                    .pair("band", .int(Int64(p.band)))]
+        if p.replayed == "per-process-limit" {
+            entries += [.pair("resident", .word(size(p.bytes - limitMargin(p.bytes)))), .pair("memoryLimit", .word(size(p.bytes)))]
+        } else {
+            entries.append(.pair("resident", .word(size(p.bytes))))
+        }
+        if p.replayed == "highwater" { entries.append(.pair("highWaterMark", .word(size(p.bytes - pageSize)))) }
+        return .mapping(entries, flow: true)
+    }
+
+    /// A step of the script: `{at: 3s, open: mail}`, and more keys after the action's.
+    static func step(_ at: Microseconds, _ action: (String, YAMLValue), _ more: (String, YAMLValue)...) -> YAMLValue {
+        .mapping([.pair("at", .word(seconds(at))), .pair(action.0, action.1)] + more.map { .pair($0.0, $0.1) }, flow: true)
+    }
+
+    /// The device's RAM and the memory reserved for the system (the report's memory status and
+    /// product, and what its processes hold), each step said in `notes`; refused when the moment
+    /// needs more RAM than a workload describes.
+    func memory(of report: JetsamReport, entries: [Entry], product: FieldProduct?, demandStart: Bytes,
+                notes: inout [String]) throws(IPSError) -> (ram: Bytes, systemReserved: Bytes) {
+        let pageSize = report.memoryStatus.pageSize
+        let listed = entries.reduce(Int64(0)) { $0 + $1.bytes }
+        let freeBytes = (report.memoryStatus.memoryPages?.free ?? 0) * pageSize
+        let factBytes = entries.filter(\.fact).reduce(Int64(0)) { $0 + $1.bytes }
+        var ram: Bytes
+        if let product {
+            ram = product.ram
+            notes.append("RAM \(Format.bytes(ram)): \(product.model) (\(product.product))")
+        } else {
+            let physical = report.memoryStatus.memoryPages.map { ($0.physical + (report.memoryStatus.compressorSize ?? 0)) * pageSize }
+                ?? (listed + freeBytes)
+            ram = Self.roundUp(max(physical, 1), to: 512 * .megabyte)
+            notes.append("RAM \(Format.bytes(ram)): the report's memory pages (\(Format.bytes(physical))) rounded up to 512 MB"
+                + (report.product.map { "; product \($0) is not in memprof's table" } ?? ""))
+        }
+        // Resident pages count shared memory once per process, so they can add up past RAM.
+        let minimumReserve: Bytes = 64 * .megabyte
+        if listed + freeBytes + minimumReserve > ram {
+            let grown = Self.roundUp(listed + freeBytes + minimumReserve, to: 512 * .megabyte)
+            notes.append("RAM \(Format.bytes(grown)): the processes' resident pages (\(Format.bytes(listed))) and the free "
+                + "pages add up past \(Format.bytes(ram)) (shared pages are counted once per process)")
+            ram = grown
+        }
+        // Jetsam kills while available memory is at or under its critical threshold, a fraction
+        // of RAM (PolicySettings.levelBytes): the apps share that much more than what the report
+        // shows resident and free, so that a demand fails where the report's memory ran out.
+        let osText = (report.build ?? report.header.osVersion).nonEmpty.flatMap { IOSVersion.parse($0) != nil ? $0 : nil }
+        func criticalReserve(_ ram: Bytes) -> Bytes {
+            let device = Device(name: "", platform: .ios, ram: ram, systemReserved: 0, appLimit: ram, flash: 0,
+                                flashReadRate: 0, pageSize: pageSize, cpuScale: 1, osVersion: osText)
+            var policy = PolicySettings.xnu
+            policy.xnu = .forDevice(device)
+            return ram - policy.levelBytes(on: device).limit
+        }
+        func tooMuch(_ ram: Bytes) -> IPSError {
+            let largest = entries.indices.max { entries[$0].bytes < entries[$1].bytes }!
+            let p = entries[largest].process
+            return IPSError(file: file, line: p.line, column: p.column, keyPath: "processes[\(largest)].rpages",
+                            message: "the processes' resident pages (\(Format.bytes(listed))) and the free pages "
+                                + "need \(Format.bytes(ram)) of RAM, more than the \(Format.bytes(Quantity.maxBytes)) "
+                                + "a workload describes (the largest, \(p.name), has \(p.rpages) pages)")
+        }
+        guard ram <= Quantity.maxBytes else { throw tooMuch(ram) }
+        var systemReserved = ram - listed - freeBytes + factBytes - demandStart - criticalReserve(ram)
+        if systemReserved < 0 {
+            while systemReserved < 0 {
+                ram += 512 * .megabyte
+                guard ram <= Quantity.maxBytes else { throw tooMuch(ram) }
+                systemReserved = ram - listed - freeBytes + factBytes - demandStart - criticalReserve(ram)
+            }
+            notes.append("RAM \(Format.bytes(ram)): room for jetsam's critical threshold")
+        }
+        notes.append("reserved \(Format.bytes(systemReserved)) for the kernel, wired memory and kills not replayed, "
+            + "less jetsam's critical threshold (\(Format.bytes(criticalReserve(ram))) of available memory)")
+
+        return (ram, systemReserved)
+    }
+
+    /// Every process of the report, with its kind, role and band (the report's `processes`).
+    static func entries(of report: JetsamReport, bands: JetsamBands) -> [Entry] {
+        let pageSize = report.memoryStatus.pageSize
         var entries: [Entry] = []
         var usedKeys: Set<String> = [Self.demandKey]
         var previousBand = bands.idle
@@ -134,15 +438,13 @@ public struct JetsamImport {
                                  frozen: kind == .app && p.states.contains("frozen"), band: band,
                                  bytes: max(2, p.rpages) * pageSize))
         }
+        return entries
+    }
 
-        guard entries.contains(where: { $0.kind == .app }) else {
-            throw IPSError(file: file, line: report.processes.first?.line ?? 1, column: report.processes.first?.column ?? 1,
-                           keyPath: "processes", message: "the report lists no app (\(report.processes.count) "
-                               + "\(report.processes.count == 1 ? "process" : "processes"), none an app); "
-                               + "a workload replays a moment of at least one app")
-        }
-
-        // Which kills are replayed.
+    /// Which kills of the report the replay makes (the processes' `reason`s, in the order of their
+    /// `killDelta`): marks them `replayed`, and the others as facts, said in `facts`. Returns the
+    /// app and the other process replayed past their per-process limit, if any.
+    static func chooseReplayed(_ entries: inout [Entry], facts: inout [String]) -> (app: Int?, process: Int?) {
         let killOrder = entries.indices.filter { entries[$0].process.reason != nil }.sorted { a, b in
             let da = entries[a].process.killDelta, db = entries[b].process.killDelta
             if let da, let db, da != db { return da < db }
@@ -187,266 +489,7 @@ public struct JetsamImport {
                 + "than its limit, and memprof has one app limit per device")
         }
 
-        // Band order: a process listed after the last band-walk victim survived the walk, so it
-        // sits above that victim's band (reports list processes up the bands, xnu kills up them).
-        if !hasPriorities, let last = entries.lastIndex(where: { $0.replayed == "vm-pageshortage" }) {
-            let top = entries[last].band
-            for j in entries.indices where j > last && entries[j].process.reason == nil && entries[j].kind != .app
-                && entries[j].band <= top {
-                entries[j].band = top + 1
-            }
-        }
-
-        // The device.
-        let product = report.product.flatMap(FieldProduct.named)
-        let listed = entries.reduce(Int64(0)) { $0 + $1.bytes }
-        let freeBytes = (report.memoryStatus.memoryPages?.free ?? 0) * pageSize
-        var ram: Bytes
-        if let product {
-            ram = product.ram
-            notes.append("RAM \(Format.bytes(ram)): \(product.model) (\(product.product))")
-        } else {
-            let physical = report.memoryStatus.memoryPages.map { ($0.physical + (report.memoryStatus.compressorSize ?? 0)) * pageSize }
-                ?? (listed + freeBytes)
-            ram = Self.roundUp(max(physical, 1), to: 512 * .megabyte)
-            notes.append("RAM \(Format.bytes(ram)): the report's memory pages (\(Format.bytes(physical))) rounded up to 512 MB"
-                + (report.product.map { "; product \($0) is not in memprof's table" } ?? ""))
-        }
-        // Resident pages count shared memory once per process, so they can add up past RAM.
-        let minimumReserve: Bytes = 64 * .megabyte
-        if listed + freeBytes + minimumReserve > ram {
-            let grown = Self.roundUp(listed + freeBytes + minimumReserve, to: 512 * .megabyte)
-            notes.append("RAM \(Format.bytes(grown)): the processes' resident pages (\(Format.bytes(listed))) and the free "
-                + "pages add up past \(Format.bytes(ram)) (shared pages are counted once per process)")
-            ram = grown
-        }
-        let factBytes = entries.filter(\.fact).reduce(Int64(0)) { $0 + $1.bytes }
-        let kept = entries.filter { !$0.fact }
-        if !kept.contains(where: { $0.kind == .app }), let app = entries.first(where: { $0.kind == .app }) {
-            throw IPSError(file: file, line: app.process.line, column: app.process.column, keyPath: "processes[\(app.index)]",
-                           message: "every app of the report was killed for a reason memprof carries as a fact, "
-                               + "not replayed; a workload replays a moment of at least one app")
-        }
-        let demandStart = pageSize
-        // Jetsam kills while available memory is at or under its critical threshold, a fraction
-        // of RAM (PolicySettings.levelBytes): the apps share that much more than what the report
-        // shows resident and free, so that a demand fails where the report's memory ran out.
-        let osText = (report.build ?? report.header.osVersion).nonEmpty.flatMap { IOSVersion.parse($0) != nil ? $0 : nil }
-        func criticalReserve(_ ram: Bytes) -> Bytes {
-            let device = Device(name: "", platform: .ios, ram: ram, systemReserved: 0, appLimit: ram, flash: 0,
-                                flashReadRate: 0, pageSize: pageSize, cpuScale: 1, osVersion: osText)
-            var policy = PolicySettings.xnu
-            policy.xnu = .forDevice(device)
-            return ram - policy.levelBytes(on: device).limit
-        }
-        func tooMuch(_ ram: Bytes) -> IPSError {
-            let largest = entries.indices.max { entries[$0].bytes < entries[$1].bytes }!
-            let p = entries[largest].process
-            return IPSError(file: file, line: p.line, column: p.column, keyPath: "processes[\(largest)].rpages",
-                            message: "the processes' resident pages (\(Format.bytes(listed))) and the free pages "
-                                + "need \(Format.bytes(ram)) of RAM, more than the \(Format.bytes(Quantity.maxBytes)) "
-                                + "a workload describes (the largest, \(p.name), has \(p.rpages) pages)")
-        }
-        guard ram <= Quantity.maxBytes else { throw tooMuch(ram) }
-        var systemReserved = ram - listed - freeBytes + factBytes - demandStart - criticalReserve(ram)
-        if systemReserved < 0 {
-            while systemReserved < 0 {
-                ram += 512 * .megabyte
-                guard ram <= Quantity.maxBytes else { throw tooMuch(ram) }
-                systemReserved = ram - listed - freeBytes + factBytes - demandStart - criticalReserve(ram)
-            }
-            notes.append("RAM \(Format.bytes(ram)): room for jetsam's critical threshold")
-        }
-        notes.append("reserved \(Format.bytes(systemReserved)) for the kernel, wired memory and kills not replayed, "
-            + "less jetsam's critical threshold (\(Format.bytes(criticalReserve(ram))) of available memory)")
-
-        // The replay's kills, in the order the simulator makes them: highwater first (up the
-        // bands), then the band walk; a per-process-limit app first of all.
-        let pressureVictims = kept.filter { $0.replayed == "highwater" }.sorted { ($0.band, $0.index) < ($1.band, $1.index) }
-            + kept.filter { $0.replayed == "vm-pageshortage" }.sorted { Self.walkOrder($0, $1) }
-        var expected: [(app: String, reason: String)] = []
-        var appLimit = product?.appLimit ?? ram
-        var script: [String] = []
-        var t: Microseconds = 0
-        let apps = kept.filter { $0.kind == .app }
-        let frontmost = apps.first { $0.role == .frontmost }
-        // Apps: the suspended ones, the running ones, and the frontmost app last; each frozen app
-        // is frozen to flash as soon as it is suspended. Flash holds exactly the frozen apps, so
-        // once they are frozen xnu's freezer freezes no other app on its own before the moment.
-        // A band is a queue that the kill walks from its head and that a report lists in that
-        // order (xnu-2782.1.97 bsd/kern/kern_memorystatus.c:2226 and :2333 both walk
-        // `memorystatus_get_first_proc_locked`; :1069 a process joins the tail of its new band),
-        // and freezing moves no process (:2784 only sets its state). So where frozen apps keep
-        // the idle band (before iOS 12) the victims enter it first, frozen or not, in the report's
-        // order, then the frozen apps that survived, then the others: the walk stops at the last
-        // victim, and no app that the report has unfrozen waits suspended, ahead of a frozen one,
-        // for the freezer (which takes the head of the lowest band first, :2721) to freeze it
-        // instead. Where frozen apps have a band of their own, they go first of all.
-        let order = apps.filter { $0.role != .frontmost }.sorted { a, b in
-            func rank(_ e: Entry) -> (Int, Int, Int, Int) {
-                let frozen = e.frozen && e.role == .suspended ? 0 : 1, victim = e.replayed != nil ? 0 : 1
-                return bands.hasFrozenBand ? (frozen, e.role.rawValue, victim, e.index)
-                    : (e.role.rawValue, victim, frozen, e.index)
-            }
-            return rank(a) < rank(b)
-        }
-        var limitVictimBytes: Bytes?
-        if let v = appLimitVictim.map({ entries[$0] }) {
-            appLimit = v.bytes
-            limitVictimBytes = v.bytes
-            notes.append("appLimit \(Format.bytes(appLimit)): \(v.process.name)'s resident pages when it was killed")
-        }
-        var footprints: [String: Bytes] = [:]
-        for app in apps {
-            var bytes = app.bytes
-            if app.replayed == "per-process-limit" { bytes -= Self.limitMargin(bytes) }
-            footprints[app.key] = bytes
-        }
-        let frozen = order.filter { $0.frozen && $0.role == .suspended }
-        var toFreeze: String?
-        func opened() {
-            if let key = toFreeze { script.append("  - {at: \(Self.seconds(t + 500_000)), freeze: \(key)}") }
-            toFreeze = nil
-        }
-        for app in order {
-            script.append("  - {at: \(Self.seconds(t)), open: \(app.key)}")
-            opened()
-            if app.role == .audio { script.append("  - {at: \(Self.seconds(t + Self.launchUs + 500_000)), play: \(app.key)}") }
-            if app.frozen && app.role == .suspended { toFreeze = app.key }
-            t += Self.spacingUs
-        }
-        if let frontmost {
-            script.append("  - {at: \(Self.seconds(t)), open: \(frontmost.key)}")
-        } else if !order.isEmpty {
-            script.append("  - {at: \(Self.seconds(t)), home: true}")
-        }
-        opened()
-        let flash = frozen.reduce(Int64(0)) { $0 + footprints[$1.key]! }
-        let killAt = t + Self.settleUs
-        var at = killAt
-        if let v = appLimitVictim.map({ entries[$0] }), let limit = limitVictimBytes {
-            let margin = limit - footprints[v.key]!
-            script.append("  - {at: \(Self.seconds(at)), allocate: \(v.key), size: \(Self.size(margin + pageSize))}")
-            expected.append((v.key, "per-process-limit"))
-            at += 1_000_000
-        }
-        // A process past its fatal limit: resident a little under it, it asks for one page past it.
-        let processVictim = processLimitVictim.map { entries[$0] }
-        func killProcessVictim() {
-            guard let v = processVictim else { return }
-            script.append("  - {at: \(Self.seconds(at)), allocate: \(v.key), size: \(Self.size(Self.limitMargin(v.bytes) + pageSize))}")
-            at += 1_000_000
-        }
-        if pressureVictims.isEmpty, let v = processVictim {
-            killProcessVictim()
-            expected.append((v.process.name, "per-process-limit"))
-        }
-        if !pressureVictims.isEmpty {
-            // Frozen apps are on flash: their memory is not in use; a process victim's margin is free.
-            let frozenBytes = frozen.reduce(Int64(0)) { $0 + $1.bytes }
-            var free = freeBytes + frozenBytes + (processVictim.map { Self.limitMargin($0.bytes) } ?? 0)
-            // The walk below the foreground band: the demanding process asks for what is free,
-            // what every victim but the last frees, and one page more.
-            let last = pressureVictims.last!
-            let frontVictim = last.kind == .app && last.role == .frontmost ? last : nil
-            let below = frontVictim == nil ? pressureVictims : Array(pressureVictims.dropLast())
-            // The process victim dies where the report puts it among the walk's victims (by
-            // killDelta): the walk is split there, when the victims before it are the walk's first.
-            var split = 0
-            if let v = processVictim, let delta = v.process.killDelta, below.allSatisfy({ $0.process.killDelta != nil }) {
-                let earlier = Set(below.filter { $0.process.killDelta! < delta }.map(\.index))
-                // Not inside the highwater victims: the highwater pass would take them all at once.
-                if Set(below.prefix(earlier.count).map(\.index)) == earlier,
-                   !below.dropFirst(earlier.count).contains(where: { $0.replayed == "highwater" }) {
-                    split = earlier.count
-                }
-            }
-            func walk(_ part: ArraySlice<Entry>) {
-                guard let tail = part.last else { return }
-                let freed = part.reduce(Int64(0)) { $0 + ($1.frozen ? 0 : $1.bytes) }
-                let demand = free + freed - (tail.frozen ? 0 : tail.bytes) + pageSize
-                script.append("  - {at: \(Self.seconds(at)), allocate: \(Self.demandKey), size: \(Self.size(demand))}")
-                free += freed - demand
-                at += 1_000_000
-            }
-            walk(below.prefix(split))
-            if let v = processVictim {
-                killProcessVictim()
-                free += v.bytes - Self.limitMargin(v.bytes)
-            }
-            walk(below.dropFirst(split))
-            // The frontmost app dies last: once nothing below its band is left to take, its own
-            // next page does not fit, a page shortage (memprof's xnu kills the demanding app).
-            if let v = frontVictim {
-                let ask = free + pageSize
-                script.append("  - {at: \(Self.seconds(at)), allocate: \(v.key), size: \(Self.size(ask))}")
-                appLimit = max(appLimit, footprints[v.key]! + ask + pageSize)
-            }
-            let walkStart = expected.count
-            for v in pressureVictims { expected.append((v.kind == .app ? v.key : v.process.name, v.replayed!)) }
-            if let v = processVictim { expected.insert((v.process.name, "per-process-limit"), at: walkStart + split) }
-            if let frontmost { appLimit = max(appLimit, footprints[frontmost.key]! + pageSize) }
-        }
-        appLimit = max(appLimit, (apps.map { footprints[$0.key]! }.max() ?? 0) + pageSize)
-
-        var y = "memprof: 1\nname: \(name)\nduration: \(Self.seconds(at + 30_000_000))\n"
-        y += "device:\n  ram: \(Self.size(ram))\n  systemReserved: \(Self.size(systemReserved))\n"
-        y += "  appLimit: \(Self.size(appLimit))\n  flash: \(Self.size(flash))\n  flashReadRate: 200MB/s\n"
-        y += "  pageSize: \(Self.size(pageSize))\n"
-        if let os = (report.build ?? report.header.osVersion).nonEmpty, IOSVersion.parse(os) != nil {
-            y += "  osVersion: \(Self.yamlString(os))\n"
-        }
-        // The hardware identifier, when it reads as one (a workload refuses anything else).
-        if let p = report.product, Device.isHardwareIdentifier(p) {
-            y += "  product: \(Self.yamlString(p))\n"
-        } else if let p = report.product {
-            y += "  # product: \(Self.comment(p))\n"
-        }
-        y += "policy: xnu\napps:\n"
-        if apps.isEmpty { y.removeLast(); y += " {}\n" }
-        for app in apps {
-            y += "  \(app.key):\n"
-            y += "    name: \(Self.yamlString(app.process.name))\n"
-            y += "    launch: {footprint: \(Self.size(footprints[app.key]!)), time: 1s}\n"
-            // The replay counts each process's footprint (its rpages, compressed pages included)
-            // against what the report left free, which is after the compressor's pool: at a
-            // ratio of 1 the pool is not taken off a second time.
-            y += "    compressionRatio: 1\n"
-            switch app.role {
-            case .audio: y += "    modes: [audio]\n"
-            case .running: y += "    backgroundTask: {time: 10m, endsOnExpiration: true}\n"
-            case .suspended, .frontmost: break
-            }
-        }
-        y += "processes:\n"
-        for p in kept where p.kind != .app {
-            y += "  \(p.key): {name: \(Self.yamlString(p.process.name)), kind: \(p.kind.rawValue), band: \(p.band), "
-            if p.replayed == "per-process-limit" {
-                y += "resident: \(Self.size(p.bytes - Self.limitMargin(p.bytes))), memoryLimit: \(Self.size(p.bytes))"
-            } else {
-                y += "resident: \(Self.size(p.bytes))"
-            }
-            if p.replayed == "highwater" { y += ", highWaterMark: \(Self.size(p.bytes - pageSize))" }
-            y += "}\n"
-        }
-        y += "  \(Self.demandKey): {name: \(Self.demandKey), kind: system, band: \(bands.top), resident: \(Self.size(demandStart))}\n"
-        y += "script:\n" + (script.isEmpty ? "  - {at: 0s, home: true}" : script.joined(separator: "\n")) + "\n"
-
-        // The replay, run: what the workload does is what import says, whatever the plan above.
-        let replayed = try replay(y, report: report)
-        let differences = Self.differences(planned: expected, replayed: replayed)
-        var head = "# Imported by memprof from \(Self.comment(file))\n"
-        head += "# \(Self.comment(report.header.osVersion.isEmpty ? (report.build ?? "") : report.header.osVersion))"
-        head += report.product.map { ", \(Self.comment($0))" } ?? ""
-        head += ", \(Self.comment(report.header.timestamp))\n"
-        head += "# \(report.processes.count) processes: \(apps.count) apps, \(kept.count - apps.count) other processes\n"
-        for (n, kill) in replayed.enumerated() {
-            head += "# replays kill \(n + 1): \(Self.comment(kill.app)) (\(kill.reason))\n"
-        }
-        for f in facts { head += "# fact: \(Self.comment(f))\n" }
-        for d in differences { head += "# unlike the report: \(Self.comment(d))\n" }
-        for n in notes { head += "# \(Self.comment(n))\n" }
-        return Result(yaml: head + y, expectedKills: replayed, facts: facts, notes: notes, differences: differences)
+        return (appLimitVictim, processLimitVictim)
     }
 
     /// Runs the workload `yaml` and returns its memory kills in order: the name report.json gives
@@ -576,35 +619,6 @@ public struct JetsamImport {
 
     static func seconds(_ us: Microseconds) -> String {
         us % 1_000_000 == 0 ? "\(us / 1_000_000)s" : "\(us / 1000)ms"
-    }
-
-    /// Text from the report on one comment line: line breaks and other control characters become
-    /// `?`, so nothing the report says can end the comment and start YAML.
-    static func comment(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.map {
-            $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x85 || $0.value == 0x2028 || $0.value == 0x2029 ? "?" : $0
-        }))
-    }
-
-    /// A YAML double-quoted scalar: every character that could end it or break the line escaped.
-    static func yamlString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if u.value < 0x20 || u.value == 0x7F || u.value == 0x85 || u.value == 0x2028 || u.value == 0x2029
-                    || u.value == 0xFEFF {
-                    let hex = String(u.value, radix: 16)
-                    out += u.value <= 0xFF ? "\\x" + (hex.count < 2 ? "0" : "") + hex
-                        : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
     }
 }
 

@@ -23,22 +23,6 @@ enum Field {
                          "corpus/ios11.3.1-iphone7-2-vnode-limit.ips", "corpus/ios12.4-iphone11-6-proc-thrashing.ips",
                          "corpus/ios14.2-iphone12-1-highwater.ips"]
 
-    /// True when the workload parser reads `processes:` (the syntax imported workloads use for
-    /// daemons and the demanding process); replays of imported workloads need it.
-    static let parserReadsProcesses: Bool = {
-        let yaml = """
-            memprof: 1
-            name: probe
-            duration: 10s
-            device: {preset: iphone-6-plus}
-            policy: xnu
-            apps: {a: {launch: {footprint: 10MB, time: 1s}}}
-            processes: {d: {kind: daemon, band: 0, resident: 1MB}}
-            script: [{at: 0s, open: a}]
-            """
-        return (try? WorkloadParser(file: "probe.yaml").parse(yaml)) != nil
-    }()
-
     /// Imports `report`, parses the workload the importer wrote, runs it, and returns the memory
     /// kills of the run in order (the name report.json gives the killed process, the jetsam reason).
     static func replay(_ report: JetsamReport, file: String = "test.ips")

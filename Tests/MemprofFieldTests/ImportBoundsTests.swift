@@ -14,7 +14,7 @@ import Testing
     /// the snapshots of such kills.
     static func onIOS183(_ text: String) -> String { text.replacingOccurrences(of: "18.5 (22F76)", with: "18.3 (22D63)") }
 
-    @Test(.enabled(if: Field.parserReadsProcesses))
+    @Test
     func snapshotsOfAThousandAppsAreBounded() throws {
         let count = 600
         let report = try JetsamReportReader(file: "many.ips").read(Self.onIOS183(JetsamFixtures.suspendedAppsKilled(count)))
@@ -40,7 +40,7 @@ import Testing
     }
 
     /// A snapshot of at most 512 processes lists them all and says nothing of the rest.
-    @Test(.enabled(if: Field.parserReadsProcesses))
+    @Test
     func smallSnapshotsListEveryProcess() throws {
         let report = try JetsamReportReader(file: "few.ips").read(Self.onIOS183(JetsamFixtures.suspendedAppsKilled(40)))
         let (_, _, result) = try Field.replay(report)

@@ -27,7 +27,7 @@ import Testing
         return imported
     }
 
-    @Test(.enabled(if: Field.parserReadsProcesses), arguments: Field.corpus)
+    @Test(arguments: Field.corpus)
     func everyPublishedReportsClaimsAreItsReplay(file: String) throws {
         let imported = try #require(try check(try Field.fixture(file), file: file))
         #expect(imported.differences.isEmpty, "the published moments replay as they say: \(imported.differences)")
@@ -35,7 +35,7 @@ import Testing
 
     /// Moments the plan cannot make as the report says: the replay's kills are printed, and how
     /// they differ from the report's.
-    @Test(.enabled(if: Field.parserReadsProcesses), arguments: [
+    @Test(arguments: [
         // Two frozen apps killed for page shortage.
         [P(name: "Front", states: ["frontmost"], priority: 100, rpages: 5000),
          P(name: "Maps", states: ["frozen"], priority: 0, rpages: 3000, reason: "vm-pageshortage"),
@@ -66,7 +66,7 @@ import Testing
     }
 
     /// Generated moments: every kind of process, band and reason, in any order.
-    @Test(.enabled(if: Field.parserReadsProcesses))
+    @Test
     func generatedReportsClaimsAreTheirReplay() throws {
         var rng = SeededGenerator(seed: 40)
         let kinds: [[String]] = [["suspended"], ["frozen"], ["frontmost"], ["audio"], ["daemon"], ["background"], ["daemon", "idle"]]

@@ -11,7 +11,7 @@ import Testing
 @Suite struct JetsamImportTests {
     /// Each published report's modelled kills, replayed in the report's order: the frontmost app
     /// too (iOS 7.0.4's KKBOX, iOS 12.4's Apollo), daemons by band, highwater daemons and SpringBoard.
-    @Test(.enabled(if: Field.parserReadsProcesses), arguments: Field.corpus)
+    @Test(arguments: Field.corpus)
     func publishedReportsReplayTheirKills(file: String) throws {
         let report = try Field.read(file)
         let (kills, imported, result) = try Field.replay(report, file: file)
@@ -21,7 +21,7 @@ import Testing
     }
 
     /// The hand-made per-process-limit reports kill their app again, and only it.
-    @Test(.enabled(if: Field.parserReadsProcesses), arguments: [
+    @Test(arguments: [
         ("ios11-iphone8-memorytest.ips", "memorytest", Int64(89600) * 16384),
         ("ios-iphone6plus-memorylimittest.ips", "memorylimittest", Int64(166400) * 4096),
         ("ios13-ipad-apple-documentation.ips", "mycoolapp", Int64(92802) * 16384),
@@ -50,7 +50,7 @@ import Testing
 
     /// Every moment of memory kills of a built-in run, exported in its era and imported again,
     /// kills the same apps for the same reasons.
-    @Test(.enabled(if: Field.parserReadsProcesses), arguments: ["phone-day", "phone-day-xnu", "ipad-afternoon"])
+    @Test(arguments: ["phone-day", "phone-day-xnu", "ipad-afternoon"])
     func exportedReportsRoundTripToTheSameKills(workload: String) throws {
         let report = try ReportFixture.builtin(workload)
         let files = JetsamExport.reports(report)
@@ -100,7 +100,7 @@ import Testing
     /// A published moment replayed, exported in its era and imported again: the daemons are in
     /// the exported report with their bands (iOS 14 writes `priority`), and the highwater kills
     /// come back.
-    @Test(.enabled(if: Field.parserReadsProcesses))
+    @Test
     func aReplayedMomentExportsWithItsDaemonsAndReplaysAgain() throws {
         let published = try Field.read(Field.corpus[4])
         let (kills, _, result) = try Field.replay(published)
