@@ -55,7 +55,7 @@ let package = Package(
     //      MemprofSampler
     //   3. renderers: MemprofTrace, MemprofHTML (neither depends on the other)
     //   4. MemprofRun (one run), MemprofCompare, MemprofBudgets, MemprofField, MemprofExport, MemprofServe,
-    //      MemprofFleet
+    //      MemprofFleet, MemprofCalibrate
     //   5. MemprofCommandLine (what the executables share)
     //   6. the executables: memprof, memprof-serve, memprof-bench, memprof-bench-sampler
     targets: [
@@ -123,7 +123,7 @@ let package = Package(
                 "MemprofCommandLine", "MemprofCore", "MemprofInput", "MemprofWorkload", "MemprofReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "MemprofSampler", "MemprofOutput", "MemprofRun",
-                "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofFleet", "MemprofField",
+                "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofFleet", "MemprofField", "MemprofCalibrate",
             ]
         ),
         // Sampling profiles as plain data, and their folded-stack and speedscope forms.
@@ -238,6 +238,13 @@ let package = Package(
                 dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare", "MemprofBudgets",
                                "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", "MemprofInput"]),
         .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofField", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler"]),
+        // Calibration (spec §13): a sweep's unknown parameters fitted to a team's MetricKit field by
+        // the method of simulated moments, each evaluation a fleet sweep on common seeds;
+        // calibration.json and the calibrated sweep.
+        .target(name: "MemprofCalibrate",
+                dependencies: ["MemprofCore", "MemprofField", "MemprofFleet", "MemprofInput", "MemprofWorkload", "MemprofOutput",
+                               "MemprofReport"]),
+        .testTarget(name: "MemprofCalibrateTests", dependencies: ["MemprofCalibrate", "MemprofField", "MemprofFleet", "MemprofTestSupport"]),
         // Fuzz targets over every parser of untrusted input, and a seeded mutation loop;
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).
         .target(name: "MemprofFuzz", dependencies: ["MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofBudgets", "MemprofRun",

@@ -13,9 +13,15 @@ public enum FieldStatistics {
         return (low, gammaQuantile(0.975, shape: Double(k + 1)))
     }
 
+    /// The chi-square distribution's `p` quantile for `degrees` degrees of freedom: twice the
+    /// gamma(degrees ÷ 2) quantile.
+    public static func chiSquareQuantile(_ p: Double, degrees: Int) -> Double {
+        2 * gammaQuantile(p, shape: Double(degrees) / 2)
+    }
+
     /// The `p` quantile of the gamma distribution of `shape` and scale 1, by bisection on the
     /// regularized incomplete gamma function (to 1e-10 relative).
-    static func gammaQuantile(_ p: Double, shape a: Double) -> Double {
+    public static func gammaQuantile(_ p: Double, shape a: Double) -> Double {
         var low = 0.0, high = a + 20 * a.squareRoot() + 40
         for _ in 0..<200 {
             let mid = (low + high) / 2

@@ -19,6 +19,14 @@ public struct FieldSummary: Sendable, Equatable {
         public var low: Double
         public var high: Double
         public var method: Method
+
+        public init(total: Double, perDay: Double, low: Double, high: Double, method: Method) {
+            self.total = total
+            self.perDay = perDay
+            self.low = low
+            self.high = high
+            self.method = method
+        }
     }
 
     public enum Method: String, Sendable, Equatable {
@@ -94,7 +102,9 @@ public struct FieldSummary: Sendable, Equatable {
         cells = order.sorted().map { Self.cell(groups[$0]!) }
     }
 
-    static func cell(_ days: [MetricKitPayload]) -> Cell {
+    /// The cell of `days` (one app's payloads), pooled whatever their device and OS: the first
+    /// day's names label it. Not empty.
+    public static func cell(_ days: [MetricKitPayload]) -> Cell {
         let first = days[0]
         // Exits: every day with the section, each counter a column (a counter left out is 0).
         let exitDays = days.compactMap(\.exits)
@@ -149,7 +159,7 @@ public struct FieldSummary: Sendable, Equatable {
     /// The mean of each column of `rows` (one a day) with its 95% interval: Garwood's for a
     /// count whose total is below `fewExits`, else the bootstrap over days (the normal interval
     /// past `bootstrapDays` days).
-    static func rates(_ rows: [[Double]], counts: Bool) -> [Rate] {
+    public static func rates(_ rows: [[Double]], counts: Bool) -> [Rate] {
         guard let width = rows.first?.count else { return [] }
         let n = Double(rows.count)
         let totals = (0..<width).map { c in rows.reduce(0) { $0 + $1[c] } }

@@ -45,7 +45,7 @@ extension FieldSummary {
     static func days(_ n: Int) -> String { n == 1 ? "1 day" : "\(n) days" }
 
     /// `cumulativeMemoryPressureExitCount` → `memory pressure`.
-    static func reason(_ counter: String) -> String {
+    public static func reason(_ counter: String) -> String {
         var name = counter
         if name.hasPrefix("cumulative") { name.removeFirst("cumulative".count) }
         if name.hasSuffix("ExitCount") { name.removeLast("ExitCount".count) }

@@ -22,6 +22,11 @@ public struct SweepFile: Sendable, Equatable {
         public var keyPath: String
         /// One override per value, each located where its value is written.
         public var values: [WorkloadOverride]
+
+        public init(keyPath: String, values: [WorkloadOverride]) {
+            self.keyPath = keyPath
+            self.values = values
+        }
     }
 
     /// Names the output folder: `[a-z0-9-]+`.
@@ -57,12 +62,15 @@ public struct SweepFile: Sendable, Equatable {
     public var file: String
     public var workloadLine = 0
     public var workloadColumn = 0
+    /// `calibrate:`: the parameters `memprof calibrate` fits to the field (``Calibrate``); `memprof
+    /// sweep` runs the sweep without them.
+    public var calibrate: Calibrate?
 
     /// The most seeds, cells and runs one sweep may have: every resource has a bound.
     public static let maxSeeds = 1_000_000
     public static let maxCells = 4_096
     public static let maxRuns = 20_000_000
-    static let keys = ["memprof", "sweep", "workload", "seeds", "set", "matrix", "mix", "worst"]
+    static let keys = ["memprof", "sweep", "workload", "seeds", "set", "matrix", "mix", "worst", "calibrate"]
 
     /// Reads a sweep file, or a built-in sweep by name (``BuiltinSweeps``).
     ///
@@ -162,9 +170,10 @@ public struct SweepFile: Sendable, Equatable {
         guard cells * seeds.count <= maxRuns else {
             throw seedsReader.error("\(cells) cells × \(seeds.count) seeds is more than \(maxRuns) runs")
         }
+        let calibrate = try top["calibrate"].map { try parseCalibrate($0, file: file, axes: axes) }
         return SweepFile(name: name, workload: workload, seeds: seeds, seedsText: seedsText, axes: axes, mix: mix, set: set,
                          worst: worst, file: file, workloadLine: workloadReader.line,
-                         workloadColumn: workloadReader.column)
+                         workloadColumn: workloadReader.column, calibrate: calibrate)
     }
 
     /// `mix:` maps matrix keys to a share for each of their values (`40%`), adding up to 100%.

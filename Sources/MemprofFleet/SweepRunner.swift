@@ -237,10 +237,10 @@ public enum SweepRunner {
         // claims runs), so the other threads do not wait for the file.
         try withoutActuallyEscaping(rows) { rows in
             let writer = BatchWriter(rows)
-            var pending: RowSlots?
+            var pending: RunSlots<[UInt8]>?
             for start in stride(from: 0, to: total, by: batchSize) {
                 let batch = (start..<min(start + batchSize, total)).map { $0 * step + offset }
-                let slots = RowSlots(count: batch.count), previous = pending
+                let slots = RunSlots<[UInt8]>(count: batch.count), previous = pending
                 let next = Atomic<Int>(0)
                 DispatchQueue.concurrentPerform(iterations: threads) { t in
                     if t == 0, let previous { writer.write(previous) }
@@ -337,26 +337,26 @@ final class BatchWriter: @unchecked Sendable {
 
     init(_ rows: @escaping (ArraySlice<UInt8>) throws -> Void) { self.rows = rows }
 
-    func write(_ slots: RowSlots) {
+    func write(_ slots: RunSlots<[UInt8]>) {
         guard error == nil else { return }
         var bytes: [UInt8] = []
-        for k in 0..<slots.count { bytes += slots.get(k) }
+        for k in 0..<slots.count { bytes += slots.get(k) ?? [] }
         do { try rows(bytes[...]) } catch { self.error = error }
     }
 }
 
-/// A batch's rows, each slot written by exactly one thread.
-final class RowSlots: @unchecked Sendable {
-    private let buffer: UnsafeMutableBufferPointer<[UInt8]>
+/// A batch's rows (or any values a run makes), each slot written by exactly one thread.
+final class RunSlots<Element>: @unchecked Sendable {
+    private let buffer: UnsafeMutableBufferPointer<Element?>
     init(count: Int) {
         buffer = .allocate(capacity: count)
-        buffer.initialize(repeating: [])
+        buffer.initialize(repeating: nil)
     }
     deinit {
         buffer.deinitialize()
         buffer.deallocate()
     }
-    func set(_ i: Int, _ row: [UInt8]) { buffer[i] = row }
-    func get(_ i: Int) -> [UInt8] { buffer[i] }
+    func set(_ i: Int, _ value: Element) { buffer[i] = value }
+    func get(_ i: Int) -> Element? { buffer[i] }
     var count: Int { buffer.count }
 }

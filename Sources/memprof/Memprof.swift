@@ -13,7 +13,7 @@ struct Memprof: ParsableCommand {
         abstract: "Simulates apps on a phone and reports their lifecycle and memory behaviour.",
         version: MemprofVersion.current,
         subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, ValidateCommand.self, CompareCommand.self,
-                      CheckCommand.self, ExportCommand.self, ImportCommand.self, FieldCommand.self, ListCommand.self, ViewCommand.self,
+                      CheckCommand.self, ExportCommand.self, ImportCommand.self, FieldCommand.self, CalibrateCommand.self, ListCommand.self, ViewCommand.self,
                       ServeCommand.self]
     )
 }

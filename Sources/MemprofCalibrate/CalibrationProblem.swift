@@ -1,0 +1,219 @@
+import MemprofCore
+import MemprofField
+import MemprofFleet
+import MemprofInput
+import MemprofOutput
+import MemprofWorkload
+
+/// A calibration set up: the sweep's cells matched to the field's days, what the field sets
+/// directly, the statistics each cell is compared on, and the parameters. Made before anything
+/// runs, so every error in the sweep, its `calibrate:` section or the field comes first.
+public struct CalibrationProblem: Sendable {
+    /// One cell of the sweep and the field's days of its device.
+    public struct Cell: Sendable {
+        public var index: Int
+        public var label: String
+        public var overrides: [WorkloadOverride]
+        /// The device type payloads name (the field's, or the device's own identity without field).
+        public var deviceType: String
+        public var osVersions: [String]
+        public var role: Calibration.Role
+        /// The field's summary of the cell's days (nil for `noField`).
+        public var field: FieldSummary.Cell?
+        /// The statistics, in order: (side, counter) of every exit counter.
+        public var statistics: [(side: String, counter: String)]
+    }
+
+    public var sweep: SweepFile
+    public var spec: SweepFile.Calibrate
+    public var app: String
+    public var bundleIdentifier: String
+    public var cells: [Cell]
+    /// Keys set from the field, as overrides of every cell (after the sweep's `set:`).
+    public var measured: [(override: WorkloadOverride, source: String)]
+    public var payloadCount: Int
+    public var appDays: Int
+    public var unmatched: [Calibration.Unmatched]
+    public var fieldPaths: [String]
+
+    public var fitCells: [Int] { cells.filter { $0.role == .fit }.map(\.index) }
+    public var matchedDays: Int { cells.reduce(0) { $0 + ($1.field?.days ?? 0) } }
+
+    /// The exit reasons a run's metrics name (`apps.<app>.exits.<reason>`).
+    static let reasons = ExitReason.allCases.map(\.rawValue)
+
+    /// Matches the sweep to the field.
+    ///
+    /// - Throws: `WorkloadError` located in the sweep file (its `calibrate:` section, the matrix,
+    ///   a parameter whose values the workload refuses), `BadInput` when the field has nothing to fit.
+    public init(sweep: SweepFile, payloads: [MetricKitPayload], fieldPaths: [String]) throws {
+        guard let spec = sweep.calibrate else {
+            throw WorkloadError(file: sweep.file, line: 0, column: 0, keyPath: "calibrate",
+                                message: "the sweep has no calibrate: section; declare the app and the parameters to fit "
+                                    + "(calibrate: {app: …, parameters: [{key: …, low: …, high: …}]})")
+        }
+        self.sweep = sweep
+        self.spec = spec
+        self.fieldPaths = fieldPaths
+        payloadCount = payloads.count
+        app = spec.app
+        let here = WorkloadOverride.Origin(file: sweep.file, keyLine: spec.line, keyColumn: spec.column,
+                                           valueLine: spec.line, valueColumn: spec.column)
+        func located(_ message: String, key: String = "calibrate") -> WorkloadError {
+            WorkloadError(file: sweep.file, line: spec.line, column: spec.column, keyPath: key, message: message)
+        }
+        // The matrix may only vary the device: cells are matched to the field by device.
+        if let extra = sweep.axes.first(where: { $0.keyPath != "device" && $0.keyPath != "device.preset" }) ?? sweep.axes.dropFirst().first {
+            let o = extra.values[0].origin
+            throw WorkloadError(file: sweep.file, line: o.keyLine, column: o.keyColumn, keyPath: "matrix.\(extra.keyPath)",
+                                message: "a calibration matches cells to the field by device: its matrix may vary device "
+                                    + "(or device.preset) only; set other keys with set:")
+        }
+
+        // The app's payloads.
+        let bundles = Set(payloads.compactMap(\.bundleIdentifier))
+        if let wanted = spec.bundleIdentifier {
+            guard bundles.contains(wanted) else {
+                throw located("no payload of \(wanted) (metaData.bundleIdentifier) in the field; it has "
+                    + Self.listed(bundles.sorted()), key: "calibrate.bundleIdentifier")
+            }
+            bundleIdentifier = wanted
+        } else if bundles.count == 1 {
+            bundleIdentifier = bundles.first!
+        } else if bundles.contains(spec.app) {
+            bundleIdentifier = spec.app
+        } else {
+            throw located("the field has payloads of \(bundles.count) apps and none is '\(spec.app)': name the team's "
+                + "app with calibrate.bundleIdentifier (\(Self.listed(bundles.sorted())))", key: "calibrate.app")
+        }
+        let bundle = bundleIdentifier
+        let days = payloads.filter { $0.bundleIdentifier == bundle }
+        appDays = days.count
+
+        // Cells: the sweep's device matrix, or one cell per preset the field's devices are.
+        var sweep = sweep
+        var byPreset: [String: [MetricKitPayload]] = [:]
+        var unknown: [String: Calibration.Unmatched] = [:]
+        for day in days {
+            if let preset = FieldProduct.named(day.deviceType)?.preset {
+                byPreset[preset, default: []].append(day)
+            } else {
+                unknown["\(day.deviceType)\u{0}\(day.osVersion)", default: .init(deviceType: day.deviceType, osVersion: day.osVersion, days: 0)].days += 1
+            }
+        }
+        // A device axis sets `device.preset`, so that what is set under `device.` (a parameter such
+        // as device.systemReserved, the sweep's set:) holds in every cell: `device: NAME` would
+        // replace the whole device. Values written as mappings are left as they are.
+        if let axis = sweep.axes.first, axis.keyPath == "device",
+           axis.values.allSatisfy({ !$0.value.hasPrefix("{") && !$0.value.hasPrefix("[") }) {
+            sweep.axes[0] = SweepFile.Axis(keyPath: "device.preset", values: axis.values.map {
+                WorkloadOverride(keyPath: "device.preset", value: $0.value, origin: $0.origin)
+            })
+        }
+        if sweep.axes.isEmpty {
+            guard !byPreset.isEmpty else {
+                throw BadInput("none of the field's device types (\(Self.listed(Set(days.map(\.deviceType)).sorted()))) is a device "
+                    + "memprof knows (memprof list devices); give the sweep a matrix of devices")
+            }
+            let presets = byPreset.keys.sorted { (byPreset[$0]!.count, $1) > (byPreset[$1]!.count, $0) }
+            sweep.axes = [SweepFile.Axis(keyPath: "device.preset", values: presets.map { WorkloadOverride(keyPath: "device.preset", value: $0, origin: here) })]
+        }
+
+        // What the field measures directly, pooled over its days of the sweep's devices.
+        let plan = try SweepPlan(sweep: sweep)
+        guard plan.base.workload.apps.contains(where: { $0.id == spec.app }) else {
+            throw located("the workload has no app '\(spec.app)'; it has \(Self.listed(plan.base.workload.apps.map(\.id)))",
+                          key: "calibrate.app")
+        }
+        var matched: [Int: [MetricKitPayload]] = [:]
+        var claimed = Set<String>()
+        for cell in plan.cells {
+            let device = cell.workload.workload.device
+            let name = device.name.hasSuffix(" (modified)") ? String(device.name.dropLast(" (modified)".count)) : device.name
+            let identity = FieldIdentity.of(device)
+            let mine = days.filter { day in
+                FieldProduct.named(day.deviceType)?.preset == name || day.deviceType == identity.product
+            }
+            matched[cell.index] = mine
+            claimed.formUnion(mine.map { "\($0.deviceType)\u{0}\($0.osVersion)" })
+        }
+        for day in days where !claimed.contains("\(day.deviceType)\u{0}\(day.osVersion)") && FieldProduct.named(day.deviceType) != nil {
+            unknown["\(day.deviceType)\u{0}\(day.osVersion)", default: .init(deviceType: day.deviceType, osVersion: day.osVersion, days: 0)].days += 1
+        }
+        unmatched = unknown.values.sorted { ($0.deviceType, $0.osVersion) < ($1.deviceType, $1.osVersion) }
+        let pooledDays = plan.cells.flatMap { matched[$0.index] ?? [] }
+        guard !pooledDays.isEmpty else {
+            throw BadInput("no day of the field is on a device the sweep runs (\(plan.cells.map(\.label).joined(separator: "; "))); "
+                + "the field's devices: \(Self.listed(Set(days.map(\.deviceType)).sorted()))")
+        }
+        let pooled = FieldSummary.cell(pooledDays)
+        var measured: [(WorkloadOverride, String)] = []
+        if let peak = pooled.peak, peak.meanBytes > 0 {
+            measured.append((WorkloadOverride(keyPath: "apps.\(spec.app).peakMemoryUsage", value: "\(Int64(peak.meanBytes.rounded()))B", origin: here),
+                             "the mean of \(peak.days) days' memoryMetrics.peakMemoryUsage"))
+        }
+        if let s = pooled.suspended, s.sampleCount > 0, s.averageBytes > 0 {
+            measured.append((WorkloadOverride(keyPath: "apps.\(spec.app).averageSuspendedMemory", value: "\(s.averageBytes)B", origin: here),
+                             "memoryMetrics.averageSuspendedMemory over \(s.sampleCount) suspensions on \(pooled.days == 1 ? "1 day" : "\(pooled.days) days")"))
+        }
+        for p in spec.parameters {
+            if let m = measured.first(where: { $0.0.keyPath == p.key }) {
+                throw WorkloadError(file: sweep.file, line: p.origin.keyLine, column: p.origin.keyColumn, keyPath: "calibrate.parameters",
+                                    message: "'\(p.key)' is set from the field (\(m.1)); a parameter is a key the field cannot see")
+            }
+        }
+        self.measured = measured
+        sweep.set += measured.map(\.0)
+        self.sweep = sweep
+
+        // Every parameter's ends load in every cell (errors located at the parameter).
+        for p in spec.parameters {
+            for end in [p.low, p.high] { _ = try SweepPlan(sweep: sweep, overrides: [p.override(end)]) }
+        }
+
+        let deviceAxis = sweep.axes.first
+        cells = plan.cells.map { cell in
+            let field = matched[cell.index].flatMap { $0.isEmpty ? nil : FieldSummary.cell($0) }
+            let value = cell.overrides.first { $0.keyPath == deviceAxis?.keyPath }?.value
+            let role: Calibration.Role = field == nil ? .noField : spec.holdOut.contains(value ?? "") ? .heldOut : .fit
+            let statistics = field.map { $0.exits.map { (side: $0.side, counter: $0.counter) } }
+                ?? (MetricKitExits.backgroundCounters.map { ("background", $0) } + MetricKitExits.foregroundCounters.map { ("foreground", $0) })
+            let identity = FieldIdentity.of(cell.workload.workload.device)
+            let mine = matched[cell.index] ?? []
+            return Cell(index: cell.index, label: cell.label, overrides: cell.overrides,
+                        deviceType: Set(mine.map(\.deviceType)).sorted().first ?? identity.product,
+                        osVersions: Set(mine.map(\.osVersion)).sorted(), role: role, field: field, statistics: statistics)
+        }
+        guard !fitCells.isEmpty else {
+            throw located("every cell with field days is held out (holdOut); the fit needs at least one", key: "calibrate.holdOut")
+        }
+    }
+
+    static func listed(_ names: [String]) -> String {
+        names.isEmpty ? "none" : names.prefix(10).joined(separator: ", ") + (names.count > 10 ? " and \(names.count - 10) more" : "")
+    }
+
+    /// The metrics of a run an evaluation reads: the app's exits by reason (all, and those from
+    /// the foreground) and its time in each state.
+    var metricNames: [String] {
+        Self.reasons.map { "apps.\(app).exits.\($0)" } + Self.reasons.map { "apps.\(app).foregroundExits.\($0)" }
+            + ["active", "inactive", "background"].map { "apps.\(app).timeInStateUs.\($0)" }
+    }
+
+    /// One day's statistics of `cell` from its metrics (in ``metricNames`` order): each exit
+    /// counter's count (an exit from the foreground adds to `MXForegroundExitData`'s counter of
+    /// its reason, one from the background to `MXBackgroundExitData`'s, as the MetricKit export
+    /// counts them), then foreground and background seconds.
+    func day(_ values: [Int64], cell: Cell) -> (counts: [Double], times: [Double]) {
+        let n = Self.reasons.count
+        var background: [String: Double] = [:], foreground: [String: Double] = [:]
+        for (i, reason) in Self.reasons.enumerated() {
+            let all = max(values[i], 0), inForeground = min(max(values[n + i], 0), all)
+            if inForeground > 0 { foreground[MetricKitExits.foregroundCounter(reason), default: 0] += Double(inForeground) }
+            if all - inForeground > 0 { background[MetricKitExits.backgroundCounter(reason), default: 0] += Double(all - inForeground) }
+        }
+        let counts = cell.statistics.map { ($0.side == "background" ? background : foreground)[$0.counter] ?? 0 }
+        let t = values[(2 * n)...].map { Double(max($0, 0)) / 1e6 }
+        return (counts, [t[t.startIndex] + t[t.startIndex + 1], t[t.startIndex + 2]])
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import MemprofCalibrate
+import MemprofCommandLine
+import MemprofField
+import MemprofFleet
+import MemprofOutput
+
+/// `memprof calibrate FIELD… --sweep SWEEP`: fits the sweep's declared parameters to a team's
+/// MetricKit field and writes the calibrated sweep and calibration.json.
+struct CalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Fit a sweep's unknown parameters to MetricKit payloads: the calibrated sweep and calibration.json.",
+        discussion: "FIELD is payload files or folders of them (as memprof field reads). The sweep names the team's app "
+            + "and the parameters to fit in its calibrate: section. The app's peak and suspended memory are set from "
+            + "the field; the device mix becomes the sweep's cells and mix. Each evaluation runs every fitted cell on the "
+            + "same seeds. Exit status 0 for a fit, 1 for no fit (the residuals printed), 2 for bad input.")
+
+    @Argument(help: "MetricKit payload files, or folders of them.")
+    var field: [String]
+
+    @Option(help: ArgumentHelp("The base sweep file, with a calibrate: section.", valueName: "file"))
+    var sweep: String
+
+    @Option(name: [.short, .long],
+            help: ArgumentHelp("Folder to write into (default: Reports/<sweep>-calibrated).", valueName: "folder"),
+            transform: OutputPath.named)
+    var out: String?
+
+    @Option(help: "Threads to run on (default: every core). The result does not depend on it.")
+    var threads: Int?
+
+    func run() throws {
+        if let threads, !(1...1024).contains(threads) { throw BadInput("--threads must be between 1 and 1024, not \(threads)") }
+        let sweepFile = try SweepFile.load(sweep)
+        let (_, payloads) = try FieldFiles.metricKitPayloads(field)
+        guard !payloads.isEmpty else { throw BadInput("no payloads: the files hold empty arrays") }
+        let problem = try CalibrationProblem(sweep: sweepFile, payloads: payloads, fieldPaths: field)
+        let folder = URL(fileURLWithPath: out ?? "Reports/\(CalibratedSweep.name(sweepFile.name))")
+        let started = DispatchTime.now().uptimeNanoseconds
+        let calibrator = Calibrator(problem: problem, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount) { e in
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            StandardStream.error("memprof: evaluation \(e.index) (\(e.phase)): objective \(String(format: "%.2f", e.objective))"
+                + (e.inside ? ", inside" : "") + ", \(Int(seconds))s\n")
+        }
+        let calibration = try calibrator.run()
+        let workload = CalibratedSweep.workloadPath(sweepFile.workload, from: folder)
+        try calibration.write(sweepText: CalibratedSweep.text(calibration, problem: problem, workload: workload), into: folder)
+        try StandardStream.out(calibration.text + "\nWritten: \(folder.path)/\(CalibratedSweep.fileName) and calibration.json\n")
+        if calibration.outcome != .fit { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import MemprofCalibrate
+import MemprofField
+import MemprofFleet
+import MemprofTestSupport
+import Testing
+
+/// Validation that can fail: fields memprof writes itself (a fleet with a parameter value the
+/// calibration is not told, on seeds it does not use, exported as MetricKit payloads), then
+/// calibrated. Small on purpose (a three-hour day, one fitted parameter, tens of seeds), so the
+/// suite stays cheap in a debug build; the properties asserted are those the module's
+/// documentation states, not rates a model change would move.
+@Suite(.serialized) struct CalibrationValidationTests {
+    /// A three-hour day of a team's app among three others on an iPhone, under the seed-2015
+    /// policy: how much memory the system keeps for itself (`device.systemReserved`) decides how
+    /// often the team's app is killed in the background.
+    static let workload = """
+        memprof: 1
+        name: calibration-day
+        seed: 1
+        duration: 3h
+        device: {preset: iphone-11, osVersion: "iOS 18.5 (22F76)"}
+        policy: seed-2015
+        apps:
+          team:
+            peakMemoryUsage: 420MB
+            averageSuspendedMemory: 180MB
+          browser:
+            launch: {footprint: 500MB}
+            growth: 10MB/min
+            maxFootprint: 1200MB
+            onBackground: {release: 200MB}
+          hog:
+            launch: {footprint: 1500MB}
+            onBackground: {release: 100MB}
+          chat:
+            launch: {footprint: 150MB}
+            onBackground: {release: 50MB}
+        generate:
+          switchEvery: 4m
+          weights: {team: 3, browser: 2, hog: 1, chat: 2}
+          homeEvery: 30m
+        """
+
+    /// The truth: a value of `device.systemReserved` on seeds the calibration never runs.
+    static func truth(reserve: String, devices: String) -> String {
+        """
+        memprof: 1
+        sweep: truth
+        workload: day.yaml
+        seeds: 7001..7060
+        set: {device.systemReserved: \(reserve)}
+        matrix:
+          device.preset: [\(devices)]
+        """
+    }
+
+    /// The base sweep the team writes: the parameter and its range, never the true value.
+    static func base(low: String, high: String, budget: Int, holdOut: String = "") -> String {
+        """
+        memprof: 1
+        sweep: team
+        workload: day.yaml
+        seeds: 1..1000
+        matrix:
+          device: [iphone-xr, iphone-11]
+        calibrate:
+          app: team
+          parameters:
+            - {key: device.systemReserved, low: \(low), high: \(high)}
+          budget: \(budget)
+          maxSeeds: 40
+          profilePoints: 5
+        \(holdOut.isEmpty ? "" : "  holdOut: [\(holdOut)]")
+        """
+    }
+
+    static let megabyte = 1024.0 * 1024
+
+    /// A field written by memprof: the truth sweep run and exported as MetricKit payloads.
+    static func field(reserve: String, devices: String, in dir: URL) throws -> [String] {
+        try workload.write(to: dir.appendingPathComponent("day.yaml"), atomically: true, encoding: .utf8)
+        try truth(reserve: reserve, devices: devices).write(to: dir.appendingPathComponent("truth.yaml"), atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("truth")
+        _ = try FleetSweep.run(try SweepPlan(sweep: try SweepFile.load(dir.appendingPathComponent("truth.yaml").path)),
+                               threads: 2, into: out)
+        let payloads = dir.appendingPathComponent("payloads")
+        try FileManager.default.createDirectory(at: payloads, withIntermediateDirectories: true)
+        for file in try FleetMetricKit.files(out.path) {
+            try file.data.write(to: payloads.appendingPathComponent(file.name))
+        }
+        return [payloads.path]
+    }
+
+    static func calibrate(_ baseText: String, field paths: [String], in dir: URL) throws -> Calibration {
+        let sweepFile = dir.appendingPathComponent("base.yaml")
+        try baseText.write(to: sweepFile, atomically: true, encoding: .utf8)
+        let (_, payloads) = try FieldFiles.metricKitPayloads(paths)
+        let problem = try CalibrationProblem(sweep: try SweepFile.load(sweepFile.path), payloads: payloads, fieldPaths: paths)
+        return try Calibrator(problem: problem, threads: 2).run()
+    }
+
+    /// One calibration serves recovery and prediction: the truth is 1,500 MB reserved on both
+    /// devices; the fit sees the iPhone 11 only (4 GB) and predicts the iPhone XR (3 GB).
+    static let recovered: Result<Calibration, any Error> = Result {
+        let dir = try Scratch.makeDirectory("calibration-recovery")
+        let payloads = try field(reserve: "1500MB", devices: "iphone-xr, iphone-11", in: dir)
+        return try calibrate(base(low: "0MB", high: "2000MB", budget: 16, holdOut: "iphone-xr"), field: payloads, in: dir)
+    }
+
+    @Test func recoveryFindsTheReserveItWasNotTold() throws {
+        let c = try Self.recovered.get()
+        let truth = 1500 * Self.megabyte
+        let p = try #require(c.parameters.first)
+        #expect(c.outcome == .fit, "\(c.stop)")
+        let interval = try #require(p.interval, "no 95% set: \(p.profile)")
+        #expect(interval.low <= truth && truth <= interval.high, "truth \(truth) outside \(interval)")
+        // The documented tolerance: within a quarter of the declared range of the truth.
+        #expect(abs(p.fitted - truth) <= 0.25 * (p.high - p.low), "fitted \(p.fitted / Self.megabyte) MB")
+        #expect(p.constrained)
+        // Every fitted cell's rates inside the field's intervals, as a fit says.
+        for cell in c.cells where cell.role == .fit {
+            #expect(cell.inside == true)
+            #expect(cell.statistics.allSatisfy { $0.inside == true })
+        }
+        // Common random numbers: every evaluation ran the same seeds, none of the truth's.
+        #expect(c.seeds.first == 1 && c.seeds.count >= 20 && c.seeds.count <= 40)
+        #expect(c.evaluations.first?.phase == "pilot" && c.evaluations.last?.phase == "profile")
+        #expect(c.evaluations.filter { $0.phase == "final" }.count == 1)
+        // The field set what it measures: the team's peak and suspended footprint.
+        #expect(c.measured.map(\.key) == ["apps.team.peakMemoryUsage", "apps.team.averageSuspendedMemory"])
+    }
+
+    @Test func predictionOfTheHeldOutDeviceLiesInsideItsField() throws {
+        let c = try Self.recovered.get()
+        let held = try #require(c.cells.first { $0.role == .heldOut })
+        #expect(held.label == "device.preset=iphone-xr")
+        #expect(held.objective == 0)
+        let pressure = try #require(held.statistics.first { $0.counter == "cumulativeMemoryPressureExitCount" && $0.side == "background" })
+        let field = try #require(pressure.field)
+        #expect(field.perDay > 0, "the held-out device's field has background memory-pressure exits")
+        #expect(pressure.inside == true, "predicted \(pressure.simulated.perDay) a day, field \(field.low) – \(field.high)")
+        #expect(held.inside == true)
+        // The held-out device sees more pressure than the fitted one (3 GB against 4 GB of RAM).
+        let fitted = try #require(c.cells.first { $0.role == .fit }?.statistics.first { $0.counter == "cumulativeMemoryPressureExitCount" })
+        #expect(pressure.simulated.perDay > fitted.simulated.perDay)
+    }
+
+    @Test func aFieldTheRangeCannotProduceIsNoFit() throws {
+        let dir = try Scratch.makeDirectory("calibration-nofit")
+        let field = try Self.field(reserve: "1800MB", devices: "iphone-xr", in: dir)
+        let c = try Self.calibrate(Self.base(low: "0MB", high: "600MB", budget: 24), field: field, in: dir)
+        #expect(c.outcome == .noFit, "\(c.stop)")
+        #expect(c.stop.hasPrefix("no fit"))
+        let cell = try #require(c.cells.first { $0.role == .fit })
+        #expect(cell.inside == false)
+        let pressure = try #require(cell.statistics.first { $0.counter == "cumulativeMemoryPressureExitCount" })
+        // Residuals reported: the simulation falls short of the field, outside its interval.
+        #expect((pressure.residual ?? 0) < 0 && pressure.inside == false)
+        #expect(c.objective.value > c.objective.bound)
+        // No value of the range is consistent with the field: no interval, never a false precision.
+        #expect(c.parameters[0].interval == nil)
+        // The iPhone 11 has no field here: it is a prediction without a truth.
+        #expect(c.cells.first { $0.label == "device.preset=iphone-11" }?.role == .noField)
+        // calibration.json reads back as written.
+        #expect(try Calibration.decode(try c.encoded()) == c)
+    }
+}
