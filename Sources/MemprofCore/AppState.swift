@@ -124,6 +124,27 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
             .map { ($0.rawValue, byIndex[$0.index]) })
     }
 
+    /// Whether the reason is a memory kill: jetsam ending the process for memory, to reclaim it
+    /// (`memoryPressure`, and on xnu-11417 an idle process's `idleExit` and `longIdleExit`), over
+    /// its high-water mark (`highwater`) or over its own limit (`memoryLimit`). These are the
+    /// reasons a jetsam event report names (``jetsamReason``); every count of "memory kills"
+    /// (the MetricKit export's memory exits, the sweep's and compare's `memoryKills`) reads them here.
+    public var isMemoryKill: Bool { jetsamReason != nil }
+
+    /// Whether the reason is a memory kill to reclaim memory for the system, not over the
+    /// process's own limit: MetricKit's memory-pressure exits (`MXBackgroundExitData`'s
+    /// `cumulativeMemoryPressureExitCount`), where `memoryLimit` is a memory resource limit exit.
+    public var isMemoryPressureKill: Bool { isMemoryKill && self != .memoryLimit }
+
+    /// The memory kills (``isMemoryKill``), in `allCases` order.
+    public static let memoryKills: [ExitReason] = allCases.filter(\.isMemoryKill)
+
+    /// Memory kills in per-reason counts keyed by report.json's reason names (an app's `exits`
+    /// or `foregroundExits`, the summary's `terminations`).
+    public static func memoryKills(in counts: [String: Int]?) -> Int {
+        memoryKills.reduce(0) { $0 + (counts?[$1.rawValue] ?? 0) }
+    }
+
     /// The reason as an iOS jetsam event report names it, for memory kills.
     public var jetsamReason: String? {
         switch self {

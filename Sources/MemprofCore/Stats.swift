@@ -87,6 +87,9 @@ public struct AppStats: Sendable, Hashable, Codable {
     public var timeInStateUs: [String: Microseconds]
     public var launches = LaunchCounts()
     public var exits: ExitCounts = zeroExitCounts()
+    /// The app's memory kills (``ExitReason/isMemoryKill``, every reason's count in `exits`): not
+    /// in report.json, a metric (`apps.<key>.memoryKills`) compare, check and sweeps derive from it.
+    public var memoryKills: Int { ExitReason.memoryKills(in: exits) }
     public var compressions = 0
     public var evictions = 0
     public var memoryWarnings = 0

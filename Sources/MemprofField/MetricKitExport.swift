@@ -20,12 +20,12 @@ public enum MetricKitExits {
     /// The counter an exit from the background adds to (reason by its report.json name).
     public static func backgroundCounter(_ reason: String) -> String {
         switch reason {
-        case "userQuit": "cumulativeNormalAppExitCount"
         // jetsam's kills of an idle app (xnu-11417's idle-exit and long-idle-exit) free memory
         // as a page-shortage kill does: MetricKit counts "the system ended the app due to memory
         // pressure" (MXBackgroundExitData.cumulativeMemoryPressureExitCount).
-        case "memoryPressure", "idleExit", "longIdleExit", "highwater": "cumulativeMemoryPressureExitCount"
-        case "memoryLimit": "cumulativeMemoryResourceLimitExitCount"
+        case _ where ExitReason(rawValue: reason)?.isMemoryPressureKill == true: "cumulativeMemoryPressureExitCount"
+        case _ where ExitReason(rawValue: reason)?.isMemoryKill == true: "cumulativeMemoryResourceLimitExitCount"
+        case "userQuit": "cumulativeNormalAppExitCount"
         case "backgroundTaskTimeout": "cumulativeBackgroundTaskAssertionTimeoutExitCount"
         case "fetchTimeout", "pushTimeout", "watchdog": "cumulativeAppWatchdogExitCount"
         case "badAccess": "cumulativeBadAccessExitCount"
@@ -39,8 +39,8 @@ public enum MetricKitExits {
     /// pressure counter: a foreground page-shortage kill is a memory resource limit exit there.
     public static func foregroundCounter(_ reason: String) -> String {
         switch reason {
+        case _ where ExitReason(rawValue: reason)?.isMemoryKill == true: "cumulativeMemoryResourceLimitExitCount"
         case "userQuit": "cumulativeNormalAppExitCount"
-        case "memoryPressure", "memoryLimit": "cumulativeMemoryResourceLimitExitCount"
         case "fetchTimeout", "pushTimeout", "watchdog": "cumulativeAppWatchdogExitCount"
         case "badAccess": "cumulativeBadAccessExitCount"
         default: "cumulativeAbnormalExitCount"

@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCompare
+import MemprofCore
 
 /// The figures the sweep summary and fleet.html give per cell (and per population of a `mix`),
 /// each counting what its heading says; README "Fleets" defines every one. A day is one run of
@@ -11,9 +12,12 @@ struct CellFigures {
     /// nil for a weighted total: percentiles of cells do not add up to a population's.
     var percentile: ((String, Int) -> Int64?)?
     var memoryKillDays: FleetResult.MemoryKillDays?
+    /// The apps whose memory kills the metrics count.
+    var apps: [String]
 
     init(_ cell: FleetResult.Cell) {
         let m = cell.metrics
+        apps = Self.apps(m.keys)
         mean = { m[$0]?.mean }
         share = { m[$0]?.shareAboveZero }
         percentile = { name, p in
@@ -25,26 +29,34 @@ struct CellFigures {
 
     init(_ total: FleetResult.WeightedTotal) {
         let m = total.metrics
+        apps = Self.apps(m.keys)
         mean = { m[$0]?.mean }
         share = { m[$0]?.shareAboveZero }
         percentile = nil
         memoryKillDays = total.memoryKillDays
     }
 
-    /// The metric path prefix of the run (`summary.`) or an app (`apps.news.`).
-    static func prefix(app: String?) -> String { app.map { "apps.\($0)." } ?? "summary." }
+    static func apps(_ names: some Sequence<String>) -> [String] {
+        names.compactMap { name in
+            let path = MetricPath(name)
+            return path.relative == MetricColumns.memoryKills ? path.app : nil
+        }.sorted()
+    }
 
-    /// Memory kills (`memoryPressure` and `memoryLimit`) a day: of the run, or of one app.
+    /// Memory kills a day (``ExitReason/isMemoryKill``: jetsam ending the app for memory, for
+    /// whatever reason xnu gives): of one app, or of every app of the run together.
     func memoryKills(app: String? = nil) -> Double? {
-        let base = Self.prefix(app: app) + (app == nil ? "terminations." : "exits.")
-        let parts = MetricColumns.memoryKillReasons.compactMap { mean(base + $0) }
-        return parts.isEmpty ? (mean(Self.prefix(app: app) + "evictions") == nil ? nil : 0) : parts.reduce(0, +)
+        guard let app else {
+            let perApp = apps.compactMap { memoryKills(app: $0) }
+            return perApp.isEmpty ? nil : perApp.reduce(0, +)
+        }
+        return mean("apps.\(app).\(MetricColumns.memoryKills)")
     }
 
     /// An app's memory kills a day while it was not in the foreground.
     func backgroundMemoryKills(app: String) -> Double? {
         guard let all = memoryKills(app: app) else { return nil }
-        let foreground = MetricColumns.memoryKillReasons.compactMap { mean("apps.\(app).foregroundExits.\($0)") }.reduce(0, +)
+        let foreground = ExitReason.memoryKills.compactMap { mean("apps.\(app).foregroundExits.\($0.rawValue)") }.reduce(0, +)
         return max(0, all - foreground)
     }
 

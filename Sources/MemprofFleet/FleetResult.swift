@@ -50,8 +50,8 @@ public struct FleetResult: Codable, Sendable, Equatable {
         public var shares: [String: Double]
     }
 
-    /// The share of a cell's days (runs) with at least one memory kill (`memoryPressure`, jetsam
-    /// reclaiming memory, or `memoryLimit`, over the per-app limit): of any app, and of each.
+    /// The share of a cell's days (runs) with at least one memory kill (an app's `memoryKills`:
+    /// jetsam ending it for memory, ``ExitReason/isMemoryKill``): of any app, and of each.
     public struct MemoryKillDays: Codable, Sendable, Equatable {
         public var all: Double
         public var apps: [String: Double]

@@ -49,9 +49,12 @@ enum RunMetrics {
             body(&scope)
         }
 
+        /// Exit counts with every reason, 0 where the report leaves one out (`MetricExtractor`'s rule).
         mutating func counts(_ key: String, _ counts: [String: Int]?) {
             guard let counts else { return }
-            object(key) { scope in for (name, n) in counts { scope.add(name, n) } }
+            object(key) { scope in
+                for reason in ExitReason.allCases { scope.add(reason.rawValue, counts[reason.rawValue] ?? 0) }
+            }
         }
 
         /// Numbers of this object.
@@ -110,6 +113,7 @@ enum RunMetrics {
             numbers("launches", [("cold", Int64(l.cold)), ("background", Int64(l.background)), ("warm", Int64(l.warm)),
                                  ("fromCompressed", Int64(l.fromCompressed))])
             counts("exits", a.exits)
+            add("memoryKills", a.memoryKills)
             members([("compressions", a.compressions), ("evictions", a.evictions), ("memoryWarnings", a.memoryWarnings),
                      ("peakFootprintBytes", Int(a.peakFootprintBytes)), ("coldRelaunchesAfterKill", a.coldRelaunchesAfterKill)])
             let r = a.resumeLatencyUs

@@ -30,35 +30,28 @@ public struct MetricColumns: Sendable, Equatable {
         killGroups = Self.killGroups(self.names)
     }
 
-    /// The columns that count memory kills of one owner: the whole run (`summary.terminations`,
-    /// owner ""), then each app (`apps.ID.exits`), by app key.
+    /// The columns that count memory kills of one owner: any app of the run (owner ""), then
+    /// each app (its `apps.ID.memoryKills`, every memory-kill reason of its exits:
+    /// ``ExitReason/isMemoryKill``), by app key. Daemons' and extensions' kills are no app's.
     public struct KillGroup: Sendable, Equatable {
         public var owner: String
         public var columns: [Int]
     }
 
-    /// Group 0 is the run's; one group per app follows. A run has a memory kill when one of its
-    /// group's columns is above zero.
+    /// Group 0 is the run's (every app's column); one group per app follows. A run has a memory
+    /// kill when one of its group's columns is above zero.
     public private(set) var killGroups: [KillGroup] = []
 
-    /// The exit reasons that are memory kills: jetsam reclaiming memory (`memoryPressure`) and
-    /// the per-app limit (`memoryLimit`).
-    public static let memoryKillReasons = ["memoryPressure", "memoryLimit"]
+    /// An app's memory kills, below `apps.ID.`.
+    public static let memoryKills = "memoryKills"
 
     static func killGroups(_ names: [String]) -> [KillGroup] {
-        var summary = KillGroup(owner: "", columns: [])
-        var apps: [String: [Int]] = [:]
-        for (c, name) in names.enumerated() {
+        let apps = names.enumerated().compactMap { c, name -> (app: String, column: Int)? in
             let path = MetricPath(name)
-            let reason = name.split(separator: ".").last.map(String.init) ?? ""
-            guard memoryKillReasons.contains(reason) else { continue }
-            if let app = path.app, path.relative == "exits.\(reason)" {
-                apps[app, default: []].append(c)
-            } else if path.app == nil, name == "summary.terminations.\(reason)" {
-                summary.columns.append(c)
-            }
-        }
-        return [summary] + apps.sorted { $0.key < $1.key }.map { KillGroup(owner: $0.key, columns: $0.value) }
+            guard let app = path.app, path.relative == memoryKills else { return nil }
+            return (app, c)
+        }.sorted { $0.app < $1.app }
+        return [KillGroup(owner: "", columns: apps.map(\.column))] + apps.map { KillGroup(owner: $0.app, columns: [$0.column]) }
     }
 
     /// The same columns in storage of their own (new strings and arrays), for another thread.

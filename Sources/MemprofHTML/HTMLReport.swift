@@ -130,8 +130,7 @@ public struct HTMLReport {
         let s = report.summary
         let device = report.device
         let tasks = s.backgroundTasks
-        let memoryKills = (s.terminations[ExitReason.memoryPressure.rawValue] ?? 0)
-            + (s.terminations[ExitReason.memoryLimit.rawValue] ?? 0)
+        let memoryKills = ExitReason.memoryKills(in: s.terminations)
         let pressure = ("time at pressure", "\(HTMLText.percent(s.timeAtPressureUs.warning, of: report.run.durationUs)) / \(HTMLText.percent(s.timeAtPressureUs.critical, of: report.run.durationUs))", "warning / critical", "")
         let peak = ("peak RAM", Format.bytes(s.peakUsedBytes), "\(HTMLText.percent(s.peakUsedBytes, of: device.appMemory)) of \(Format.bytes(device.appMemory)) app memory", "")
         let warnings = ("memory warnings", HTMLText.count(s.memoryWarnings), "rises of the pressure level", s.memoryWarnings > 0 ? "warn" : "")
@@ -146,7 +145,7 @@ public struct HTMLReport {
                 ("cold relaunches", HTMLText.count(s.coldRelaunchesAfterKill), "after the system killed the app",
                  s.coldRelaunchesAfterKill > 0 ? "bad" : ""),
                 warnings,
-                ("memory kills", HTMLText.count(memoryKills), "memoryPressure and memoryLimit exits", memoryKills > 0 ? "bad" : ""),
+                ("memory kills", HTMLText.count(memoryKills), "jetsam's kills for memory, of any process", memoryKills > 0 ? "bad" : ""),
                 ("background tasks", "\(tasks.completed) / \(tasks.expiredEnded) / \(tasks.expiredKilled)",
                  "completed / expired, ended / expired, killed (of \(tasks.started))", tasks.expiredKilled > 0 ? "bad" : ""),
                 peak,

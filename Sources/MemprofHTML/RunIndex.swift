@@ -67,8 +67,7 @@ public enum RunIndex {
             policy: headline.policy.name, seed: headline.run.seed, durationUs: headline.run.durationUs,
             generatedAt: headline.host?.generatedAt ?? "",
             evictions: headline.summary.evictions,
-            memoryKills: (terminations[ExitReason.memoryPressure.rawValue] ?? 0)
-                + (terminations[ExitReason.memoryLimit.rawValue] ?? 0),
+            memoryKills: ExitReason.memoryKills(in: terminations),
             memoryWarnings: headline.summary.memoryWarnings,
             coldRelaunchesAfterKill: headline.summary.coldRelaunchesAfterKill ?? 0,
             peakUsedBytes: headline.summary.peakUsedBytes,

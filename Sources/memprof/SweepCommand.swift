@@ -10,7 +10,13 @@ struct SweepCommand: ParsableCommand {
         commandName: "sweep",
         abstract: "Run a fleet sweep: a workload over many seeds and a matrix of devices, policies and keys.",
         discussion: "Writes fleet.json, runs.csv and fleet.html into Reports/<sweep>/ (or --out). "
-            + "With --shard K/N, runs the K-th of N parts and writes a partial result for memprof merge.")
+            + "With --shard K/N, runs the K-th of N parts and writes a partial result for memprof merge. "
+            + "The summary's columns (README \"Fleets\" defines each): a day is one run of the workload; "
+            + "\"memory kills a day\" is the mean of the apps' memory kills together (apps.APP.memoryKills: "
+            + "jetsam ending the app for memory, as memoryPressure, memoryLimit, highwater, idleExit or "
+            + "longIdleExit; daemons' kills are not counted), \"days with a memory kill\" the share of runs "
+            + "with at least one; the eviction, cold-launch and peak columns read summary.evictions, "
+            + "summary.coldLaunches and summary.peakUsedBytes.")
 
     @Argument(help: "A sweep file (YAML or JSON), or a built-in sweep: phone-fleet, phone-day-200, today-phones.")
     var file: String

@@ -44,9 +44,32 @@ import Testing
         let firstSummary = try #require(shown.firstIndex { $0.scope == "summary" })
         #expect(shown[..<firstSummary].allSatisfy { $0.metric.hasPrefix("apps.") })
         #expect(shown.last?.context == true)
-        // Within an app, its exits before the rest, memory-pressure kills first.
+        // Within an app, its memory kills of every reason first, then its exits, memory-pressure
+        // kills first.
         let mail = c.metrics.filter { $0.scope == "mail" }.map(\.name)
-        #expect(mail.first == "exits.memoryPressure")
+        #expect(Array(mail.prefix(2)) == ["memoryKills", "exits.memoryPressure"])
+    }
+
+    /// On xnu-11417 a suspended app's memory kills are idle-exit and long-idle-exit: the app's
+    /// one `memoryKills` row counts them with the others, and is judged as a kill.
+    @Test func anAppsMemoryKillsAreOneRowOfEveryReason() throws {
+        let base = makeReport { r in
+            r.apps["mail"]!.exits["memoryPressure"] = 1
+            r.apps["mail"]!.exits["idleExit"] = 2
+            r.apps["mail"]!.exits["userQuit"] = 3
+        }
+        let new = makeReport { r in
+            r.apps["mail"]!.exits["memoryPressure"] = 1
+            r.apps["mail"]!.exits["idleExit"] = 2
+            r.apps["mail"]!.exits["longIdleExit"] = 2
+            r.apps["mail"]!.exits["memoryLimit"] = 1
+            r.apps["mail"]!.exits["userQuit"] = 9
+        }
+        #expect(MetricExtractor.metrics(of: base)["apps.mail.memoryKills"] == 3)
+        let c = try Comparer.compare(base: base, new: new)
+        let kills = try #require(row(c, "apps.mail.memoryKills"))
+        #expect(kills.base == 3 && kills.new == 6 && kills.verdict == .worse)
+        #expect(CompareOutput.shownRows(c, all: false).first?.metric == "apps.mail.memoryKills")
     }
 
     @Test func aThresholdsFileSaysWhichWayIsWorse() throws {

@@ -59,6 +59,20 @@ import Testing
         #expect(MetricKitExits.backgroundCounter("userQuit") == "cumulativeNormalAppExitCount")
     }
 
+    /// The memory kills the sweep and compare count (`ExitReason.memoryKills`) are the exits
+    /// MetricKit counts as memory exits, on either side, and no other reason is.
+    @Test func theMemoryKillsAreMetricKitsMemoryExits() {
+        let memory: Set = ["cumulativeMemoryPressureExitCount", "cumulativeMemoryResourceLimitExitCount"]
+        #expect(ExitReason.memoryKills == [.memoryPressure, .memoryLimit, .highwater, .idleExit, .longIdleExit])
+        for reason in ExitReason.allCases {
+            #expect(memory.contains(MetricKitExits.backgroundCounter(reason.rawValue)) == reason.isMemoryKill, "\(reason)")
+            #expect((MetricKitExits.foregroundCounter(reason.rawValue) == "cumulativeMemoryResourceLimitExitCount") == reason.isMemoryKill,
+                    "\(reason)")
+        }
+        #expect(MetricKitExits.backgroundCounter("highwater") == "cumulativeMemoryPressureExitCount")
+        #expect(ExitReason.memoryKills(in: ["idleExit": 2, "longIdleExit": 1, "memoryLimit": 1, "userQuit": 5, "watchdog": 1]) == 4)
+    }
+
     @Test func averageSuspendedMemoryIsTheMeanAndSampleDeviation() {
         var accumulator = SuspendedMemory.Accumulator()
         for kb: Int64 in [10, 20, 30] { accumulator.add(kb * 1024) }

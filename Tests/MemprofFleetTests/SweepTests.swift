@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCompare
+import MemprofCore
 import MemprofReport
 import MemprofTestSupport
 import MemprofWorkload
@@ -47,14 +48,16 @@ import Testing
         // A column per matrix key holds each run's cell values.
         #expect(labelHeader == plan.sweep.axes.map(\.keyPath) && !labelHeader.isEmpty)
         for row in rows { #expect(row.labels == result.cells[row.cell].values(matrixKeys: labelHeader.count)) }
-        // Days with a memory kill: runs with a memoryPressure or memoryLimit kill, of any app and of each.
-        let kills = ["summary.terminations.memoryPressure", "summary.terminations.memoryLimit"].compactMap { header.firstIndex(of: $0) }
+        // Days with a memory kill: runs with an app's memory kill (any reason of ExitReason.memoryKills),
+        // of any app and of each.
+        let reasons = ExitReason.memoryKills.map { "exits.\($0.rawValue)" }
+        let kills = header.indices.filter { c in MetricPath(header[c]).app != nil && reasons.contains(MetricPath(header[c]).relative) }
         #expect(!kills.isEmpty)
         for cell in result.cells {
             let cellRows = rows.filter { $0.cell == cell.index }
             let days = cellRows.filter { row in kills.contains { (row.values[$0 - 3] ?? 0) > 0 } }.count
             #expect(cell.memoryKillDays?.all == Double(days) / Double(cellRows.count))
-            let mailKills = ["apps.mail.exits.memoryPressure", "apps.mail.exits.memoryLimit"].compactMap { header.firstIndex(of: $0) }
+            let mailKills = reasons.compactMap { header.firstIndex(of: "apps.mail.\($0)") }
             let mailDays = cellRows.filter { row in mailKills.contains { (row.values[$0 - 3] ?? 0) > 0 } }.count
             #expect(cell.memoryKillDays?.apps["mail"] == Double(mailDays) / Double(cellRows.count))
         }

@@ -77,6 +77,7 @@ public enum MetricDirection: String, Sendable, Codable, CaseIterable {
 /// | --- | --- | --- |
 /// | `coldLaunches`, `launches.cold`, `coldRelaunchesAfterKill` | higher is worse | a cold launch is what eviction costs the user |
 /// | `evictions`, `memoryWarnings` | higher is worse | memory pressure reaching apps |
+/// | `memoryKills` (an app's, derived: every memory-kill reason of its `exits`) | higher is worse | jetsam ended the app for memory, whatever xnu's reason |
 /// | `terminations.userQuit`, `exits.userQuit` | neutral | the script quits apps on purpose |
 /// | `terminations.*`, `exits.*` (every other reason) | higher is worse | kills: memory, time limits, watchdog |
 /// | `backgroundTasks.expiredEnded`, `backgroundTasks.expiredKilled` | higher is worse | work that did not finish in time |
@@ -103,6 +104,7 @@ public enum MetricDirections {
         ("coldRelaunchesAfterKill", .higherIsWorse),
         ("evictions", .higherIsWorse),
         ("memoryWarnings", .higherIsWorse),
+        ("memoryKills", .higherIsWorse),
         ("terminations.userQuit", .neutral),
         ("exits.userQuit", .neutral),
         ("terminations.*", .higherIsWorse),
@@ -168,12 +170,13 @@ public enum MetricDirections {
     }
 
     /// Where a metric of an app comes in a comparison: the app's exits and what they cost it
-    /// first (memory-pressure kills, then the per-app limit, the other exits, evictions, the cold
-    /// relaunches they cause), then its memory as MetricKit reports it; the rest after.
+    /// first (its memory kills of every reason together, memory-pressure kills, then the per-app
+    /// limit, the other exits, evictions, the cold relaunches they cause), then its memory as
+    /// MetricKit reports it; the rest after.
     public static func headlineRank(_ path: String) -> Int {
         let relative = MetricPath(path).relative
         if let rank = headline.firstIndex(of: relative) { return rank }
-        if relative.hasPrefix("exits."), relative != "exits.userQuit" { return 2 }
+        if relative.hasPrefix("exits."), relative != "exits.userQuit" { return otherExits }
         return headline.count
     }
 
@@ -183,8 +186,10 @@ public enum MetricDirections {
         MetricPath(path).app != nil && headlineRank(path) < headline.count
     }
 
-    static let headline = ["exits.memoryPressure", "exits.memoryLimit", "", "evictions", "coldRelaunchesAfterKill",
+    static let headline = ["memoryKills", "exits.memoryPressure", "exits.memoryLimit", "", "evictions", "coldRelaunchesAfterKill",
                            "launches.cold", "suspendedMemory.averageBytes", "peakFootprintBytes"]
+    /// The rank of the exits the headline does not name (`""` in it).
+    static let otherExits = headline.firstIndex(of: "")!
 
     /// The table with its patterns split into segments once.
     static let splitTable = table.map { (segments: MetricPattern.segments($0.pattern), direction: $0.direction) }
@@ -245,6 +250,23 @@ public enum MetricExtractor {
         MetricFlattener.flatten(report.summary, prefix: "summary", into: &pairs)
         MetricFlattener.flatten(report.apps, prefix: "apps", into: &pairs)
         var out = Dictionary(pairs, uniquingKeysWith: { _, last in last })
+        // Every exit reason is a metric, 0 where report.json leaves out a reason no run of the
+        // workload had (``ExitReason`` counts only some reasons when one happened): so a reason
+        // one run has and another not compares as 0 against a count, and every run of a sweep
+        // has the same metrics.
+        func everyReason(_ prefix: String, _ counts: ExitCounts?) {
+            guard counts != nil else { return }
+            for reason in ExitReason.allCases where out["\(prefix).\(reason.rawValue)"] == nil {
+                out["\(prefix).\(reason.rawValue)"] = 0
+            }
+        }
+        everyReason("summary.terminations", report.summary.terminations)
+        for (id, app) in report.apps {
+            everyReason("apps.\(id).exits", app.exits)
+            everyReason("apps.\(id).foregroundExits", app.foregroundExits)
+            // Derived, not in report.json: each app's memory kills, whatever xnu's reason.
+            out["apps.\(id).memoryKills"] = Double(app.memoryKills)
+        }
         // A program's measured memory per handler (spec §8.1): its peak in use and what it leaked.
         // Kernels' allocations are tracked too, but vary a little from run to run (Foundation's
         // caches, one-time metadata), so they are not metrics a CI gate should fail on.
