@@ -47,11 +47,10 @@ policy: xnu
 apps:
   news:
     name: News
+    averageSuspendedMemory: 180MB
+    peakMemoryUsage: 420MB
     launch: {footprint: 300MB, time: 1.2s}
     growth: 4MB/min
-    maxFootprint: 420MB
-    onBackground: {release: 120MB, time: 200ms}
-    minFootprint: 150MB
     modes: [fetch, remote-notification]
     fetch: {interval: 30m, time: 4s, allocates: 10MB}
     push: {time: 2s, allocates: 4MB}
@@ -84,6 +83,10 @@ YAML
 cat > "$src/memory/budget.yaml" <<'YAML'
 apps:
   news: {peakFootprintBytes: {max: 600MB}}
+YAML
+cat > "$src/memory/rates.yaml" <<'YAML'
+apps:
+  news: {memoryKills: {mean: {max: 20}}}
 YAML
 git() { command git -c user.name=app -c user.email=app@example.com -c init.defaultBranch=main "$@"; }
 git -C "$src" init -q
@@ -155,8 +158,12 @@ grep -q "weighted: all" "$work/Head.log" || { show Head; fail "the head sweep pr
 [ "${status[Compare and check]:-missing}" = 1 ] || { show "Compare and check"; fail "compare and check exited ${status[Compare and check]:-missing}, not 1"; }
 grep -h "^memprof compare\|^memprof check" "$work/Compare and check.log" | sed 's/^/check-release:   /' >&2 || true
 grep -q "apps.news" "$checkout/day.md" || fail "day.md does not name the news app's metrics"
-[ -s "$checkout/fleet.md" ] && [ -s "$checkout/budget.xml" ] || fail "fleet.md or budget.xml was not written"
+[ -s "$checkout/fleet.md" ] && [ -s "$checkout/budget.xml" ] && [ -s "$checkout/rates.xml" ] \
+  || fail "fleet.md, budget.xml or rates.xml was not written"
 grep -q 'failures="0"' "$checkout/budget.xml" || fail "the budget broke: $(head -c 400 "$checkout/budget.xml")"
+# The rate budget held on the head's sweep: the news app's memory kills a day, in every cell.
+grep -q 'memoryKills' "$checkout/rates.xml" || fail "rates.xml holds no memoryKills budget: $(head -c 400 "$checkout/rates.xml")"
+grep -q 'failures="0"' "$checkout/rates.xml" || fail "the rate budget broke: $(head -c 400 "$checkout/rates.xml")"
 [ -s "$GITHUB_STEP_SUMMARY" ] || fail "nothing was appended to \$GITHUB_STEP_SUMMARY"
 for file in "$RUNNER_TEMP"/memprof/memprof "$RUNNER_TEMP"/memprof/libmemprof-preload.so; do
   [ -e "$file" ] || fail "the unpacked release has no $(basename "$file")"
