@@ -23,7 +23,7 @@ public enum CalibratedSweep {
             + "objective \(decimal(c.objective.value)) over \(c.objective.statistics) statistics (95% bound \(decimal(c.objective.bound)))\n"
         out += "memprof: 1\n"
         out += "sweep: \(c.sweep.name)\n"
-        out += "workload: \(scalar(workload))\n"
+        out += "workload: \(value(workload))\n"
         out += "seeds: \(c.seeds.text)\n"
         if problem.sweep.worst != 5 { out += "worst: \(problem.sweep.worst)\n" }
         out += "set:\n"
@@ -64,7 +64,9 @@ public enum CalibratedSweep {
     /// A parameter's value in words: `612 MB`, `5m31s`, `0.35`.
     public static func human(_ v: Double, kind: String) -> String {
         switch kind {
-        case "size": Format.bytes(Bytes(v.rounded()))
+        // In megabytes (of 1024 × 1024 bytes, as the workload counts them), whole from 100 MB:
+        // a fitted size in gigabytes to one decimal would hide its interval.
+        case "size": v >= 100 * 1_048_576 ? "\(Int((v / 1_048_576).rounded())) MB" : Format.bytes(Bytes(v.rounded()))
         case "duration": Format.duration(Microseconds(v.rounded()))
         default: decimal(v)
         }

@@ -116,8 +116,8 @@ public struct Calibration: Codable, Sendable, Equatable {
         public var fitted: Double
         /// The fitted value as the calibrated sweep writes it.
         public var fittedText: String
-        /// The values of the profile whose objective stays within the bound; nil when none does
-        /// (no value of this parameter, the others held at the fit, is consistent with the field).
+        /// The values whose objective stays within the bound, along the profile and at every point
+        /// evaluated; nil when the fitted point is above the bound (no fit).
         public var interval: Interval?
         /// False when the interval is the whole declared range: the field does not constrain it.
         public var constrained: Bool

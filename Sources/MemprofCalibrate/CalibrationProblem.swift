@@ -187,6 +187,10 @@ public struct CalibrationProblem: Sendable {
         guard !fitCells.isEmpty else {
             throw located("every cell with field days is held out (holdOut); the fit needs at least one", key: "calibrate.holdOut")
         }
+        guard cells.contains(where: { $0.role == .fit && ($0.field?.exitDays ?? 0) > 0 }) else {
+            throw BadInput("the field's payloads of \(bundle) on the fitted devices have no applicationExitMetrics: "
+                + "there are no exit rates to fit")
+        }
     }
 
     static func listed(_ names: [String]) -> String {

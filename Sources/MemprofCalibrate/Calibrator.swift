@@ -141,7 +141,9 @@ public struct Calibrator {
                 needed = max(needed, Int((n * n).rounded(.up)))
             }
         }
-        let count = max(Self.minSeeds, min(spec.maxSeeds, spread ? needed : pilotCount))
+        // Without spread at the pilot (no exits there) the spread elsewhere is unknown: every
+        // evaluation runs maxSeeds.
+        let count = spread ? max(Self.minSeeds, min(spec.maxSeeds, needed)) : spec.maxSeeds
         let chosen = seeds(count)
 
         // The search on those seeds.
@@ -199,6 +201,19 @@ public struct Calibrator {
                 constrained: !(interval.map { $0.low <= p.low && $0.high >= p.high } ?? false), profile: profile))
         }
         let profileCount = evaluations.count - profileStart
+        // The set also takes every point the search and the profiles met within the bound: the
+        // projection of the joint set explored, so a trade-off between parameters (one higher,
+        // another lower) widens each one's set, as a slice through the fit alone would not show.
+        let within = evaluations.filter { ["design", "search", "profile"].contains($0.phase) && $0.objective <= bound }
+        for i in parameters.indices {
+            guard var interval = parameters[i].interval else { continue }
+            for e in within {
+                interval.low = min(interval.low, e.values[i])
+                interval.high = max(interval.high, e.values[i])
+            }
+            parameters[i].interval = interval
+            parameters[i].constrained = !(interval.low <= parameters[i].low && interval.high >= parameters[i].high)
+        }
 
         let outcome: Calibration.Outcome
         switch search.ending {

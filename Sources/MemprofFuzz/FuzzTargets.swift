@@ -338,6 +338,7 @@ enum Seeds {
         "memprof: 1\nsweep: quick\nworkload: observer-leaks\nseeds: [1, 2, 3]\nworst: 3\n",
         "memprof: 1\nsweep: mix\nworkload: phone-day-2026\nseeds: 1..2\nset: {device.osVersion: iOS 18.5}\nmatrix:\n  device: [iphone-11, iphone-15]\nmix:\n  device: {iphone-11: 55%, iphone-15: 45%}\n",
         "{\"memprof\": 1, \"sweep\": \"j\", \"workload\": \"ipad-afternoon\", \"seeds\": \"5..9\", \"matrix\": {\"seed\": [1]}}",
+        "memprof: 1\nsweep: fit\nworkload: phone-day-2026\nseeds: 1..50\nmatrix:\n  device: [iphone-11, iphone-15]\ncalibrate:\n  app: mail\n  bundleIdentifier: com.example.mail\n  parameters:\n    - {key: device.systemReserved, low: 0MB, high: 2GB}\n    - {key: generate.switchEvery, low: 2m, high: 20m}\n    - {key: apps.game.growth, low: 0.5, high: 2}\n  budget: 30\n  maxSeeds: 200\n  profilePoints: 4\n  holdOut: [iphone-15]\n",
     ]
 
     static let thresholdExamples = [

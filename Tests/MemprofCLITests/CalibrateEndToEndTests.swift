@@ -1,0 +1,89 @@
+import Foundation
+import MemprofTestSupport
+import Testing
+
+/// `memprof calibrate` through the built binary: its exit statuses, what it writes, and that the
+/// calibrated sweep runs.
+@Suite(.serialized) struct CalibrateEndToEndTests {
+    static let day = """
+        memprof: 1
+        name: day
+        duration: 2h
+        device: {preset: iphone-11, osVersion: "iOS 18.5 (22F76)"}
+        policy: seed-2015
+        apps:
+          team: {peakMemoryUsage: 420MB, averageSuspendedMemory: 180MB}
+          browser: {launch: {footprint: 500MB}, growth: 10MB/min, maxFootprint: 1200MB, onBackground: {release: 200MB}}
+          hog: {launch: {footprint: 1500MB}, onBackground: {release: 100MB}}
+        generate: {switchEvery: 4m, weights: {team: 3, browser: 2, hog: 1}, homeEvery: 30m}
+        """
+
+    static func base(_ parameters: String, budget: Int = 2) -> String {
+        """
+        memprof: 1
+        sweep: team
+        workload: day.yaml
+        seeds: 1..100
+        calibrate:
+          app: team
+          parameters:
+            - \(parameters)
+          budget: \(budget)
+          maxSeeds: 20
+          profilePoints: 0
+
+        """
+    }
+
+    /// A field of memprof's own: 20 days on an iPhone XR, exported as MetricKit payloads.
+    static func field(in dir: URL) throws {
+        try day.write(to: dir.appendingPathComponent("day.yaml"), atomically: true, encoding: .utf8)
+        try "memprof: 1\nsweep: users\nworkload: day.yaml\nseeds: 500..519\nset: {device.systemReserved: 1500MB}\nmatrix:\n  device.preset: [iphone-xr]\n"
+            .write(to: dir.appendingPathComponent("users.yaml"), atomically: true, encoding: .utf8)
+        #expect(try ProcessRunner.memprof(["sweep", "users.yaml", "--out", "users"], in: dir).status == 0)
+        #expect(try ProcessRunner.memprof(["export", "users", "--format", "metrickit", "-o", "payloads"], in: dir).status == 0)
+    }
+
+    @Test func badInputIsLocatedAndWritesNothing() throws {
+        let dir = try Scratch.makeDirectory("calibrate")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.field(in: dir)
+        try Self.base("{key: device.systemReserved, low: 2000MB, high: 0MB}").write(to: dir.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+        let r = try ProcessRunner.memprof(["calibrate", "payloads", "--sweep", "base.yaml", "-o", "out"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("base.yaml:8:55: calibrate.parameters[0].high: high (0MB) must be above low (2000MB)"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+        // A key the workload refuses at the range's ends is located at the parameter.
+        try Self.base("{key: apps.nosuch.launch.footprint, low: 1MB, high: 2MB}").write(to: dir.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+        let unknown = try ProcessRunner.memprof(["calibrate", "payloads", "--sweep", "base.yaml", "-o", "out"], in: dir)
+        #expect(unknown.status == 2 && unknown.stderr.contains("base.yaml:8:13: apps.nosuch.launch.footprint:"), "\(unknown.stderr)")
+        // The app must be in the field.
+        try (Self.base("{key: device.systemReserved, low: 0MB, high: 2000MB}") + "  bundleIdentifier: com.example.other\n")
+            .write(to: dir.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+        let other = try ProcessRunner.memprof(["calibrate", "payloads", "--sweep", "base.yaml", "-o", "out"], in: dir)
+        #expect(other.status == 2 && other.stderr.contains("no payload of com.example.other"), "\(other.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+    }
+
+    /// A budget of two evaluations cannot reach the field from a range that cannot produce it:
+    /// exit 1, the files written, the calibrated sweep runnable.
+    @Test func withoutAFitItExitsOneAndWritesTheBestPoint() throws {
+        let dir = try Scratch.makeDirectory("calibrate")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.field(in: dir)
+        try Self.base("{key: device.systemReserved, low: 0MB, high: 100MB}").write(to: dir.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+        let r = try ProcessRunner.memprof(["calibrate", "payloads", "--sweep", "base.yaml", "-o", "out", "--threads", "2"], in: dir)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("NO FIT (budget spent). budget spent: 2 evaluations"), "\(r.stdout)")
+        #expect(r.stdout.contains("OUTSIDE"))
+        #expect(Scratch.listing(dir.appendingPathComponent("out")) == ["calibration.json", "sweep.yaml"])
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("out/calibration.json"))) as! [String: Any]
+        #expect(json["schema"] as? String == "memprof.calibration/1" && json["outcome"] as? String == "budgetSpent")
+        let sweep = try String(contentsOf: dir.appendingPathComponent("out/sweep.yaml"), encoding: .utf8)
+        #expect(sweep.contains("workload: ../day.yaml\nseeds: 1..20\n"), "\(sweep)")
+        #expect(sweep.contains("  device.systemReserved: "))
+        #expect(sweep.contains("matrix:\n  device.preset: [iphone-xr]\n"))
+        let run = try ProcessRunner.memprof(["sweep", "out/sweep.yaml", "--out", "again"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+}
