@@ -5,6 +5,10 @@ public enum AppMode: String, Sendable, Hashable, Codable, CaseIterable {
     case audio
     case location
     case voip
+    /// `processing`: the mode `BGProcessingTask` needs (developer.apple.com/documentation/
+    /// backgroundtasks/bgprocessingtask: "requires setting the processing UIBackgroundModes
+    /// capability").
+    case processing
 }
 
 /// A background handler: how long it runs, what it holds while running, and optional real work.
@@ -61,6 +65,37 @@ public struct FetchSpec: Sendable, Hashable {
     }
 }
 
+/// A BGTaskScheduler request an app submits (iOS 13 and later, the `xnu` policy): an app refresh
+/// task (`BGAppRefreshTaskRequest`) or a processing task (`BGProcessingTaskRequest`). The app
+/// submits it on entering the background and again when the task starts (as Apple's sample
+/// "Refreshing and Maintaining Your App Using Background Tasks" does); a new request replaces the
+/// pending one. The system runs it no earlier than `earliestUs` after the submission, at a time it
+/// chooses (the model choices say how memprof chooses it).
+public struct ScheduledTaskSpec: Sendable, Hashable {
+    /// `earliestBeginDate`, counted from the submission.
+    public var earliestUs: Microseconds
+    public var handler: HandlerSpec
+    /// `requiresExternalPower` (processing tasks only): run only while the phone charges.
+    public var requiresExternalPower: Bool
+
+    public init(earliestUs: Microseconds, handler: HandlerSpec, requiresExternalPower: Bool = false) {
+        self.earliestUs = earliestUs
+        self.handler = handler
+        self.requiresExternalPower = requiresExternalPower
+    }
+}
+
+/// When the phone is on its charger: from `startUs` until `endUs`, counted from the run's start.
+public struct ChargingInterval: Sendable, Hashable {
+    public var startUs: Microseconds
+    public var endUs: Microseconds
+
+    public init(startUs: Microseconds, endUs: Microseconds) {
+        self.startUs = startUs
+        self.endUs = endUs
+    }
+}
+
 /// VoIP keep-alive: a short handler every `keepaliveUs`.
 public struct VoIPSpec: Sendable, Hashable {
     public var keepaliveUs: Microseconds
@@ -95,6 +130,10 @@ public struct AppSpec: Sendable, Hashable {
     public var push: HandlerSpec?
     public var backgroundTask: BackgroundTaskSpec?
     public var voip: VoIPSpec?
+    /// Its `BGAppRefreshTask` request (needs the `fetch` mode).
+    public var refresh: ScheduledTaskSpec?
+    /// Its `BGProcessingTask` request (needs the `processing` mode).
+    public var processing: ScheduledTaskSpec?
     /// Objects the script can show and dismiss (spec §7).
     public var objects: [ObjectSpec] = []
     /// The app has the increased-memory-limit entitlement: its active limit is the device's

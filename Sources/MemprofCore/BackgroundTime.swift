@@ -30,6 +30,23 @@ public enum BackgroundTime {
         }
     }
 
+    /// The window of a `BGAppRefreshTask` (iOS 13 and later): 30 s. Apple's session introducing
+    /// BGTaskScheduler (WWDC 2019 session 707, "Advances in App Background Execution") gives app
+    /// refresh "30 seconds of runtime", as background fetch had; Apple's reference
+    /// (developer.apple.com/documentation/backgroundtasks/bgapprefreshtask) calls it "a short
+    /// task" with no figure. Past it the system calls the task's expiration handler: memprof ends
+    /// the task there (`expiredEnded`) and does not kill the app.
+    public static let refreshWindowUs: Microseconds = 30 * .second
+
+    /// Whether BGTaskScheduler runs (app refresh and processing tasks, and background fetch as
+    /// the system schedules it from iOS 13): the `xnu` policy on an iPhone or iPad whose iOS is
+    /// 13 or later (a device that names no version runs the `xnu` preset's era, iOS 16). The
+    /// framework is "iOS 13.0+" (developer.apple.com/documentation/backgroundtasks); `seed-2015`
+    /// keeps the reference text's exact fetch intervals and has no such tasks.
+    public static func schedulesTasks(on device: Device, policy: PolicySettings) -> Bool {
+        policy.xnu != nil && device.platform == .ios && (device.osMajor ?? XNUSettings.kernelIOSMajor) >= 13
+    }
+
     /// The limit on `device` under `xnu`: its iOS version's (a device that names none runs the
     /// `xnu` preset's era, iOS 16, ``XNUSettings/kernel``); nil on a Mac, which has no such limit.
     public static func taskLimitUs(on device: Device) -> Microseconds? {

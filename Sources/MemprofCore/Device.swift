@@ -31,6 +31,11 @@ public struct Device: Sendable, Hashable, Codable {
     /// The per-app limit of an app with the increased-memory-limit entitlement
     /// (`increasedMemoryLimit`); nil uses ``entitledAppLimit``'s default. Left out when not given.
     public var increasedAppLimit: Bytes?
+    /// iPadOS's virtual memory swap (from iPadOS 16, on the iPads that have it): the memory one
+    /// app may use with it, RAM and swap on flash together, as Apple publishes it (16 GB on the
+    /// M1 iPads: ``DeviceSources/iPadOS16Swap``); nil on a device without swap. A device with
+    /// it swaps (xnu's `VM_CONFIG_SWAP_IS_ACTIVE`). Left out when nil.
+    public var virtualMemorySwap: Bytes?
 
     public init(name: String, platform: Platform, ram: Bytes, systemReserved: Bytes, appLimit: Bytes,
                 flash: Bytes, flashReadRate: Bytes, pageSize: Bytes, cpuScale: Double, osVersion: String? = nil,

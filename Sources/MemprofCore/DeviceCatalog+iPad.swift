@@ -141,21 +141,26 @@ extension DeviceModel {
         basis: "an 8 GB iPad, model not named",
         rule: "no 16 GB iPad measured; the 8 GB iPad's ≈75% of RAM on iPadOS 26.0–26.3, \(DeviceSources.ipad8GBForum.location)"))]
 
-    /// 8 GB (the models below 1 TB); the 8 GB iPad figure.
+    /// 8 GB (the models below 1 TB); the 8 GB iPad figure. Virtual memory swap from iPadOS 16,
+    /// apps up to 16 GB (``DeviceSources/iPadOS16Swap``).
     static let iPadPro11Third = make(
         "ipad-pro-11-3", "iPad Pro 11-inch (3rd generation)", ["iPad13,4", "iPad13,5", "iPad13,6", "iPad13,7"],
         year: 2021, chip: "M1", ram: 8 * .gigabyte, ramSource: DeviceSources.ipadRAMList, limit: eightGBIPad,
-        shipped: "iPadOS 14", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices, earlierLimits: eightGBIPadEarlier)
+        shipped: "iPadOS 14", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices, earlierLimits: eightGBIPadEarlier,
+        swap: 16 * .gigabyte)
     /// 4 GB; derived from the iPad Pro 11-inch (1st generation).
     static let iPad10 = make(
         "ipad-10", "iPad (10th generation)", ["iPad13,18", "iPad13,19"], year: 2022, chip: "A14 Bionic",
         ram: 4 * .gigabyte, ramSource: DeviceSources.ipadRAMList, limit: derived(from: iPadPro11),
         shipped: "iPadOS 16", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices)
-    /// 8 GB; the 8 GB iPad figure.
+    /// 8 GB; the 8 GB iPad figure. Virtual memory swap from iPadOS 16, apps up to 16 GB, on the
+    /// models with 256 GB of storage (the 64 GB model has none; the preset stands for the 256 GB
+    /// one) (``DeviceSources/iPadOS16Swap``).
     static let iPadAir5 = make(
         "ipad-air-5", "iPad Air (5th generation)", ["iPad13,16", "iPad13,17"], year: 2022, chip: "M1",
         ram: 8 * .gigabyte, ramSource: DeviceSources.ipadRAMList, limit: eightGBIPad,
-        shipped: "iPadOS 15", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices, earlierLimits: eightGBIPadEarlier)
+        shipped: "iPadOS 15", latest: iPadOS27, latestSource: DeviceSources.iPadOS27Devices, earlierLimits: eightGBIPadEarlier,
+        swap: 16 * .gigabyte)
     /// 8 GB (the models below 1 TB); the 8 GB iPad figure.
     static let iPadPro11Fourth = make(
         "ipad-pro-11-4", "iPad Pro 11-inch (4th generation)", ["iPad14,3", "iPad14,4"], year: 2022, chip: "M2",

@@ -14,10 +14,11 @@ extension DeviceModel {
     static func make(_ name: String, _ model: String, _ products: [String], year: Int, chip: String,
                      ram: Bytes, ramSource: Citation, limit: (Bytes, LimitProvenance),
                      shipped: String, latest: String, latestSource: Citation, osVersion: String? = nil,
-                     earlierLimits: [EarlierLimit] = []) -> DeviceModel {
-        let device = Device(name: name, platform: .ios, ram: ram, systemReserved: ram / 4, appLimit: limit.0,
+                     earlierLimits: [EarlierLimit] = [], swap: Bytes? = nil) -> DeviceModel {
+        var device = Device(name: name, platform: .ios, ram: ram, systemReserved: ram / 4, appLimit: limit.0,
                             flash: ram / 4, flashReadRate: 1 * .gigabyte, pageSize: 16 * .kilobyte,
                             cpuScale: cpuScale(chip: chip), osVersion: osVersion ?? latest)
+        device.virtualMemorySwap = swap
         return DeviceModel(device: device, model: model, products: products, year: year, chip: chip,
                            ramSource: ramSource, limit: limit.1, shippedOS: shipped, latestOS: latest,
                            latestOSSource: latestSource, earlierLimits: earlierLimits)
@@ -40,6 +41,16 @@ extension DeviceModel {
         }
         return (basis.device.appLimit,
                 .derived(basis: basis.name, rule: "\(basis.model)'s limit (\(how)): the nearest measured model with the same RAM"))
+    }
+
+    /// The first major release with virtual memory swap: iPadOS 16 (``DeviceSources/iPadOS16Swap``).
+    public static let swapFromMajor = 16
+
+    /// `device` with its swap as its iPadOS has it: none before iPadOS 16.
+    public static func swapOnItsOS(_ device: Device) -> Device {
+        var device = device
+        if let major = device.osMajor, major < swapFromMajor { device.virtualMemorySwap = nil }
+        return device
     }
 
     /// How much slower than the host a chip runs measured work: memprof's estimate, 4.0 for the

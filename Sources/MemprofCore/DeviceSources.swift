@@ -160,5 +160,13 @@ public enum DeviceSources {
     public static let iOS1258 = Citation("blacktop/ipsw-diffs, 12_5_7_16H81__vs_12_5_8_16H88/README.md",
                                          "blacktop/ipsw-diffs 12_5_7_16H81__vs_12_5_8_16H88/README.md")
     /// The reference text memprof starts from (its iPhone 6 Plus and iPad Air 2 figures).
+    /// MacRumors, "iPadOS 16 Lets Apps Use Storage as Virtual RAM on Recent iPads" (Sami Fathi,
+    /// June 2022), reading the footnote of Apple's iPadOS 16 preview page: "For M1 iPad Pro
+    /// models, apps can use up to 16GB of memory"; the fifth-generation iPad Air (M1) "with at least
+    /// 256GB of storage" also has it (the footnote first said fourth generation, then was
+    /// corrected). Read in a forum's repost of the article, whose address is given.
+    public static let iPadOS16Swap = Citation(
+        "MacRumors: iPadOS 16 virtual memory swap on M1 iPads, apps up to 16 GB (Apple's preview footnote; reposted)",
+        "https://holo.fyi/threads/ipados-16-lets-apps-use-storage-as-virtual-ram-on-recent-ipads.65841/latest")
     public static let referenceText = Citation("memprof's reference text (README, Built-in devices)", "memprof README.md")
 }

@@ -41,12 +41,18 @@ public enum BackgroundActivity: String, Sendable, Hashable, CaseIterable {
     case location
     case voipCall
     case voipKeepalive
+    /// A BGTaskScheduler app refresh task.
+    case refresh
+    /// A BGTaskScheduler processing task.
+    case processing
 
     public init(_ kind: HandlerKind) {
         switch kind {
         case .backgroundTask: self = .backgroundTask
         case .fetch: self = .fetch
         case .push: self = .push
+        case .refresh: self = .refresh
+        case .processing: self = .processing
         }
     }
 }

@@ -13,6 +13,9 @@ public struct LimitFit: Sendable, Hashable {
         case fetch
         /// The push handler's `time` against the push window (30 s).
         case push
+        /// A BGTaskScheduler app refresh task's `time` against its 30 s
+        /// (``BackgroundTime/refreshWindowUs``), where the device's iOS schedules tasks.
+        case refresh
         /// The most the app declares it holds (launch footprint, grown to `maxFootprint`, plus its
         /// largest handler allocation) against its active limit on the device (``AppSpec/activeLimit(on:)``:
         /// the per-app limit, or the increased one with the entitlement).
@@ -25,6 +28,7 @@ public struct LimitFit: Sendable, Hashable {
             case .backgroundTask: ["backgroundTask", "time"]
             case .fetch: ["fetch", "time"]
             case .push: ["push", "time"]
+            case .refresh: ["refresh", "time"]
             case .footprint: ["launch", "footprint"]
             }
         }
@@ -36,6 +40,7 @@ public struct LimitFit: Sendable, Hashable {
             case .backgroundTask: "background task"
             case .fetch: "fetch"
             case .push: "push"
+            case .refresh: "app refresh task"
             case .footprint: "footprint"
             }
         }
@@ -79,6 +84,9 @@ extension AppSpec {
             if modes.contains(.remoteNotification), let push {
                 fits.append(LimitFit(subject: .push, declared: push.timeUs, limit: policy.pushWindowUs))
             }
+            if modes.contains(.fetch), let refresh, BackgroundTime.schedulesTasks(on: device, policy: policy) {
+                fits.append(LimitFit(subject: .refresh, declared: refresh.handler.timeUs, limit: BackgroundTime.refreshWindowUs))
+            }
         }
         fits.append(LimitFit(subject: .footprint, declared: declaredPeakFootprint, limit: activeLimit(on: device)))
         return fits
@@ -87,7 +95,8 @@ extension AppSpec {
     /// The most the app declares it holds at once: its launch footprint grown to `maxFootprint`,
     /// plus the largest allocation of one of its handlers.
     public var declaredPeakFootprint: Bytes {
-        let handlers = [fetch?.handler.allocates, push?.allocates, backgroundTask?.handler.allocates]
+        let handlers = [fetch?.handler.allocates, push?.allocates, backgroundTask?.handler.allocates,
+                        refresh?.handler.allocates, processing?.handler.allocates]
         return max(launchFootprint, maxFootprint ?? launchFootprint) + (handlers.compactMap { $0 }.max() ?? 0)
     }
 }
@@ -114,6 +123,8 @@ public struct Headroom: Sendable, Hashable, Codable {
     public var backgroundTask: Time?
     public var fetch: Time?
     public var push: Time?
+    /// Absent unless the app declares an app refresh task on an iOS that schedules it.
+    public var refresh: Time?
     public var footprint: Memory
 
     /// The headroom of `app` in a run where it peaked at `peakBytes`.
@@ -127,6 +138,7 @@ public struct Headroom: Sendable, Hashable, Codable {
             case .backgroundTask: backgroundTask = time
             case .fetch: fetch = time
             case .push: push = time
+            case .refresh: refresh = time
             case .footprint: break
             }
         }
@@ -136,7 +148,7 @@ public struct Headroom: Sendable, Hashable, Codable {
     public var phrases: [String] {
         var out: [String] = []
         let handlers: [(LimitFit.Subject, Time?)] = [(.enterBackground, enterBackground), (.backgroundTask, backgroundTask),
-                                                      (.fetch, fetch), (.push, push)]
+                                                      (.fetch, fetch), (.push, push), (.refresh, refresh)]
         for case (let subject, let time?) in handlers {
             let rest = time.spareUs >= 0 ? "\(Format.duration(time.spareUs)) to spare"
                 : "\(Format.duration(-time.spareUs)) over"

@@ -132,10 +132,14 @@ public struct Workload: Sendable, Hashable {
     public var processes: [ProcessSpec]
     public var script: [ScriptEntry]
     public var generate: GenerateSpec?
+    /// When the phone charges, in order and apart: what BGTaskScheduler's processing tasks that
+    /// require external power wait for. Empty: never.
+    public var charging: [ChargingInterval]
 
     public init(name: String, seed: UInt64 = 0, durationUs: Microseconds, device: Device,
                 policy: PolicySettings = .seed2015, apps: [AppSpec], processes: [ProcessSpec] = [],
-                script: [ScriptEntry], generate: GenerateSpec? = nil) {
+                script: [ScriptEntry], generate: GenerateSpec? = nil, charging: [ChargingInterval] = []) {
+        self.charging = charging
         self.name = name
         self.seed = seed
         self.durationUs = durationUs

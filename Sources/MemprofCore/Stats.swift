@@ -7,6 +7,17 @@ public struct HandlerCounts: Sendable, Hashable, Codable {
     public init() {}
 }
 
+/// Counts of BGTaskScheduler tasks of one kind: started, completed, and expired (the system
+/// called the expiration handler: an app refresh task past its window, a processing task when the
+/// user started using the phone or it was unplugged; the task ends there, the app is not killed).
+public struct ScheduledTaskCounts: Sendable, Hashable, Codable {
+    public var started = 0
+    public var completed = 0
+    public var expired = 0
+
+    public init() {}
+}
+
 /// Counts of background tasks (spec §10).
 public struct BackgroundTaskCounts: Sendable, Hashable, Codable {
     public var started = 0
@@ -101,6 +112,11 @@ public struct AppStats: Sendable, Hashable, Codable {
     public var backgroundTasks = BackgroundTaskCounts()
     public var fetches = HandlerCounts()
     public var pushes = HandlerCounts()
+    /// BGTaskScheduler app refresh tasks (``ScheduledTaskCounts``); absent for an app that
+    /// declares none.
+    public var refreshTasks: ScheduledTaskCounts?
+    /// BGTaskScheduler processing tasks; absent for an app that declares none.
+    public var processingTasks: ScheduledTaskCounts?
     /// Cold launches into the foreground of an app the system had killed (memory or time limits).
     public var coldRelaunchesAfterKill = 0
     /// How the app's declared handlers and its peak footprint sit against their limits.
@@ -169,6 +185,10 @@ public struct Summary: Sendable, Hashable, Codable {
     public var backgroundTasks = BackgroundTaskCounts()
     public var fetches = HandlerCounts()
     public var pushes = HandlerCounts()
+    /// BGTaskScheduler app refresh tasks of all apps; absent when no app declares one.
+    public var refreshTasks: ScheduledTaskCounts?
+    /// BGTaskScheduler processing tasks of all apps; absent when no app declares one.
+    public var processingTasks: ScheduledTaskCounts?
     public var peakUsedBytes: Bytes = 0
     public var peakCompressedBytes: Bytes = 0
     public var timeAtPressureUs = PressureTimes()

@@ -71,6 +71,10 @@ public enum HandlerKind: String, Sendable, Hashable, Codable, CaseIterable {
     case backgroundTask
     case fetch
     case push
+    /// A BGTaskScheduler app refresh task.
+    case refresh
+    /// A BGTaskScheduler processing task.
+    case processing
 }
 
 /// Runs the work of a handler for real, outside the simulation.

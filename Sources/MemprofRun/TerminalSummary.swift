@@ -55,6 +55,10 @@ public enum TerminalSummary {
             + "\(s.backgroundTasks.expiredEnded) expired and ended, \(s.backgroundTasks.expiredKilled) killed; "
             + "fetches \(s.fetches.completed)/\(s.fetches.started) (\(s.fetches.timedOut) timed out); "
             + "pushes \(s.pushes.completed)/\(s.pushes.started) (\(s.pushes.timedOut) timed out)")
+        let scheduled = [("refresh", s.refreshTasks), ("processing", s.processingTasks)].compactMap { name, c in
+            c.map { "\(name) \($0.completed)/\($0.started) (\($0.expired) expired)" }
+        }
+        if !scheduled.isEmpty { lines.append("BGTaskScheduler \(scheduled.joined(separator: "; "))") }
         lines.append("kills      \(kills.isEmpty ? "none" : kills)")
         if let swap = s.swap {
             lines.append("swap       peak \(Format.bytes(swap.peakBytes)) paged out, "

@@ -6,7 +6,7 @@ extension WorkloadParser {
     static let appKeys = ["name", "launch", "resumeTime", "growth", "maxFootprint", "minFootprint", "onBackground",
                           "onMemoryWarning", "modes", "fetch", "push", "backgroundTask", "voip", "objects",
                           "increasedMemoryLimit", "inactiveLimit", "compressionRatio", "averageSuspendedMemory",
-                          "peakMemoryUsage"]
+                          "peakMemoryUsage", "refresh", "processing"]
     static let handlerKeys = ["time", "allocates", "work", "timing", "locksFile", "cpu"]
 
     func parseApp(id: String, _ node: NodeReader, policy: PolicySettings, platform: Platform = .ios,
@@ -72,6 +72,17 @@ extension WorkloadParser {
             let f = try v.mapping(allowed: ["interval"] + Self.handlerKeys)
             app.fetch = FetchSpec(intervalUs: try f["interval"].map { try $0.positiveDuration() },
                                   handler: try parseHandler(f))
+        }
+        if let v = m["refresh"] {
+            try require(.fetch, in: app, for: v)
+            let r = try v.mapping(allowed: ["earliest"] + Self.handlerKeys)
+            app.refresh = ScheduledTaskSpec(earliestUs: try r.required("earliest").duration(), handler: try parseHandler(r))
+        }
+        if let v = m["processing"] {
+            try require(.processing, in: app, for: v)
+            let p = try v.mapping(allowed: ["earliest", "requiresExternalPower"] + Self.handlerKeys)
+            app.processing = ScheduledTaskSpec(earliestUs: try p.required("earliest").duration(), handler: try parseHandler(p),
+                                               requiresExternalPower: try p["requiresExternalPower"]?.bool() ?? false)
         }
         if let v = m["push"] {
             try require(.remoteNotification, in: app, for: v)

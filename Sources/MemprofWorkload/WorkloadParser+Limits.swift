@@ -71,6 +71,9 @@ extension WorkloadParser {
                 ? "the task is ended at the limit (endsOnExpiration)" : "the app is killed with backgroundTaskTimeout"
             return "\(Format.duration(fit.declared)) does not fit the \(Format.duration(fit.limit)) background task "
                 + "limit: \(outcome), \(Format.duration(over)) before the task is done"
+        case .refresh:
+            return "\(Format.duration(fit.declared)) does not fit the \(Format.duration(fit.limit)) of an app refresh task: "
+                + "the system expires it \(Format.duration(over)) before its handler is done"
         case .fetch, .push:
             return "\(Format.duration(fit.declared)) does not fit the \(Format.duration(fit.limit)) \(fit.subject.label) "
                 + "window: in the background the app is killed with \(fit.subject.rawValue)Timeout "

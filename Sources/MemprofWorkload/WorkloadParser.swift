@@ -25,7 +25,7 @@ public struct WorkloadParser {
     }
 
     static let topKeys = ["memprof", "name", "seed", "duration", "device", "policy", "apps", "processes", "population",
-                          "script", "generate"]
+                          "script", "generate", "charging"]
 
     public func parse(_ text: String) throws -> Workload {
         try parseReportingWarnings(text).workload
@@ -70,7 +70,7 @@ public struct WorkloadParser {
         }
         let seed = try top["seed"].map { UInt64(try $0.nonNegativeInt()) } ?? 0
         let duration = try top.required("duration").positiveDuration()
-        var device = try top["device"].map(parseDevice) ?? Device.preset(named: "iphone-6-plus")!
+        var device = DeviceModel.swapOnItsOS(try top["device"].map(parseDevice) ?? Device.preset(named: "iphone-6-plus")!)
         var policy = try top["policy"].map(parsePolicy) ?? .seed2015
         // The xnu policy uses the numbers of the kernel the device's iOS version runs, and that
         // version's background-task limit unless the workload gives its own.
@@ -112,8 +112,9 @@ public struct WorkloadParser {
             try parseScript($0, apps: apps, ids: ids, processIDs: processes.map(\.id), duration: duration)
         } ?? []
         let generate = try top["generate"].map { try parseGenerate($0, ids: ids) }
+        let charging = try top["charging"].map { try parseCharging($0, duration: duration) } ?? []
         let workload = Workload(name: name, seed: seed, durationUs: duration, device: device, policy: policy,
-                                apps: apps, processes: processes, script: script, generate: generate)
+                                apps: apps, processes: processes, script: script, generate: generate, charging: charging)
         let appNodes = appEntries.map(\.1)
         try checkReleases(workload, appNodes: appNodes)
         return (workload, limitWarnings(workload, appNodes: appNodes))

@@ -140,6 +140,8 @@ struct ListCommand: ParsableCommand {
             return ["\(d.name): \(m.model) (\(m.products.joined(separator: ", "))), \(m.year), \(m.chip)",
                     "  RAM \(Format.bytes(d.ram)): \(cite(m.ramSource))",
                     "  app limit \(megabytes(d.appLimit)): \(limit)"] + earlier
+                + (d.virtualMemorySwap.map { ["  virtual memory swap from iPadOS \(DeviceModel.swapFromMajor), apps up to "
+                    + "\(Format.bytes($0)): \(cite(DeviceSources.iPadOS16Swap))"] } ?? [])
                 + ["  increased-memory-limit on \(d.osVersion ?? m.latestOS) (xnu): \(entitlement(d))",
                    "  page \(Format.bytes(d.pageSize)): \(page)",
                     "  shipped with \(m.shippedOS): the major release current when it came out (\(m.year))",

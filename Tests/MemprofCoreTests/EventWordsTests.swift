@@ -16,7 +16,7 @@ import Testing
         #expect(PushDeliveredReason.allCases.map(\.rawValue)
             == ["no remote-notification mode", "the user quit the app", "the app was never launched"])
         #expect(BackgroundActivity.allCases.map(\.rawValue)
-            == ["backgroundTask", "fetch", "push", "audio", "location", "voipCall", "voipKeepalive"])
+            == ["backgroundTask", "fetch", "push", "audio", "location", "voipCall", "voipKeepalive", "refresh", "processing"])
         #expect(HandlerKind.allCases.map { BackgroundActivity($0).rawValue } == HandlerKind.allCases.map(\.rawValue))
     }
 

@@ -59,6 +59,14 @@ struct AppRuntime {
     var task: HandlerRun?
     var fetchRun: HandlerRun?
     var pushRun: HandlerRun?
+    var refreshRun: HandlerRun?
+    var processingRun: HandlerRun?
+    /// BGTaskScheduler's pending requests (Scheduler.swift): the earliest time each may run, by
+    /// kind (a fetch from iOS 13 is scheduled as one); they outlive the app's life, as the
+    /// scheduler holds them.
+    var fetchDueUs: Microseconds?
+    var refreshDueUs: Microseconds?
+    var processingDueUs: Microseconds?
     var voipHandlerToken: UInt64?
     var voipCallToken: UInt64?
     var playing = false
@@ -90,12 +98,14 @@ struct AppRuntime {
         remoteNotificationMode = spec.modes.contains(.remoteNotification)
         voipMode = spec.modes.contains(.voip)
         stats = AppStats(name: spec.displayName)
+        if spec.refresh != nil { stats.refreshTasks = ScheduledTaskCounts() }
+        if spec.processing != nil { stats.processingTasks = ScheduledTaskCounts() }
     }
 
     /// Something keeps the app in `background` instead of suspending it.
     var keepsRunning: Bool {
         launchingInBackground || enterBackgroundHandlerRunning || task != nil || fetchRun != nil
-            || pushRun != nil || voipHandlerToken != nil || voipCallToken != nil || playing || tracking
+            || pushRun != nil || refreshRun != nil || processingRun != nil || voipHandlerToken != nil || voipCallToken != nil || playing || tracking
     }
 
     /// What it holds in RAM: its footprint, or while its memory is compressed the pool's bytes
@@ -109,6 +119,8 @@ struct AppRuntime {
             case .backgroundTask: task
             case .fetch: fetchRun
             case .push: pushRun
+            case .refresh: refreshRun
+            case .processing: processingRun
             }
         }
         set {
@@ -116,6 +128,28 @@ struct AppRuntime {
             case .backgroundTask: task = newValue
             case .fetch: fetchRun = newValue
             case .push: pushRun = newValue
+            case .refresh: refreshRun = newValue
+            case .processing: processingRun = newValue
+            }
+        }
+    }
+
+    /// The pending BGTaskScheduler request of `kind` (fetch, refresh, processing): its earliest time.
+    subscript(due kind: HandlerKind) -> Microseconds? {
+        get {
+            switch kind {
+            case .fetch: fetchDueUs
+            case .refresh: refreshDueUs
+            case .processing: processingDueUs
+            case .backgroundTask, .push: nil
+            }
+        }
+        set {
+            switch kind {
+            case .fetch: fetchDueUs = newValue
+            case .refresh: refreshDueUs = newValue
+            case .processing: processingDueUs = newValue
+            case .backgroundTask, .push: break
             }
         }
     }
@@ -155,6 +189,8 @@ struct AppRuntime {
         task = nil
         fetchRun = nil
         pushRun = nil
+        refreshRun = nil
+        processingRun = nil
         voipHandlerToken = nil
         voipCallToken = nil
         playing = false

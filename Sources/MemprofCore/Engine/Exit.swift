@@ -22,6 +22,8 @@ extension Simulator {
         if reason == .userQuit {
             apps[i].userQuit = true
             apps[i].fetchWakeToken = makeToken()
+            // The system launches no app the user swiped away for its requests (Scheduler.swift).
+            for kind in Self.scheduledKinds { apps[i][due: kind] = nil }
         } else if from.isForeground && entersBackground {
             // A system kill in the foreground counts as leaving it (spec §2.2): the app stays
             // eligible for its fetch wake, as it would be had it been killed in the background.

@@ -36,6 +36,7 @@ extension Simulator {
     /// Bookkeeping shared by launches and resumes once the app is `inactive` in the foreground.
     mutating func enterForeground(_ i: Int) {
         foreground = i
+        if schedulesTasks { userStartsUsingPhone() }
         apps[i].activationPending = false
         apps[i].interruptedUntilUs = 0
         apps[i].foregroundToken = makeToken()

@@ -59,6 +59,7 @@ extension Simulator {
         }
         guard apps[i].state == .background else { return }
         scheduleFetchWake(i)
+        submitTaskRequests(i)
         suspendIfIdle(i, after: .callback(.applicationDidEnterBackground))
     }
 

@@ -58,6 +58,11 @@ enum Occurrence {
     /// launchd's throttle after a process's death has passed: it is started again once memory
     /// allows (Processes.swift). `life` is the death it follows.
     case relaunch(process: Int, life: Int)
+    /// A BGTaskScheduler request reaches its earliest time (Scheduler.swift): the loop's pass
+    /// offers it its time.
+    case scheduledTaskDue
+    /// The phone is put on (`true`) or taken off its charger (Scheduler.swift).
+    case charging(on: Bool)
     /// A notification service extension's push is done (Processes.swift).
     case servicePushDone(process: Int, bytes: Bytes, life: Int)
 }

@@ -18,6 +18,7 @@ import HeapModule
 ///   background task and its limit, quitting
 /// - Suspension.swift: suspension, compression, the `xnu` freezer, reading back from flash
 /// - Waking.swift: fetch, push and VoIP wakes and their handlers
+/// - Scheduler.swift: BGTaskScheduler's app refresh and processing tasks, and fetch from iOS 13
 /// - AudioAndLocation.swift: playing and tracking
 /// - Memory.swift: accounting, the pressure level, demands, memory warnings
 /// - Reclaiming.swift: the policy's order and evictions when a demand does not fit
@@ -149,6 +150,11 @@ public struct Simulator {
     var swapSinceUs: Microseconds?
     /// The freezer's daily budget (FreezerBudget.swift); nil where the policy has none.
     var freezerLedger: FreezerLedger?
+    /// Whether BGTaskScheduler runs (``BackgroundTime/schedulesTasks(on:policy:)``); whether the
+    /// phone charges now; and the earliest pending request's time (`.max`: none) (Scheduler.swift).
+    let schedulesTasks: Bool
+    var charging = false
+    var nextScheduledUs: Microseconds = .max
     /// The earliest time the freezer runs again, where its era paces it
     /// (``XNUSettings/freezerRunDelayUs``; Suspension.swift).
     var freezerNextRunUs: Microseconds = 0
@@ -182,6 +188,9 @@ public struct Simulator {
         jetsamNames = workload.jetsamNames
         nameRank = Self.ranks(of: jetsamNames)
         freezerLedger = hasFreezer && suspendsIdleApps ? FreezerLedger(policy: workload.policy, device: workload.device, appCount: apps.count) : nil
+        schedulesTasks = BackgroundTime.schedulesTasks(on: workload.device, policy: workload.policy)
+        if workload.apps.contains(where: { $0.refresh != nil }) { summary.refreshTasks = ScheduledTaskCounts() }
+        if workload.apps.contains(where: { $0.processing != nil }) { summary.processingTasks = ScheduledTaskCounts() }
     }
 
     /// The rank of each string in `<` order; strings equal under `<` share a rank.
@@ -215,6 +224,12 @@ public struct Simulator {
         compressedSeries.record(0, 0)
         compressorSeries.record(0, 0)
         startProcesses()
+        if schedulesTasks {
+            for interval in workload.charging {
+                schedule(at: interval.startUs, .charging(on: true))
+                schedule(at: interval.endUs, .charging(on: false))
+            }
+        }
 
         let progressEvery = 1 << 10  // the callback paces itself by wall time
         while let next = nextOccurrence() {
@@ -224,6 +239,7 @@ public struct Simulator {
             if relaunchWaiting > 0 { relaunchWaiters() }
             if let reaperUsedBytes, used > reaperUsedBytes, now >= reaperNextUs { runReaper() }
             if hasFreezer { runFreezer() }
+            if nextScheduledUs <= now { offerScheduledTasks() }
             processed += 1
             if options.checksInvariants { checkInvariants() }
             if processed & (progressEvery - 1) == 0 { options.progress?(now) }
@@ -302,6 +318,8 @@ public struct Simulator {
         case .servicePushDone(let k, let bytes, let life): servicePushDone(k, bytes, life)
         case .cpuLimit(let i, let kind, let token): cpuLimit(i, kind, token)
         case .relaunch(let k, let life): relaunch(process: k, life: life)
+        case .scheduledTaskDue: break  // the loop's pass offers due requests their time
+        case .charging(let on): chargingChanged(on)
         }
     }
 

@@ -20,11 +20,14 @@ extension Simulator {
 
     /// Schedules the next fetch wake: `interval` after the later of leaving the foreground and
     /// the start of the last fetch.
+    /// From iOS 13 under `xnu` the wake is a request BGTaskScheduler runs at a time it chooses,
+    /// no earlier than that (Scheduler.swift).
     mutating func scheduleFetchWake(_ i: Int) {
         guard apps[i].fetchMode, let interval = apps[i].spec.fetch?.intervalUs else { return }
+        let base = max(apps[i].lastForegroundUs, apps[i].lastFetchStartUs)
+        if schedulesTasks { return submit(i, .fetch, earliest: max(now, base + interval)) }
         let token = makeToken()
         apps[i].fetchWakeToken = token
-        let base = max(apps[i].lastForegroundUs, apps[i].lastFetchStartUs)
         schedule(at: max(now, base + interval), .fetchWake(app: i, wakeToken: token))
     }
 
@@ -66,10 +69,10 @@ extension Simulator {
     /// Runs a fetch or push handler, waking the app into the background first if needed.
     mutating func runHandler(_ i: Int, _ kind: HandlerKind) {
         guard wakeIntoBackground(i, for: BackgroundActivity(kind)) else { return }
-        let spec = (kind == .fetch ? apps[i].spec.fetch?.handler : apps[i].spec.push) ?? HandlerSpec()
+        let spec = handlerSpec(i, kind)
         let inForeground = apps[i].state.isForeground
-        let window = kind == .fetch ? workload.policy.fetchWindowUs : workload.policy.pushWindowUs
-        let (time, allocates, failure) = runWork(of: spec, i, kind, window: inForeground ? nil : window)
+        let window = inForeground ? nil : handlerWindow(kind)
+        let (time, allocates, failure) = runWork(of: spec, i, kind, window: window)
         guard demand(i, allocates) else { return }
         setFootprint(i, apps[i].footprint + allocates)
         let token = makeToken()
@@ -79,8 +82,33 @@ extension Simulator {
         updateCounts(i, kind) { $0.started += 1 }
         recordStart(BackgroundActivity(kind), i, bytes: allocates, inForeground: inForeground)
         schedule(at: now + time, .handlerDone(app: i, kind: kind, runToken: token))
-        if !inForeground && time > window {
+        if let window, time > window {
             schedule(at: now + window, .handlerTimeout(app: i, kind: kind, runToken: token))
+        }
+    }
+
+    /// What app `i` declared for a handler of `kind` (nothing: an empty handler).
+    func handlerSpec(_ i: Int, _ kind: HandlerKind) -> HandlerSpec {
+        let spec = apps[i].spec
+        return switch kind {
+        case .fetch: spec.fetch?.handler ?? HandlerSpec()
+        case .push: spec.push ?? HandlerSpec()
+        case .refresh: spec.refresh?.handler ?? HandlerSpec()
+        case .processing: spec.processing?.handler ?? HandlerSpec()
+        case .backgroundTask: spec.backgroundTask?.handler ?? HandlerSpec()
+        }
+    }
+
+    /// How long a handler of `kind` may run in the background: the policy's fetch and push
+    /// windows, an app refresh task's 30 s (``BackgroundTime/refreshWindowUs``); nil for a
+    /// processing task, which runs until it ends or the system expires it (Scheduler.swift).
+    func handlerWindow(_ kind: HandlerKind) -> Microseconds? {
+        switch kind {
+        case .fetch: workload.policy.fetchWindowUs
+        case .push: workload.policy.pushWindowUs
+        case .refresh: BackgroundTime.refreshWindowUs
+        case .processing: nil
+        case .backgroundTask: workload.policy.backgroundTaskLimitUs
         }
     }
 
@@ -120,8 +148,16 @@ extension Simulator {
         return (time, allocates, failure)
     }
 
+    /// Counts a handler's start and end; a BGTaskScheduler task's by its own counts.
     mutating func updateCounts(_ i: Int, _ kind: HandlerKind, _ change: (inout HandlerCounts) -> Void) {
-        if kind == .fetch {
+        if kind == .refresh || kind == .processing {
+            var counts = HandlerCounts()
+            change(&counts)
+            updateScheduledCounts(i, kind) {
+                $0.started += counts.started
+                $0.completed += counts.completed
+            }
+        } else if kind == .fetch {
             change(&apps[i].stats.fetches)
             change(&summary.fetches)
         } else {
@@ -142,6 +178,7 @@ extension Simulator {
     /// Past the fetch or push window the app is killed, unless the user has brought it forward.
     mutating func handlerTimeout(_ i: Int, _ kind: HandlerKind, _ token: UInt64) {
         guard let run = apps[i][run: kind], run.token == token, !apps[i].state.isForeground else { return }
+        if kind == .refresh { return expireScheduled(i, kind) }
         updateCounts(i, kind) { $0.timedOut += 1 }
         recordEnd(BackgroundActivity(kind), i, .timedOut)
         kill(i, kind == .fetch ? .fetchTimeout : .pushTimeout, requested: nil)
