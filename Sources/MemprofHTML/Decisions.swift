@@ -47,7 +47,8 @@ public struct DecisionRow: Sendable, Hashable {
     /// Every app this row involves (for the app filter).
     public var involved: [String] {
         var out = [app]
-        for a in taken.map(\.app) + warned.map(\.app) + freedNothing where !out.contains(a) { out.append(a) }
+        var seen: Set = [app]
+        for a in taken.map(\.app) + warned.map(\.app) + freedNothing where seen.insert(a).inserted { out.append(a) }
         return out
     }
 }

@@ -23,7 +23,8 @@ extension HTMLReport {
         guard !centers.isEmpty else { return "" }
         let names = self.names
         var out = "<section id=\"observers\"><h2>Observers</h2>\n"
-        out += observersChart(centers.map { ($0.0, $0.1.observersOverTime ?? []) })
+        let drawn = Set(drawnApps)
+        out += observersChart(centers.filter { drawn.contains($0.0) }.map { ($0.0, $0.1.observersOverTime ?? []) })
         var records: [(app: String, record: ObserverRecord)] = []
         for (app, center) in centers { for record in center.observers ?? [] { records.append((app, record)) } }
         let shown = HeadTail(records, limit: options.tableLimit)
@@ -71,8 +72,9 @@ extension HTMLReport {
         }
         out += "</g>"
         var legend = "<ul class=\"legend\">"
+        let indices = Dictionary(drawnApps.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         for (app, points) in series {
-            let index = apps.firstIndex(of: app) ?? 0
+            let index = indices[app] ?? 0
             let steps = points.compactMap { $0.count > 1 ? ($0[0], $0[1]) : nil }
             out += "<path class=\"obs\" style=\"stroke:\(HTMLText.appColor(index))\" "
                 + "d=\"\(MemoryChart.stepPath(steps, x: x, y: y, baseline: nil, end: duration))\"/>"

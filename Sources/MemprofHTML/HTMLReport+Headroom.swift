@@ -16,7 +16,7 @@ extension HTMLReport {
             + "(\(Format.bytes(report.device.appLimit))).</p>\n<div class=\"scroll\"><table id=\"htable\"><thead><tr><th>app</th>"
         for (label, _) in subjects { out += "<th>\(label)</th>" }
         out += "<th>peak footprint</th></tr></thead>\n<tbody>\n"
-        for app in apps {
+        for app in drawnApps {
             guard let stats = report.apps[app], let headroom = stats.headroom else { continue }
             out += "<tr><td>\(stats.name.html)</td>"
             for (_, time) in subjects {
@@ -34,7 +34,7 @@ extension HTMLReport {
                         over: f.spareBytes < 0)
             out += "</tr>\n"
         }
-        return out + "</tbody></table></div></section>\n"
+        return out + "</tbody></table></div>\n" + foldedNote("limits") + "</section>\n"
     }
 
     private func cell(_ value: String, spare: String, over: Bool) -> String {

@@ -14,11 +14,15 @@ extension HTMLReport {
         let counts = history.counts
         let total = history.decisions
         let names = self.names
+        let drawn = Set(drawnApps)
         func name(_ app: String) -> String { (names[app] ?? app).html }
 
         var out = "<section id=\"decisions\"><h2>Decisions</h2>\n<div class=\"filters\">"
         out += "<label>app <select id=\"f-app\"><option value=\"\">all apps</option>"
-        for app in apps { out += "<option value=\"\(app.html)\">\(name(app))</option>" }
+        for app in drawnApps { out += "<option value=\"\(app.html)\">\(name(app))</option>" }
+        if foldedApps > 0 {
+            out += "<option value=\"\" disabled>(the \(HTMLText.count(drawnApps.count)) most affected of \(HTMLText.count(apps.count)) apps)</option>"
+        }
         out += "</select></label> <label>kind <select id=\"f-kind\"><option value=\"\">all kinds</option>"
         for kind in SimEvent.Kind.allCases where counts[kind, default: 0] > 0 {
             let word = kind.outputs.decisionRow ?? kind.rawValue
@@ -43,13 +47,12 @@ extension HTMLReport {
                 what = "\(name(r.app)) compressed (\(Format.bytes(r.bytes ?? 0)))"
             case .eviction, .reclaim:
                 what = r.taken.isEmpty ? "<span class=\"empty\">nothing to take</span>"
-                    : r.taken.enumerated().map { "\($0.offset + 1). <span class=\"taken\">\(name($0.element.app))</span> \(Format.bytes($0.element.bytes))" }
-                        .joined(separator: ", ")
+                    : Self.listed(r.taken.enumerated().map { "\($0.offset + 1). <span class=\"taken\">\(name($0.element.app))</span> \(Format.bytes($0.element.bytes))" })
             case .memoryWarning:
-                var parts = r.warned.map { "\(name($0.app)) freed \(Format.bytes($0.bytes))" }
+                var parts = [Self.listed(r.warned.map { "\(name($0.app)) freed \(Format.bytes($0.bytes))" })].filter { !$0.isEmpty }
                 if !r.freedNothing.isEmpty {
                     parts.append("<span class=\"empty\">\(r.freedNothing.count == 1 ? "1 app" : "\(r.freedNothing.count) apps") freed nothing: "
-                        + r.freedNothing.map(name).joined(separator: ", ") + "</span>")
+                        + Self.listed(r.freedNothing.map(name)) + "</span>")
                 }
                 what = parts.joined(separator: "; ")
             case .exit:
@@ -84,7 +87,8 @@ extension HTMLReport {
                 }
             default: forWhom = name(r.app)
             }
-            return "<tr data-app=\"|\(r.involved.joined(separator: "|").html)|\" data-kind=\"\(r.word)\" data-t=\"\(r.atUs)\">"
+            let involved = foldedApps > 0 ? r.involved.filter(drawn.contains) : r.involved
+            return "<tr data-app=\"|\(involved.joined(separator: "|").html)|\" data-kind=\"\(r.word)\" data-t=\"\(r.atUs)\">"
                 + "<td>\(Format.duration(r.atUs))</td><td><b class=\"kind k-\(r.word)\">\(r.word)</b></td>"
                 + "<td>\(forWhom)</td><td class=\"num\">\(r.neededBytes.map(Format.bytes) ?? "")</td><td>\(what)</td>"
                 + "<td class=\"num\">\(r.freedBytes.map(Format.bytes) ?? "")</td><td>\(candidates)</td></tr>\n"
@@ -102,6 +106,17 @@ extension HTMLReport {
             out += "</tbody></table></div>\n"
         }
         return out + "</div></section>\n"
+    }
+
+    /// Apps named in one list of a decision (those taken, warned, or that freed nothing); the
+    /// rest are counted ("and 19,980 more"), as report.json names them all.
+    static let listLimit = 20
+
+    /// `items` joined, the first `listLimit` of them and a count of the others.
+    static func listed(_ items: [String]) -> String {
+        guard items.count > listLimit else { return items.joined(separator: ", ") }
+        return items.prefix(listLimit).joined(separator: ", ")
+            + " <span class=\"empty\">and \(HTMLText.count(items.count - listLimit)) more</span>"
     }
 
     /// Rows of the decisions table per chunk (see `decisionsTable`).

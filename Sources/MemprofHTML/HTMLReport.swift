@@ -5,9 +5,10 @@ import MemprofReport
 
 /// The report as one self-contained HTML page (`report.html`, spec §11): inline CSS, SVG
 /// and a little plain JavaScript written here; no network request of any kind, works from
-/// `file://`, light and dark themes. Its size is bounded whatever the run's length: series are
-/// reduced per bucket keeping minima and maxima, lanes merge states too short to see, and long
-/// tables keep their first and last rows.
+/// `file://`, light and dark themes. Its size is bounded whatever the run's length and however
+/// many apps it has: series are reduced per bucket keeping minima and maxima, lanes merge states
+/// too short to see, long tables keep their first and last rows, and past `Options.drawnApps`
+/// apps only the most affected are drawn one by one (``drawnApps``), the others added up.
 public struct HTMLReport {
     public struct Options: Sendable {
         /// Buckets per memory series; each keeps its min and max, so at most twice this many points.
@@ -18,6 +19,11 @@ public struct HTMLReport {
         public var laneBudget = 20_000
         /// Rows of a long table that are shown (half from the start, half from the end).
         public var tableLimit = 600
+        /// Apps drawn one by one: a layer of the memory chart, a lifecycle lane, a row of the
+        /// Limits table, an entry of the decisions' app filter and of the observers chart. Past
+        /// it, the most affected apps are drawn (``HTMLReport/mostAffected(_:in:limit:)``) and
+        /// the others are one layer of the memory chart and a line saying how many are left out.
+        public var drawnApps = 100
 
         public init() {}
     }
@@ -26,6 +32,11 @@ public struct HTMLReport {
     public let options: Options
     /// App keys in the order to show them (the workload's order when known).
     public let apps: [String]
+    /// The apps drawn one by one (`Options.drawnApps`), in the order of `apps`: all of them, or
+    /// the most affected.
+    public let drawnApps: [String]
+    /// The indices of `drawnApps` in `apps`.
+    let drawnIndices: [Int]
     /// Extra sections appended after the built-in ones (the flame-graph hook, see `HTMLReport+Profile`).
     public var extraSections: [HTMLSection] = []
     /// The memory chart's series, reduced while the run streamed (``MemoryDigest``); nil draws
@@ -45,7 +56,28 @@ public struct HTMLReport {
         let listed = Set(order)
         order += report.apps.keys.filter { !listed.contains($0) }.sorted()
         apps = order
+        drawnIndices = Self.mostAffected(order, in: report, limit: options.drawnApps)
+        drawnApps = drawnIndices.map { order[$0] }
     }
+
+    /// The indices (ascending) of the `limit` apps of `apps` that the run troubled most: the most
+    /// exits other than the user's quits plus evictions, then the largest peak footprint, then
+    /// the first in `apps`. All of them when there are at most `limit`.
+    public static func mostAffected(_ apps: [String], in report: Report, limit: Int) -> [Int] {
+        guard apps.count > limit else { return Array(apps.indices) }
+        let keys = apps.map { app -> (trouble: Int, peak: Int64) in
+            guard let a = report.apps[app] else { return (0, 0) }
+            let exits = a.exits.filter { $0.key != ExitReason.userQuit.rawValue }.values.reduce(0, +)
+            return (exits + a.evictions, a.peakFootprintBytes)
+        }
+        let ranked = apps.indices.sorted { i, j in
+            (keys[i].trouble, keys[i].peak, j) > (keys[j].trouble, keys[j].peak, i)
+        }
+        return ranked.prefix(max(0, limit)).sorted()
+    }
+
+    /// How many apps are not drawn one by one.
+    var foldedApps: Int { apps.count - drawnApps.count }
 
     /// Renders `report` with default options.
     public static func render(_ report: Report, orderedApps: [String]? = nil) -> String {
@@ -66,10 +98,14 @@ public struct HTMLReport {
         let history = historyDrawn ?? HistoryDigest.whole(report, options: options)
         let jetsamSet = Set(history.jetsam.map(\.index))
         var memory = MemoryChart(report: report, apps: apps, options: options, drawn: memoryDrawn)
+        if foldedApps > 0 {
+            memory.fold(keeping: drawnIndices, label: "\(HTMLText.count(foldedApps)) other apps")
+        }
         memory.jetsamLink = { isBase, index in !isBase && jetsamSet.contains(index) ? "#jetsam-\(index)" : nil }
         memory.marks = (history.marks, nil)
         memory.drawnHistory = (history.pressure, history.jetsamCount, history.jetsam)
-        let lanes = LaneChart(report: report, apps: apps, options: options, drawn: lanesDrawn)
+        let lanes = LaneChart(report: report, apps: drawnApps, options: options,
+                              drawn: lanesDrawn.map { foldedApps > 0 ? $0.rows(drawnIndices) : $0 })
         var sections = extraSections
         if let profile = Self.profileSection(for: report) { sections.insert(profile, at: 0) }
 
@@ -91,6 +127,7 @@ public struct HTMLReport {
         page += "</section>\n"
         page += "<section id=\"lanes\"><h2>Lifecycle</h2>\n"
         page += lanes.html()
+        page += foldedNote("lanes")
         page += "</section>\n"
         page += decisionsTable(history, jetsamShown: jetsamSet)
         page += jetsamSection(history)
@@ -158,6 +195,15 @@ public struct HTMLReport {
             out += "<div class=\"card \(tone)\"><h3>\(title)</h3><b>\(value.html)</b><small>\(note.html)</small></div>"
         }
         return out + "</section>\n"
+    }
+
+    /// A sentence under a view that draws only ``drawnApps``: how many apps it leaves out and
+    /// which it shows. Empty when every app is drawn.
+    func foldedNote(_ what: String) -> String {
+        guard foldedApps > 0 else { return "" }
+        return "<p class=\"hint folded\">The \(what) of \(HTMLText.count(foldedApps)) more apps are left out: "
+            + "this page draws the \(HTMLText.count(drawnApps.count)) apps with the most exits and evictions (then the "
+            + "largest) of \(HTMLText.count(apps.count)); report.json and trace.json have every one.</p>\n"
     }
 
     func footer() -> String {

@@ -11,6 +11,12 @@ public struct LaneDigest {
         public var segments: [[LaneSegment]]
         public var handlers: [[HandlerInterval]]
         public var marks: [[(atUs: Microseconds, kind: Int, detail: String)]]
+
+        /// The lanes at `indices` only, in that order.
+        func rows(_ indices: [Int]) -> Drawn {
+            Drawn(minLengthUs: minLengthUs, segments: indices.map { segments[$0] },
+                  handlers: indices.map { handlers[$0] }, marks: indices.map { marks[$0] })
+        }
     }
 
     private let rows: [String: Int]

@@ -30,14 +30,16 @@ public struct MemoryChart {
     let report: Report
     let base: Report?
     /// App keys in drawing order (the stack's order, bottom first).
-    let apps: [String]
+    private(set) var apps: [String]
     let duration: Microseconds
     let x: LinearScale
     let y: LinearScale
     let yLower: LinearScale
     /// Instants at which the stack is drawn, and each app's bytes there.
     let instants: [Microseconds]
-    let layers: [[Int64]]
+    private(set) var layers: [[Int64]]
+    /// The name of the last layer when it adds up the apps not drawn one by one (``fold(keeping:label:)``).
+    private var foldedLabel: String?
     let used: [StepPoint]
     let baseUsed: [StepPoint]
     /// The lower panel's series: compressed bytes (iOS) or bytes past app memory (macOS).
@@ -131,7 +133,27 @@ public struct MemoryChart {
 
     private func c(_ v: Double) -> String { HTMLText.coordinate(v) }
 
-    func name(_ app: String) -> String { report.apps[app]?.name ?? base?.apps[app]?.name ?? app }
+    func name(_ app: String) -> String {
+        if app == Self.foldedKey, let foldedLabel { return foldedLabel }
+        return report.apps[app]?.name ?? base?.apps[app]?.name ?? app
+    }
+
+    /// The key of the layer of the apps not drawn one by one: no workload key starts with a control character.
+    static let foldedKey = "\u{1}folded"
+
+    /// Keeps the layers of the apps at `kept` (indices into `apps`, ascending) and adds the
+    /// others up into one layer on top, named `label`: the stack's height stays the run's.
+    mutating func fold(keeping kept: [Int], label: String) {
+        guard kept.count < apps.count else { return }
+        let keep = Set(kept)
+        var rest = Array(repeating: Int64(0), count: instants.count)
+        for (index, layer) in layers.enumerated() where !keep.contains(index) {
+            for i in layer.indices { rest[i] += layer[i] }
+        }
+        apps = kept.map { apps[$0] } + [Self.foldedKey]
+        layers = kept.map { layers[$0] } + [rest]
+        foldedLabel = label
+    }
 
     /// A step path along `points` up to `end`, closed down to `baseline` when one is given.
     static func stepPath(_ points: [(Microseconds, Int64)], x: LinearScale, y scale: LinearScale, baseline: Double?,

@@ -121,6 +121,56 @@ import Testing
         }
     }
 
+    /// A run of `copies` × phone-day's 8 apps (each copy's apps a key of their own, with the
+    /// figures and memory of the original), and the apps in the workload's order. The copy `hot`
+    /// is evicted the most.
+    static func manyApps(_ copies: Int, hot: Int) throws -> (Report, [String]) {
+        let (report, order) = try ReportFixture.builtinWithApps("phone-day")
+        var many = report
+        many.apps = [:]
+        many.timeline.appBytes = [:]
+        var keys: [String] = []
+        for copy in 0..<copies {
+            for app in order {
+                let key = "\(app)-\(copy)"
+                many.apps[key] = report.apps[app]
+                many.apps[key]?.name = key
+                many.timeline.appBytes[key] = report.timeline.appBytes[app]
+                keys.append(key)
+            }
+        }
+        many.apps["\(order[0])-\(hot)"]?.evictions = 1_000
+        return (many, keys)
+    }
+
+    /// Past `Options.drawnApps` apps, the memory layers, lanes, Limits rows and the decisions'
+    /// app filter are those of the most affected apps, the others one layer and a line: the page
+    /// stops growing with the number of apps (the apps table keeps its first and last rows).
+    @Test func manyAppsDrawTheMostAffectedAndThePageStopsGrowing() throws {
+        let limit = HTMLReport.Options().drawnApps
+        let (report, order) = try Self.manyApps(250, hot: 200)
+        let page = HTMLReport(report, orderedApps: order)
+        #expect(page.drawnApps.count == limit)
+        #expect(page.drawnApps.contains("\(order[0].split(separator: "-")[0])-200"), "the most evicted app is drawn")
+        #expect(page.drawnApps == order.filter(Set(page.drawnApps).contains), "in the workload's order")
+        let html = page.render()
+        #expect(html.components(separatedBy: "<path class=\"area\"").count - 1 <= limit + 1)
+        #expect(html.contains("\(HTMLText.count(order.count - limit)) other apps"), "one layer adds up the rest")
+        #expect(html.contains("The lanes of \(HTMLText.count(order.count - limit)) more apps are left out"))
+        #expect(html.contains("<div class=\"lanes\" style=\"--rows:\(limit)\">"), "a lane per app drawn")
+        // Ten times the apps past the bound: the same page but for the apps table's numbers.
+        let (larger, largerOrder) = try Self.manyApps(2_500, hot: 200)
+        let largerHTML = HTMLReport(larger, orderedApps: largerOrder).render()
+        let (smaller, smallerOrder) = try Self.manyApps(100, hot: 50)
+        let smallerHTML = HTMLReport(smaller, orderedApps: smallerOrder).render()
+        #expect(largerHTML.utf8.count < html.utf8.count * 11 / 10, "\(largerHTML.utf8.count) bytes for 20,000 apps, \(html.utf8.count) for 2,000")
+        #expect(smallerHTML.utf8.count < html.utf8.count * 11 / 10)
+        // At or below the bound, every app is drawn.
+        let (few, fewOrder) = try Self.manyApps(limit / 8, hot: 0)
+        #expect(HTMLReport(few, orderedApps: fewOrder).drawnApps == fewOrder)
+        #expect(!HTMLReport(few, orderedApps: fewOrder).render().contains("more apps are left out"))
+    }
+
     @Test func runIndexListsRuns() throws {
         let fm = FileManager.default
         let dir = fm.temporaryDirectory.appendingPathComponent("memprof-index-\(UUID().uuidString)")

@@ -56,15 +56,15 @@ public struct Comparison: Sendable, Codable {
     /// Notes for the reader: different workload files, different seeds.
     public var notes: [String]
 
-    public var regressions: [MetricComparison] { metrics.filter { $0.verdict == .worse } }
-    public var hasRegression: Bool { metrics.contains { $0.verdict == .worse } }
+    public var regressions: [MetricComparison] { metrics.indices.filter { metrics[$0].verdict == .worse }.map { metrics[$0] } }
+    public var hasRegression: Bool { metrics.indices.contains { metrics[$0].verdict == .worse } }
 
     public func count(_ verdict: Verdict) -> Int { counts[verdict.rawValue] ?? 0 }
 
     /// "2 worse, 1 better, 300 same; 40 context" (verdicts with none left out, except same;
     /// internal counters shown for context counted apart).
     public var countsLine: String {
-        let context = metrics.filter(\.context).count
+        let context = metrics.indices.count { metrics[$0].context }
         var counts = self.counts
         counts[Verdict.same.rawValue, default: 0] -= context
         return Self.countsLine(counts, context: context)
@@ -92,39 +92,30 @@ public enum Comparer {
         if base.run.workload != new.run.workload && !allowDifferent {
             throw CompareInputError.differentWorkloads(base: base.run.workload, new: new.run.workload)
         }
-        var a = MetricExtractor.metrics(of: base)
-        var b = MetricExtractor.metrics(of: new)
-        try thresholds.checkPatterns(against: Set(a.keys).union(b.keys))
+        let names = ScopedMetrics.NameTable()
+        var a = ScopedMetrics(base, names: names)
+        var b = ScopedMetrics(new, names: names)
+        if !thresholds.overrides.isEmpty { try thresholds.checkPatterns(against: Set(a.paths).union(b.paths)) }
         if !filter.isEmpty {
-            try filter.check(against: Set(a.keys).union(b.keys))
-            a = a.filter { filter.keeps($0.key) }
-            b = b.filter { filter.keeps($0.key) }
+            try filter.check(against: Set(a.paths).union(b.paths))
+            a = a.filtered(filter.keeps, names: names)
+            b = b.filtered(filter.keeps, names: names)
         }
-        // The apps before the summary (the apps the workload names are what it asks about);
-        // within an app its headline metrics first (MetricDirections.headlineRank), then by path.
-        let paths = Set(a.keys).union(b.keys).map { path in
-            let parsed = MetricPath(path)
-            return (app: parsed.app, rank: parsed.app == nil ? 0 : MetricDirections.headlineRank(path), path: path)
-        }.sorted { x, y in
-            if (x.app == nil) != (y.app == nil) { return x.app != nil }
-            if x.app != y.app { return x.app! < y.app! }
-            return (x.rank, x.path) < (y.rank, y.path)
-        }.map(\.path)
         var rows: [MetricComparison] = []
-        rows.reserveCapacity(paths.count)
         var counts: [String: Int] = [:]
-        // Every app has the same metrics: each one's judging is found once per relative path
-        // (unless the thresholds file names apps).
+        // Every app has the same metrics: each one's judging is found once per path below the
+        // app (per full path when the thresholds file names apps).
         var judgings: [String: Thresholds.Judging] = [:]
         let perApp = thresholds.overrides.contains { $0.pattern.hasPrefix("apps.") && !$0.pattern.hasPrefix("apps.*.") }
-        for path in paths {
-            let parsed = MetricPath(path)
-            let key = perApp ? path : (parsed.app == nil ? path : parsed.relative)
-            let judging = judgings[key] ?? thresholds.judging(path, kind: MetricKind.of(path), userOnly: false)
-            judgings[key] = judging
-            var row = compareMetric(parsed, base: a[path], new: b[path], judging: judging)
-            if let countPath = latencyCountPath(path), a[countPath] == 0 || b[countPath] == 0,
-               row.verdict == .worse || row.verdict == .better {
+        /// One row: `counts` are those of the resumes behind a latency (nil: not a latency, or absent).
+        func compareOne(_ app: String?, _ name: String, _ x: Double?, _ y: Double?, counts resumes: (Double?, Double?)) {
+            let path = app.map { "apps.\($0).\(name)" } ?? "summary." + name
+            let kind = MetricKind.of(path)
+            let cacheKey = perApp || app == nil ? path : name
+            let judging = judgings[cacheKey] ?? thresholds.judging(path, kind: kind, userOnly: false)
+            judgings[cacheKey] = judging
+            var row = compareMetric(path, scope: app ?? "summary", name: name, kind: kind, base: x, new: y, judging: judging)
+            if resumes.0 == 0 || resumes.1 == 0, row.verdict == .worse || row.verdict == .better {
                 // A latency of a run without resumes is "no figure", not 0 µs: not a change.
                 row.verdict = .same
                 row.message = nil
@@ -132,6 +123,33 @@ public enum Comparer {
             counts[row.verdict.rawValue, default: 0] += 1
             rows.append(row)
         }
+        // The apps before the summary (the apps the workload names are what it asks about), by
+        // key; within an app its headline metrics first (MetricDirections.headlineRank), then by
+        // path (by name: the paths of a scope share their prefix).
+        func compareScope(_ app: String?, _ x: ScopedMetrics.Scope?, _ y: ScopedMetrics.Scope?) {
+            if let x, let y, x.names === y.names {
+                // Most apps: the same names on both sides, compared in their order.
+                let names = x.names
+                let order = app == nil ? names.list.indices.sorted { names.list[$0] < names.list[$1] } : names.appOrder
+                for i in order {
+                    let c = names.latencyCount[i]
+                    compareOne(app, names.list[i], x.values[i], y.values[i], counts: (c.map { x.values[$0] }, c.map { y.values[$0] }))
+                }
+                return
+            }
+            let union = Array(Set(x?.names.list ?? []).union(y?.names.list ?? []))
+            let sorted = app == nil ? union.sorted()
+                : union.map { (MetricDirections.headlineRank(relative: $0), $0) }.sorted { $0 < $1 }.map(\.1)
+            for name in sorted {
+                let count = latencyCountPath(name)
+                compareOne(app, name, x?[name], y?[name], counts: (count.flatMap { x?[$0] }, count.flatMap { y?[$0] }))
+            }
+        }
+        rows.reserveCapacity(a.summary.values.count + a.apps.values.reduce(0) { $0 + $1.values.count })
+        for app in Set(a.apps.keys).union(b.apps.keys).sorted() {
+            compareScope(app, a.apps[app], b.apps[app])
+        }
+        compareScope(nil, a.summary, b.summary)
         var notes: [String] = []
         if base.run.workload != new.run.workload {
             notes.append("different workloads: '\(base.run.workload)' and '\(new.run.workload)'")
@@ -145,10 +163,13 @@ public enum Comparer {
         return Comparison(base: side(base), new: side(new), metrics: rows, counts: counts, notes: notes)
     }
 
-    /// For `apps.X.resumeLatencyUs.p50` or `.max`, the path of the count of resumes behind it.
+    /// For `apps.X.resumeLatencyUs.p50` or `.max`, the path of the count of resumes behind it
+    /// (and for `resumeLatencyUs.p50`, below its app, `resumeLatencyUs.count`).
     static func latencyCountPath(_ path: String) -> String? {
-        for suffix in [".resumeLatencyUs.p50", ".resumeLatencyUs.max"] where path.hasSuffix(suffix) {
-            return String(path.dropLast(suffix.count)) + ".resumeLatencyUs.count"
+        for suffix in ["resumeLatencyUs.p50", "resumeLatencyUs.max"] where path.hasSuffix(suffix) {
+            let rest = path.dropLast(suffix.count)
+            if rest.isEmpty { return "resumeLatencyUs.count" }
+            if rest.hasSuffix(".") { return rest + "resumeLatencyUs.count" }
         }
         return nil
     }
@@ -164,10 +185,14 @@ public enum Comparer {
     }
 
     static func compareMetric(_ parsed: MetricPath, base: Double?, new: Double?,
+                              judging: Thresholds.Judging) -> MetricComparison {
+        compareMetric(parsed.full, scope: parsed.scopeName, name: parsed.relative, kind: MetricKind.of(parsed.full),
+                      base: base, new: new, judging: judging)
+    }
+
+    static func compareMetric(_ path: String, scope: String, name: String, kind: MetricKind, base: Double?, new: Double?,
                               judging j: Thresholds.Judging) -> MetricComparison {
-        let path = parsed.full
-        let kind = MetricKind.of(path)
-        var row = MetricComparison(metric: path, scope: parsed.scopeName, name: parsed.relative, kind: kind,
+        var row = MetricComparison(metric: path, scope: scope, name: name, kind: kind,
                                    direction: j.direction, base: base, new: new, change: nil, changePercent: nil,
                                    verdict: .same, threshold: j.relative, minDelta: j.minDelta, ignored: j.ignore,
                                    context: j.context, userThreshold: j.userSet, message: nil)

@@ -110,10 +110,10 @@ public enum ReportLoader {
         func signed(_ metric: String) -> Bool {
             metric.contains(".headroom.") && metric.split(separator: ".").last?.hasPrefix("spare") == true
         }
+        // Most reports are in range: look at their metrics by path only when one is not.
+        let found = MetricExtractor.pairs(of: report) + MetricExtractor.handlerMetrics(of: report)
+        guard found.contains(where: { $0.1 < 0 && !signed($0.0) || abs($0.1) > Quantity.maxExactNumber }) else { return }
         let metrics = MetricExtractor.metrics(of: report)
-        // Most reports are in range: look at their metrics in order only when one is not.
-        guard metrics.contains(where: { $0.value < 0 && !signed($0.key) || abs($0.value) > Quantity.maxExactNumber })
-        else { return }
         for (metric, value) in metrics.sorted(by: { $0.key < $1.key }) {
             if value < 0 && !signed(metric) {
                 throw CompareInputError.notAReport(path, .notAReport("\(metric) is \(MetricKind.count.format(value)); counts, sizes and times are 0 or more"))

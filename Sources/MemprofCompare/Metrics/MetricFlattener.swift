@@ -3,6 +3,7 @@
 /// reads the metrics of every run, compare and check those of two reports and of every app.
 /// Strings, nulls and arrays are skipped, as there; a boolean counts as 1 or 0.
 public struct MetricFlattener {
+    /// Paths begin with `prefix` and a dot, or with the first key when `prefix` is empty.
     public static func flatten<T: Encodable>(_ value: T, prefix: String, into out: inout [(String, Double)]) {
         let sink = Sink()
         swap(&sink.values, &out)
@@ -35,7 +36,8 @@ public struct MetricFlattener {
         let path: String
         var codingPath: [any CodingKey] { [] }
 
-        func child(_ key: Key) -> String { path + "." + key.stringValue }
+        /// With an empty prefix, the first key alone.
+        func child(_ key: Key) -> String { path.isEmpty ? key.stringValue : path + "." + key.stringValue }
         mutating func encodeNil(forKey key: Key) {}
         mutating func encode(_ value: Bool, forKey key: Key) { sink.values.append((child(key), value ? 1 : 0)) }
         mutating func encode(_ value: String, forKey key: Key) {}

@@ -108,8 +108,9 @@ public enum CompareHTML {
             body += "<div class=\"scroll\"><table id=\"mtable\">\n<thead><tr>" + CompareOutput.header.enumerated().map {
                 "<th\($0.offset >= 1 && $0.offset <= 4 ? " class=\"num\"" : "")>\(esc($0.element))</th>"
             }.joined() + "</tr></thead>\n<tbody>\n"
+            let counts = CompareOutput.latencyCounts(c)
             for row in rows {
-                let cells = CompareOutput.cells(row, in: c)
+                let cells = CompareOutput.cells(row, counts: counts)
                 body += "<tr class=\"v-\(row.verdict.rawValue)\"><td><code>\(esc(cells[0]))</code></td>"
                     + cells[1...4].map { "<td class=\"num\">\(esc($0))</td>" }.joined()
                     + "<td class=\"verdict-text v-\(row.verdict.rawValue)\">\(esc(cells[5]))</td></tr>\n"

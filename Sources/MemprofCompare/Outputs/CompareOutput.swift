@@ -9,7 +9,8 @@ public enum CompareOutput {
     /// plus neutral metrics that changed (so the reader sees what moved). The apps' metrics lead,
     /// worse first, then the summary's, then the internal counters shown for context.
     public static func shownRows(_ c: Comparison, all: Bool) -> [MetricComparison] {
-        let rows = all ? c.metrics : c.metrics.filter { $0.verdict != .same || ($0.change ?? 0) != 0 }
+        let rows = all ? c.metrics
+            : c.metrics.indices.filter { c.metrics[$0].verdict != .same || (c.metrics[$0].change ?? 0) != 0 }.map { c.metrics[$0] }
         let rank: [Verdict: Int] = [.worse: 0, .better: 1, .gone: 2, .new: 3, .same: 4]
         func key(_ r: MetricComparison, _ offset: Int) -> (Int, Int, Int, Int) {
             (r.context ? 1 : 0, r.scope == "summary" && !r.metric.hasPrefix("apps.") ? 1 : 0, rank[r.verdict]!, offset)
@@ -17,8 +18,16 @@ public enum CompareOutput {
         return rows.enumerated().sorted { key($0.element, $0.offset) < key($1.element, $1.offset) }.map(\.element)
     }
 
-    static func cells(_ row: MetricComparison, in c: Comparison) -> [String] {
-        let absence = absence(row, in: c)
+    /// The rows of counts of resumes (`….resumeLatencyUs.count`) by path, which `absence` looks
+    /// up for each latency row: found once per output, not once per row.
+    static func latencyCounts(_ c: Comparison) -> [String: MetricComparison] {
+        Dictionary(c.metrics.lazy.filter { $0.metric.hasSuffix(".resumeLatencyUs.count") }.map { ($0.metric, $0) },
+                   uniquingKeysWith: { first, _ in first })
+    }
+
+    /// - Parameter counts: `latencyCounts(c)`.
+    static func cells(_ row: MetricComparison, counts: [String: MetricComparison]) -> [String] {
+        let absence = absence(row, counts: counts)
         return [row.metric,
                 row.base.map(row.kind.format) ?? (absence != nil ? "0 (absent)" : "–"),
                 row.new.map(row.kind.format) ?? (absence != nil ? "0 (absent)" : "–"),
@@ -29,11 +38,11 @@ public enum CompareOutput {
 
     /// Why a metric is 0 or missing in one run because there is nothing to measure there ("0 by
     /// absence"), or nil: the app is not in that run, or a latency has no resumes behind it.
-    static func absence(_ row: MetricComparison, in c: Comparison) -> String? {
+    static func absence(_ row: MetricComparison, counts: [String: MetricComparison]) -> String? {
         if row.base == nil, row.new != nil { return "new: 0 by absence (not in base)" }
         if row.new == nil, row.base != nil { return "gone: 0 by absence (not in new)" }
         if let countPath = Comparer.latencyCountPath(row.metric),
-           let count = c.metrics.first(where: { $0.metric == countPath }) {
+           let count = counts[countPath] {
             let sides = [("base", count.base ?? 0), ("new", count.new ?? 0)].filter { $0.1 == 0 }.map(\.0)
             if !sides.isEmpty {
                 return "same: 0 by absence (no resumes in \(sides.joined(separator: " and ")))"
@@ -70,7 +79,8 @@ public enum CompareOutput {
             out += "no metric changed\n"
             return out
         }
-        let table = [header] + rows.map { cells($0, in: c) }
+        let counts = latencyCounts(c)
+        let table = [header] + rows.map { cells($0, counts: counts) }
         var widths = Array(repeating: 0, count: header.count)
         for line in table { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
         out += "\n"
@@ -128,8 +138,9 @@ public enum CompareOutput {
             out += "No metric changed.\n"
             return out
         }
+        let counts = latencyCounts(c)
         out += Markdown.table(header: header, rows: rows.map { row in
-            var cells = cells(row, in: c)
+            var cells = cells(row, counts: counts)
             cells[0] = "`\(cells[0])`"
             cells[5] = row.verdict == .worse ? "**worse**" : cells[5]
             return cells

@@ -1,0 +1,69 @@
+import Foundation
+@testable import MemprofCompare
+import MemprofCore
+import MemprofReport
+import Testing
+
+/// compare keeps a report's metrics by scope (`ScopedMetrics`), each app's values beside names
+/// shared by every app with the same ones; checked here against the flat paths they stand for
+/// (`MetricExtractor.metrics(of:)`), on reports of thousands of apps.
+@Suite struct ManyAppsCompareTests {
+    /// A report of `count` apps, every fourth with exits, resumes and time in a state of its own
+    /// (so apps differ in the keys of a dictionary), `changed` of them with more evictions.
+    static func manyApps(_ count: Int, changed: Set<Int> = []) -> Report {
+        makeReport(apps: (0..<count).map { "app\($0)" }) { report in
+            report.summary.evictions = changed.count
+            for i in 0..<count where i % 4 == 0 {
+                report.apps["app\(i)"]!.exits["memoryPressure"] = i % 3
+                report.apps["app\(i)"]!.resumeLatencyUs = LatencySummary(samples: [Int64(100 + i), 300])
+                report.apps["app\(i)"]!.timeInStateUs["suspended"] = Int64(i)
+                report.apps["app\(i)"]!.timeInStateUs["elsewhere"] = Int64(i)
+            }
+            for i in changed { report.apps["app\(i)"]!.evictions = 2 }
+        }
+    }
+
+    @Test func scopedMetricsAreTheFlatPathsAndAppsShareTheirNames() {
+        let report = Self.manyApps(4_000)
+        let names = ScopedMetrics.NameTable()
+        let scoped = ScopedMetrics(report, names: names)
+        var flat: [String: Double] = [:]
+        for (name, value) in scoped.summary.pairs { flat["summary.\(name)"] = value }
+        for (app, scope) in scoped.apps {
+            for (name, value) in scope.pairs { flat["apps.\(app).\(name)"] = value }
+        }
+        #expect(flat == MetricExtractor.metrics(of: report))
+        // Two kinds of app (with and without the dictionaries' extra keys): two lists of names,
+        // whatever the order in which each app's dictionaries list their keys.
+        #expect(Set(scoped.apps.values.map { ObjectIdentifier($0.names) }).count == 2)
+        #expect(names.byList.count == 3, "the summary's, and the apps' two")
+    }
+
+    /// The rows are every metric of either report, the apps' by key with their headline metrics
+    /// first then by path, the summary's last, each judged as `compareMetric` judges it alone.
+    @Test func rowsAreEveryMetricInOrderJudgedAsAlone() throws {
+        let base = Self.manyApps(3_000)
+        var new = Self.manyApps(3_000, changed: [8, 1_500, 2_999])
+        new.apps["extra"] = AppStats(name: "Extra")
+        new.apps["app7"] = nil
+        let c = try Comparer.compare(base: base, new: new)
+        let a = MetricExtractor.metrics(of: base), b = MetricExtractor.metrics(of: new)
+        let paths = Set(a.keys).union(b.keys)
+        let expected = paths.map { path in
+            let parsed = MetricPath(path)
+            return (app: parsed.app, rank: parsed.app == nil ? 0 : MetricDirections.headlineRank(path), path: path)
+        }.sorted { x, y in
+            if (x.app == nil) != (y.app == nil) { return x.app != nil }
+            if x.app != y.app { return x.app! < y.app! }
+            return (x.rank, x.path) < (y.rank, y.path)
+        }.map(\.path)
+        #expect(c.metrics.map(\.metric) == expected)
+        for row in c.metrics where !row.metric.contains(".resumeLatencyUs.") {
+            #expect(row == Comparer.compareMetric(row.metric, base: a[row.metric], new: b[row.metric], thresholds: Thresholds()))
+        }
+        #expect(c.regressions.map(\.metric) == ["apps.app1500.evictions", "apps.app2999.evictions", "apps.app8.evictions",
+                                                "summary.evictions"])
+        #expect(c.count(.gone) == a.keys.filter { $0.hasPrefix("apps.app7.") }.count)
+        #expect(c.count(.new) == b.keys.filter { $0.hasPrefix("apps.extra.") }.count)
+    }
+}
