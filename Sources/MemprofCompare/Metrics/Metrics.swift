@@ -259,24 +259,41 @@ public enum MetricExtractor {
     static func pairs(of report: Report) -> [(String, Double)] {
         var pairs: [(String, Double)] = []
         pairs.reserveCapacity(64 + 64 * report.apps.count)
-        // Every exit reason is a metric, 0 where report.json leaves out a reason no run of the
-        // workload had (``ExitReason`` counts only some reasons when one happened): so a reason
-        // one run has and another not compares as 0 against a count, and every run of a sweep
-        // has the same metrics. The zeros come first: a count found later replaces its zero.
-        func everyReason(_ prefix: String, _ counts: ExitCounts?) {
-            guard counts != nil else { return }
-            for reason in ExitReason.allCases { pairs.append(("\(prefix).\(reason.rawValue)", 0)) }
-        }
-        everyReason("summary.terminations", report.summary.terminations)
+        pairs += summaryPairs(of: report).map { ("summary.\($0.0)", $0.1) }
         for (id, app) in report.apps {
-            everyReason("apps.\(id).exits", app.exits)
-            everyReason("apps.\(id).foregroundExits", app.foregroundExits)
+            pairs += appPairs(of: app).map { ("apps.\(id).\($0.0)", $0.1) }
         }
-        MetricFlattener.flatten(report.summary, prefix: "summary", into: &pairs)
-        MetricFlattener.flatten(report.apps, prefix: "apps", into: &pairs)
-        // Derived, not in report.json: each app's memory kills, whatever xnu's reason.
-        for (id, app) in report.apps { pairs.append(("apps.\(id).memoryKills", Double(app.memoryKills))) }
         return pairs
+    }
+
+    /// The numbers under `summary`, by their path below it: every termination reason (0 where
+    /// report.json leaves one out, see `everyReason`) and what the report model holds.
+    static func summaryPairs(of report: Report) -> [(String, Double)] {
+        var pairs: [(String, Double)] = []
+        everyReason("terminations", report.summary.terminations, into: &pairs)
+        MetricFlattener.flatten(report.summary, prefix: "", into: &pairs)
+        return pairs
+    }
+
+    /// The numbers of one app, by their path below `apps.<key>.`: every exit reason (0 where
+    /// report.json leaves one out), what the report model holds, and its memory kills (derived,
+    /// not in report.json: every memory-kill reason of its exits together).
+    static func appPairs(of app: AppStats) -> [(String, Double)] {
+        var pairs: [(String, Double)] = []
+        everyReason("exits", app.exits, into: &pairs)
+        everyReason("foregroundExits", app.foregroundExits, into: &pairs)
+        MetricFlattener.flatten(app, prefix: "", into: &pairs)
+        pairs.append(("memoryKills", Double(app.memoryKills)))
+        return pairs
+    }
+
+    /// Every exit reason is a metric, 0 where report.json leaves out a reason no run of the
+    /// workload had (``ExitReason`` counts only some reasons when one happened): so a reason one
+    /// run has and another not compares as 0 against a count, and every run of a sweep has the
+    /// same metrics. The zeros come first: a count found later replaces its zero.
+    private static func everyReason(_ prefix: String, _ counts: ExitCounts?, into pairs: inout [(String, Double)]) {
+        guard counts != nil else { return }
+        for reason in ExitReason.allCases { pairs.append(("\(prefix).\(reason.rawValue)", 0)) }
     }
 
     /// A program's measured memory per handler (spec §8.1): its peak in use and what it leaked.
@@ -361,13 +378,10 @@ struct ScopedMetrics {
     var apps: [String: Scope] = [:]
 
     init(_ report: Report, names: NameTable) {
-        var pairs: [(String, Double)] = []
-        MetricFlattener.flatten(report.summary, prefix: "", into: &pairs)
-        summary = names.scope(pairs)
+        summary = names.scope(MetricExtractor.summaryPairs(of: report))
         var extra: [(String, Double)] = []
         for (key, stats) in report.apps {
-            pairs.removeAll(keepingCapacity: true)
-            MetricFlattener.flatten(stats, prefix: "", into: &pairs)
+            let pairs = MetricExtractor.appPairs(of: stats)
             if key.contains(".") {
                 // A dotted key splits as `MetricPath` splits its full paths.
                 extra += pairs.map { ("apps.\(key).\($0.0)", $0.1) }
