@@ -1,3 +1,4 @@
+import MemprofReportReader
 import Foundation
 import MemprofCompare
 import MemprofOutput
@@ -283,8 +284,9 @@ public struct FleetResult: Codable, Sendable, Equatable {
         }
     }
 
+    /// A fleet.json read back, as `merge`, `compare` and `export` read one (through MemprofReportReader's `JSONFile`).
     public static func decode(_ data: Data) throws -> FleetResult {
-        try JSONDecoder().decode(FleetResult.self, from: data)
+        try JSONFile.decode(FleetResult.self, from: data)
     }
 
     /// `2026-11-24T05:20:35Z`, as `ISO8601DateFormatter` writes it, without loading ICU for it
