@@ -52,7 +52,7 @@ public struct FleetResult: Codable, Sendable, Equatable {
     }
 
     /// The share of a cell's days (runs) with at least one memory kill (an app's `memoryKills`:
-    /// jetsam ending it for memory, ``ExitReason/isMemoryKill``): of any app, and of each.
+    /// jetsam ending it for memory, `ExitReason.isMemoryKill`): of any app, and of each.
     public struct MemoryKillDays: Codable, Sendable, Equatable {
         public var all: Double
         public var apps: [String: Double]
