@@ -59,7 +59,8 @@ let package = Package(
     //   5. MemprofCommandLine (what the executables share)
     //   6. the executables: memprof, memprof-serve, memprof-bench, memprof-bench-sampler
     targets: [
-        // How output leaves memprof: the one JSON writer, escapers, JUnit XML, files written whole.
+        // How output leaves memprof: the one JSON writer, the one YAML writer, escapers, JUnit XML,
+        // files written whole.
         .target(name: "MemprofOutput", dependencies: ["MemprofPlatform"]),
         // The system under memprof, in one module: its C library (re-exported, so no other module
         // names Glibc) and the calls that are Linux's own (renameat2's exchange, /proc, O_DIRECT
@@ -74,15 +75,16 @@ let package = Package(
             name: "MemprofCore",
             dependencies: [.product(name: "HeapModule", package: "swift-collections")]
         ),
-        // How input enters memprof, one reader per format: YAML (and JSON written as YAML) checked
-        // and composed into one tree (from libyaml's events: Yams for its C module `CYaml` and its
-        // scalar constructors, not its composer) with located errors, the node reader every YAML
-        // file is read through, the strict JSON scanner (report.json, `.ips`), and quantities.
+        // How input enters memprof: the files it opens (regular files only), and one reader per
+        // format: YAML (and JSON written as YAML) checked and composed into one tree (from
+        // libyaml's events: Yams for its C module `CYaml` and its scalar constructors, not its
+        // composer) with located errors, the node reader every YAML file is read through, the
+        // strict JSON scanner (report.json, `.ips`), and quantities.
         .target(
             name: "MemprofInput",
             dependencies: ["MemprofPlatform", "MemprofCore", "MemprofOutput", .product(name: "Yams", package: "Yams")]
         ),
-        .testTarget(name: "MemprofInputTests", dependencies: ["MemprofInput", "MemprofCore", "MemprofOutput"]),
+        .testTarget(name: "MemprofInputTests", dependencies: ["MemprofInput", "MemprofCore", "MemprofOutput", "MemprofPlatform"]),
         // The workload format: YAML/JSON text to a validated `Workload`, with located errors, and
         // how much work a workload describes.
         .target(
@@ -96,8 +98,11 @@ let package = Package(
             swiftSettings: sinkSettings
         ),
         // Reading report.json back (compare, check, export): the checked, bounded reader over
-        // MemprofInput's JSON scanner, and its plain decoder. A run never reads a report, so a first build skips it.
-        .target(name: "MemprofReportReader", dependencies: ["MemprofReport", "MemprofCore", "MemprofOutput", "MemprofInput"]),
+        // MemprofInput's JSON scanner and its plain decoder, the loader of a report's file
+        // (`ReportLoader`, mapped into memory), and a report's metrics as numbers (their paths,
+        // kinds, directions and values in their units). A run reads the reports beside its own only
+        // for the runs index (MemprofHTML's RunIndex), through the same reader.
+        .target(name: "MemprofReportReader", dependencies: ["MemprofPlatform", "MemprofReport", "MemprofCore", "MemprofOutput", "MemprofInput"]),
         .testTarget(name: "MemprofReportReaderTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofCore",
                                                                    "MemprofOutput", "MemprofTestSupport", "MemprofInput"]),
         // One run as a library: workload in, report and its rendered files out, a report folder to write them to.
@@ -111,9 +116,9 @@ let package = Package(
         // output checked), running `memprof-serve` in its place, the options several commands take.
         .target(
             name: "MemprofCommandLine",
-            dependencies: ["MemprofPlatform", "MemprofOutput", "MemprofWorkload", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MemprofPlatform", "MemprofOutput", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "MemprofCommandLineTests", dependencies: ["MemprofCommandLine", "MemprofOutput", "MemprofWorkload",
+        .testTarget(name: "MemprofCommandLineTests", dependencies: ["MemprofCommandLine", "MemprofOutput",
                                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The command line: parses arguments, calls the libraries, maps errors to exit codes. Every
         // command but `serve` (which runs `memprof-serve`) is compiled in.
@@ -124,6 +129,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "MemprofSampler", "MemprofOutput", "MemprofRun",
                 "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofFleet", "MemprofField", "MemprofCalibrate",
+                "MemprofReportReader",
             ]
         ),
         // Sampling profiles as plain data, and their folded-stack and speedscope forms.
@@ -171,11 +177,11 @@ let package = Package(
         .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload", "MemprofCore", "MemprofInput", "MemprofTestSupport",
                                                         .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofWorkload", "MemprofTestSupport", "MemprofCore", "MemprofOutput"]),
-        // Comparing two reports: the metrics of a report by name, thresholds, verdicts, and the
+        // Comparing two reports (read and measured by MemprofReportReader): thresholds, verdicts, and the
         // terminal, Markdown, HTML, JUnit and JSON forms of a comparison.
         .target(
             name: "MemprofCompare",
-            dependencies: ["MemprofPlatform", "MemprofReportReader", "MemprofCore", "MemprofReport", "MemprofProfile", "MemprofHTML", "MemprofOutput",
+            dependencies: ["MemprofReportReader", "MemprofCore", "MemprofReport", "MemprofProfile", "MemprofHTML", "MemprofOutput",
                            "MemprofInput"]
         ),
         // Absolute budgets on a report (`memprof check`): the budget file, the check, the events
@@ -185,7 +191,7 @@ let package = Package(
             dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofCore", "MemprofReport", "MemprofOutput", "MemprofHTML", "MemprofInput"]
         ),
         // A report in other viewers' formats (`memprof export`): trace, speedscope, folded, gzipped pprof.
-        .target(name: "MemprofExport", dependencies: ["MemprofCompare", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofField", "MemprofOutput", "CZlib"]),
+        .target(name: "MemprofExport", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofField", "MemprofOutput", "CZlib"]),
         // The field's formats: JetsamEvent .ips reports written from a report and read
         // back into a workload that replays the kill, and MetricKit payloads.
         .target(name: "MemprofField", dependencies: ["MemprofCore", "MemprofReport", "MemprofWorkload", "MemprofOutput", "MemprofInput"]),
@@ -198,8 +204,9 @@ let package = Package(
             name: "MemprofProfileTests", dependencies: ["MemprofProfile", "MemprofTestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "MemprofSamplerTests", dependencies: ["MemprofPlatform", "MemprofSampler", "MemprofProfile", "MemprofTestSupport", "MemprofCore"]),
-        // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index scan).
-        .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"],
+        // Reports people look at: report.html and the runs index (pure rendering, no I/O but the index
+        // scan, which reads each report.json through MemprofReportReader).
+        .target(name: "MemprofHTML", dependencies: ["MemprofCore", "MemprofReport", "MemprofReportReader", "MemprofProfile", "MemprofOutput"],
                 swiftSettings: sinkSettings),
         // trace.json in the Trace Event Format (Perfetto, chrome://tracing), and lifecycle intervals.
         .target(name: "MemprofTrace", dependencies: ["MemprofCore", "MemprofReport", "MemprofProfile", "MemprofOutput"],
@@ -229,15 +236,16 @@ let package = Package(
         .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofOutput", "MemprofProfile"]),
         .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofReportReader", "MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport", "MemprofCore", "MemprofReport"]),
         .testTarget(name: "MemprofServeTests", dependencies: ["MemprofPlatform",
-            "MemprofServe", "MemprofTestSupport", "MemprofCore",
+            "MemprofServe", "MemprofTestSupport", "MemprofCore", "MemprofReport",
             .product(name: "NIOCore", package: "swift-nio", condition: serve), .product(name: "NIOEmbedded", package: "swift-nio", condition: serve),
         ]),
         // Fleet sweeps (spec §12): the sweep file, runs on every core, per-metric distributions,
         // fleet.json and runs.csv, shards and merge, paired compare of two fleets, fleet.html.
         .target(name: "MemprofFleet",
                 dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare", "MemprofBudgets",
-                               "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", "MemprofInput"]),
-        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofField", "MemprofWorkload", "MemprofCompare", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler"]),
+                               "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", "MemprofInput",
+                               "MemprofReportReader"]),
+        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofField", "MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler"]),
         // Calibration (spec §13): a sweep's unknown parameters fitted to a team's MetricKit field by
         // the method of simulated moments, each evaluation a fleet sweep on common seeds;
         // calibration.json and the calibrated sweep.

@@ -1,3 +1,4 @@
+import MemprofReportReader
 import Foundation
 import MemprofCompare
 import MemprofCore
@@ -146,10 +147,10 @@ public struct Budget: Sendable, Equatable {
         func bound(_ v: NodeReader) throws -> Double {
             guard kind == nil else {
                 // A mean of counts is fractional (0.3 kills a day): any number, not a whole one.
-                return try Quantities.number(v, kind: statistic == "mean" && kind == .count ? nil : kind)
+                return try MetricValues.number(v, kind: statistic == "mean" && kind == .count ? nil : kind)
             }
             let text = try v.string()
-            let share = text.hasSuffix("%") ? try Quantities.percent(v) : try Quantities.number(v, kind: nil)
+            let share = text.hasSuffix("%") ? try MetricValues.percent(v) : try MetricValues.number(v, kind: nil)
             guard (0...1).contains(share) else { throw v.error("a share is from 0% to 100%") }
             return share
         }

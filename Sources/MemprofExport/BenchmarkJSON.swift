@@ -1,5 +1,5 @@
+import MemprofReportReader
 import Foundation
-import MemprofCompare
 import MemprofReport
 
 /// A report's metrics in the JSON that github-action-benchmark reads with

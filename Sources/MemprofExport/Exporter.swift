@@ -2,7 +2,7 @@ import Foundation
 import MemprofOutput
 import MemprofProfile
 import MemprofReport
-import MemprofCompare
+import MemprofReportReader
 import MemprofTrace
 import MemprofField
 
@@ -24,6 +24,21 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 
     /// Whether the format is binary (not for a terminal).
     public var isBinary: Bool { self == .pprof }
+}
+
+/// A report that holds nothing for the format asked: exit status 2 on the command line.
+public enum ExportError: MemprofError, Equatable {
+    public var exitStatus: Int32 { ExitStatus.badInput }
+
+    case noStackSamples(format: String)
+
+    public var description: String {
+        switch self {
+        case .noStackSamples(let format):
+            "this report has no stack samples, so there is nothing to export as \(format) "
+                + "(stack samples are recorded when background work runs with the sampler)"
+        }
+    }
 }
 
 public enum Exporter {
@@ -49,7 +64,7 @@ public enum Exporter {
     /// The report's profile, for the formats made of samples; a report without any throws.
     static func sampledProfile(_ report: Report, _ format: ExportFormat) throws -> SamplingProfile {
         guard let profile = report.profile, profile.hasSamples || profile.hasAllocations else {
-            throw CompareInputError.noStackSamples(format: format.rawValue)
+            throw ExportError.noStackSamples(format: format.rawValue)
         }
         return profile
     }

@@ -1,3 +1,4 @@
+import MemprofInput
 import Foundation
 import MemprofOutput
 import MemprofWorkload

@@ -1,3 +1,4 @@
+import MemprofReportReader
 import Foundation
 import MemprofCompare
 import MemprofCore
@@ -43,7 +44,7 @@ struct CellFigures {
         }.sorted()
     }
 
-    /// Memory kills a day (``ExitReason/isMemoryKill``: jetsam ending the app for memory, for
+    /// Memory kills a day (`ExitReason.isMemoryKill`: jetsam ending the app for memory, for
     /// whatever reason xnu gives): of one app, or of every app of the run together.
     func memoryKills(app: String? = nil) -> Double? {
         guard let app else {

@@ -1,3 +1,5 @@
+import MemprofInput
+import MemprofReportReader
 import Foundation
 import MemprofOutput
 
@@ -151,14 +153,14 @@ public enum FleetMerge {
     static func part(_ folder: String, json: Data, csv readCSV: () throws -> [UInt8]) throws -> Part {
         // What merge needs of a part, without its statistics (they are recomputed from the rows).
         struct Probe: Decodable { var schema: String? }
-        guard let probe = try? JSONDecoder().decode(Probe.self, from: json) else {
+        guard let probe = try? JSONFile.decode(Probe.self, from: json) else {
             throw MergeError("\(folder)/fleet.json: not a JSON object")
         }
         guard probe.schema == FleetResult.schemaName else {
             throw MergeError("\(folder)/fleet.json: schema '\(probe.schema ?? "none")', not \(FleetResult.schemaName)")
         }
         let result: FleetResult.Header
-        do { result = try JSONDecoder().decode(FleetResult.Header.self, from: json) } catch {
+        do { result = try JSONFile.decode(FleetResult.Header.self, from: json) } catch {
             throw MergeError("\(folder)/fleet.json: not a \(FleetResult.schemaName) file (\(error))")
         }
         let csv = try readCSV()

@@ -1,3 +1,4 @@
+import MemprofReportReader
 import Foundation
 import MemprofCompare
 import MemprofCore

@@ -1,3 +1,4 @@
+import MemprofReportReader
 import Foundation
 import MemprofCompare
 import MemprofOutput
@@ -51,7 +52,7 @@ public struct FleetResult: Codable, Sendable, Equatable {
     }
 
     /// The share of a cell's days (runs) with at least one memory kill (an app's `memoryKills`:
-    /// jetsam ending it for memory, ``ExitReason/isMemoryKill``): of any app, and of each.
+    /// jetsam ending it for memory, `ExitReason.isMemoryKill`): of any app, and of each.
     public struct MemoryKillDays: Codable, Sendable, Equatable {
         public var all: Double
         public var apps: [String: Double]
@@ -283,8 +284,9 @@ public struct FleetResult: Codable, Sendable, Equatable {
         }
     }
 
+    /// A fleet.json read back, as `merge`, `compare` and `export` read one (through MemprofReportReader's `JSONFile`).
     public static func decode(_ data: Data) throws -> FleetResult {
-        try JSONDecoder().decode(FleetResult.self, from: data)
+        try JSONFile.decode(FleetResult.self, from: data)
     }
 
     /// `2026-11-24T05:20:35Z`, as `ISO8601DateFormatter` writes it, without loading ICU for it

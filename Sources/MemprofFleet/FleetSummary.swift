@@ -1,3 +1,4 @@
+import MemprofReportReader
 import MemprofCompare
 import MemprofCore
 import MemprofOutput

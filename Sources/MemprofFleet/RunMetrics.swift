@@ -1,3 +1,4 @@
+import MemprofReportReader
 import MemprofCore
 
 /// The numbers of a run's summary and apps under the names `compare` gives them

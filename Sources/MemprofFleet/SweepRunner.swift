@@ -1,3 +1,4 @@
+import MemprofReportReader
 import Foundation
 import MemprofCompare
 import MemprofCore
@@ -32,7 +33,7 @@ public struct MetricColumns: Sendable, Equatable {
 
     /// The columns that count memory kills of one owner: any app of the run (owner ""), then
     /// each app (its `apps.ID.memoryKills`, every memory-kill reason of its exits:
-    /// ``ExitReason/isMemoryKill``), by app key. Daemons' and extensions' kills are no app's.
+    /// `ExitReason.isMemoryKill`), by app key. Daemons' and extensions' kills are no app's.
     public struct KillGroup: Sendable, Equatable {
         public var owner: String
         public var columns: [Int]

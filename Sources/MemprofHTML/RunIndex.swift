@@ -2,6 +2,7 @@ import MemprofOutput
 import Foundation
 import MemprofCore
 import MemprofReport
+import MemprofReportReader
 
 /// The list of runs in a reports folder (`Reports/index.html`, and the page `memprof serve`
 /// answers `/` with): workload, device, date and headline numbers, with links to each run's
@@ -25,25 +26,9 @@ public enum RunIndex {
         public var hasTrace: Bool
     }
 
-    /// Only the parts of report.json the index shows.
-    private struct Headline: Decodable {
-        struct Run: Decodable { var workload: String; var seed: UInt64; var durationUs: Int64 }
-        struct Named: Decodable { var name: String }
-        struct Summary: Decodable {
-            var evictions: Int
-            var memoryWarnings: Int
-            var peakUsedBytes: Int64
-            var terminations: [String: Int]
-            var coldRelaunchesAfterKill: Int?
-        }
-        struct Host: Decodable { var generatedAt: String }
-        var schema: String
-        var run: Run
-        var device: Named
-        var policy: Named
-        var summary: Summary
-        var host: Host?
-    }
+    /// What the index reads of a report.json: through the report reader, like every reader of
+    /// a report, keeping neither events, snapshots nor series.
+    static let headline = ReportReadOptions(eventKinds: [], candidates: false, jetsamProcesses: false, seriesBuckets: 1)
 
     /// The runs found in `directory`: every folder directly under it holding a report.json of a
     /// schema this version reads, newest first. Unreadable folders are skipped.
@@ -58,19 +43,17 @@ public enum RunIndex {
         let fm = FileManager.default
         let folder = directory.appendingPathComponent(name)
         let json = folder.appendingPathComponent("report.json")
-        guard let data = try? Data(contentsOf: json),
-              let headline = try? JSONDecoder().decode(Headline.self, from: data),
-              headline.schema == Report.schemaName else { return nil }
-        let terminations = headline.summary.terminations
+        guard let report = try? ReportLoader.load(json.path, options: headline) else { return nil }
+        let terminations = report.summary.terminations
         return Entry(
-            folder: name, workload: headline.run.workload, device: headline.device.name,
-            policy: headline.policy.name, seed: headline.run.seed, durationUs: headline.run.durationUs,
-            generatedAt: headline.host?.generatedAt ?? "",
-            evictions: headline.summary.evictions,
+            folder: name, workload: report.run.workload, device: report.device.name,
+            policy: report.policy.name, seed: report.run.seed, durationUs: report.run.durationUs,
+            generatedAt: report.host.generatedAt,
+            evictions: report.summary.evictions,
             memoryKills: ExitReason.memoryKills(in: terminations),
-            memoryWarnings: headline.summary.memoryWarnings,
-            coldRelaunchesAfterKill: headline.summary.coldRelaunchesAfterKill ?? 0,
-            peakUsedBytes: headline.summary.peakUsedBytes,
+            memoryWarnings: report.summary.memoryWarnings,
+            coldRelaunchesAfterKill: report.summary.coldRelaunchesAfterKill,
+            peakUsedBytes: report.summary.peakUsedBytes,
             hasHTML: fm.fileExists(atPath: folder.appendingPathComponent("report.html").path),
             hasTrace: fm.fileExists(atPath: folder.appendingPathComponent("trace.json").path))
     }

@@ -92,7 +92,7 @@ public struct WorkEstimate: Sendable, Equatable {
 
     /// Refuses a workload that describes more than `limits` allow.
     ///
-    /// - Throws: `WorkloadError` (MemprofWorkload) naming the file, the key of the largest source, how much work
+    /// - Throws: `WorkloadError` (MemprofInput) naming the file, the key of the largest source, how much work
     ///   the workload describes and the flag that raises the limit.
     public func check(_ limits: Limits, file: String) throws {
         if occurrences > Double(limits.occurrences) {

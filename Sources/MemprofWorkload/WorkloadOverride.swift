@@ -44,6 +44,16 @@ public struct WorkloadOverride: Sendable, Equatable {
         self.origin = origin
     }
 
+    /// The overrides of `--device`, `--policy` and `--set`, in the order they apply: device,
+    /// policy, then each `--set` in order (a later one wins).
+    public static func list(device: String?, policy: String?, assignments: [String]) throws -> [WorkloadOverride] {
+        var out: [WorkloadOverride] = []
+        if let device { out.append(.preset("device", device)) }
+        if let policy { out.append(.preset("policy", policy)) }
+        for assignment in assignments { out.append(try parse(assignment: assignment)) }
+        return out
+    }
+
     /// Parses a command-line `KEY.PATH=VALUE`.
     ///
     /// - Throws: `WorkloadError` naming the argument when it has no `=` or an empty key path.

@@ -1,3 +1,4 @@
+import MemprofReportReader
 import MemprofInput
 import MemprofOutput
 import ArgumentParser
@@ -68,9 +69,9 @@ struct CompareCommand: ParsableCommand {
         if let thresholds {
             limits = try Thresholds.parse(yaml: try InputText.read(thresholds), file: thresholds)
         }
-        if let threshold { limits.relative = try Quantities.percent(threshold, option: "--threshold") }
-        if let countThreshold { limits.countRelative = try Quantities.percent(countThreshold, option: "--count-threshold") }
-        if let minDelta { limits.minDelta = try Quantities.number(minDelta, kind: nil, option: "--min-delta") }
+        if let threshold { limits.relative = try MetricValues.percent(threshold, option: "--threshold") }
+        if let countThreshold { limits.countRelative = try MetricValues.percent(countThreshold, option: "--count-threshold") }
+        if let minDelta { limits.minDelta = try MetricValues.number(minDelta, kind: nil, option: "--min-delta") }
         limits.judgeInternal = judgeInternal
         let filter = MetricFilter(apps: app, metrics: metric)
         if FleetCompare.isFleet(base) || FleetCompare.isFleet(new) { return try runFleet(thresholds: limits, filter: filter) }

@@ -1,3 +1,4 @@
+import MemprofReportReader
 import MemprofOutput
 import ArgumentParser
 import MemprofCommandLine

@@ -1,3 +1,4 @@
+import MemprofWorkload
 import ArgumentParser
 import MemprofCommandLine
 import Foundation
@@ -46,7 +47,7 @@ struct SweepCommand: ParsableCommand {
             parsedShard = s
         }
         if let threads, !(1...1024).contains(threads) { throw BadInput("--threads must be between 1 and 1024, not \(threads)") }
-        let plan = try SweepPlan(sweep: try SweepFile.load(file), shard: parsedShard, overrides: try overrides.overrides())
+        let plan = try SweepPlan(sweep: try SweepFile.load(file), shard: parsedShard, overrides: try WorkloadOverride.list(device: overrides.device, policy: overrides.policy, assignments: overrides.assignments))
         let known = plan.cells.flatMap { $0.workload.workload.apps.map(\.id) }
         for app in apps where !known.contains(app) {
             throw BadInput("--app \(app): no app '\(app)' in the sweep's workload; it has: \(Array(Set(known)).sorted().joined(separator: ", "))")

@@ -1,3 +1,4 @@
+import MemprofReportReader
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -158,25 +159,25 @@ let issueBudget = """
 
     @Test(arguments: [ExportFormat.speedscope, .folded, .pprof])
     func sampleFormatsNeedSamples(format: ExportFormat) {
-        #expect(throws: CompareInputError.noStackSamples(format: format.rawValue)) {
+        #expect(throws: ExportError.noStackSamples(format: format.rawValue)) {
             try Exporter.export(makeReport(), format: format)
         }
-        #expect(CompareInputError.noStackSamples(format: "folded").description.hasPrefix("this report has no stack samples"))
+        #expect(ExportError.noStackSamples(format: "folded").description.hasPrefix("this report has no stack samples"))
     }
 
     @Test func loaderRefusesMissingFilesNonReportsAndUnknownSchemas() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-compare-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(throws: CompareInputError.missingFile(dir.appendingPathComponent("nope.json").path)) {
+        #expect(throws: ReportFileError.missingFile(dir.appendingPathComponent("nope.json").path)) {
             try ReportLoader.load(dir.appendingPathComponent("nope.json").path)
         }
         let notReport = dir.appendingPathComponent("x.json")
         try Data("[1,2]".utf8).write(to: notReport)
-        #expect(throws: CompareInputError.self) { try ReportLoader.load(notReport.path) }
+        #expect(throws: ReportFileError.self) { try ReportLoader.load(notReport.path) }
         let future = dir.appendingPathComponent("future.json")
         try Data(#"{"schema":"memprof.report/9"}"#.utf8).write(to: future)
-        #expect(throws: CompareInputError.notAReport(future.path, .unknownSchema("memprof.report/9"))) {
+        #expect(throws: ReportFileError.notAReport(future.path, .unknownSchema("memprof.report/9"))) {
             try ReportLoader.load(future.path)
         }
         try Data(fixtureJSON.utf8).write(to: dir.appendingPathComponent("report.json"))

@@ -1,3 +1,4 @@
+import MemprofReportReader
 import Foundation
 import MemprofCompare
 import MemprofCore
@@ -223,14 +224,14 @@ import Testing
     }
 
     @Test func quantities() throws {
-        #expect(try Quantities.percent("5%", option: "") == 0.05)
-        #expect(try Quantities.number("150MB", kind: .bytes, option: "") == 150 * 1_048_576)
-        #expect(try Quantities.number("1.5GB", kind: .bytes, option: "") == 1.5 * 1_073_741_824)
-        #expect(try Quantities.number("1m30s", kind: .duration, option: "") == 90_000_000)
-        #expect(try Quantities.number("250ms", kind: .duration, option: "") == 250_000)
-        #expect(try Quantities.number("3", kind: .count, option: "") == 3)
-        #expect(throws: BadInput.self) { try Quantities.number("150MB", kind: .duration, option: "") }
-        #expect(throws: BadInput.self) { try Quantities.number("2s", kind: .bytes, option: "") }
+        #expect(try MetricValues.percent("5%", option: "") == 0.05)
+        #expect(try MetricValues.number("150MB", kind: .bytes, option: "") == 150 * 1_048_576)
+        #expect(try MetricValues.number("1.5GB", kind: .bytes, option: "") == 1.5 * 1_073_741_824)
+        #expect(try MetricValues.number("1m30s", kind: .duration, option: "") == 90_000_000)
+        #expect(try MetricValues.number("250ms", kind: .duration, option: "") == 250_000)
+        #expect(try MetricValues.number("3", kind: .count, option: "") == 3)
+        #expect(throws: BadInput.self) { try MetricValues.number("150MB", kind: .duration, option: "") }
+        #expect(throws: BadInput.self) { try MetricValues.number("2s", kind: .bytes, option: "") }
     }
 
     @Test func thresholdErrorsAreLocated() {

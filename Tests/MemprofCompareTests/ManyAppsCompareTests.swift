@@ -1,3 +1,4 @@
+import MemprofReportReader
 import Foundation
 @testable import MemprofCompare
 import MemprofCore

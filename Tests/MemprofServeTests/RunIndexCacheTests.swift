@@ -1,16 +1,19 @@
 import Foundation
+import MemprofReport
+import MemprofTestSupport
 import Testing
 @testable import MemprofServe
 
 /// The run index of `memprof serve` reads a report.json once, and again only when it changes.
 @Suite struct RunIndexCacheTests {
+    /// A whole report.json (the index reads it through the report reader, which takes nothing less).
+    static let base = try! ReportFixture.builtin("phone-day")
+
     static func report(workload: String, at time: String) -> String {
-        """
-        {"schema":"memprof.report/1","run":{"workload":"\(workload)","seed":1,"durationUs":60000000},\
-        "device":{"name":"iphone-6-plus"},"policy":{"name":"seed-2015"},\
-        "summary":{"evictions":2,"memoryWarnings":1,"peakUsedBytes":1048576,"terminations":{}},\
-        "host":{"generatedAt":"\(time)"}}
-        """
+        var report = base
+        report.run.workload = workload
+        report.host.generatedAt = time
+        return String(decoding: try! ReportJSON.encode(report), as: UTF8.self)
     }
 
     @Test func aRequestReadsOnlyTheReportsThatChanged() throws {

@@ -148,4 +148,17 @@ struct WorkloadOverrideTests {
         #expect(WorkloadOverride.preset("device", "ipad-air-2").commandLineArguments == ["--device", "ipad-air-2"])
         #expect(try set("apps.mail.launch.footprint=60MB").commandLineArguments == ["--set", "apps.mail.launch.footprint=60MB"])
     }
+
+    @Test func optionsApplyDeviceThenPolicyThenEachSetInOrder() throws {
+        let overrides = try WorkloadOverride.list(device: "iphone-6-plus", policy: "xnu", assignments: ["seed=3", "seed=4"])
+        #expect(overrides.count == 4)
+        #expect(overrides[0] == .preset("device", "iphone-6-plus"))
+        #expect(overrides[1] == .preset("policy", "xnu"))
+        #expect(overrides[2] == (try WorkloadOverride.parse(assignment: "seed=3")))
+        #expect(overrides[3] == (try WorkloadOverride.parse(assignment: "seed=4")))
+    }
+
+    @Test func aSetWithoutAnEqualsSignIsRefused() throws {
+        #expect(throws: (any Error).self) { try WorkloadOverride.list(device: nil, policy: nil, assignments: ["seed"]) }
+    }
 }

@@ -1,3 +1,4 @@
+import MemprofReportReader
 import MemprofInput
 import MemprofOutput
 

@@ -1,3 +1,4 @@
+import MemprofReportReader
 import Foundation
 import MemprofCore
 import MemprofInput
@@ -24,8 +25,8 @@ public struct Thresholds: Sendable, Equatable {
         public var minDelta: Double?
         /// Reported but never worse or better.
         public var ignore: Bool = false
-        /// Which way is worse, instead of ``MetricDirections/table``'s. A direction given to an
-        /// internal counter (``MetricDirections/isInternal(_:)``) makes it judged.
+        /// Which way is worse, instead of `MetricDirections.table`'s. A direction given to an
+        /// internal counter (`MetricDirections.isInternal(_:)`) makes it judged.
         public var direction: MetricDirection?
 
         public init(relative: Double? = nil, minDelta: Double? = nil, ignore: Bool = false,
@@ -55,7 +56,7 @@ public struct Thresholds: Sendable, Equatable {
     public private(set) var userRelative: Double?
     public private(set) var userCountRelative: Double?
     public private(set) var userMinDelta: Double?
-    /// Judge internal counters (`compressor.*`, `freezer.*`) by ``MetricDirections/table``
+    /// Judge internal counters (`compressor.*`, `freezer.*`) by `MetricDirections.table`
     /// instead of showing them as context (`compare --judge-internal`).
     public var judgeInternal = false
     /// Per-metric rules: a full metric path, `*` for one segment (`apps.*.evictions`). An exact path
@@ -77,7 +78,7 @@ public struct Thresholds: Sendable, Equatable {
     }
 
     /// How one metric is judged: its threshold, whether the user set it (file or command line),
-    /// whether it is ignored, and its direction (the file's, else ``MetricDirections/table``'s)
+    /// whether it is ignored, and its direction (the file's, else `MetricDirections.table`'s)
     /// with whether it is context (an internal counter nobody asked to judge). With `userOnly`,
     /// thresholds the user did not set are 0: a fleet's paired test alone decides.
     public func judging(_ path: String, kind: MetricKind, userOnly: Bool) -> Judging {
@@ -128,9 +129,9 @@ public struct Thresholds: Sendable, Equatable {
         var result = base
         let root = try NodeReader.root(of: text, file: file)
         let top = try root.mapping(allowed: ["threshold", "countThreshold", "minDelta", "metrics"])
-        if let v = top["threshold"] { result.relative = try Quantities.percent(v) }
-        if let v = top["countThreshold"] { result.countRelative = try Quantities.percent(v) }
-        if let v = top["minDelta"] { result.minDelta = try Quantities.number(v, kind: nil) }
+        if let v = top["threshold"] { result.relative = try MetricValues.percent(v) }
+        if let v = top["countThreshold"] { result.countRelative = try MetricValues.percent(v) }
+        if let v = top["minDelta"] { result.minDelta = try MetricValues.number(v, kind: nil) }
         if let metrics = top["metrics"] {
             for (path, ruleNode) in try metrics.namedEntries() {
                 guard path.hasPrefix("summary.") || path.hasPrefix("apps.") else {
@@ -138,8 +139,8 @@ public struct Thresholds: Sendable, Equatable {
                 }
                 let fields = try ruleNode.mapping(allowed: ["threshold", "minDelta", "ignore", "direction"])
                 var rule = Rule()
-                if let v = fields["threshold"] { rule.relative = try Quantities.percent(v) }
-                if let v = fields["minDelta"] { rule.minDelta = try Quantities.number(v, kind: MetricKind.of(path)) }
+                if let v = fields["threshold"] { rule.relative = try MetricValues.percent(v) }
+                if let v = fields["minDelta"] { rule.minDelta = try MetricValues.number(v, kind: MetricKind.of(path)) }
                 if let v = fields["ignore"] { rule.ignore = try v.bool() }
                 if let v = fields["direction"] {
                     rule.direction = MetricDirection(rawValue: try v.choice(MetricDirection.allCases.map(\.rawValue),
@@ -171,63 +172,5 @@ public struct Thresholds: Sendable, Equatable {
                                          among: candidates.sorted())
             throw (places[pattern] ?? InputPlace(file: "thresholds", line: 0, column: 0, keyPath: "metrics")).error(message)
         }
-    }
-}
-
-/// Numbers with units in thresholds and budget files and compare's options, read by the one unit
-/// parser of memprof (``Quantity``).
-public enum Quantities {
-    /// `5%` → 0.05; a fraction is always written with `%`.
-    public static func percent(_ node: NodeReader) throws -> Double {
-        switch Quantity.percent(try node.string()) {
-        case .success(let v): return v
-        case .failure(let e): throw node.error(e.message)
-        }
-    }
-
-    /// A value in the unit of a metric (see ``number(_:kind:)-(String,_)``), read from a node.
-    public static func number(_ node: NodeReader, kind: MetricKind?) throws -> Double {
-        switch number(try node.string(), kind: kind) {
-        case .success(let v): return v
-        case .failure(let e): throw node.error(e.message)
-        }
-    }
-
-    /// `5%` from the command line.
-    public static func percent(_ text: String, option: String) throws -> Double {
-        switch Quantity.percent(text) {
-        case .success(let v): return v
-        case .failure(let e): throw BadInput("\(option): \(e.message)")
-        }
-    }
-
-    /// A number from the command line.
-    public static func number(_ text: String, kind: MetricKind?, option: String) throws -> Double {
-        switch number(text, kind: kind) {
-        case .success(let v): return v
-        case .failure(let e): throw BadInput("\(option): \(e.message)")
-        }
-    }
-
-    /// A value in the unit of a metric: a bare number is taken in the metric's own unit (bytes for
-    /// `...Bytes`, microseconds for `...Us`), a size (`150MB`, `1.5GB`, powers of 1024) for bytes,
-    /// a duration (`250ms`, `1m30s`) for durations.
-    public static func number(_ text: String, kind: MetricKind?) -> Result<Double, QuantityError> {
-        if let bare = Quantity.number(text) { return bare }
-        let size = kind == .duration || kind == .count ? nil : Quantity.size(text)
-        if case .success(let bytes) = size { return .success(Double(bytes)) }
-        let duration = kind == .bytes || kind == .count ? nil : Quantity.duration(text)
-        if case .success(let us) = duration { return .success(Double(us)) }
-        // A value too large for its unit says so, rather than that it is not a number.
-        for case .failure(let e) in [size, duration].compactMap({ $0 }) where e.message.contains("too") {
-            return .failure(e)
-        }
-        let expected = switch kind {
-        case .bytes: "a size such as 150MB"
-        case .duration: "a duration such as 250ms"
-        case .count: "a whole number"
-        case nil: "a number"
-        }
-        return .failure(QuantityError("'\(text.trimmingCharacters(in: .whitespaces))' is not \(expected)"))
     }
 }

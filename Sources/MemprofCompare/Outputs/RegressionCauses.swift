@@ -1,3 +1,4 @@
+import MemprofReportReader
 import MemprofCore
 import MemprofHTML
 import MemprofReport

@@ -22,7 +22,7 @@ public enum MetricKind: String, Sendable, Codable, CaseIterable {
     }
 
     /// `of` over the path's bytes, segment by segment (empty segments do not count).
-    static func of(utf8 p: UnsafeBufferPointer<UInt8>) -> MetricKind {
+    public static func of(utf8 p: UnsafeBufferPointer<UInt8>) -> MetricKind {
         var bytes = false, duration = false, lastIsCount = false
         var start = 0
         for end in 0...p.count where end == p.count || p[end] == 0x2E {
@@ -178,7 +178,7 @@ public enum MetricDirections {
     }
 
     /// `headlineRank(_:)` of a path below its app.
-    static func headlineRank(relative: String) -> Int {
+    public static func headlineRank(relative: String) -> Int {
         if let rank = headline.firstIndex(of: relative) { return rank }
         if relative.hasPrefix("exits."), relative != "exits.userQuit" { return otherExits }
         return headline.count
@@ -199,17 +199,20 @@ public enum MetricDirections {
     static let splitTable = table.map { (segments: MetricPattern.segments($0.pattern), direction: $0.direction) }
 }
 
-/// `*` matches one segment; otherwise segments must be equal.
-enum MetricPattern {
-    static func matches(_ pattern: String, _ path: String) -> Bool {
+/// Metric patterns: `*` matches one segment; otherwise segments must be equal.
+public enum MetricPattern {
+    /// Whether `path` matches `pattern`.
+    public static func matches(_ pattern: String, _ path: String) -> Bool {
         matches(segments(pattern), segments(path))
     }
 
-    static func segments(_ text: String) -> [Substring] {
+    /// The segments of a path or pattern.
+    public static func segments(_ text: String) -> [Substring] {
         text.split(separator: ".", omittingEmptySubsequences: false)
     }
 
-    static func matches(_ p: [Substring], _ s: [Substring]) -> Bool {
+    /// Whether the segments `s` match the pattern's `p`.
+    public static func matches(_ p: [Substring], _ s: [Substring]) -> Bool {
         guard p.count == s.count else { return false }
         return zip(p, s).allSatisfy { $0 == "*" || $0 == $1 }
     }
@@ -256,7 +259,7 @@ public enum MetricExtractor {
 
     /// The numbers of `metrics(of:)` as they are found, before a later one of the same path
     /// replaces an earlier one, without the handlers' (`handlerMetrics(of:)`).
-    static func pairs(of report: Report) -> [(String, Double)] {
+    public static func pairs(of report: Report) -> [(String, Double)] {
         var pairs: [(String, Double)] = []
         pairs.reserveCapacity(64 + 64 * report.apps.count)
         pairs += summaryPairs(of: report).map { ("summary.\($0.0)", $0.1) }
@@ -268,7 +271,7 @@ public enum MetricExtractor {
 
     /// The numbers under `summary`, by their path below it: every termination reason (0 where
     /// report.json leaves one out, see `everyReason`) and what the report model holds.
-    static func summaryPairs(of report: Report) -> [(String, Double)] {
+    public static func summaryPairs(of report: Report) -> [(String, Double)] {
         var pairs: [(String, Double)] = []
         everyReason("terminations", report.summary.terminations, into: &pairs)
         MetricFlattener.flatten(report.summary, prefix: "", into: &pairs)
@@ -278,7 +281,7 @@ public enum MetricExtractor {
     /// The numbers of one app, by their path below `apps.<key>.`: every exit reason (0 where
     /// report.json leaves one out), what the report model holds, and its memory kills (derived,
     /// not in report.json: every memory-kill reason of its exits together).
-    static func appPairs(of app: AppStats) -> [(String, Double)] {
+    public static func appPairs(of app: AppStats) -> [(String, Double)] {
         var pairs: [(String, Double)] = []
         everyReason("exits", app.exits, into: &pairs)
         everyReason("foregroundExits", app.foregroundExits, into: &pairs)
@@ -299,125 +302,13 @@ public enum MetricExtractor {
     /// A program's measured memory per handler (spec §8.1): its peak in use and what it leaked.
     /// Kernels' allocations are tracked too, but vary a little from run to run (Foundation's
     /// caches, one-time metadata), so they are not metrics a CI gate should fail on.
-    static func handlerMetrics(of report: Report) -> [(String, Double)] {
+    public static func handlerMetrics(of report: Report) -> [(String, Double)] {
         var out: [(String, Double)] = []
         for handler in report.profile?.handlers ?? [] {
             guard let allocations = handler.allocations, handler.program != nil else { continue }
             let prefix = "apps.\(handler.app).handlers.\(handler.handler)"
             out.append(("\(prefix).peakBytes", Double(allocations.peakBytes)))
             out.append(("\(prefix).leakedBytes", Double(allocations.leakedBytes)))
-        }
-        return out
-    }
-}
-
-/// The numbers of `MetricExtractor.metrics(of:)` kept by scope: the summary's by their path
-/// below `summary.`, each app's by its path below `apps.<key>.` (``MetricPath/relative``). Compare
-/// reads two reports this way, in time linear in their size: the apps of a report have the same
-/// few dozen names, kept once (``Names``) with each app's values in an array beside them, so no
-/// full path is made and no name hashed until a row of the comparison needs it.
-struct ScopedMetrics {
-    /// The names below a scope, each once, shared by every scope with the same names.
-    final class Names {
-        let list: [String]
-        let index: [String: Int]
-        /// `list`'s indices in the order an app's metrics are compared: its headline metrics first
-        /// (``MetricDirections/headlineRank(_:)``), then by name.
-        let appOrder: [Int]
-        /// For each name, the index of the count of resumes behind it when it is a latency
-        /// (``Comparer/latencyCountPath(_:)``).
-        let latencyCount: [Int?]
-
-        init(_ list: [String]) {
-            self.list = list
-            let index = Dictionary(list.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            self.index = index
-            appOrder = list.indices.map { (MetricDirections.headlineRank(relative: list[$0]), list[$0], $0) }
-                .sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
-            latencyCount = list.map { name in Comparer.latencyCountPath(name).flatMap { index[$0] } }
-        }
-    }
-
-    /// The metrics of one scope: names and their values.
-    struct Scope {
-        var names: Names
-        var values: [Double]
-
-        subscript(name: String) -> Double? { names.index[name].map { values[$0] } }
-
-        var pairs: [(String, Double)] { Array(zip(names.list, values)) }
-    }
-
-    /// Keeps each list of names once for the scopes of both reports of a comparison: the last
-    /// one found (the next app's names are most often the same) and every other by its list.
-    final class NameTable {
-        var last: Names?
-        var byList: [[String]: Names] = [:]
-
-        /// The scope of `pairs` (a later value of a name replaces an earlier one). Names are kept
-        /// sorted: the order in which a report's dictionaries (an app's exits, its time in each
-        /// state) list their keys differs from one dictionary to the next.
-        func scope(_ pairs: [(String, Double)]) -> Scope {
-            let order = pairs.indices.sorted { (pairs[$0].0, $0) < (pairs[$1].0, $1) }
-            // The last of each name.
-            let sorted = order.indices.filter { $0 + 1 == order.count || pairs[order[$0 + 1]].0 != pairs[order[$0]].0 }
-                .map { order[$0] }
-            let values = sorted.map { pairs[$0].1 }
-            if let last, last.list.count == sorted.count, zip(last.list, sorted).allSatisfy({ $0 == pairs[$1].0 }) {
-                return Scope(names: last, values: values)
-            }
-            let list = sorted.map { pairs[$0].0 }
-            let names = byList[list] ?? Names(list)
-            byList[list] = names
-            last = names
-            return Scope(names: names, values: values)
-        }
-    }
-
-    var summary: Scope
-    var apps: [String: Scope] = [:]
-
-    init(_ report: Report, names: NameTable) {
-        summary = names.scope(MetricExtractor.summaryPairs(of: report))
-        var extra: [(String, Double)] = []
-        for (key, stats) in report.apps {
-            let pairs = MetricExtractor.appPairs(of: stats)
-            if key.contains(".") {
-                // A dotted key splits as `MetricPath` splits its full paths.
-                extra += pairs.map { ("apps.\(key).\($0.0)", $0.1) }
-            } else {
-                apps[key] = names.scope(pairs)
-            }
-        }
-        extra += MetricExtractor.handlerMetrics(of: report)
-        guard !extra.isEmpty else { return }
-        // Metrics by full path, after the others: each scope they touch is made again.
-        var touched: [String?: [(String, Double)]] = [:]
-        for (path, value) in extra {
-            let parsed = MetricPath(path)
-            if touched[parsed.app] == nil {
-                touched[parsed.app] = parsed.app.map { apps[$0]?.pairs ?? [] } ?? summary.pairs
-            }
-            touched[parsed.app]!.append((parsed.relative, value))
-        }
-        for (app, pairs) in touched {
-            if let app { apps[app] = names.scope(pairs) } else { summary = names.scope(pairs) }
-        }
-    }
-
-    /// Every full path.
-    var paths: [String] {
-        summary.names.list.map { "summary." + $0 } + apps.flatMap { app, scope in scope.names.list.map { "apps.\(app).\($0)" } }
-    }
-
-    /// Only the metrics whose full path `keeps` keeps.
-    func filtered(_ keeps: (String) -> Bool, names: NameTable) -> ScopedMetrics {
-        var out = self
-        out.summary = names.scope(summary.pairs.filter { keeps("summary." + $0.0) })
-        out.apps = [:]
-        for (app, scope) in apps {
-            let kept = scope.pairs.filter { keeps("apps.\(app).\($0.0)") }
-            if !kept.isEmpty { out.apps[app] = names.scope(kept) }
         }
         return out
     }

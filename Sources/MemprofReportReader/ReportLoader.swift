@@ -3,37 +3,25 @@ import MemprofCore
 import MemprofInput
 import MemprofOutput
 import MemprofReport
-import MemprofReportReader
 
-/// Bad input to compare, check or export: exit status 2 on the command line.
-public enum CompareInputError: MemprofError, Equatable {
+/// A report that cannot be read: exit status 2 on the command line.
+public enum ReportFileError: MemprofError, Equatable {
     public var exitStatus: Int32 { ExitStatus.badInput }
 
     case missingFile(String)
     case unreadable(String, String)
     case notAReport(String, ReportReadError)
-    case differentWorkloads(base: String, new: String)
-    case badThresholds(String)
-    case badBudget(String)
-    case noStackSamples(format: String)
 
     public var description: String {
         switch self {
         case .missingFile(let path): "\(path): no such file"
         case .unreadable(let path, let why): "\(path): cannot read it (\(why))"
         case .notAReport(let path, let error): "\(path): \(error.description)"
-        case .differentWorkloads(let a, let b):
-            "the reports are of different workloads ('\(a)' and '\(b)'); pass --allow-different to compare them anyway"
-        case .badThresholds(let why): "thresholds: \(why)"
-        case .badBudget(let why): "budget: \(why)"
-        case .noStackSamples(let format):
-            "this report has no stack samples, so there is nothing to export as \(format) "
-                + "(stack samples are recorded when background work runs with the sampler)"
         }
     }
 }
 
-/// Reads reports for compare, check and export: the file mapped into memory and read in one
+/// Reads reports for compare, check, export and the index of runs: the file mapped into memory and read in one
 /// pass by `ReportReader`, keeping what the command needs (`ReportReadOptions`); the pages
 /// already read are given back as it goes, so memory does not grow with the report.
 public enum ReportLoader {
@@ -60,7 +48,7 @@ public enum ReportLoader {
         let file = try MappedFile(path: try file(path).path, shownAs: path)
         defer { file.close() }
         do { try ReportReader.readEvents(file.bytes, at: range, kinds: kinds, sink: sink) } catch {
-            throw CompareInputError.notAReport(path, error.error)
+            throw ReportFileError.notAReport(path, error.error)
         }
     }
 
@@ -69,17 +57,17 @@ public enum ReportLoader {
         var url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw CompareInputError.missingFile(path)
+            throw ReportFileError.missingFile(path)
         }
         if isDirectory.boolValue {
             url = url.appendingPathComponent("report.json")
             guard FileManager.default.fileExists(atPath: url.path) else {
-                throw CompareInputError.missingFile(url.path)
+                throw ReportFileError.missingFile(url.path)
             }
         }
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         guard attributes?[.type] as? FileAttributeType == .typeRegular else {
-            throw CompareInputError.unreadable(url.path, "it is not a regular file")
+            throw ReportFileError.unreadable(url.path, "it is not a regular file")
         }
         return url
     }
@@ -95,9 +83,9 @@ public enum ReportLoader {
                      release: (@Sendable (Range<Int>) -> Void)?, sink: ReportEventSink? = nil) throws -> Report {
         let report: Report
         do { report = try ReportReader.read(bytes, options: options, release: release, sink: sink) } catch {
-            guard let offset = error.offset else { throw CompareInputError.notAReport(path, error.error) }
+            guard let offset = error.offset else { throw ReportFileError.notAReport(path, error.error) }
             let place = JSONScanError.location(of: offset, in: bytes)
-            throw CompareInputError.notAReport("\(path):\(place.line):\(place.column)", error.error)
+            throw ReportFileError.notAReport("\(path):\(place.line):\(place.column)", error.error)
         }
         try checkRanges(report, path: path)
         return report
@@ -116,10 +104,10 @@ public enum ReportLoader {
         let metrics = MetricExtractor.metrics(of: report)
         for (metric, value) in metrics.sorted(by: { $0.key < $1.key }) {
             if value < 0 && !signed(metric) {
-                throw CompareInputError.notAReport(path, .notAReport("\(metric) is \(MetricKind.count.format(value)); counts, sizes and times are 0 or more"))
+                throw ReportFileError.notAReport(path, .notAReport("\(metric) is \(MetricKind.count.format(value)); counts, sizes and times are 0 or more"))
             }
             if abs(value) > Quantity.maxExactNumber {
-                throw CompareInputError.notAReport(path, .notAReport(
+                throw ReportFileError.notAReport(path, .notAReport(
                     "\(metric) is \(MetricKind.count.format(value)), too large; the largest value accepted is 9007199254740992 (2^53)"))
             }
         }

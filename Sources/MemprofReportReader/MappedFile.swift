@@ -10,10 +10,10 @@ final class MappedFile: @unchecked Sendable {
 
     init(path: String, shownAs name: String) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CompareInputError.unreadable(name, String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw ReportFileError.unreadable(name, String(cString: strerror(errno))) }
         defer { closeDescriptor(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw CompareInputError.unreadable(name, String(cString: strerror(errno))) }
+        guard fstat(fd, &info) == 0 else { throw ReportFileError.unreadable(name, String(cString: strerror(errno))) }
         let size = Int(info.st_size)
         guard size > 0 else {
             address = nil
@@ -21,7 +21,7 @@ final class MappedFile: @unchecked Sendable {
             return
         }
         guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
-            throw CompareInputError.unreadable(name, String(cString: strerror(errno)))
+            throw ReportFileError.unreadable(name, String(cString: strerror(errno)))
         }
         _ = madvise(mapped, size, MADV_SEQUENTIAL)
         address = mapped
