@@ -184,9 +184,11 @@ script:
         #expect(seventeen.contains("\n  RAM 12 GB: MacRumors: iPhone 17 8 GB") && seventeen.contains("app limit 3375 MB: derived"))
         let air5 = try #require(blocks.first { $0.hasPrefix("ipad-air-5: ") })
         #expect(air5.contains("\n  app limit before iPadOS 26.4 (xnu): 6144 MB: derived: ≈6 GB available per app on iPadOS 26.0–26.3"))
+        #expect(air5.contains("\n  virtual memory swap from iPadOS 16, apps up to 16 GB: MacRumors: iPadOS 16 virtual memory swap"))
+        #expect(blocks.filter { $0.contains("\n  virtual memory swap ") }.map { $0.prefix { $0 != ":" } } == ["ipad-pro-11-3", "ipad-air-5"])
         for b in blocks where !b.hasPrefix("macbook") {
-            // Eight lines, and one per earlier limit.
-            #expect(b.split(separator: "\n").filter { !$0.hasPrefix("  app limit before ") }.count == 8, "\(b)")
+            // Eight lines, one per earlier limit, and one for swap where the device has it.
+            #expect(b.split(separator: "\n").filter { !$0.hasPrefix("  app limit before ") && !$0.hasPrefix("  virtual memory swap ") }.count == 8, "\(b)")
         }
         let wrong = try ProcessRunner.memprof(["list", "policies", "--sources"], in: dir)
         #expect(wrong.status != 0 && wrong.stderr.contains("--sources goes with 'list devices'"))
