@@ -14,39 +14,39 @@ public enum CalibratedSweep {
         base.hasSuffix("-calibrated") ? base : String((base + "-calibrated").prefix(200))
     }
 
-    /// The file's text. `workload` is the workload as the file names it (relative to the folder
-    /// the file is written into, or a built-in name).
+    /// The file's text, written by `YAMLDocument` (each value a word YAML reads back as itself,
+    /// or double-quoted; comments on lines of their own). `workload` is the workload as the file
+    /// names it (relative to the folder the file is written into, or a built-in name).
     public static func text(_ c: Calibration, problem: CalibrationProblem, workload: String) -> String {
-        var out = "# Calibrated by memprof calibrate from \(problem.fieldPaths.map(YAMLEscape.comment).joined(separator: ", "))\n"
-        out += "# \(YAMLEscape.comment(c.stop))\n"
-        out += "# Field: \(c.field.matchedDays) device-days of \(YAMLEscape.comment(c.app.bundleIdentifier)); "
-            + "objective \(decimal(c.objective.value)) over \(c.objective.statistics) statistics (95% bound \(decimal(c.objective.bound)))\n"
-        out += "memprof: 1\n"
-        out += "sweep: \(c.sweep.name)\n"
-        out += "workload: \(value(workload))\n"
-        out += "seeds: \(c.seeds.text)\n"
-        if problem.sweep.worst != 5 { out += "worst: \(problem.sweep.worst)\n" }
-        out += "set:\n"
-        let measured = Set(problem.measured.map(\.override.keyPath))
+        var set: [YAMLEntry] = []
         for o in problem.sweep.set {
-            var line = "  \(scalar(o.keyPath)): \(value(o.value))"
-            if measured.contains(o.keyPath), let m = problem.measured.first(where: { $0.override.keyPath == o.keyPath }) {
-                line += "  # from the field: \(YAMLEscape.comment(m.source))"
+            if let m = problem.measured.first(where: { $0.override.keyPath == o.keyPath }) {
+                set.append(.comment("from the field: \(m.source)"))
             }
-            out += line + "\n"
+            set.append(.pair(o.keyPath, .word(o.value)))
         }
         for p in c.parameters {
-            out += "  \(scalar(p.key)): \(value(p.fittedText))  # fitted: \(YAMLEscape.comment(describe(p)))\n"
+            set.append(.comment("fitted: \(describe(p))"))
+            set.append(.pair(p.key, .word(p.fittedText)))
         }
+        var entries: [YAMLEntry] = [.pair("memprof", .int(1)), .pair("sweep", .word(c.sweep.name)), .pair("workload", .word(workload)),
+                                    .pair("seeds", .word(c.seeds.text))]
+        if problem.sweep.worst != 5 { entries.append(.pair("worst", .int(Int64(problem.sweep.worst)))) }
+        entries.append(.pair("set", .mapping(set)))
         if let axis = problem.sweep.axes.first {
-            out += "matrix:\n  \(scalar(axis.keyPath)): [" + axis.values.map { value($0.value) }.joined(separator: ", ") + "]\n"
+            entries.append(.pair("matrix", .mapping([.pair(axis.keyPath, .sequence(axis.values.map { .word($0.value) }, flow: true))])))
             if axis.values.count > 1 {
-                let shares = percents(c.cells.map(\.share))
-                out += "mix:\n  \(scalar(axis.keyPath)): {" + zip(axis.values, shares).map { "\(value($0.value)): \($1)" }.joined(separator: ", ")
-                    + "}  # the field's device-days\n"
+                let shares = zip(axis.values, percents(c.cells.map(\.share))).map { YAMLEntry.pair($0.value, .word($1)) }
+                entries.append(.comment("the field's device-days"))
+                entries.append(.pair("mix", .mapping([.pair(axis.keyPath, .mapping(shares, flow: true))])))
             }
         }
-        return out
+        return YAMLDocument(comments: [
+            "Calibrated by memprof calibrate from \(problem.fieldPaths.joined(separator: ", "))",
+            c.stop,
+            "Field: \(c.field.matchedDays) device-days of \(c.app.bundleIdentifier); objective \(decimal(c.objective.value)) "
+                + "over \(c.objective.statistics) statistics (95% bound \(decimal(c.objective.bound)))",
+        ], entries: entries).text
     }
 
     /// `612 MB (95%: 580 MB – 650 MB)`, or `… unconstrained: …`.
@@ -86,19 +86,6 @@ public enum CalibratedSweep {
         let order = tenths.indices.sorted { (tenths[$0] - Double(whole[$0]), $1) > (tenths[$1] - Double(whole[$1]), $0) }
         for i in order.prefix(max(0, 1000 - whole.reduce(0, +))) { whole[i] += 1 }
         return whole.map { "\($0 / 10).\($0 % 10)%" }
-    }
-
-    /// A key or word as a plain scalar when it reads back as itself, else double-quoted.
-    static func scalar(_ s: String) -> String {
-        let plain = !s.isEmpty && s.first!.isLetter && s.allSatisfy { $0.isLetter || $0.isNumber || "-_./[]".contains($0) }
-        return plain ? s : YAMLEscape.doubleQuoted(s)
-    }
-
-    /// An override's value: flow collections as written (they were read as YAML), scalars as ``scalar(_:)``.
-    static func value(_ s: String) -> String {
-        if s.hasPrefix("{") || s.hasPrefix("[") { return s }
-        let plain = !s.isEmpty && s.allSatisfy { $0.isLetter || $0.isNumber || "-_./".contains($0) }
-        return plain ? s : YAMLEscape.doubleQuoted(s)
     }
 }
 

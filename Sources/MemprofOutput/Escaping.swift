@@ -44,35 +44,3 @@ public enum XMLEscape {
         return out
     }
 }
-
-/// Escaping for the YAML memprof writes (workloads `memprof import` writes, calibrated sweeps).
-public enum YAMLEscape {
-    /// Text on one comment line: line breaks and other control characters become `?`, so nothing
-    /// the text says can end the comment and start YAML.
-    public static func comment(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.map {
-            $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x85 || $0.value == 0x2028 || $0.value == 0x2029 ? "?" : $0
-        }))
-    }
-
-    /// A YAML double-quoted scalar: every character that could end it or break the line escaped.
-    public static func doubleQuoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if u.value < 0x20 || u.value == 0x7F || u.value == 0x85 || u.value == 0x2028 || u.value == 0x2029
-                    || u.value == 0xFEFF {
-                    let hex = String(u.value, radix: 16)
-                    out += u.value <= 0xFF ? "\\x" + (hex.count < 2 ? "0" : "") + hex
-                        : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
-}

@@ -24,7 +24,7 @@ struct CalibrateCommand: ParsableCommand {
     var sweep: String
 
     @Option(name: [.short, .long],
-            help: ArgumentHelp("Folder to write into (default: Reports/<sweep>-calibrated).", valueName: "folder"),
+            help: ArgumentHelp("Folder to write into (default: Reports/<sweep>-calibration).", valueName: "folder"),
             transform: OutputPath.named)
     var out: String?
 
@@ -37,7 +37,9 @@ struct CalibrateCommand: ParsableCommand {
         let (_, payloads) = try FieldFiles.metricKitPayloads(field)
         guard !payloads.isEmpty else { throw BadInput("no payloads: the files hold empty arrays") }
         let problem = try CalibrationProblem(sweep: sweepFile, payloads: payloads, fieldPaths: field)
-        let folder = URL(fileURLWithPath: out ?? "Reports/\(CalibratedSweep.name(sweepFile.name))")
+        // Not the calibrated sweep's own name: `memprof sweep` of it writes Reports/<name>-calibrated.
+        let folderName = out ?? "Reports/\(sweepFile.name)-calibration"
+        let folder = URL(fileURLWithPath: folderName)
         let started = DispatchTime.now().uptimeNanoseconds
         let calibrator = Calibrator(problem: problem, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount) { e in
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
@@ -47,7 +49,7 @@ struct CalibrateCommand: ParsableCommand {
         let calibration = try calibrator.run()
         let workload = CalibratedSweep.workloadPath(sweepFile.workload, from: folder)
         try calibration.write(sweepText: CalibratedSweep.text(calibration, problem: problem, workload: workload), into: folder)
-        try StandardStream.out(calibration.text + "\nWritten: \(folder.path)/\(CalibratedSweep.fileName) and calibration.json\n")
+        try StandardStream.out(calibration.text + "\nwritten    \(folderName)/\(CalibratedSweep.fileName), \(folderName)/calibration.json\n")
         if calibration.outcome != .fit { throw ExitCode(1) }
     }
 }

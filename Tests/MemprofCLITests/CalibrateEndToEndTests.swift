@@ -80,7 +80,7 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("out/calibration.json"))) as! [String: Any]
         #expect(json["schema"] as? String == "memprof.calibration/1" && json["outcome"] as? String == "budgetSpent")
         let sweep = try String(contentsOf: dir.appendingPathComponent("out/sweep.yaml"), encoding: .utf8)
-        #expect(sweep.contains("workload: ../day.yaml\nseeds: 1..20\n"), "\(sweep)")
+        #expect(sweep.contains("workload: \"../day.yaml\"\nseeds: 1..20\n"), "\(sweep)")
         #expect(sweep.contains("  device.systemReserved: "))
         #expect(sweep.contains("matrix:\n  device.preset: [iphone-xr]\n"))
         let run = try ProcessRunner.memprof(["sweep", "out/sweep.yaml", "--out", "again"], in: dir)
