@@ -32,10 +32,6 @@ done
     --html Reports/compare.html >/dev/null) || [ $? -eq 1 ]    # exit 1: the xnu day is worse, as expected
 [[ -s "$work/Reports/compare.html" ]] || { echo "compare wrote no page"; exit 1; }
 pages+=("$work/Reports/compare.html" "$work/Reports/index.html")
-# A run of 150 apps: past 100 the page draws the most affected one by one and adds up the others.
-python3 scripts/gen-workload.py --apps 150 --hours 2 --switches 2000 --name many-apps >"$work/many-apps.yaml"
-(cd "$work" && "$memprof" run many-apps.yaml --no-sampling >/dev/null)
-pages+=("$work/Reports/many-apps/report.html")
 # fleet.html of a small sweep: two devices × two policies over 12 seeds.
 printf 'memprof: 1\nsweep: browser-fleet\nworkload: phone-day\nseeds: 1..12\nmatrix:\n  device: [iphone-6-plus, ipad-air-2]\n  policy: [seed-2015, xnu]\n' >"$work/fleet.yaml"
 (cd "$work" && "$memprof" sweep fleet.yaml >/dev/null)

@@ -66,15 +66,19 @@ extension HTMLReport {
                 what += " <a class=\"jl\" href=\"#jetsam-\(index)\">jetsam report</a>"
             }
             var candidates = ""
-            // The first candidates and every one taken; a long list's rest is in the jetsam view and report.json.
+            // The first candidates and those taken (up to `listLimit`); a long list's rest is in the
+            // jetsam view and report.json.
             let limit = 8
-            for (index, candidate) in r.candidates.enumerated() where index < limit || candidate.taken {
+            var shown = 0, takenShown = 0
+            for (index, candidate) in r.candidates.enumerated() where index < limit || candidate.taken && takenShown < Self.listLimit {
+                if candidate.taken { takenShown += 1 }
                 if index > 0 { candidates += ", " }
+                shown += 1
                 candidates += "<span class=\"\(candidate.taken ? "taken" : "")\">\(candidate.taken ? "✔ " : "")\(name(candidate.app)) "
                     + "\(Format.bytes(candidate.footprintBytes)) \(candidate.state.rawValue)</span>"
             }
-            let rest = r.candidates.dropFirst(limit).filter { !$0.taken }.count
-            if rest > 0 { candidates += " <span class=\"empty\">and \(rest) more</span>" }
+            let rest = r.candidates.count - shown
+            if rest > 0 { candidates += " <span class=\"empty\">and \(HTMLText.count(rest)) more</span>" }
             let forWhom: String
             switch r.kind {
             case .eviction, .reclaim: forWhom = "\(name(r.app))\(r.detail.isEmpty ? "" : " (\(r.detail.html))")"
