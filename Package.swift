@@ -245,7 +245,7 @@ let package = Package(
                 dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare", "MemprofBudgets",
                                "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", "MemprofInput",
                                "MemprofReportReader"]),
-        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofField", "MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler"]),
+        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofField", "MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler", "MemprofOutput"]),
         // Calibration (spec §13): a sweep's unknown parameters fitted to a team's MetricKit field by
         // the method of simulated moments, each evaluation a fleet sweep on common seeds;
         // calibration.json and the calibrated sweep.
