@@ -251,7 +251,7 @@ let package = Package(
         // calibration.json and the calibrated sweep.
         .target(name: "MemprofCalibrate",
                 dependencies: ["MemprofCore", "MemprofField", "MemprofFleet", "MemprofInput", "MemprofWorkload", "MemprofOutput",
-                               "MemprofReport"]),
+                               "MemprofReport", "MemprofHTML"]),
         .testTarget(name: "MemprofCalibrateTests", dependencies: ["MemprofCalibrate", "MemprofField", "MemprofFleet", "MemprofTestSupport"]),
         // Fuzz targets over every parser of untrusted input, and a seeded mutation loop;
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MemprofCalibrate
 import MemprofCommandLine
 import MemprofFleet
 import MemprofOutput
@@ -12,7 +13,7 @@ struct WhatIfCommand: ParsableCommand {
         discussion: "Runs the sweep as it is and changed (--set, --device, --policy, --mix), pairs their runs by seed, "
             + "and prints the team's app's MetricKit rates per cell and weighted by the sweep's mix, each change with its "
             + "95% interval. Writes into --out: base/ and changed/ (fleet results), metrickit/ (their payloads), "
-            + "whatif.json and whatif.md.")
+            + "whatif.json and whatif.md; with --calibration, fit/N-low|high/ (the what-if at the ends of each fitted parameter's interval).")
 
     @Argument(help: "A sweep file (a calibrated one, as memprof calibrate writes it), or a built-in sweep.")
     var sweep: String
@@ -27,6 +28,10 @@ struct WhatIfCommand: ParsableCommand {
             help: ArgumentHelp("Another population share for a mixed matrix key: device={iphone-11: 60%, iphone-15: 40%} (repeatable).",
                                valueName: "key={value: share, ...}"))
     var mixes: [String] = []
+
+    @Option(help: ArgumentHelp("Also run the what-if at the ends of each fitted parameter's 95% interval (memprof calibrate's).",
+                               valueName: "calibration.json"))
+    var calibration: String?
 
     @Option(help: ArgumentHelp("The team's app (default: the app the changes name, or the workload's only app).", valueName: "app"))
     var app: String?
@@ -45,7 +50,11 @@ struct WhatIfCommand: ParsableCommand {
         if let threads, !(1...1024).contains(threads) { throw BadInput("--threads must be between 1 and 1024, not \(threads)") }
         let file = try SweepFile.load(sweep)
         let mix = try mixes.map { try file.mix(option: $0) }
-        let plan = try WhatIfPlan(sweep: file, changes: try overrides.overrides(), mix: mix, app: app)
+        let fit = try calibration.map(Calibration.read)
+        let fitted = fit?.whatIfParameters
+        let plan = try WhatIfPlan(sweep: file, changes: try overrides.overrides(), mix: mix, app: app ?? fit?.app.key,
+                                  parameters: fitted?.parameters ?? [])
+        for note in fitted?.notes ?? [] { StandardStream.error("memprof: note: \(note)\n") }
         let folder = out ?? "Reports/\(file.name)-whatif"
         let result = try plan.run(threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
                                   into: URL(fileURLWithPath: folder))
