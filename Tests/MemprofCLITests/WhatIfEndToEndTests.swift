@@ -73,4 +73,64 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("w").path))
         #expect(Scratch.listing(dir) == ["sweep.yaml"])
     }
+
+    /// From a field memprof writes (1,500 MB reserved by the system) to a calibration, its page,
+    /// and a what-if re-run at the ends of the fitted reserve's interval.
+    @Test func aCalibratedWhatIfSpansTheFitAndTheCalibrationHasItsPage() throws {
+        let dir = try Scratch.makeDirectory("cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try """
+            memprof: 1
+            name: calibration-day
+            duration: 3h
+            device: {preset: iphone-11, osVersion: "iOS 18.5 (22F76)"}
+            policy: seed-2015
+            apps:
+              team: {peakMemoryUsage: 420MB, averageSuspendedMemory: 180MB}
+              browser: {launch: {footprint: 500MB}, growth: 10MB/min, maxFootprint: 1200MB, onBackground: {release: 200MB}}
+              hog: {launch: {footprint: 1500MB}, onBackground: {release: 100MB}}
+            generate: {switchEvery: 4m, weights: {team: 3, browser: 2, hog: 1}, homeEvery: 30m}
+            """.write(to: dir.appendingPathComponent("day.yaml"), atomically: true, encoding: .utf8)
+        try "memprof: 1\nsweep: truth\nworkload: day.yaml\nseeds: 1001..1012\nset: {device.systemReserved: 1500MB}\nmatrix:\n  device.preset: [iphone-xr, iphone-11]\n"
+            .write(to: dir.appendingPathComponent("truth.yaml"), atomically: true, encoding: .utf8)
+        try """
+            memprof: 1
+            sweep: team
+            workload: day.yaml
+            seeds: 1..1000
+            matrix:
+              device.preset: [iphone-xr, iphone-11]
+            calibrate:
+              app: team
+              parameters:
+                - {key: device.systemReserved, low: 0MB, high: 2000MB}
+              budget: 4
+              maxSeeds: 8
+              profilePoints: 3
+            """.write(to: dir.appendingPathComponent("team.yaml"), atomically: true, encoding: .utf8)
+        #expect(try ProcessRunner.memprof(["sweep", "truth.yaml", "--out", "truth"], in: dir).status == 0)
+        #expect(try ProcessRunner.memprof(["export", "truth", "--format", "metrickit", "-o", "payloads"], in: dir).status == 0)
+        let calibrate = try ProcessRunner.memprof(["calibrate", "payloads", "--sweep", "team.yaml", "--out", "calibrated"], in: dir)
+        #expect(calibrate.status == 0 || calibrate.status == 1, "\(calibrate.stderr)")
+        let page = try String(contentsOf: dir.appendingPathComponent("calibrated/calibration.html"), encoding: .utf8)
+        let calibration = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("calibrated/calibration.json"))) as! [String: Any]
+        let evaluations = (calibration["evaluations"] as! [Any]).count
+        #expect(page.contains("<p class=\"outcome ") && page.contains("<code>device.systemReserved</code>"))
+        #expect(page.components(separatedBy: "<circle class=\"").count - 1 >= evaluations && page.contains("id=\"evaluations\""))
+        #expect(page.components(separatedBy: "<line class=\"sim\"").count - 1 >= 2, "every cell's memory-pressure rate against the field's")
+        #expect(!page.contains("<script"), "the page makes no request and runs no script")
+
+        let w = try ProcessRunner.memprof(["whatif", "calibrated/sweep.yaml", "--set", "apps.team.averageSuspendedMemory=120MB",
+                                           "--calibration", "calibrated/calibration.json", "--out", "w"], in: dir)
+        #expect(w.status == 0, "\(w.stderr)")
+        #expect(w.stdout.contains("  team: background memory-pressure exits per 1,000 days, weighted by the device mix: "), "\(w.stdout)")
+        #expect(w.stdout.contains("    at the ends of the fitted parameters' 95% intervals: "), "\(w.stdout)")
+        #expect(w.stdout.contains("  device.systemReserved: fitted "), "\(w.stdout)")
+        for name in ["fit/1-low/base/fleet.json", "fit/1-low/changed/runs.csv", "fit/1-high/changed/fleet.json"] {
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("w/\(name)").path), "\(name)")
+        }
+        let broken = try ProcessRunner.memprof(["whatif", "calibrated/sweep.yaml", "--set", "apps.team.averageSuspendedMemory=120MB",
+                                                "--calibration", "team.yaml", "--out", "w2"], in: dir)
+        #expect(broken.status == 2 && broken.stderr.hasPrefix("memprof: team.yaml: not a calibration.json"), "\(broken.stderr)")
+    }
 }
