@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCompare
+import MemprofReportReader
 import MemprofCore
 import MemprofField
 import MemprofOutput

@@ -4,6 +4,7 @@ import MemprofCalibrate
 import MemprofCommandLine
 import MemprofFleet
 import MemprofOutput
+import MemprofWorkload
 
 /// `memprof whatif SWEEP --set KEY=VALUE…`: a thin adapter over ``WhatIfPlan``.
 struct WhatIfCommand: ParsableCommand {
@@ -52,7 +53,8 @@ struct WhatIfCommand: ParsableCommand {
         let mix = try mixes.map { try file.mix(option: $0) }
         let fit = try calibration.map(Calibration.read)
         let fitted = fit?.whatIfParameters
-        let plan = try WhatIfPlan(sweep: file, changes: try overrides.overrides(), mix: mix, app: app ?? fit?.app.key,
+        let changes = try WorkloadOverride.list(device: overrides.device, policy: overrides.policy, assignments: overrides.assignments)
+        let plan = try WhatIfPlan(sweep: file, changes: changes, mix: mix, app: app ?? fit?.app.key,
                                   parameters: fitted?.parameters ?? [])
         for note in fitted?.notes ?? [] { StandardStream.error("memprof: note: \(note)\n") }
         let folder = out ?? "Reports/\(file.name)-whatif"
