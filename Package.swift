@@ -245,13 +245,13 @@ let package = Package(
                 dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare", "MemprofBudgets",
                                "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", "MemprofInput",
                                "MemprofReportReader"]),
-        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofField", "MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler"]),
+        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofField", "MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler", "MemprofOutput"]),
         // Calibration (spec §13): a sweep's unknown parameters fitted to a team's MetricKit field by
         // the method of simulated moments, each evaluation a fleet sweep on common seeds;
         // calibration.json and the calibrated sweep.
         .target(name: "MemprofCalibrate",
                 dependencies: ["MemprofCore", "MemprofField", "MemprofFleet", "MemprofInput", "MemprofWorkload", "MemprofOutput",
-                               "MemprofReport"]),
+                               "MemprofReport", "MemprofHTML"]),
         .testTarget(name: "MemprofCalibrateTests", dependencies: ["MemprofCalibrate", "MemprofField", "MemprofFleet", "MemprofTestSupport"]),
         // Fuzz targets over every parser of untrusted input, and a seeded mutation loop;
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).

@@ -634,6 +634,29 @@ def check_page(browser, path, outdir):
         if counts.get("barTitles") != counts.get("bars"): problems.append("histogram bars lack their values")
         if counts.get("families", 0) < 3: problems.append("too few metric families")
         if "memprof run" not in counts.get("replay", ""): problems.append("worst seeds have no replay line")
+    elif kind == "calibration":
+        # calibration.html (memprof calibrate): the outcome, the parameters and their profiles,
+        # field against simulation for every cell and counter, the path of the search.
+        counts.update(json.loads(evaluate("""JSON.stringify({
+          outcome: (document.querySelector('#outcome b')||{}).textContent||'',
+          parameters: document.querySelectorAll('#parameters tbody tr').length,
+          profiles: document.querySelectorAll('figure.profile circle').length,
+          cells: document.querySelectorAll('#cells h3').length,
+          statistics: document.querySelectorAll('#cells table.stats tbody tr').length,
+          fieldBars: document.querySelectorAll('#cells svg.bars line.field').length,
+          simBars: document.querySelectorAll('#cells svg.bars line.sim').length,
+          points: document.querySelectorAll('#search circle.point').length,
+          evaluations: document.querySelectorAll('#evaluations tbody tr').length,
+          drawn: Array.from(document.querySelectorAll('#search circle.point')).filter(function(c){
+            var b=c.getBoundingClientRect();return b.width>0&&b.height>0;}).length})""") or "{}"))
+        if counts.get("outcome") not in ("fit", "no fit", "budget spent"): problems.append(f"no outcome ({counts.get('outcome')!r})")
+        if counts.get("parameters", 0) < 1: problems.append("no fitted parameter listed")
+        if counts.get("profiles", 0) < 2: problems.append("no parameter profile drawn")
+        if counts.get("cells", 0) < 1 or counts.get("statistics", 0) < counts.get("cells", 0): problems.append("no cell's statistics")
+        if counts.get("simBars") != counts.get("statistics"): problems.append("a statistic has no simulated interval drawn")
+        if counts.get("fieldBars", 0) < 1: problems.append("no field interval drawn")
+        if counts.get("points", 0) < 1 or counts.get("points") != counts.get("evaluations"): problems.append("the search path does not show every evaluation")
+        if counts.get("drawn") != counts.get("points"): problems.append("search points are not visible")
     elif kind not in ("report", "compare", "check"):
         counts.update(json.loads(evaluate("JSON.stringify({runs: document.querySelectorAll('#runs tbody tr').length})") or "{}"))
         if counts.get("runs", 0) < 1: problems.append("index lists no runs")

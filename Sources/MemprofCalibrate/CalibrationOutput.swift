@@ -56,11 +56,13 @@ extension Calibration {
 
     static func perThousand(_ perDay: Double) -> String { CalibratedSweep.decimal(perDay * 1000) }
 
-    /// Writes the calibrated sweep and calibration.json into `folder`, whole or not at all.
+    /// Writes the calibrated sweep, calibration.json and calibration.html (``CalibrationHTML``)
+    /// into `folder`, whole or not at all.
     public func write(sweepText: String, into folder: URL) throws {
         try AtomicFiles.replaceFolder(folder, with: [
             OutputFile(name: CalibratedSweep.fileName, data: Data(sweepText.utf8)),
             OutputFile(name: "calibration.json", data: try encoded()),
-        ], isOwnFile: { $0 == CalibratedSweep.fileName || $0 == "calibration.json" })
+            OutputFile(name: "calibration.html", data: Data(CalibrationHTML.page(self).utf8)),
+        ], isOwnFile: { $0 == CalibratedSweep.fileName || $0 == "calibration.json" || $0 == "calibration.html" })
     }
 }

@@ -67,7 +67,7 @@ extension FieldSummary {
         }
     }
 
-    static func number(_ v: Double) -> String {
+    public static func number(_ v: Double) -> String {
         guard v.isFinite else { return "-" }
         if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
         let digits = abs(v) >= 100 ? 0 : abs(v) >= 10 ? 1 : 2

@@ -242,19 +242,29 @@ public struct FleetResult: Codable, Sendable, Equatable {
         }
     }
 
-    /// One total per population: cells grouped by the values of the keys without a mix, each
-    /// metric the population-weighted mean (and share of days) of its cells' figures. A group with
-    /// a cell that has no runs here (a shard's part) has no total.
-    static func weightedTotals(_ cells: [Cell], sweep: Sweep) -> [WeightedTotal]? {
+    /// The populations of a sweep's `mix`: its cells (by index) grouped by the values of the keys
+    /// without a mix, labelled by those values (`all` when every key has a mix), in the cells'
+    /// order; nil without a mix.
+    static func populations(_ cells: [(index: Int, overrides: [Override])], sweep: Sweep) -> [(label: String, cells: [Int])]? {
         guard let mix = sweep.mix, !mix.isEmpty else { return nil }
         let mixed = Set(mix.map(\.keyPath))
-        var groups: [(label: String, cells: [Cell])] = []
+        var groups: [(label: String, cells: [Int])] = []
         for cell in cells {
             let values = cell.overrides.suffix(sweep.matrix.count)
             let label = values.filter { !mixed.contains($0.keyPath) }.map { "\($0.keyPath)=\($0.value)" }.joined(separator: " ")
             let name = label.isEmpty ? "all" : label
-            if let at = groups.firstIndex(where: { $0.label == name }) { groups[at].cells.append(cell) } else { groups.append((name, [cell])) }
+            if let at = groups.firstIndex(where: { $0.label == name }) { groups[at].cells.append(cell.index) } else { groups.append((name, [cell.index])) }
         }
+        return groups
+    }
+
+    /// One total per population: cells grouped by the values of the keys without a mix, each
+    /// metric the population-weighted mean (and share of days) of its cells' figures. A group with
+    /// a cell that has no runs here (a shard's part) has no total.
+    static func weightedTotals(_ cells: [Cell], sweep: Sweep) -> [WeightedTotal]? {
+        guard let populations = populations(cells.map { ($0.index, $0.overrides) }, sweep: sweep) else { return nil }
+        let byIndex = Dictionary(uniqueKeysWithValues: cells.map { ($0.index, $0) })
+        let groups = populations.map { (label: $0.label, cells: $0.cells.compactMap { byIndex[$0] }) }
         return groups.compactMap { group in
             guard group.cells.allSatisfy({ $0.runs > 0 }) else { return nil }
             let weights = group.cells.map { $0.populationShare ?? 0 }

@@ -74,7 +74,8 @@ public enum FleetSummary {
     }
 
     /// A share as a percentage with at most one decimal: `37.5%`, `75%` (also for 0.7499999…).
-    static func percent(_ share: Double) -> String {
+    /// A share (0...1) as a percentage with at most one decimal: `62.5%`.
+    public static func percent(_ share: Double) -> String {
         let tenths = (share * 1000).rounded()
         return (tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : Format.oneDecimal(tenths / 10)) + "%"
     }

@@ -28,10 +28,18 @@ public enum PairedTest {
     }
 
     public static func wilcoxon(_ differences: [Int64]) -> Result {
+        wilcoxon(fractional: differences.map(Double.init))
+    }
+
+    /// The test on differences that need not be whole: a what-if's population-weighted
+    /// differences (each seed's cells weighted by their shares of the device mix). Whole
+    /// differences give the same result as the test of `[Int64]` (counts and bytes are exact in
+    /// a `Double` up to 2⁵³).
+    public static func wilcoxon(fractional differences: [Double]) -> Result {
         let n = differences.count
-        let mean = n == 0 ? 0 : differences.reduce(0.0) { $0 + Double($1) } / Double(n)
+        let mean = n == 0 ? 0 : differences.reduce(0.0, +) / Double(n)
         var ss = 0.0
-        for d in differences { ss += (Double(d) - mean) * (Double(d) - mean) }
+        for d in differences { ss += (d - mean) * (d - mean) }
         let sd = n > 1 ? (ss / Double(n - 1)).squareRoot() : 0
         let half = n > 1 ? tQuantile975(df: n - 1) * sd / Double(n).squareRoot() : 0
         let nonZero = differences.filter { $0 != 0 }

@@ -19,6 +19,16 @@ extension SweepFile {
         /// How a parameter's values are written: a size (`612MB`), a duration (`5m`) or a bare number.
         public enum Kind: String, Sendable, Equatable, Codable {
             case size, duration, number
+
+            /// `value` as the workload reads it, exactly: whole bytes (`B`), whole microseconds
+            /// (`us`), or the number with up to six decimals.
+            public func text(_ value: Double) -> String {
+                switch self {
+                case .size: "\(Int64(value.rounded()))B"
+                case .duration: "\(Int64(value.rounded()))us"
+                case .number: Parameter.decimal(value)
+                }
+            }
         }
 
         /// One key the field cannot see, with the range the search may try.
@@ -41,13 +51,7 @@ extension SweepFile {
 
             /// `value` as the workload reads it, exactly: whole bytes (`B`), whole microseconds
             /// (`us`), or the number with up to six decimals.
-            public func text(_ value: Double) -> String {
-                switch kind {
-                case .size: "\(Int64(value.rounded()))B"
-                case .duration: "\(Int64(value.rounded()))us"
-                case .number: Self.decimal(value)
-                }
-            }
+            public func text(_ value: Double) -> String { kind.text(value) }
 
             static func decimal(_ v: Double) -> String {
                 if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }

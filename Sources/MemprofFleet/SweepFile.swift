@@ -185,34 +185,73 @@ public struct SweepFile: Sendable, Equatable {
         for (keyReader, sharesReader) in pairs {
             let key = try keyReader.string()
             guard let axis = axes.first(where: { $0.keyPath == key }) else {
-                throw keyReader.error("'\(key)' is not a key of the matrix; mix gives the shares of a matrix key's values"
-                    + (axes.isEmpty ? "" : " (the matrix has \(axes.map(\.keyPath).joined(separator: ", ")))"))
+                throw keyReader.error(notAMatrixKey(key, axes: axes))
             }
-            guard let entries = sharesReader.keysAndValues else {
-                throw sharesReader.error("expected a share for each value of \(key), such as {\(axis.values[0].value): 100%}")
-            }
-            var shares: [String: (Double, NodeReader)] = [:]
-            for (valueReader, shareReader) in entries {
-                let value = valueReader.flowText() ?? ""
-                guard axis.values.contains(where: { $0.value == value }) else {
-                    throw valueReader.error("'\(value)' is not a value of the matrix's \(key) ("
-                        + axis.values.map(\.value).joined(separator: ", ") + ")")
-                }
-                let share = try shareReader.percentage()
-                guard share <= 1 else { throw shareReader.error("a share is at most 100%") }
-                shares[value] = (share, shareReader)
-            }
-            if let missing = axis.values.first(where: { shares[$0.value] == nil }) {
-                throw sharesReader.error("no share for \(missing.value); give every value of \(key) its share")
-            }
-            let ordered = axis.values.map { (value: $0.value, share: shares[$0.value]!.0) }
-            let total = ordered.reduce(0) { $0 + $1.share }
-            guard abs(total - 1) < 1e-9 else {
-                throw sharesReader.error("the shares of \(key) add up to \(FleetSummary.percent((total * 1000).rounded() / 1000)), not 100%")
-            }
-            mixes.append(Mix(keyPath: key, shares: ordered))
+            mixes.append(try parseShares(sharesReader, of: axis))
         }
         return axes.compactMap { axis in mixes.first { $0.keyPath == axis.keyPath } }
+    }
+
+    static func notAMatrixKey(_ key: String, axes: [Axis]) -> String {
+        "'\(key)' is not a key of the matrix; mix gives the shares of a matrix key's values"
+            + (axes.isEmpty ? "" : " (the matrix has \(axes.map(\.keyPath).joined(separator: ", ")))")
+    }
+
+    /// One matrix key's shares (`{iphone-11: 60%, iphone-15: 40%}`): every value of the axis
+    /// with its share, adding up to 100%.
+    static func parseShares(_ sharesReader: NodeReader, of axis: Axis) throws -> Mix {
+        let key = axis.keyPath
+        guard let entries = sharesReader.keysAndValues else {
+            throw sharesReader.error("expected a share for each value of \(key), such as {\(axis.values[0].value): 100%}")
+        }
+        var shares: [String: (Double, NodeReader)] = [:]
+        for (valueReader, shareReader) in entries {
+            let value = valueReader.flowText() ?? ""
+            guard axis.values.contains(where: { $0.value == value }) else {
+                throw valueReader.error("'\(value)' is not a value of the matrix's \(key) ("
+                    + axis.values.map(\.value).joined(separator: ", ") + ")")
+            }
+            let share = try shareReader.percentage()
+            guard share <= 1 else { throw shareReader.error("a share is at most 100%") }
+            shares[value] = (share, shareReader)
+        }
+        if let missing = axis.values.first(where: { shares[$0.value] == nil }) {
+            throw sharesReader.error("no share for \(missing.value); give every value of \(key) its share")
+        }
+        let ordered = axis.values.map { (value: $0.value, share: shares[$0.value]!.0) }
+        let total = ordered.reduce(0) { $0 + $1.share }
+        guard abs(total - 1) < 1e-9 else {
+            throw sharesReader.error("the shares of \(key) add up to \(FleetSummary.percent((total * 1000).rounded() / 1000)), not 100%")
+        }
+        return Mix(keyPath: key, shares: ordered)
+    }
+
+    /// `--mix KEY={VALUE: SHARE, …}`: another population share for a mixed matrix key, as the
+    /// sweep file's `mix:` writes it, with errors located in the option (`--mix device={…}:1:9`).
+    public func mix(option argument: String) throws -> Mix {
+        let file = "--mix \(argument)"
+        guard let equals = argument.firstIndex(of: "=") else {
+            throw WorkloadError(file: file, line: 0, column: 0, keyPath: "",
+                                message: "expected KEY={VALUE: SHARE, ...}, for example device={iphone-11: 60%, iphone-15: 40%}")
+        }
+        let key = String(argument[..<equals]).trimmingCharacters(in: .whitespaces)
+        guard let axis = axes.first(where: { $0.keyPath == key }) else {
+            throw WorkloadError(file: file, line: 1, column: 1, keyPath: "mix", message: Self.notAMatrixKey(key, axes: axes))
+        }
+        guard mix.contains(where: { $0.keyPath == key }) else {
+            throw WorkloadError(file: file, line: 1, column: 1, keyPath: "mix.\(key)",
+                                message: "the sweep states no mix of \(key) to change; give it one in the sweep file's mix:")
+        }
+        // The shares are read as a document of their own; a place in it is a place in the
+        // option, past `KEY=`.
+        let offset = argument.distance(from: argument.startIndex, to: equals) + 1
+        do {
+            return try Self.parseShares(try NodeReader.root(of: String(argument[argument.index(after: equals)...]), file: file), of: axis)
+        } catch var error as WorkloadError {
+            if error.line == 1 { error.column += offset }
+            error.keyPath = error.keyPath.isEmpty ? "mix.\(key)" : "mix.\(key).\(error.keyPath)"
+            throw error
+        }
     }
 
     static func parseSeeds(_ r: NodeReader) throws -> ([UInt64], String) {

@@ -61,6 +61,11 @@ public final class StagedFolder {
         }
     }
 
+    /// The staging folder itself, for outputs that are folders of their own (a what-if's fleets,
+    /// each put in place inside it by a staged folder of its own): ``commit()`` puts all of it
+    /// in place, ``abort()`` removes it.
+    public var stagingURL: URL { staging }
+
     /// Writes one whole file into the staging folder.
     public func write(_ file: OutputFile) throws {
         try AtomicFiles.writeNew(file.data, to: staging.appendingPathComponent(file.name), name: file.name, folder: target)

@@ -11,7 +11,7 @@ import MemprofOutput
 struct CalibrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
-        abstract: "Fit a sweep's unknown parameters to MetricKit payloads: the calibrated sweep and calibration.json.",
+        abstract: "Fit a sweep's unknown parameters to MetricKit payloads: the calibrated sweep, calibration.json and calibration.html.",
         discussion: "FIELD is payload files or folders of them (as memprof field reads). The sweep names the team's app "
             + "and the parameters to fit in its calibrate: section. The app's peak and suspended memory are set from "
             + "the field; the device mix becomes the sweep's cells and mix. Each evaluation runs every fitted cell on the "
@@ -49,7 +49,7 @@ struct CalibrateCommand: ParsableCommand {
         let calibration = try calibrator.run()
         let workload = CalibratedSweep.workloadPath(sweepFile.workload, from: folder)
         try calibration.write(sweepText: CalibratedSweep.text(calibration, problem: problem, workload: workload), into: folder)
-        try StandardStream.out(calibration.text + "\nwritten    \(folderName)/\(CalibratedSweep.fileName), \(folderName)/calibration.json\n")
+        try StandardStream.out(calibration.text + "\nwritten    \(folderName)/\(CalibratedSweep.fileName), \(folderName)/calibration.json, \(folderName)/calibration.html\n")
         if calibration.outcome != .fit { throw ExitCode(1) }
     }
 }

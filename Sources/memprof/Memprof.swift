@@ -12,7 +12,7 @@ struct Memprof: ParsableCommand {
         commandName: "memprof",
         abstract: "Simulates apps on a phone and reports their lifecycle and memory behaviour.",
         version: MemprofVersion.current,
-        subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, ValidateCommand.self, CompareCommand.self,
+        subcommands: [RunCommand.self, SweepCommand.self, WhatIfCommand.self, MergeCommand.self, ValidateCommand.self, CompareCommand.self,
                       CheckCommand.self, ExportCommand.self, ImportCommand.self, FieldCommand.self, CalibrateCommand.self, ListCommand.self, ViewCommand.self,
                       ServeCommand.self]
     )

@@ -1,0 +1,57 @@
+import Foundation
+import MemprofFleet
+import MemprofInput
+import MemprofOutput
+
+/// What a what-if takes from a calibration (`memprof whatif SWEEP --calibration calibration.json`):
+/// the team's app and each fitted parameter with the ends of its 95% interval, to run the
+/// what-if again at each end ("how sure is the fit").
+extension Calibration {
+    /// Reads calibration.json (at most ``InputText/maxBytes``).
+    ///
+    /// - Throws: `BadInput` (exit 2) naming the file and the key that is wrong.
+    public static func read(_ path: String) throws -> Calibration {
+        switch InputFile.read(path, maxBytes: InputText.maxBytes) {
+        case .success(let bytes):
+            do {
+                return try decode(Data(bytes))
+            } catch let error as DecodingError {
+                throw BadInput("\(path): not a calibration.json of memprof calibrate (\(Self.describe(error)))")
+            } catch {
+                throw BadInput("\(path): not a calibration.json of memprof calibrate (\(error))")
+            }
+        case .failure(let refusal):
+            throw BadInput("\(path): \(refusal.message)")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        let (context, what): (DecodingError.Context, String) = switch error {
+        case .keyNotFound(let key, let c): (c, "no key '\(key.stringValue)'")
+        case .typeMismatch(_, let c): (c, c.debugDescription)
+        case .valueNotFound(_, let c): (c, c.debugDescription)
+        case .dataCorrupted(let c): (c, c.debugDescription)
+        @unknown default: (DecodingError.Context(codingPath: [], debugDescription: ""), "\(error)")
+        }
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return path.isEmpty ? what : "\(path.hasPrefix(".") ? String(path.dropFirst()) : path): \(what)"
+    }
+
+    /// The fitted parameters as a what-if re-runs them: the fitted value and the ends of the 95%
+    /// interval as the sweep writes values. A parameter no value of which is consistent with the
+    /// field (no interval) is left out, and said so in `notes`.
+    public var whatIfParameters: (parameters: [WhatIfPlan.Parameter], notes: [String]) {
+        var parameters: [WhatIfPlan.Parameter] = []
+        var notes: [String] = []
+        if outcome != .fit { notes.append("the calibration ended without a fit (\(stop)): the what-if answers for the sweep as written") }
+        for p in self.parameters {
+            guard let interval = p.interval, let kind = SweepFile.Calibrate.Kind(rawValue: p.kind) else {
+                notes.append("\(p.key): no value along its profile is consistent with the field; not re-run at an interval's ends")
+                continue
+            }
+            parameters.append(WhatIfPlan.Parameter(keyPath: p.key, fitted: p.fittedText, low: kind.text(interval.low),
+                                                   high: kind.text(interval.high), constrained: p.constrained))
+        }
+        return (parameters, notes)
+    }
+}
