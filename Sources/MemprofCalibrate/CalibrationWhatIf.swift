@@ -7,7 +7,7 @@ import MemprofOutput
 /// the team's app and each fitted parameter with the ends of its 95% interval, to run the
 /// what-if again at each end ("how sure is the fit").
 extension Calibration {
-    /// Reads calibration.json (at most ``InputText/maxBytes``).
+    /// Reads calibration.json (at most `InputText.maxBytes`, the bound on every input file).
     ///
     /// - Throws: `BadInput` (exit 2) naming the file and the key that is wrong.
     public static func read(_ path: String) throws -> Calibration {
