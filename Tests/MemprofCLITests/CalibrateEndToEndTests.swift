@@ -76,7 +76,7 @@ import Testing
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stdout.hasPrefix("NO FIT (budget spent). budget spent: 2 evaluations"), "\(r.stdout)")
         #expect(r.stdout.contains("OUTSIDE"))
-        #expect(Scratch.listing(dir.appendingPathComponent("out")) == ["calibration.json", "sweep.yaml"])
+        #expect(Scratch.listing(dir.appendingPathComponent("out")) == ["calibration.html", "calibration.json", "sweep.yaml"])
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("out/calibration.json"))) as! [String: Any]
         #expect(json["schema"] as? String == "memprof.calibration/1" && json["outcome"] as? String == "budgetSpent")
         let sweep = try String(contentsOf: dir.appendingPathComponent("out/sweep.yaml"), encoding: .utf8)
