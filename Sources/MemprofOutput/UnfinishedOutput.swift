@@ -103,19 +103,24 @@ public final class UnfinishedOutput: @unchecked Sendable {
         return all
     }
 
-    /// Removes `path` and what it holds. Another thread may be emptying the same folder (the
-    /// old report a commit left, which its writer removes too) or adding a file to it (its
-    /// removal then fails as not empty, or at a file the other thread removed first): tried
-    /// until it is gone, each try removing what the last one could not, a bounded number of times.
+    /// Removes `path` and what it holds, while another thread may be removing the same folder
+    /// (the old report a commit left, which its writer removes too): an entry the other thread
+    /// removed first counts as removed, so neither removal stops part way (before, each try
+    /// gave up at the first such entry, and 64 quick failures left the rest of the folder
+    /// behind while the process exited). A folder that is not empty after its entries were
+    /// removed (a file added meanwhile) is listed again, a bounded number of times.
     static func remove(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            _ = unlink(path)
+            return
+        }
         for _ in 0..<64 {
-            do {
-                try FileManager.default.removeItem(atPath: path)
-                return
-            } catch {
-                var info = stat()
-                if lstat(path, &info) != 0 { return }
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+                remove(path + "/" + name)
             }
+            if rmdir(path) == 0 || errno == ENOENT { return }
         }
     }
 }

@@ -70,4 +70,33 @@ import Testing
         })
         #expect(versions == [committed ? "new" : "old"])
     }
+
+    /// Two threads removing the same folder of thousands of files at once (a commit removing the
+    /// old report while an interruption removes it too) both end with the folder gone: neither
+    /// gives up at the entries the other removed first (before, one of them could stop with
+    /// most of the folder left, and the process then exited with it beside the report).
+    @Test func twoRemovalsOfOneFolderAtOnceBothRemoveAllOfIt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-removal-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for round in 0..<6 {
+            let folder = dir.appendingPathComponent("old-\(round)")
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+            for i in 0..<3000 { try Data("\(i)".utf8).write(to: folder.appendingPathComponent("notes-\(i).txt")) }
+            try Data("x".utf8).write(to: folder.appendingPathComponent("sub/inner.txt"))
+            // Each removal, on its own, leaves nothing: it returns only once the folder is gone.
+            let leftBehind = NSLock(), done = DispatchGroup()
+            nonisolated(unsafe) var returnedEarly = 0
+            for _ in 0..<2 {
+                done.enter()
+                Thread.detachNewThread {
+                    UnfinishedOutput.remove(folder.path)
+                    var info = stat()
+                    if lstat(folder.path, &info) == 0 { leftBehind.withLock { returnedEarly += 1 } }
+                    done.leave()
+                }
+            }
+            #expect(done.wait(timeout: .now() + 60) == .success)
+            #expect(leftBehind.withLock { returnedEarly } == 0, "round \(round): a removal returned with the folder still there")
+        }
+    }
 }
