@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Opens report.html of every built-in workload, a compare page of two of them and the runs index
-# in headless Chromium and fails on any console error, uncaught exception or network request, or
-# when a point of the pages does not work (browser_check.py lists them). Saves light and dark PNG
-# screenshots at 1400 and 390 px to look at.
+# Opens report.html of every built-in workload and of 150 generated apps, a compare page of two
+# of the workloads and the runs index in headless Chromium and fails on any console error,
+# uncaught exception or network request, or when a point of the pages does not work
+# (browser_check.py lists them). Saves light and dark PNG screenshots at 1400 and 390 px to look at.
 #
 # usage: scripts/browser-check.sh [OUTDIR]     (env: SCRATCH=.build-html, MEMPROF=path/to/memprof)
 set -euo pipefail
@@ -32,6 +32,11 @@ done
     --html Reports/compare.html >/dev/null) || [ $? -eq 1 ]    # exit 1: the xnu day is worse, as expected
 [[ -s "$work/Reports/compare.html" ]] || { echo "compare wrote no page"; exit 1; }
 pages+=("$work/Reports/compare.html" "$work/Reports/index.html")
+# A page past 100 apps, which draws the 100 most affected and sums the rest (its lanes are taller
+# than the window).
+python3 scripts/gen-workload.py --apps 150 --hours 6 --switches 2000 --name many-apps >"$work/many-apps.yaml"
+(cd "$work" && "$memprof" run many-apps.yaml --no-sampling >/dev/null)
+pages+=("$work/Reports/many-apps/report.html")
 # fleet.html of a small sweep: two devices × two policies over 12 seeds.
 printf 'memprof: 1\nsweep: browser-fleet\nworkload: phone-day\nseeds: 1..12\nmatrix:\n  device: [iphone-6-plus, ipad-air-2]\n  policy: [seed-2015, xnu]\n' >"$work/fleet.yaml"
 (cd "$work" && "$memprof" sweep fleet.yaml >/dev/null)

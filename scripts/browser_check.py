@@ -532,11 +532,13 @@ def check_page(browser, path, outdir):
             panel = evaluate("(document.querySelector('#mem text.panel')||{}).textContent||''")
             if "swap" not in panel: problems.append(f"Mac memory chart's lower panel is not swap ({panel!r})")
         # Hover a lane segment: its state shows.
-        # The longest exact segment of any lane, from the page's own data, in viewport coordinates.
+        # The longest exact segment of any lane, from the page's own data, in viewport coordinates
+        # (scrolled into view: a page of many apps has lanes taller than the window).
         seg = js("""(function(){var L=JSON.parse(document.getElementById('memprof-data').textContent).lanes,best=null;
           for(var r=0;r<L.seg.length;r++){var a=L.seg[r],p=0;for(var i=0;i<a.length;i+=5){p+=a[i];if(a[i+4]===1&&a[i+2]!==1&&(!best||a[i+1]>best.n))best={r:r,u:p+a[i+1]/2,n:a[i+1]};}}
           if(!best)return null;var svg=document.getElementById('lanesvg');svg.scrollIntoView({block:'center'});
-          var pt=svg.createSVGPoint();pt.x=best.u;pt.y=best.r*L.rowHeight+10;var q=pt.matrixTransform(svg.getScreenCTM());return JSON.stringify({x:q.x,y:q.y});})()""")
+          var pt=svg.createSVGPoint();pt.x=best.u;pt.y=best.r*L.rowHeight+10;var q=pt.matrixTransform(svg.getScreenCTM());
+          if(q.y<0||q.y>innerHeight){window.scrollBy(0,q.y-innerHeight/2);q=pt.matrixTransform(svg.getScreenCTM());}return JSON.stringify({x:q.x,y:q.y});})()""")
         if seg:
             mouse("mouseMoved", seg["x"], seg["y"])
             lane_tip = evaluate("document.getElementById('tip').hidden ? '' : document.getElementById('tip').textContent")
