@@ -61,15 +61,9 @@ public enum CalibratedSweep {
         return "\(fitted) (95%: \(human(i.low, kind: p.kind)) – \(human(i.high, kind: p.kind)))"
     }
 
-    /// A parameter's value in words: `612 MB`, `5m31s`, `0.35`.
+    /// A parameter's value in words (``SweepFile/Calibrate/Kind/words(_:)``): `612 MB`, `5m31s`, `0.35`.
     public static func human(_ v: Double, kind: String) -> String {
-        switch kind {
-        // In megabytes (of 1024 × 1024 bytes, as the workload counts them), whole from 100 MB:
-        // a fitted size in gigabytes to one decimal would hide its interval.
-        case "size": v >= 100 * 1_048_576 ? "\(Int((v / 1_048_576).rounded())) MB" : Format.bytes(Bytes(v.rounded()))
-        case "duration": Format.duration(Microseconds(v.rounded()))
-        default: decimal(v)
-        }
+        (SweepFile.Calibrate.Kind(rawValue: kind) ?? .number).words(v)
     }
 
     static func decimal(_ v: Double) -> String {

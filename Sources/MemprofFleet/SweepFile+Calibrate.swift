@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofField
 import MemprofInput
 import MemprofWorkload
 
@@ -28,6 +29,26 @@ extension SweepFile {
                 case .duration: "\(Int64(value.rounded()))us"
                 case .number: Parameter.decimal(value)
                 }
+            }
+
+            /// `value` in words, as memprof prints sizes and durations (`Format`): `1522 MB`,
+            /// `4m48s`, `0.35`. Sizes in megabytes (of 1024 × 1024 bytes, as the workload counts
+            /// them), whole from 100 MB: a fitted size in gigabytes to one decimal would hide its interval.
+            public func words(_ value: Double) -> String {
+                switch self {
+                case .size: value >= 100 * 1_048_576 ? "\(Int((value / 1_048_576).rounded())) MB" : Format.bytes(Bytes(value.rounded()))
+                case .duration: Format.duration(Microseconds(value.rounded()))
+                case .number: FieldSummary.number(value)
+                }
+            }
+
+            /// A value as ``text(_:)`` writes it (`1468006400B`, `288281250us`, `0.35`) in
+            /// ``words(_:)`` (`1400 MB`, `4m48s`, `0.35`).
+            public static func words(text: String) -> String {
+                if text.hasSuffix("us"), let us = Int64(text.dropLast(2)) { return Kind.duration.words(Double(us)) }
+                if text.hasSuffix("B"), let bytes = Int64(text.dropLast()) { return Kind.size.words(Double(bytes)) }
+                if let number = Double(text) { return Kind.number.words(number) }
+                return text
             }
         }
 

@@ -111,10 +111,13 @@ public enum WhatIfOutput {
     /// The fitted parameters and their ends, one line each.
     static func fitLines(_ r: WhatIfResult) -> [String] {
         r.parameters.map { p in
-            "\(p.keyPath): fitted \(p.fitted), 95% interval \(p.low) to \(p.high)"
+            "\(p.keyPath): fitted \(words(p.fitted)), 95% interval \(words(p.low)) to \(words(p.high))"
                 + (p.constrained ? "" : " (not constrained by the field: its whole declared range)")
         }
     }
+
+    /// A parameter's value as the sweep writes it (`1468006400B`) in words (`1400 MB`).
+    static func words(_ text: String) -> String { SweepFile.Calibrate.Kind.words(text: text) }
 
     static func hidden(_ r: WhatIfResult, all: Bool) -> Int { r.rows.count - shownRows(r, all: all).count }
 

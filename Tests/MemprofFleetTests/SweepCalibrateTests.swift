@@ -36,6 +36,20 @@ struct SweepCalibrateTests {
         #expect(c.parameters[0].origin.keyLine == 10)
     }
 
+    /// What `calibrate` and `whatif` print of a value: sizes and durations as memprof prints
+    /// them elsewhere (`Format`), never the exact text a sweep's `set:` gets (`1468006400B`).
+    @Test func valuesAreSaidInWordsFromTheirNumbersOrTheirText() {
+        typealias Kind = SweepFile.Calibrate.Kind
+        #expect(Kind.size.words(1_468_006_400) == "1400 MB" && Kind.size.words(52_428_800) == "50 MB" && Kind.size.words(0) == "0 B")
+        #expect(Kind.duration.words(288_281_250) == "4m48s" && Kind.number.words(0.354) == "0.35" && Kind.number.words(3) == "3")
+        for (kind, value) in [(Kind.size, 1_468_006_400.0), (.size, 1_905_881_043), (.duration, 288_281_250), (.number, 1.9)] {
+            #expect(Kind.words(text: kind.text(value)) == kind.words(value), "\(kind) \(value)")
+        }
+        #expect(Kind.words(text: "1468006400B") == "1400 MB" && Kind.words(text: "1905881043B") == "1818 MB")
+        // Text that is not of the forms `text` writes is left as it is.
+        #expect(Kind.words(text: "1500MB") == "1500MB" && Kind.words(text: "iphone-11") == "iphone-11")
+    }
+
     @Test func mistakesAreLocated() {
         let p = "calibrate:\n  app: mail\n  parameters:\n"
         #expect(error(p + "    - {key: device.systemReserved, low: 2GB, high: 1GB}\n")
