@@ -43,18 +43,7 @@ printf 'memprof: 1\nsweep: browser-fleet\nworkload: phone-day\nseeds: 1..12\nmat
 pages+=("$work/Reports/browser-fleet/fleet.html")
 # calibration.html of a small calibration: a field memprof writes itself (a three-hour day on
 # two iPhones with 1,500 MB reserved, exported as MetricKit payloads), fitted on the reserve.
-cat >"$work/day.yaml" <<'YAML'
-memprof: 1
-name: calibration-day
-duration: 3h
-device: {preset: iphone-11, osVersion: "iOS 18.5 (22F76)"}
-policy: seed-2015
-apps:
-  team: {peakMemoryUsage: 420MB, averageSuspendedMemory: 180MB}
-  browser: {launch: {footprint: 500MB}, growth: 10MB/min, maxFootprint: 1200MB, onBackground: {release: 200MB}}
-  hog: {launch: {footprint: 1500MB}, onBackground: {release: 100MB}}
-generate: {switchEvery: 4m, weights: {team: 3, browser: 2, hog: 1}, homeEvery: 30m}
-YAML
+cp scripts/examples/calibration-day.yaml "$work/day.yaml"   # the what-if test's day too
 printf 'memprof: 1\nsweep: truth\nworkload: day.yaml\nseeds: 1001..1030\nset: {device.systemReserved: 1500MB}\nmatrix:\n  device.preset: [iphone-xr, iphone-11]\n' >"$work/truth.yaml"
 printf 'memprof: 1\nsweep: team\nworkload: day.yaml\nseeds: 1..1000\nmatrix:\n  device.preset: [iphone-xr, iphone-11]\ncalibrate:\n  app: team\n  parameters:\n    - {key: device.systemReserved, low: 0MB, high: 2000MB}\n  budget: 6\n  maxSeeds: 12\n  profilePoints: 4\n' >"$work/team.yaml"
 (cd "$work" && "$memprof" sweep truth.yaml --out truth >/dev/null && "$memprof" export truth --format metrickit -o payloads 2>/dev/null \

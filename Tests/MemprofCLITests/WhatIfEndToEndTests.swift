@@ -79,18 +79,9 @@ import Testing
     @Test func aCalibratedWhatIfSpansTheFitAndTheCalibrationHasItsPage() throws {
         let dir = try Scratch.makeDirectory("cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try """
-            memprof: 1
-            name: calibration-day
-            duration: 3h
-            device: {preset: iphone-11, osVersion: "iOS 18.5 (22F76)"}
-            policy: seed-2015
-            apps:
-              team: {peakMemoryUsage: 420MB, averageSuspendedMemory: 180MB}
-              browser: {launch: {footprint: 500MB}, growth: 10MB/min, maxFootprint: 1200MB, onBackground: {release: 200MB}}
-              hog: {launch: {footprint: 1500MB}, onBackground: {release: 100MB}}
-            generate: {switchEvery: 4m, weights: {team: 3, browser: 2, hog: 1}, homeEvery: 30m}
-            """.write(to: dir.appendingPathComponent("day.yaml"), atomically: true, encoding: .utf8)
+        // The three-hour day of scripts/examples/calibration-day.yaml (the browser check runs it too).
+        try FileManager.default.copyItem(at: Repository.root.appendingPathComponent("scripts/examples/calibration-day.yaml"),
+                                         to: dir.appendingPathComponent("day.yaml"))
         try "memprof: 1\nsweep: truth\nworkload: day.yaml\nseeds: 1001..1012\nset: {device.systemReserved: 1500MB}\nmatrix:\n  device.preset: [iphone-xr, iphone-11]\n"
             .write(to: dir.appendingPathComponent("truth.yaml"), atomically: true, encoding: .utf8)
         try """
