@@ -251,12 +251,14 @@ let package = Package(
         // calibration.json and the calibrated sweep.
         .target(name: "MemprofCalibrate",
                 dependencies: ["MemprofCore", "MemprofField", "MemprofFleet", "MemprofInput", "MemprofWorkload", "MemprofOutput",
-                               "MemprofReport", "MemprofHTML"]),
-        .testTarget(name: "MemprofCalibrateTests", dependencies: ["MemprofCalibrate", "MemprofField", "MemprofFleet", "MemprofTestSupport"]),
+                               "MemprofReport", "MemprofHTML", "MemprofReportReader"]),
+        .testTarget(name: "MemprofCalibrateTests", dependencies: ["MemprofCalibrate", "MemprofField", "MemprofFleet", "MemprofTestSupport"],
+                    resources: [.copy("Fixtures")]),
         // Fuzz targets over every parser of untrusted input, and a seeded mutation loop;
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).
         .target(name: "MemprofFuzz", dependencies: ["MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofBudgets", "MemprofRun",
-                                                    "MemprofReport", "MemprofCore", "MemprofFleet", "MemprofInput", "MemprofField"]),
+                                                    "MemprofReport", "MemprofCore", "MemprofFleet", "MemprofInput", "MemprofField",
+                                                    "MemprofCalibrate"]),
         .executableTarget(name: "memprof-fuzz", dependencies: ["MemprofFuzz"]),
     ],
     swiftLanguageModes: [.v6]

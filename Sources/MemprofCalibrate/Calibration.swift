@@ -1,4 +1,7 @@
 import Foundation
+import MemprofFleet
+import MemprofInput
+import MemprofReportReader
 
 /// What `memprof calibrate` found: calibration.json (`memprof.calibration/1`). Every rate is per
 /// device-day; every parameter value is in the unit of its kind (bytes, microseconds, or the
@@ -222,14 +225,34 @@ public struct Calibration: Codable, Sendable, Equatable {
         return data
     }
 
-    /// Reads calibration.json back (what a what-if or a page reads).
-    ///
-    /// - Throws: `DecodingError` for JSON that is not `memprof.calibration/1`.
-    public static func decode(_ data: Data) throws -> Calibration {
-        let calibration = try JSONDecoder().decode(Calibration.self, from: data)
-        guard calibration.schema == schemaName else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "schema '\(calibration.schema)' is not \(schemaName)"))
+    /// Reads calibration.json back (what a what-if or a page reads), every error placed in
+    /// `file` (``JSONFile/read(_:from:file:check:)``): the line and column, the key, what is wrong.
+    public static func decode(_ data: Data, file: String = "calibration.json") throws(WorkloadError) -> Calibration {
+        try JSONFile.read(Calibration.self, from: data, file: file) { try $0.check() }
+    }
+
+    /// What a reader relies on beyond the shape: the schema, and every parameter's values finite,
+    /// its interval in order, its kind one memprof writes.
+    func check() throws {
+        typealias Key = JSONFile.Key
+        func wrong(_ path: [Key], _ message: String) -> DecodingError {
+            .dataCorrupted(.init(codingPath: path, debugDescription: message))
         }
-        return calibration
+        guard schema == Self.schemaName else { throw wrong([Key("schema")], "'\(schema)' is not \(Self.schemaName)") }
+        for (i, p) in parameters.enumerated() {
+            let at = [Key("parameters"), Key(i)]
+            guard SweepFile.Calibrate.Kind(rawValue: p.kind) != nil else {
+                throw wrong(at + [Key("kind")], "'\(p.kind)' is not size, duration or number")
+            }
+            for (name, value) in [("low", p.low), ("high", p.high), ("fitted", p.fitted)] where !value.isFinite || abs(value) > 1e18 {
+                throw wrong(at + [Key(name)], "\(value) is out of range (at most 1e18)")
+            }
+            guard p.low <= p.high else { throw wrong(at + [Key("high")], "high (\(p.high)) is below low (\(p.low))") }
+            if let interval = p.interval {
+                guard interval.low.isFinite, interval.high.isFinite, interval.low <= interval.high else {
+                    throw wrong(at + [Key("interval")], "the interval \(interval.low) to \(interval.high) is not in order")
+                }
+            }
+        }
     }
 }

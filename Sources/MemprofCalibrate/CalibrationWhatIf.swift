@@ -9,32 +9,18 @@ import MemprofOutput
 extension Calibration {
     /// Reads calibration.json (at most `InputText.maxBytes`, the bound on every input file).
     ///
-    /// - Throws: `BadInput` (exit 2) naming the file and the key that is wrong.
+    /// - Throws: `BadInput` (exit 2): `path:line:col: key: what is wrong`.
     public static func read(_ path: String) throws -> Calibration {
         switch InputFile.read(path, maxBytes: InputText.maxBytes) {
         case .success(let bytes):
             do {
-                return try decode(Data(bytes))
-            } catch let error as DecodingError {
-                throw BadInput("\(path): not a calibration.json of memprof calibrate (\(Self.describe(error)))")
+                return try decode(Data(bytes), file: path)
             } catch {
-                throw BadInput("\(path): not a calibration.json of memprof calibrate (\(error))")
+                throw BadInput("\(error) (not a calibration.json of memprof calibrate)")
             }
         case .failure(let refusal):
             throw BadInput("\(path): \(refusal.message)")
         }
-    }
-
-    static func describe(_ error: DecodingError) -> String {
-        let (context, what): (DecodingError.Context, String) = switch error {
-        case .keyNotFound(let key, let c): (c, "no key '\(key.stringValue)'")
-        case .typeMismatch(_, let c): (c, c.debugDescription)
-        case .valueNotFound(_, let c): (c, c.debugDescription)
-        case .dataCorrupted(let c): (c, c.debugDescription)
-        @unknown default: (DecodingError.Context(codingPath: [], debugDescription: ""), "\(error)")
-        }
-        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return path.isEmpty ? what : "\(path.hasPrefix(".") ? String(path.dropFirst()) : path): \(what)"
     }
 
     /// The fitted parameters as a what-if re-runs them: the fitted value and the ends of the 95%

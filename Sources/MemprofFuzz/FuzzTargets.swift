@@ -1,5 +1,6 @@
 import Foundation
 import MemprofBudgets
+import MemprofCalibrate
 import MemprofCompare
 import MemprofCore
 import MemprofField
@@ -23,7 +24,7 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [workload, yaml, sweep, thresholds, budget, report, plainJSON, fleet, metrickit]
+    public static let all: [FuzzTarget] = [workload, yaml, sweep, thresholds, budget, report, plainJSON, fleet, metrickit, calibration]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 
@@ -113,6 +114,25 @@ public enum FuzzTargets {
                                     host: .current(simulationWallMs: 0, processedOccurrences: 0), profile: nil)
                 return Data(MetricKitExport.json(report).utf8)
             }
+    })
+
+    /// `memprof whatif --calibration`: calibration.json read with its errors placed (line,
+    /// column and key), then what a what-if takes from it and the terminal summary.
+    public static let calibration = FuzzTarget(name: "calibration", run: { data in
+        let calibration: Calibration
+        do throws(WorkloadError) {
+            calibration = try Calibration.decode(data, file: "calibration.json")
+        } catch {
+            // A refusal places itself inside the file.
+            guard error.line >= 1, error.column >= 1, error.line <= data.count + 1 else {
+                fatalError("calibration.json refused outside the file: \(error)")
+            }
+            return false
+        }
+        _ = (calibration.whatIfParameters, calibration.text)
+        return true
+    }, seeds: {
+        Seeds.files(under: "Tests/MemprofCalibrateTests/Fixtures", named: { $0.hasSuffix(".json") })
     })
 
     /// `compare --thresholds`: the file, and its patterns checked against a report's metrics.

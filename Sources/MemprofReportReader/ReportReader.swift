@@ -914,10 +914,7 @@ extension ReportJSON {
 
 /// A decoding error in words, with the key path where it happened: "summary: missing key 'evictions'".
 func describe(_ error: DecodingError) -> String {
-    func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
-    }
-    func place(_ keys: [any CodingKey]) -> String { keys.isEmpty ? "the top" : path(keys) }
+    func place(_ keys: [any CodingKey]) -> String { keys.isEmpty ? "the top" : JSONFile.keyPath(keys) }
     switch error {
     case .keyNotFound(let key, let context):
         return "\(place(context.codingPath)): missing key '\(key.stringValue)'"
@@ -932,7 +929,8 @@ func describe(_ error: DecodingError) -> String {
     }
 }
 
-private func words(_ type: Any.Type) -> String {
+/// A type as a decoding error names what it expected: `a whole number`, `a list`.
+func words(_ type: Any.Type) -> String {
     switch type {
     case is Int.Type, is Int64.Type, is UInt64.Type, is Int32.Type: "a whole number"
     case is Double.Type: "a number"

@@ -125,6 +125,18 @@ import Testing
         }
         let broken = try ProcessRunner.memprof(["whatif", "calibrated/sweep.yaml", "--set", "apps.team.averageSuspendedMemory=120MB",
                                                 "--calibration", "team.yaml", "--out", "w2"], in: dir)
-        #expect(broken.status == 2 && broken.stderr.hasPrefix("memprof: team.yaml: not a calibration.json"), "\(broken.stderr)")
+        #expect(broken.status == 2 && broken.stderr.hasPrefix("memprof: team.yaml:1:1: ") && broken.stderr.contains("(not a calibration.json of memprof calibrate)"),
+                "\(broken.stderr)")
+        // A calibration.json broken in a value: its line, column and key, exit 2, nothing written.
+        var text = try String(contentsOf: dir.appendingPathComponent("calibrated/calibration.json"), encoding: .utf8)
+        let fitted = try #require(text.range(of: #""fittedText" : "[0-9]+B""#, options: .regularExpression))
+        text.replaceSubrange(fitted, with: #""fittedText" : 7"#)
+        try text.write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        let line = text[..<fitted.lowerBound].filter { $0 == "\n" }.count + 1
+        let bad = try ProcessRunner.memprof(["whatif", "calibrated/sweep.yaml", "--set", "apps.team.averageSuspendedMemory=120MB",
+                                             "--calibration", "bad.json", "--out", "w3"], in: dir)
+        #expect(bad.status == 2, "\(bad.stderr)")
+        #expect(bad.stderr.hasPrefix("memprof: bad.json:\(line):") && bad.stderr.contains(": parameters[0].fittedText: expected a string"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("w3").path))
     }
 }
