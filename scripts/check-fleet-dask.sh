@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts a real Dask distributed cluster on loopback (a scheduler and several worker processes),
 # runs a sweep through it in shards (scripts/fleet_dask.py), and checks that the merged result
-# equals the single-machine sweep byte for byte: runs.csv whole, fleet.json except its host.
+# equals the single-machine sweep byte for byte: runs.csv whole, fleet.json except its host; then
+# a calibration whose evaluations run on it (calibrate --dask) equals the local one byte for byte.
 #
 # usage: scripts/check-fleet-dask.sh [MEMPROF]   (env: FLEET_VENV, default .build/fleet-venv)
 set -euo pipefail
@@ -57,3 +58,24 @@ if [[ "$(strip_host "$work/single/fleet.json")" != "$(strip_host "$work/via-dask
 fi
 grep -q '"host"' "$work/via-dask/fleet.json"
 echo "check-fleet-dask: 7 shards on $workers Dask workers merged equal the single-machine sweep (runs.csv and fleet.json but host)"
+
+# A calibration whose evaluations run on the same cluster (calibrate --dask) writes the same files
+# as one on this machine's threads: a field memprof writes itself (the three-hour day of
+# scripts/examples/calibration-day.yaml, 1,500 MB reserved), fitted on the reserve.
+cp "$root/scripts/examples/calibration-day.yaml" "$work/day.yaml"
+printf 'memprof: 1\nsweep: truth\nworkload: day.yaml\nseeds: 1001..1012\nset: {device.systemReserved: 1500MB}\nmatrix:\n  device.preset: [iphone-xr, iphone-11]\n' >"$work/truth.yaml"
+printf 'memprof: 1\nsweep: team\nworkload: day.yaml\nseeds: 1..1000\nmatrix:\n  device.preset: [iphone-xr, iphone-11]\ncalibrate:\n  app: team\n  parameters:\n    - {key: device.systemReserved, low: 0MB, high: 2000MB}\n  budget: 4\n  maxSeeds: 8\n  profilePoints: 3\n' >"$work/team.yaml"
+"$memprof" sweep truth.yaml --out truth >/dev/null
+"$memprof" export truth --format metrickit -o payloads >/dev/null 2>&1
+calibrate() {  # exit 1 is a calibration without a fit: its files are written all the same
+    "$memprof" calibrate payloads --sweep team.yaml "$@" >"$work/calibrate.out" 2>"$work/calibrate.err" || [ $? -eq 1 ] \
+        || { cat "$work/calibrate.err" >&2; exit 1; }
+}
+calibrate --out local
+calibrate --out on-dask --dask "$work/scheduler.json" --dask-shards 3 --dask-python "$venv/bin/python" \
+    --dask-runner "$root/scripts/fleet_dask.py"
+for name in calibration.json sweep.yaml calibration.html; do
+    cmp "$work/local/$name" "$work/on-dask/$name"
+done
+evaluations=$(grep -c '"phase"' "$work/on-dask/calibration.json")
+echo "check-fleet-dask: calibrate --dask ($evaluations evaluations, each 3 shards on $workers Dask workers) wrote calibration.json, sweep.yaml and calibration.html equal to the local calibration's"

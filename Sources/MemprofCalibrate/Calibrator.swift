@@ -11,6 +11,9 @@ import MemprofWorkload
 public struct Calibrator {
     public var problem: CalibrationProblem
     public var threads: Int
+    /// When set, each evaluation's sweep runs on a Dask cluster (``FleetDask``) instead of this
+    /// machine's threads; the values, so the calibration, are the same.
+    public var dask: FleetDask?
     /// Told of each evaluation as it ends: its phase, index and objective.
     public var progress: (@Sendable (Calibration.Evaluation) -> Void)?
 
@@ -23,9 +26,11 @@ public struct Calibrator {
     /// The objective's confidence: the chi-square bound's quantile.
     public static let confidence = 0.95
 
-    public init(problem: CalibrationProblem, threads: Int, progress: (@Sendable (Calibration.Evaluation) -> Void)? = nil) {
+    public init(problem: CalibrationProblem, threads: Int, dask: FleetDask? = nil,
+                progress: (@Sendable (Calibration.Evaluation) -> Void)? = nil) {
         self.problem = problem
         self.threads = threads
+        self.dask = dask
         self.progress = progress
     }
 
@@ -59,7 +64,8 @@ public struct Calibrator {
         sweep.seeds = seeds
         let overrides = zip(problem.spec.parameters, values).map { $0.override($1) }
         let plan = try SweepPlan(sweep: sweep, overrides: overrides)
-        let days = FleetDays.values(plan, cells: cells, names: problem.metricNames, threads: threads, measured: MeasuredWork())
+        let days = try dask.map { try $0.values(sweep, overrides: overrides, cells: cells, names: problem.metricNames) }
+            ?? FleetDays.values(plan, cells: cells, names: problem.metricNames, threads: threads, measured: MeasuredWork())
         var figures: [Int: CellFigures] = [:]
         for (i, index) in cells.enumerated() {
             let cell = problem.cells[index]
