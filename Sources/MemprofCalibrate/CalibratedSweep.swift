@@ -61,7 +61,7 @@ public enum CalibratedSweep {
         return "\(fitted) (95%: \(human(i.low, kind: p.kind)) – \(human(i.high, kind: p.kind)))"
     }
 
-    /// A parameter's value in words (``SweepFile/Calibrate/Kind/words(_:)``): `612 MB`, `5m31s`, `0.35`.
+    /// A parameter's value in words (`SweepFile.Calibrate.Kind.words(_:)`): `612 MB`, `5m31s`, `0.35`.
     public static func human(_ v: Double, kind: String) -> String {
         (SweepFile.Calibrate.Kind(rawValue: kind) ?? .number).words(v)
     }

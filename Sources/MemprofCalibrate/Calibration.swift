@@ -226,7 +226,7 @@ public struct Calibration: Codable, Sendable, Equatable {
     }
 
     /// Reads calibration.json back (what a what-if or a page reads), every error placed in
-    /// `file` (``JSONFile/read(_:from:file:check:)``): the line and column, the key, what is wrong.
+    /// `file` (`JSONFile.read(_:from:file:check:)`): the line and column, the key, what is wrong.
     public static func decode(_ data: Data, file: String = "calibration.json") throws(WorkloadError) -> Calibration {
         try JSONFile.read(Calibration.self, from: data, file: file) { try $0.check() }
     }

@@ -11,7 +11,7 @@ import MemprofWorkload
 public struct Calibrator {
     public var problem: CalibrationProblem
     public var threads: Int
-    /// When set, each evaluation's sweep runs on a Dask cluster (``FleetDask``) instead of this
+    /// When set, each evaluation's sweep runs on a Dask cluster (`FleetDask`) instead of this
     /// machine's threads; the values, so the calibration, are the same.
     public var dask: FleetDask?
     /// Told of each evaluation as it ends: its phase, index and objective.
