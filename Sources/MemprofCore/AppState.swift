@@ -87,6 +87,10 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
     /// available memory is under the reaper threshold (`kMemorystatusKilledLongIdleExit`, jetsam
     /// reason `long-idle-exit`: kern_memorystatus_policy.c:218-224; XNUSettings.reaperThresholdFraction).
     case longIdleExit
+    /// Killed while xnu's in-RAM compressor is low on space (``CompressorLimits``), in the eras
+    /// that kill for it (``XNUSettings/compressorSpaceKills``; `kMemorystatusKilledVMCompressorSpaceShortage`,
+    /// jetsam reason `vm-compressor-space-shortage`, xnu-11417.121.6 bsd/kern/kern_memorystatus.c:118).
+    case compressorSpaceShortage
 
     /// Position in `allCases`, for per-reason counts.
     var index: Int {
@@ -104,6 +108,7 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
         case .highwater: 10
         case .idleExit: 11
         case .longIdleExit: 12
+        case .compressorSpaceShortage: 13
         }
     }
 
@@ -114,7 +119,9 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
     /// process at idle priority begins no snapshot without it (:6561-6563) nor logs (:4357-4366).
     var isIdleKill: Bool { self == .idleExit || self == .longIdleExit }
 
-    var isOccasional: Bool { self == .highwater || self == .idleExit || self == .longIdleExit }
+    var isOccasional: Bool {
+        self == .highwater || self == .idleExit || self == .longIdleExit || self == .compressorSpaceShortage
+    }
 
     /// Counts by `index` as an ``ExitCounts``: every reason present, the occasional ones
     /// (``isOccasional``) only `withHighwater` (a workload with processes) or when one happened,
@@ -153,6 +160,7 @@ public enum ExitReason: String, Sendable, Hashable, Codable, CaseIterable {
         case .highwater: "highwater"
         case .idleExit: "idle-exit"
         case .longIdleExit: "long-idle-exit"
+        case .compressorSpaceShortage: "vm-compressor-space-shortage"
         default: nil
         }
     }

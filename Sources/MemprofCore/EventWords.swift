@@ -175,12 +175,12 @@ public enum IgnoredReason: Sendable, Hashable {
     case processEnded
     /// `freeze` under a policy without the `xnu` freezer.
     case noFreezer
-    /// `freeze` of an app that is not suspended.
-    case notSuspended(AppState)
-    /// `freeze` of an app that does not fit in the compressed store.
+    /// `freeze` of an app that is frozen on flash already.
+    case alreadyFrozen
+    /// `freeze` of an app that does not fit in the freezer's store on flash.
     case flashFull
-    /// `freeze` while the freezer's daily budget of writes to flash is spent.
-    case freezerOutOfBudget
+    /// `freeze` while the in-RAM compressor is low on space (``CompressorLimits``).
+    case compressorLowOnSpace
 
     /// The words report.json writes.
     public var detail: String {
@@ -202,18 +202,18 @@ public enum IgnoredReason: Sendable, Hashable {
         case .fixedMemory: "a process's memory is fixed under this policy"
         case .processEnded: "the process has ended"
         case .noFreezer: "the policy has no freezer"
-        case .notSuspended(let state): Self.notSuspendedPrefix + state.rawValue
-        case .flashFull: "the compressed store has no room for it"
-        case .freezerOutOfBudget: "the freezer's daily budget of writes to flash is spent"
+        case .alreadyFrozen: "the app is frozen on flash already"
+        case .flashFull: "the freezer's store on flash has no room for it"
+        case .compressorLowOnSpace: "the in-RAM compressor is low on space"
         }
     }
 
     static let runsNoCodePrefix = "the app runs no code while "
-    static let notSuspendedPrefix = "only a suspended app can be frozen; this one is "
     static let fixed: [IgnoredReason] = [
         .notRunning, .alreadyInForeground, .homeScreenShowing, .noAppInForeground, .anotherAppInForeground,
         .alreadyPlaying, .notPlaying, .alreadyTracking, .notTracking, .callGoingOn, .pushHandlerRunning,
-        .notApplicableOnMacOS, .fixedMemory, .processEnded, .noFreezer, .flashFull, .freezerOutOfBudget,
+        .notApplicableOnMacOS, .fixedMemory, .processEnded, .noFreezer, .alreadyFrozen, .flashFull,
+        .compressorLowOnSpace,
     ]
 
     /// The reason report.json's words name, or nil.
@@ -223,9 +223,6 @@ public enum IgnoredReason: Sendable, Hashable {
         } else if detail.hasPrefix(Self.runsNoCodePrefix),
                   let state = AppState(rawValue: String(detail.dropFirst(Self.runsNoCodePrefix.count))) {
             self = .runsNoCode(state)
-        } else if detail.hasPrefix(Self.notSuspendedPrefix),
-                  let state = AppState(rawValue: String(detail.dropFirst(Self.notSuspendedPrefix.count))) {
-            self = .notSuspended(state)
         } else if detail.hasPrefix("no "), detail.hasSuffix(" is shown"), detail.count > "no  is shown".count {
             self = .noObjectShown(String(detail.dropFirst(3).dropLast(9)))
         } else {

@@ -5,8 +5,14 @@
 /// simulation's state; the others (shared memory, probability of use, elevated) need what it does
 /// not model.
 public enum FreezeSkipReason: UInt8, Sendable, Hashable, Codable, CaseIterable {
-    /// `kMemorystatusFreezeSkipReasonNoCompressorSpace` (3): the compressed store has no room.
+    /// `kMemorystatusFreezeSkipReasonNoCompressorSpace` (3): the in-RAM compressor is low on space
+    /// (``CompressorLimits``): the freezer's pick fails with `FREEZER_ERROR_NO_COMPRESSOR_SPACE`
+    /// and it stops (xnu-11215.1.10 bsd/kern/kern_memorystatus_freeze.c:2185).
     case noCompressorSpace = 3
+    /// `kMemorystatusFreezeSkipReasonNoSwapSpace` (4): the freezer's swap on flash has no room for
+    /// the app (``XNUSettings/freezerSwapBytes``; `FREEZER_ERROR_NO_SWAP_SPACE`). xnu-11215.1.10
+    /// bsd/sys/kern_memorystatus.h:171-172.
+    case noSwapSpace = 4
     /// `kMemorystatusFreezeSkipReasonBelowMinPages` (5): under `memorystatus_freeze_pages_min`.
     case belowMinPages = 5
     /// `kMemorystatusFreezeSkipReasonOutOfBudget` (8): the daily budget of writes is spent.
@@ -20,16 +26,29 @@ public enum FreezeSkipReason: UInt8, Sendable, Hashable, Codable, CaseIterable {
 /// reconsidered.
 public struct FreezeSkipCounts: Sendable, Hashable, Codable {
     public var noCompressorSpace = 0
+    public var noSwapSpace = 0
     public var belowMinPages = 0
     public var outOfBudget = 0
     public var outOfSlots = 0
 
     public init() {}
 
+    /// Reads the counts; a report of a memprof that named no swap (before the freezer's swap was
+    /// bounded) has no `noSwapSpace`: 0.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        noCompressorSpace = try c.decode(Int.self, forKey: .noCompressorSpace)
+        noSwapSpace = try c.decodeIfPresent(Int.self, forKey: .noSwapSpace) ?? 0
+        belowMinPages = try c.decode(Int.self, forKey: .belowMinPages)
+        outOfBudget = try c.decode(Int.self, forKey: .outOfBudget)
+        outOfSlots = try c.decode(Int.self, forKey: .outOfSlots)
+    }
+
     subscript(reason: FreezeSkipReason) -> Int {
         get {
             switch reason {
             case .noCompressorSpace: noCompressorSpace
+            case .noSwapSpace: noSwapSpace
             case .belowMinPages: belowMinPages
             case .outOfBudget: outOfBudget
             case .outOfSlots: outOfSlots
@@ -38,6 +57,7 @@ public struct FreezeSkipCounts: Sendable, Hashable, Codable {
         set {
             switch reason {
             case .noCompressorSpace: noCompressorSpace = newValue
+            case .noSwapSpace: noSwapSpace = newValue
             case .belowMinPages: belowMinPages = newValue
             case .outOfBudget: outOfBudget = newValue
             case .outOfSlots: outOfSlots = newValue
@@ -54,9 +74,10 @@ public struct FreezerSummary: Sendable, Hashable, Codable {
     public var dailyBudgetBytes: Bytes
     /// The device's page size, the unit the budget counts in.
     public var pageSize: Bytes
-    /// Apps frozen, by the freezer or by `freeze:`.
+    /// Apps frozen, by the freezer or by `freeze:` (refreezes of thawed apps too).
     public var freezes = 0
-    /// Pages written to flash by those freezes (at most what the budget had left each time).
+    /// Pages of the budget written to flash by the freezer (at most what the budget had left each
+    /// time), and every byte written, `freeze:`'s too (which the budget does not count).
     public var pagesWritten: Int64 = 0
     public var bytesWritten: Bytes = 0
     /// Intervals started after the first: one every 24 h of the run, or under xnu-4903 and
@@ -73,8 +94,6 @@ public struct FreezerSummary: Sendable, Hashable, Codable {
     /// Frozen apps read back into RAM (`memorystatus_thaw_count`), and the bytes they read.
     public var thaws = 0
     public var bytesReadBack: Bytes = 0
-    /// `freeze:` actions refused because the budget was spent.
-    public var refusedFreezes = 0
     public var skips = FreezeSkipCounts()
 
     public init(dailyBudgetBytes: Bytes, pageSize: Bytes) {

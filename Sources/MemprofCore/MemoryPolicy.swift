@@ -18,6 +18,16 @@ public struct PolicyCandidate: Sendable, Hashable {
     /// Set for a process that is not an app (its index in `Workload.processes`); `index` is then
     /// past the apps. Only policies with bands see processes.
     public var process: Int? = nil
+    /// `P_MEMSTAT_FROZEN` under `xnu`: a compressed app, or one frozen before and thawed in an era
+    /// that keeps the mark; and `P_MEMSTAT_REFREEZE_ELIGIBLE`: thawed since it was frozen.
+    public var frozen = false
+    public var refreezeEligible = false
+    /// When a frozen app was demoted to the idle band, losing the frozen band's protection; nil
+    /// while it keeps it.
+    public var demotedAtUs: Microseconds? = nil
+    /// What freezing it takes of the freezer's store, in the store's unit (``MemoryView``); nil
+    /// for its footprint.
+    public var storeBytes: Bytes? = nil
 
     public init(index: Int, state: AppState, footprint: Bytes, lastForegroundUs: Microseconds,
                 isPlayingAudio: Bool, stateSinceUs: Microseconds = 0, band: Int? = nil, bandSinceUs: Microseconds = 0) {
@@ -37,6 +47,9 @@ public struct MemoryView: Sendable, Hashable {
     public var ram: Bytes
     /// `appMemory − used`: what apps could still take.
     public var availableBytes: Bytes
+    /// What the freezer's store holds and may hold: where xnu caps its swap
+    /// (``XNUSettings/freezerSwapBytes``) the frozen apps' compressed bytes against that cap,
+    /// otherwise their footprints against the device's `flash`.
     public var compressedUsed: Bytes
     public var flash: Bytes
 
@@ -174,6 +187,16 @@ public struct XNUPolicy: MemoryPolicy {
 
     public func band(of app: PolicyCandidate, nowUs: Microseconds) -> (band: Int, sinceUs: Microseconds)? {
         guard let band = xnu.band(app.state, playingAudio: app.isPlayingAudio) else { return nil }
+        // A frozen app that runs again keeps `P_MEMSTAT_FROZEN` and its elevation: any priority
+        // at or under the frozen band is lifted to it (`memorystatus_update_priority_locked`,
+        // xnu-11215.81.4 bsd/kern/kern_memorystatus.c:2588-2594), so suspended again, or running in
+        // the background, it sits in the frozen band from when it entered that state.
+        if app.frozen, app.demotedAtUs == nil, app.state != .compressed, let frozenBand = xnu.frozenBand, band <= frozenBand {
+            return (frozenBand, app.stateSinceUs)
+        }
+        // Demoted while suspended: the idle band from then, with no aging (`MEMSTAT_PRIORITY_NO_AGING`,
+        // xnu-11215.1.10 bsd/kern/kern_memorystatus_freeze.c:2331).
+        if app.state == .suspended, let demoted = app.demotedAtUs, app.stateSinceUs <= demoted { return (xnu.idleBand, demoted) }
         // Without a frozen band (before xnu-4903) a frozen app keeps the band it was frozen in,
         // and its place in that band's queue: the freezer only sets its state
         // (xnu-2782.1.97 bsd/kern/kern_memorystatus.c:2784) and moves no process, which changes
@@ -204,26 +227,57 @@ public struct XNUPolicy: MemoryPolicy {
     /// `frozenProcessesMax` frozen (no limit before xnu-4903), as xnu's freezer thread runs and
     /// checks its budget (`memorystatus_freeze_thread`, xnu-6153.11.26
     /// bsd/kern/kern_memorystatus_freeze.c:2018-2023) even when it then finds no app to take.
+    ///
+    /// Frozen counts every app with `P_MEMSTAT_FROZEN`, thawed ones too (`memorystatus_frozen_count`
+    /// is not lowered on resume, xnu-11215.81.4 bsd/kern/kern_memorystatus.c:3500-3540), and
+    /// unfrozen suspended apps are the suspended and frozen-suspended less those
+    /// (`memorystatus_suspended_count - memorystatus_frozen_count`, kern_memorystatus_freeze.c:2247):
+    /// both are `unsigned int` (kern_memorystatus.c:452, kern_memorystatus_freeze.c:103), so with
+    /// more frozen than suspended (thawed apps running) the difference wraps and passes the test.
+    /// With the slots full it still runs when ``refreezeThreshold`` thawed apps may be refrozen
+    /// (:2939-2941).
     public func freezerRuns(_ apps: [PolicyCandidate], memory: MemoryView) -> Bool {
         guard Double(memory.availableBytes) < xnu.freezeThreshold * Double(memory.ram) else { return false }
-        let frozen = apps.count { $0.state == .compressed }
-        let unfrozenSuspended = apps.count { $0.state == .suspended }
-        return frozen < xnu.frozenProcessesMax ?? .max && unfrozenSuspended > xnu.freezeSuspendedThreshold
+        let frozen = apps.count { $0.frozen || $0.state == .compressed }
+        let suspended = apps.count { $0.state == .suspended || $0.state == .compressed }
+        let unfrozenSuspended = suspended >= frozen ? suspended - frozen : .max
+        let slots = frozen < xnu.frozenProcessesMax ?? .max || apps.count(where: \.refreezeEligible) >= Self.refreezeThreshold
+        return slots && unfrozenSuspended > xnu.freezeSuspendedThreshold
     }
+
+    /// `MIN_THAW_REFREEZE_THRESHOLD` (3, every era with a frozen band: xnu-4903.221.2
+    /// bsd/sys/kern_memorystatus.h:511, xnu-11215.1.10 bsd/sys/kern_memorystatus_freeze.h:99): the
+    /// thawed apps there must be before the freezer writes any of them again.
+    public static let refreezeThreshold = 3
 
     /// The freezer's choice once it runs (bsd/kern/kern_memorystatus_freeze.c): suspended apps of
     /// bands up to `freezeMaxCandidateBand` (any band before xnu-4903), from the lowest band up,
     /// first entered first, skipping those under `freezeMinFootprint`
     /// (`kMemorystatusFreezeSkipReasonBelowMinPages`) and those that do not fit in the flash store
     /// (`kMemorystatusFreezeSkipReasonNoCompressorSpace`).
+    ///
+    /// With the slots full, or no new candidate, and ``refreezeThreshold`` thawed apps, it refreezes
+    /// one: a thawed app in the frozen band, first entered first
+    /// (`memorystatus_freeze_pick_process` and `memorystatus_freeze_pick_refreeze_process`,
+    /// xnu-11215.1.10 bsd/kern/kern_memorystatus_policy.c:552-600 and :604-680). xnu refreezes one
+    /// running in the background too; memprof only suspended ones (a running app has no pages to
+    /// leave: memprof has no working set).
     public func nextToFreeze(_ apps: [PolicyCandidate], memory: MemoryView) -> PolicyCandidate? {
-        apps.filter {
-            $0.state == .suspended && ($0.band ?? .max) <= xnu.freezeMaxCandidateBand ?? .max
-                && $0.footprint >= xnu.freezeMinFootprint && memory.compressedUsed + $0.footprint <= memory.flash
-        }.min { a, b in
+        let fits = { (c: PolicyCandidate) in memory.compressedUsed + (c.storeBytes ?? c.footprint) <= memory.flash }
+        let firstEntered = { (a: PolicyCandidate, b: PolicyCandidate) -> Bool in
             if a.band! != b.band! { return a.band! < b.band! }
             if a.bandSinceUs != b.bandSinceUs { return a.bandSinceUs < b.bandSinceUs }
             return a.index < b.index
         }
+        let frozen = apps.count { $0.frozen || $0.state == .compressed }
+        if frozen < xnu.frozenProcessesMax ?? .max, let c = apps.filter({
+            $0.state == .suspended && !$0.frozen && ($0.band ?? .max) <= xnu.freezeMaxCandidateBand ?? .max
+                && $0.footprint >= xnu.freezeMinFootprint && fits($0)
+        }).min(by: firstEntered) {
+            return c
+        }
+        guard apps.count(where: \.refreezeEligible) >= Self.refreezeThreshold else { return nil }
+        return apps.filter { $0.state == .suspended && $0.refreezeEligible && $0.band == xnu.frozenBand && fits($0) }
+            .min(by: firstEntered)
     }
 }

@@ -20,7 +20,20 @@ extension XNUSettings {
         guard device.platform == .ios, let version = device.osVersion.flatMap(Device.version) else { return .kernel }
         var x = era(iosMajor: version.major, minor: version.minor)
         x.setThresholds(iosMajor: version.major, ram: device.ram)
+        if device.virtualMemorySwap != nil, version.major >= 16 { x.setAppSwap() }
         return x
+    }
+
+    /// An iPad that swaps every app (``appSwap``), from iPadOS 16 (xnu-8792, the first tag with
+    /// `memorystatus_swap_all_apps` and `VM_MAX_SWAP_FILE_SWAP_ENABLED_NUM`, xnu-8792.41.9
+    /// osfmk/vm/vm_compressor_backing_store.c:145): 36 slots, no daily budget, and the 16 GB of
+    /// swap xnu gives a 128 GB volume (`VM_MIN_SWAP_FILE_SWAP_ENABLED_NUM` × 128 MB; up to 64 GB on
+    /// volumes of 512 GB or more, which memprof's presets do not tell apart).
+    mutating func setAppSwap() {
+        appSwap = true
+        frozenProcessesMax = 36
+        freezeDailyBudgetMB = nil
+        freezerSwapBytes = 16 * .gigabyte
     }
 
     /// The era of an iOS version: ``era(iosMajor:)``, but iOS 18.4 and later run xnu-11417
@@ -117,7 +130,7 @@ extension XNUSettings {
                     audioBand: 12, agingUs: agingUs, freezeMaxCandidateBand: freezeMaxCandidateBand,
                     freezeMinFootprint: 8 * .megabyte, freezeThreshold: 0.5, freezeSuspendedThreshold: 4,
                     frozenProcessesMax: 20, freezeDailyBudgetMB: 1024, freezeIntervalStartsAtCheck: intervalStartsAtCheck,
-                    freezerRunDelayUs: 10 * .second)
+                    freezerRunDelayUs: 10 * .second, freezerSwapBytes: 5 * 128 * .megabyte, compressorSpaceKills: true)
     }
 
     /// From xnu-8792, the 0–210 scale: aging 2 s in band 20, frozen apps in 75, candidates up
@@ -127,7 +140,8 @@ extension XNUSettings {
         XNUSettings(xnuTag: tag, idleBand: 0, agingBand: 20, backgroundBand: 30, frozenBand: 75, foregroundBand: 100,
                     audioBand: 120, agingUs: 2 * .second, freezeMaxCandidateBand: 20, freezeMinFootprint: 8 * .megabyte,
                     freezeThreshold: 0.5, freezeSuspendedThreshold: 4, frozenProcessesMax: 20,
-                    freezeDailyBudgetMB: dailyBudgetMB, freezerRunDelayUs: 10 * .second)
+                    freezeDailyBudgetMB: dailyBudgetMB, freezerRunDelayUs: 10 * .second,
+                    freezerSwapBytes: 5 * 128 * .megabyte, compressorSpaceKills: true, demotesWhenSpent: true)
     }
 
     /// iOS 7 (xnu-2422.1.72): bands h:39 `IDLE` 0, h:42 `BACKGROUND` 3, h:47 `FOREGROUND` 10, h:48
@@ -160,7 +174,11 @@ extension XNUSettings {
     /// iOS 11 (xnu-4570.1.46): bands h:44, h:49, h:55, h:56 (0, 3, 10, 12). Legacy aging as
     /// xnu-3789 (c:315, c:1514-1519; c:303 idle band; c:1491 and h:72, 10 s). Freezer: c:5779
     /// every band; h:443 1 MB; h:447 4; c:221 50%; c:220 pressure 15%.
-    public static let xnu4570 = early("xnu-4570.1.46", agingBand: 0, agingUs: 10 * .second)
+    public static let xnu4570: XNUSettings = {
+        var x = early("xnu-4570.1.46", agingBand: 0, agingUs: 10 * .second)
+        x.freezerSwapBytes = 128 * .megabyte
+        return x
+    }()
 
     /// iOS 12 (xnu-4903.221.2): bands h:44, h:49, h:55, h:56 (0, 3, 10, 12). Legacy aging as
     /// xnu-3789 (c:326, c:1929-1934; c:306 idle band; c:1906 and h:72, 10 s). The frozen band
@@ -183,8 +201,12 @@ extension XNUSettings {
     /// f:95 50%; c:221 pressure 15%. The daily budget: fh:68 `FREEZE_DAILY_MB_MAX_DEFAULT` 1024 MB
     /// (f:108) per f:145 `NORMAL_WINDOW_MINS` (24 h), an interval starting at a budget check
     /// (f:1905-1926; see ``freezeIntervalStartsAtCheck`` and FreezerBudget.swift).
-    public static let xnu6153 = uiSupportFrozen("xnu-6153.11.26", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 0,
-                                                intervalStartsAtCheck: true)
+    public static let xnu6153: XNUSettings = {
+        var x = uiSupportFrozen("xnu-6153.11.26", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 0,
+                                intervalStartsAtCheck: true)
+        x.demotesWhenSpent = true
+        return x
+    }()
 
     /// iOS 14 (xnu-7195.50.7.100.1): bands h:42, h:47, h:53, h:54 (0, 3, 10, 12). Aging as xnu-6153
     /// (c:317, c:1464-1469, c:1490 `AGING_BAND2`; c:379-390 and c:339: 2 s). Frozen band c:1398
@@ -193,7 +215,11 @@ extension XNUSettings {
     /// fh:67 8 MB; fh:70 4; fh:46 20; f:95 50%; c:222 pressure 15%. The daily budget: fh:72
     /// `FREEZE_DAILY_MB_MAX_DEFAULT` 1024 MB per f:202 `NORMAL_WINDOW_MINS` (24 h), first set at
     /// f:1190; the degraded window cannot start (f:2221, as in xnu-4903 and xnu-6153: FreezerBudget.swift).
-    public static let xnu7195 = uiSupportFrozen("xnu-7195.50.7.100.1", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 0)
+    public static let xnu7195: XNUSettings = {
+        var x = uiSupportFrozen("xnu-7195.50.7.100.1", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 0)
+        x.demotesWhenSpent = true
+        return x
+    }()
 
     /// iOS 15 (xnu-8019.41.5; xnu-8020.101.4 the same): bands h:43, h:48, h:58, h:59 (0, 3, 10,
     /// 12). Aging as xnu-6153 (c:325, c:1479-1484; h:47 `AGING_BAND2` 2; c:1427: 2 s after the
@@ -201,7 +227,11 @@ extension XNUSettings {
     /// f:115 `memorystatus_freeze_max_candidate_band = FREEZE_MAX_CANDIDATE_BAND` = fh:85
     /// `JETSAM_PRIORITY_AGING_BAND2` (2), walked at f:2127-2129; fh:72 8 MB; fh:75 4; fh:47 20;
     /// f:99 50%; c:232 pressure 15%. Budget fh:77 1024 MB per f:161 24 h (f:1597, f:2893).
-    public static let xnu8019 = uiSupportFrozen("xnu-8019.41.5", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 2)
+    public static let xnu8019: XNUSettings = {
+        var x = uiSupportFrozen("xnu-8019.41.5", agingBand: 2, agingUs: 2 * .second, freezeMaxCandidateBand: 2)
+        x.demotesWhenSpent = true
+        return x
+    }()
 
     /// iOS 16 (xnu-8792.41.9), the 0–210 scale: h:43 `IDLE` 0, h:47-48 `AGING_BAND2` 20, h:49
     /// `BACKGROUND` 30, h:57 `FREEZER` 75, h:60 `FOREGROUND` 100, h:61 `AUDIO_AND_ACCESSORY` 120.
@@ -224,7 +254,11 @@ extension XNUSettings {
     /// watch): fh:105 up to `AGING_BAND2`; fh:76 8 MB; fh:85 4; fh:47 `FREEZE_PROCESSES_MAX_DEFAULT`
     /// 20; 50% and the pressure level in the table at c:287-291 (as xnu-10002). Budget fh:88
     /// `FREEZE_DAILY_MB_MAX_DEFAULT` 2048 MB (doubled) per f:185 24 h (f:1713, f:2821).
-    public static let xnu11215 = freezerBand("xnu-11215.1.10", dailyBudgetMB: 2048)
+    public static let xnu11215: XNUSettings = {
+        var x = freezerBand("xnu-11215.1.10", dailyBudgetMB: 2048)
+        x.compressorSpaceKills = nil
+        return x
+    }()
 
     /// iOS 18.4 and later (xnu-11417.121.6), as xnu-11215 (the same bands, h:47, h:53-54, h:62,
     /// h:65-66; aging c:532; frozen band c:537; the freezer's fh:47, fh:85, fh:88, fh:105 as

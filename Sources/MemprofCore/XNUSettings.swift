@@ -106,6 +106,47 @@ public struct XNUSettings: Sendable, Hashable, Codable {
     /// the idle one and any band dies there. Nil (left out of the JSON) before xnu-11417.
     public var idleExitSplit: Bool?
 
+    /// The freezer's store on flash, in compressed bytes: `VM_MAX_SWAP_FILE_NUM` swap files of
+    /// `MAX_SWAP_FILE_SIZE` (128 MB off macOS). 5 files (640 MB) from xnu-4903 (xnu-4903.221.2
+    /// osfmk/vm/vm_compressor_backing_store.c:121 for release kernels, vm_compressor_backing_store.h:45;
+    /// xnu-11215.1.10 vm_compressor_backing_store.c:147 and vm_compressor_backing_store_internal.h:50),
+    /// 1 file (128 MB) at xnu-4570 (xnu-4570.1.46 vm_compressor_backing_store.c:117, .h:45). With app
+    /// swap (``appSwap``) the files scale with the volume from 16 GB to 64 GB
+    /// (`VM_MIN_SWAP_FILE_SWAP_ENABLED_NUM`, `VM_MAX_SWAP_FILE_SWAP_ENABLED_NUM`, xnu-11215.1.10
+    /// vm_compressor_backing_store.c:149-150 and :423-444): memprof takes the 16 GB of a 128 GB volume.
+    /// A frozen app takes its footprint at its compressor ratio. Nil before xnu-4570, whose sources
+    /// give an embedded kernel no cap of its own (100 files of 1 GB, the Mac's): the device's
+    /// `flash`, counted uncompressed. Left out of the JSON when nil.
+    public var freezerSwapBytes: Bytes?
+    /// True on an iPad that swaps every app (`memorystatus_swap_all_apps`, from xnu-8792 and
+    /// iPadOS 16: ``Device/virtualMemorySwap``): the freezer has 36 slots
+    /// (`FREEZE_PROCESSES_MAX_SWAP_ENABLED_DEFAULT`, xnu-11215.1.10 bsd/sys/kern_memorystatus_freeze.h:48,
+    /// set by `memorystatus_freeze_configure_for_swap`, kern_memorystatus_freeze.c:1740-1752), no daily
+    /// budget ("We don't have a budget when running with full app swap", :1757) and 16 GB of
+    /// swap (``freezerSwapBytes``). Nil (left out of the JSON) elsewhere.
+    public var appSwap: Bool?
+    /// True where the in-RAM compressor low on space (``CompressorLimits``) makes jetsam kill
+    /// (`vm-compressor-space-shortage`, `kMemorystatusKilledVMCompressorSpaceShortage`): from
+    /// xnu-4903 to xnu-8019 the compressor's thread asks for the kill when `vm_compressor_low_on_space()`
+    /// (xnu-4903.221.2 osfmk/vm/vm_compressor.c:1926-1937, xnu-8019.41.5 :2334-2336); xnu-8792 and
+    /// xnu-10002 find the system unhealthy (xnu-8792.41.9 bsd/kern/kern_memorystatus_policy.c:79);
+    /// xnu-11417 too (xnu-11417.121.6 kern_memorystatus_policy.c:87-88, the cause at
+    /// kern_memorystatus.c:9772-9778). Nil in xnu-11215, which overwrites that state with a flag
+    /// set only when a frozen segment read back from swap would fill the pool
+    /// (xnu-11215.1.10 kern_memorystatus_policy.c:85 and :98; osfmk/vm/vm_compressor.c:5186-5205),
+    /// a path memprof's thaw, which reads straight into the app, does not take; and before
+    /// xnu-4903, whose compressor asks for no such kill. Left out of the JSON when nil.
+    public var compressorSpaceKills: Bool?
+    /// True where the freezer, finding its daily budget spent when it would run, demotes one
+    /// thawed app from the frozen band to the idle band ("urgent mode..force one demotion",
+    /// `memorystatus_demote_frozen_processes(TRUE)`: xnu-6153.11.26 bsd/kern/kern_memorystatus_freeze.c:2028;
+    /// xnu-11215.1.10 :2950-2953): the first refreeze-eligible one in the band (the thaw-count
+    /// policy, `memorystatus_freezer_use_demotion_list` 0, :218 and :2355-2400), which loses its
+    /// elevation and its eligibility but stays frozen (:2318-2351). From xnu-6153; xnu-4903 demotes
+    /// only at a new interval (xnu-4903.221.2 bsd/kern/kern_memorystatus.c:7365), which memprof
+    /// does not model. Nil (left out of the JSON) elsewhere.
+    public var demotesWhenSpent: Bool?
+
     /// ``pressureThresholdFraction``, 15% when not given.
     public var pressureThreshold: Double { pressureThresholdFraction ?? 0.15 }
 
@@ -129,7 +170,8 @@ public struct XNUSettings: Sendable, Hashable, Codable {
                 foregroundBand: Int, audioBand: Int, agingUs: Microseconds, freezeMaxCandidateBand: Int?,
                 freezeMinFootprint: Bytes, freezeThreshold: Double, freezeSuspendedThreshold: Int,
                 frozenProcessesMax: Int?, pressureThresholdFraction: Double? = nil, freezeDailyBudgetMB: Int? = nil,
-                freezeIntervalStartsAtCheck: Bool? = nil, freezerRunDelayUs: Microseconds? = nil) {
+                freezeIntervalStartsAtCheck: Bool? = nil, freezerRunDelayUs: Microseconds? = nil,
+                freezerSwapBytes: Bytes? = nil, compressorSpaceKills: Bool? = nil, demotesWhenSpent: Bool? = nil) {
         self.xnuTag = xnuTag
         self.idleBand = idleBand
         self.agingBand = agingBand
@@ -147,6 +189,9 @@ public struct XNUSettings: Sendable, Hashable, Codable {
         self.freezeDailyBudgetMB = freezeDailyBudgetMB
         self.freezeIntervalStartsAtCheck = freezeIntervalStartsAtCheck
         self.freezerRunDelayUs = freezerRunDelayUs
+        self.freezerSwapBytes = freezerSwapBytes
+        self.compressorSpaceKills = compressorSpaceKills
+        self.demotesWhenSpent = demotesWhenSpent
     }
 
     /// The band an app in `state` sits in, by this era's numbers, without aging (for jetsam

@@ -99,9 +99,9 @@ enum RunMetrics {
                                ("budgetRemainingBytes", Int(f.budgetRemainingBytes)),
                                ("budgetExhaustions", f.budgetExhaustions)])
                 if let at = f.firstExhaustedAtUs { scope.add("firstExhaustedAtUs", at) }
-                scope.members([("thaws", f.thaws), ("bytesReadBack", Int(f.bytesReadBack)),
-                               ("refusedFreezes", f.refusedFreezes)])
+                scope.members([("thaws", f.thaws), ("bytesReadBack", Int(f.bytesReadBack))])
                 scope.numbers("skips", [("noCompressorSpace", Int64(f.skips.noCompressorSpace)),
+                                        ("noSwapSpace", Int64(f.skips.noSwapSpace)),
                                         ("belowMinPages", Int64(f.skips.belowMinPages)),
                                         ("outOfBudget", Int64(f.skips.outOfBudget)),
                                         ("outOfSlots", Int64(f.skips.outOfSlots))])

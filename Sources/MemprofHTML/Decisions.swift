@@ -119,8 +119,9 @@ public struct DecisionRowBuilder {
             guard reason != .userQuit else { return }
             if pendingAt == event.atUs, let k = pending.firstIndex(where: { $0.app == event.app }) {
                 // The exit of an app a reclaim just evicted is part of its eviction; an idle app
-                // killed by xnu-11417's idle split or its reaper was taken by no reclaim: a kill.
-                guard reason == .idleExit || reason == .longIdleExit else { return }
+                // killed by xnu-11417's idle split or its reaper, or for the compressor's space,
+                // was taken by no reclaim: a kill.
+                guard reason == .idleExit || reason == .longIdleExit || reason == .compressorSpaceShortage else { return }
                 pending.remove(at: k)
             }
             var row = DecisionRow(atUs: event.atUs, kind: .exit, app: event.app ?? "", detail: reason.rawValue)

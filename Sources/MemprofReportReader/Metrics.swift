@@ -94,7 +94,7 @@ public enum MetricDirection: String, Sendable, Codable, CaseIterable {
 /// | `handlers.<handler>.peakBytes`, `handlers.<handler>.leakedBytes` (programs run as work, §8.1) | higher is worse | the handler's program needs more memory, or leaks more |
 /// | `*.started`, `backgroundLaunches`, `launches.background`, `warmResumes`, `launches.warm`, `compressedResumes`, `launches.fromCompressed`, `compressions` | neutral | driven by the script; a compression is the cheap alternative to an eviction |
 /// | `timeAtPressureUs.normal`, `timeInStateUs.*`, `resumeLatencyUs.count` | neutral | the other side of metrics above, or workload shape |
-/// | `freezer.budgetExhaustions`, `freezer.refusedFreezes`, `freezer.skips.outOfBudget`, `freezer.skips.outOfSlots` | higher is worse, judged only when asked | the `xnu` freezer ran out of its daily budget or slots: suspended apps stay in RAM |
+/// | `freezer.budgetExhaustions`, `freezer.skips.outOfBudget`, `freezer.skips.outOfSlots`, `freezer.skips.noSwapSpace`, `freezer.skips.noCompressorSpace` | higher is worse, judged only when asked | the `xnu` freezer ran out of its daily budget, its slots, its swap or the compressor's space: suspended apps stay in RAM |
 /// | `freezer.budgetRemainingBytes`, `freezer.budgetRemainingPages` | lower is worse, judged only when asked | less budget left for the rest of the day |
 /// | `freezer.freezes`, `freezer.pagesWritten`, `freezer.bytesWritten`, `freezer.thaws`, `freezer.*` | neutral | driven by the script; a freeze is the cheap alternative to an eviction |
 public enum MetricDirections {
@@ -145,9 +145,10 @@ public enum MetricDirections {
         ("timeInStateUs.*", .neutral),
         ("resumeLatencyUs.count", .neutral),
         ("freezer.budgetExhaustions", .higherIsWorse),
-        ("freezer.refusedFreezes", .higherIsWorse),
         ("freezer.skips.outOfBudget", .higherIsWorse),
         ("freezer.skips.outOfSlots", .higherIsWorse),
+        ("freezer.skips.noSwapSpace", .higherIsWorse),
+        ("freezer.skips.noCompressorSpace", .higherIsWorse),
         ("freezer.budgetRemainingBytes", .lowerIsWorse),
         ("freezer.budgetRemainingPages", .lowerIsWorse),
         ("freezer.*", .neutral),

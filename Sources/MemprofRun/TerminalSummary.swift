@@ -69,7 +69,8 @@ public enum TerminalSummary {
                 + "\(Format.bytes(f.dailyBudgetBytes)) a day, \(Format.bytes(f.budgetRemainingBytes)) left"
                 + (f.firstExhaustedAtUs.map { "; budget spent at \(Format.duration($0))" } ?? "")
                 + "; skipped \(f.skips.outOfBudget) out of budget, \(f.skips.outOfSlots) out of slots, "
-                + "\(f.skips.belowMinPages) below the minimum, \(f.skips.noCompressorSpace) for want of compressor space")
+                + "\(f.skips.belowMinPages) below the minimum, \(f.skips.noSwapSpace) for want of swap space, "
+                + "\(f.skips.noCompressorSpace) for want of compressor space")
         }
         return lines.joined(separator: "\n")
     }

@@ -142,20 +142,23 @@ struct ProcessTests {
         #expect(without.summary.terminations["highwater"] == nil)
     }
 
-    @Test("freeze: a suspended app goes to flash at once; refused when not suspended or without a freezer")
+    @Test("freeze: a suspended app goes to flash at once, a running one is marked frozen; refused once on flash or without a freezer")
     func freezeAction() {
         // a 30 MB: suspended at 10 s (b opens). 15 s freeze a: compressed, 30 MB on flash, used
-        // 30 (b only). 16 s freeze b (active): refused. Under seed-2015: refused, no freezer.
+        // 30 (b only). 16 s freeze b (active): frozen where it runs, its 30 MB resident (the
+        // sysctl asks for no suspension). 17 s freeze a again: refused, on flash already. Under
+        // seed-2015: refused, no freezer.
         let apps = [makeApp("a", footprint: 30 * MB, launch: 500 * ms), makeApp("b", footprint: 30 * MB, launch: 500 * ms)]
         let script: [(Microseconds, ScriptAction)] = [(0, .open(0)), (10 * sec, .open(1)), (15 * sec, .freeze(0)),
-                                                      (16 * sec, .freeze(1))]
+                                                      (16 * sec, .freeze(1)), (17 * sec, .freeze(0))]
         let r = simulate(Self.workload(apps, [], script))
         #expect(r.invariantViolations.isEmpty)
         #expect(r.state("a", at: 15 * sec) == .compressed)
         #expect(r.summary.peakCompressedBytes == 30 * MB)
         #expect(r.timeline.usedBytes.last == [15 * sec, 30 * MB])
         let refused = r.events.filter { $0.kind == .ignored }.map { "\($0.app ?? "-") \($0.fields.detail ?? "")" }
-        #expect(refused == ["b \(IgnoredReason.notSuspended(.active).detail)"])
+        #expect(refused == ["a \(IgnoredReason.alreadyFrozen.detail)"])
+        #expect(r.state("b", at: 16 * sec) == .active && r.summary.compressions == 2)
         let seed = simulate(Self.workload(apps, [], policy: .seed2015, script))
         #expect(seed.state("a", at: 15 * sec) == .suspended)
         #expect(seed.events.filter { $0.kind == .ignored }.compactMap(\.fields.detail).first == IgnoredReason.noFreezer.detail)
@@ -166,7 +169,8 @@ struct ProcessTests {
         let event = SimEvent(atUs: 5, app: "d", .processExit(.highwater, kind: .extension, band: 3, bytes: 7))
         #expect(event.fields.detail == "extension in band 3")
         #expect(try SimEvent(event.fields) == event)
-        #expect(IgnoredReason(detail: IgnoredReason.notSuspended(.background).detail) == .notSuspended(.background))
+        #expect(IgnoredReason(detail: IgnoredReason.alreadyFrozen.detail) == .alreadyFrozen)
+        #expect(IgnoredReason(detail: IgnoredReason.compressorLowOnSpace.detail) == .compressorLowOnSpace)
     }
 
     @Test("a push wakes its notification service extension: it holds the push's memory for the push's time, dies past 24 MB and is launched again by the next push")

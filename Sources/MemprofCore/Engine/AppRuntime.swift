@@ -27,6 +27,17 @@ struct AppRuntime {
     /// phone; Compressor.swift), and the bytes of the pool that hold it.
     var pooled = false
     var pooledBytes: Bytes = 0
+    /// `P_MEMSTAT_FROZEN`: frozen once in this life, and kept when thawed where the era keeps it
+    /// (FreezerBudget.swift); and `P_MEMSTAT_REFREEZE_ELIGIBLE`: thawed since, so the freezer may
+    /// write it again.
+    var frozen = false
+    var refreezeEligible = false
+    /// When the freezer demoted it from the frozen band to the idle band (its elevation lost;
+    /// ``XNUSettings/demotesWhenSpent``); nil while it keeps it, or was never frozen.
+    var demotedAtUs: Microseconds?
+    /// What it holds of the freezer's swap while compressed, where xnu caps that in compressed
+    /// bytes (``XNUSettings/freezerSwapBytes``).
+    var swapBytes: Bytes = 0
     var everLaunched = false
     var userQuit = false
     var lastExit: ExitReason?
@@ -198,5 +209,8 @@ struct AppRuntime {
         tracking = false
         lastExit = reason
         releasedOnBackground = 0
+        frozen = false
+        refreezeEligible = false
+        demotedAtUs = nil
     }
 }

@@ -62,6 +62,35 @@ extension Simulator {
         return delta
     }
 
+    /// Whether the pool holds more pages than ``CompressorLimits/nearingLimitPages``: xnu's
+    /// `vm_compressor_low_on_space`. False without the in-RAM compressor. O(1).
+    var poolLowOnSpace: Bool {
+        compressesInRAM && pages(pool.uncompressedBytes) > poolNearingLimitPages
+    }
+
+    /// The pool is low on space in an era that kills for it (``XNUSettings/compressorSpaceKills``):
+    /// jetsam kills up the bands, in its order, for `vm-compressor-space-shortage` until the pool
+    /// is no longer low (`memorystatus_kill_on_VM_compressor_space_shortage`, and the kill of the
+    /// top process with `kMemorystatusKilledVMCompressorSpaceShortage`, xnu-11417.121.6
+    /// bsd/kern/kern_memorystatus.c:9772-9778). memprof stops below the foreground band, as its
+    /// other kills for a demand do; apps and idle daemons hold the pool's pages.
+    mutating func killForCompressorSpace() {
+        for c in policy.reclaimOrder(reclaimCandidates(except: nil, process: nil)) {
+            guard poolLowOnSpace else { return }
+            if let k = c.process {
+                killProcess(k, .compressorSpaceShortage)
+                continue
+            }
+            let evicted = apps[c.index].state == .suspended || apps[c.index].state == .compressed
+            if evicted {
+                summary.evictions += 1
+                apps[c.index].stats.evictions += 1
+                record(.eviction(bytes: c.footprint), c.index)
+            }
+            kill(c.index, .compressorSpaceShortage, requested: nil, evicted: evicted)
+        }
+    }
+
     /// Before pooled app `i` runs again: its memory, decompressed, is a demand of what it holds
     /// beyond its share of the pool. Returns false when the demand killed it (true when nothing
     /// of it is pooled).

@@ -10,8 +10,10 @@
 ///   MIN(memorystatus_freeze_pages_max, memorystatus_freeze_budget_pages_remaining)`), and debits
 ///   them (f:1941 `throttle_intervals[i].pageouts += dirty`, f:1944);
 /// - with nothing left the freezer freezes nothing (f:2943-2954) and marks the processes it would
-///   have frozen `kMemorystatusFreezeSkipReasonOutOfBudget` (f:2772); the `freeze` sysctl is
-///   refused too (xnu-8792.41.9 f:1994-1996);
+///   have frozen `kMemorystatusFreezeSkipReasonOutOfBudget` (f:2772); the `freeze` sysctl, which
+///   `freeze:` models, neither asks nor debits it ("We don't care about the global freezer
+///   budget", f:571-575; only `memorystatus_freeze_process_sync`, called from kern_proc.c:6266 and
+///   not modelled, is refused without budget, xnu-8792.41.9 f:1994-1996);
 /// - when the interval ends a new one starts with the day's budget plus what was left
 ///   (f:1602-1609, `budget_rollover`; f:2505-2550 adds nothing for missed days when it starts on
 ///   time, as memprof's intervals do);
@@ -30,10 +32,10 @@
 ///   c:820-823) and ends 24 h after that check (f:1924-1926, c:7354-7356): the freezer's thread
 ///   checks when it runs, while available memory is under the freeze threshold, fewer than 20
 ///   apps are frozen and more than 4 suspended ones are not (f:2018-2023 and f:1689-1695,
-///   c:7457-7463), and the `freeze` sysctl checks, refused with nothing left (f:1162-1166,
-///   c:6704-6707). A new interval grants what was left plus one day (f:1921-1922, c:7351-7352)
-///   and nothing for days without a check. memprof checks where the freezer would run
-///   (``XNUPolicy/freezerRuns(_:memory:)``) and at `freeze:`;
+///   c:7457-7463), and `memorystatus_freeze_process_sync` checks (f:1162-1166, c:6704-6707), not
+///   the `freeze` sysctl (c:1279). A new interval grants what was left plus one day (f:1921-1922,
+///   c:7351-7352) and nothing for days without a check. memprof checks where the freezer would
+///   run (``XNUPolicy/freezerRuns(_:memory:)``);
 /// - the degraded 30-minute window (f:144, c:817) cannot start either: `freeze_daily_pageouts_max`
 ///   is a local set to 0 (f:1873, c:7301) and computed only when a new interval starts (f:1919,
 ///   c:7349), so in the running interval the 25% threshold is 0 (f:1964, c:7399) and `budget_left
@@ -144,6 +146,16 @@ struct FreezerLedger {
         return true
     }
 
+    /// `freeze:` wrote app `i`'s `footprint` outside the budget (the sysctl does not touch it:
+    /// xnu-11215.1.10 bsd/kern/kern_memorystatus_freeze.c:571-575): a freeze and its bytes, no
+    /// pages of the budget.
+    mutating func recordForced(_ i: Int, footprint: Bytes) {
+        let bytes = (footprint + pageSize - 1) / pageSize * pageSize
+        writtenBytes[i] = bytes
+        figures.freezes += 1
+        figures.bytesWritten += bytes
+    }
+
     /// Gives app `i`, suspended since `suspendedSinceUs`, `reason`; counted when it is new to it.
     mutating func skip(_ i: Int, _ reason: FreezeSkipReason, suspendedSinceUs: Microseconds) {
         if skipReason[i] == reason.rawValue, skipSinceUs[i] == suspendedSinceUs { return }
@@ -188,17 +200,19 @@ extension Simulator {
     }
 
     /// The freezer froze an app: each suspended app of its bands that it passed over gets the
-    /// reason it was passed over for (below the minimum, or no room in the compressed store;
-    /// xnu-11215.1.10 bsd/kern/kern_memorystatus_freeze.c:1000 and :2616). memprof takes every
+    /// reason it was passed over for (below the minimum, or no room in the freezer's swap:
+    /// `kMemorystatusFreezeSkipReasonNoSwapSpace`, as `FREEZER_ERROR_NO_SWAP_SPACE` becomes in
+    /// `memorystatus_freeze_handle_error`; xnu-11215.1.10 bsd/kern/kern_memorystatus_freeze.c:1000
+    /// and :2616). memprof takes every
     /// suspended app of its bands as considered when it freezes one, and marks none when it
     /// freezes nothing (a walk per step would cost the engine more than the figure is worth).
-    mutating func markPassedOver(_ memory: MemoryView) {
+    mutating func markPassedOver() {
         guard freezerLedger != nil, let x = policy.settings.xnu else { return }
         for i in apps.indices where apps[i].state == .suspended {
             if let max = x.freezeMaxCandidateBand, policyCandidate(i).band ?? .max > max { continue }
             let footprint = apps[i].footprint
             let reason: FreezeSkipReason? = footprint < x.freezeMinFootprint ? .belowMinPages
-                : memory.compressedUsed + footprint > memory.flash ? .noCompressorSpace : nil
+                : !storeFits(i) ? .noSwapSpace : nil
             if let reason { freezerLedger!.skip(i, reason, suspendedSinceUs: apps[i].suspendedSinceUs) }
         }
     }
@@ -208,10 +222,23 @@ extension Simulator {
     mutating func debitFreeze(_ i: Int, footprint: Bytes) {
         guard freezerLedger != nil else { return }
         if freezerLedger!.debit(i, footprint: footprint, nowUs: now) { markEligibleSkipped(.outOfBudget) }
-        if let max = policy.settings.xnu?.frozenProcessesMax, apps.count(where: { $0.state == .compressed }) == max {
+        if let max = policy.settings.xnu?.frozenProcessesMax, apps.count(where: \.frozen) == max {
             markEligibleSkipped(.outOfSlots)
         }
     }
+
+    /// What freezing app `i` takes of the freezer's store: its footprint at its compressor ratio
+    /// where xnu caps the swap in compressed bytes (``swapCap``), its footprint otherwise.
+    func storeBytes(_ i: Int) -> Bytes {
+        swapCap == nil ? apps[i].footprint : Self.poolBytes(apps[i].footprint, ratio: apps[i].spec.compressorRatio)
+    }
+
+    /// What the freezer's store holds and may hold, in the unit of ``storeBytes(_:)``.
+    var storeUsed: Bytes { swapCap == nil ? compressedUsed : swapUsed }
+    var storeCapacity: Bytes { swapCap ?? workload.device.flash }
+
+    /// Whether app `i`, frozen, fits in what the store has left.
+    func storeFits(_ i: Int) -> Bool { storeUsed + storeBytes(i) <= storeCapacity }
 
     /// App `i` has just been suspended: with the budget spent it is out of budget at once, as xnu
     /// marks a process that starts while the budget is spent (`memorystatus_freeze_init_proc`,
@@ -219,7 +246,8 @@ extension Simulator {
     /// becomes a candidate instead, when it is suspended). O(1).
     mutating func noteSuspendedWhileSpent(_ i: Int) {
         freezerLedger!.roll(to: now)
-        guard freezerLedger!.isSpent(at: now), let x = policy.settings.xnu, apps[i].footprint >= x.freezeMinFootprint else { return }
+        guard freezerLedger!.isSpent(at: now), !apps[i].frozen, let x = policy.settings.xnu,
+              apps[i].footprint >= x.freezeMinFootprint else { return }
         freezerLedger!.skip(i, .outOfBudget, suspendedSinceUs: apps[i].suspendedSinceUs)
     }
 

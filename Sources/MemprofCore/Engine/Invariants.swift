@@ -29,7 +29,11 @@ extension Simulator {
         if compressed != compressedUsed {
             violations.append("t=\(now): compressedUsed is \(compressedUsed) but compressed footprints add up to \(compressed)")
         }
-        if compressedUsed > workload.device.flash {
+        if let swapCap {
+            let swapped = apps.reduce(0) { $0 + $1.swapBytes }
+            if swapped != swapUsed { violations.append("t=\(now): swapUsed is \(swapUsed) but frozen apps hold \(swapped)") }
+            if swapUsed > swapCap { violations.append("t=\(now): the freezer's swap holds \(swapUsed) of \(swapCap) bytes") }
+        } else if compressedUsed > workload.device.flash {
             violations.append("t=\(now): compressed bytes \(compressedUsed) exceed flash \(workload.device.flash)")
         }
         if foregroundApps.count > 1 { violations.append("t=\(now): \(foregroundApps.count) apps in the foreground") }

@@ -20,6 +20,7 @@ extension Simulator {
         let resident = apps[i].residentBytes
         if old == .compressed { compressedUsed -= footprint }
         if state == .compressed { compressedUsed += footprint }
+        if swapCap != nil, old == .compressed || state == .compressed { reswap(i, compressed: state == .compressed) }
         apps[i].state = state
         if compressesInRAM { movePages(i, from: old) }
         used += apps[i].residentBytes - resident
@@ -34,13 +35,23 @@ extension Simulator {
         guard delta != 0 else { return }
         apps[i].footprint = footprint
         switch apps[i].state {
-        case .compressed: compressedUsed += delta
+        case .compressed:
+            compressedUsed += delta
+            if swapCap != nil { reswap(i, compressed: true) }
         case let s where s.isResident: used += apps[i].pooled ? repool(i, from: footprint - delta) : delta
         default: break
         }
         if footprint > apps[i].stats.peakFootprintBytes { apps[i].stats.peakFootprintBytes = footprint }
         memoryChanged(i)
         if delta > 0, hasBands, limitsMemory { warnNearLimit(i, from: footprint - delta) }
+    }
+
+    /// What app `i` holds of the freezer's swap (``swapCap``): its footprint at its compressor
+    /// ratio while `compressed`, nothing otherwise.
+    mutating func reswap(_ i: Int, compressed: Bool) {
+        let held = compressed ? Self.poolBytes(apps[i].footprint, ratio: apps[i].spec.compressorRatio) : 0
+        swapUsed += held - apps[i].swapBytes
+        apps[i].swapBytes = held
     }
 
     mutating func memoryChanged(_ i: Int) {

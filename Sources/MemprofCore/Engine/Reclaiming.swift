@@ -24,20 +24,8 @@ extension Simulator {
                 killProcess(k, .highwater)
             }
         }
-        var candidates: [PolicyCandidate] = []
-        candidates.reserveCapacity(apps.count + (withProcesses ? processes.count : 0))
-        for j in apps.indices where j != demander {
-            let state = apps[j].state
-            if state == .suspended || state == .background || (takesCompressed && state == .compressed) {
-                candidates.append(policyCandidate(j))
-            }
-        }
-        if withProcesses {
-            for k in processes.indices where processes[k].alive && k != demandingProcess {
-                candidates.append(processCandidate(k))
-            }
-        }
-        let ordered = used + bytes > jetsamLimit ? policy.reclaimOrder(candidates) : []
+        let ordered = used + bytes > jetsamLimit
+            ? policy.reclaimOrder(reclaimCandidates(except: demander, process: demandingProcess)) : []
         // The decision's candidate list is history: a run without it counts the same without it.
         var considered: [SimEvent.Candidate] = []
         if options.keepsHistory { considered.reserveCapacity(ordered.count) }
@@ -82,6 +70,27 @@ extension Simulator {
         }
     }
 
+    /// What jetsam may take besides the demander (app `demander` or process `demandingProcess`):
+    /// suspended and background apps, frozen ones where the policy takes them, and under `xnu` on
+    /// a phone every live process.
+    func reclaimCandidates(except demander: Int?, process demandingProcess: Int?) -> [PolicyCandidate] {
+        let takesCompressed = policy.reclaimsCompressed
+        var candidates: [PolicyCandidate] = []
+        candidates.reserveCapacity(apps.count + (runsHighwater ? processes.count : 0))
+        for j in apps.indices where j != demander {
+            let state = apps[j].state
+            if state == .suspended || state == .background || (takesCompressed && state == .compressed) {
+                candidates.append(policyCandidate(j))
+            }
+        }
+        if runsHighwater {
+            for k in processes.indices where processes[k].alive && k != demandingProcess {
+                candidates.append(processCandidate(k))
+            }
+        }
+        return candidates
+    }
+
     /// The bands below did not free enough and the demander sits in the foreground band: xnu sorts
     /// that band largest first before its kill loop walks it (`memorystatus_sort_bucket_locked`,
     /// xnu-8792.41.9 bsd/kern/kern_memorystatus.c:1073-1092, by process when there are no
@@ -116,6 +125,10 @@ extension Simulator {
                                 lastForegroundUs: apps[j].lastForegroundUs, isPlayingAudio: apps[j].playing,
                                 stateSinceUs: apps[j].stateSinceUs)
         c.suspendedSinceUs = apps[j].suspendedSinceUs
+        c.frozen = apps[j].frozen
+        c.refreezeEligible = apps[j].refreezeEligible
+        c.demotedAtUs = apps[j].demotedAtUs
+        if swapCap != nil { c.storeBytes = storeBytes(j) }
         if hasBands, let (band, since) = policy.band(of: c, nowUs: now) {
             c.band = band
             c.bandSinceUs = since

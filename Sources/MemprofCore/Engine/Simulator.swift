@@ -100,6 +100,14 @@ public struct Simulator {
     let compressesInRAM: Bool
     /// The compressor's pool and counters (Compressor.swift).
     var pool = CompressorPool()
+    /// The pages the pool may hold before xnu finds it low on space (``CompressorLimits``), and
+    /// whether the era kills for it (``XNUSettings/compressorSpaceKills``).
+    let poolNearingLimitPages: Int64
+    let killsForCompressorSpace: Bool
+    /// The freezer's swap where xnu caps it in compressed bytes (``XNUSettings/freezerSwapBytes``),
+    /// and what frozen apps hold of it; nil where the store is the device's `flash`.
+    let swapCap: Bytes?
+    var swapUsed: Bytes = 0
 
     var now: Microseconds = 0
     /// Occurrences wait in three places, each in (time, sequence) order, and the loop takes the
@@ -180,6 +188,9 @@ public struct Simulator {
         splitsIdleExit = split != nil
         killLimit = split?.killLimit ?? jetsamLimit
         reaperUsedBytes = compressesInRAM ? split?.reaperUsed : nil
+        poolNearingLimitPages = CompressorLimits(device: workload.device).nearingLimitPages
+        killsForCompressorSpace = compressesInRAM && workload.policy.xnu?.compressorSpaceKills == true
+        swapCap = hasFreezer ? workload.policy.xnu?.freezerSwapBytes : nil
         apps = workload.apps.map { AppRuntime(spec: $0) }
         appIDs = workload.apps.map(\.id)
         processes = workload.processes.map(ProcessRuntime.init)
@@ -238,6 +249,7 @@ public struct Simulator {
             if runsHighwater { runHighwaterPass() }
             if relaunchWaiting > 0 { relaunchWaiters() }
             if let reaperUsedBytes, used > reaperUsedBytes, now >= reaperNextUs { runReaper() }
+            if killsForCompressorSpace, poolLowOnSpace { killForCompressorSpace() }
             if hasFreezer { runFreezer() }
             if nextScheduledUs <= now { offerScheduledTasks() }
             processed += 1
