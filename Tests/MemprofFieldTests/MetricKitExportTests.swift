@@ -63,7 +63,7 @@ import Testing
     /// MetricKit counts as memory exits, on either side, and no other reason is.
     @Test func theMemoryKillsAreMetricKitsMemoryExits() {
         let memory: Set = ["cumulativeMemoryPressureExitCount", "cumulativeMemoryResourceLimitExitCount"]
-        #expect(ExitReason.memoryKills == [.memoryPressure, .memoryLimit, .highwater, .idleExit, .longIdleExit])
+        #expect(ExitReason.memoryKills == [.memoryPressure, .memoryLimit, .highwater, .idleExit, .longIdleExit, .compressorSpaceShortage])
         for reason in ExitReason.allCases {
             #expect(memory.contains(MetricKitExits.backgroundCounter(reason.rawValue)) == reason.isMemoryKill, "\(reason)")
             #expect((MetricKitExits.foregroundCounter(reason.rawValue) == "cumulativeMemoryResourceLimitExitCount") == reason.isMemoryKill,
