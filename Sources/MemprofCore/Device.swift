@@ -14,7 +14,8 @@ public struct Device: Sendable, Hashable, Codable {
     public var systemReserved: Bytes
     /// The most one app may use before it is killed with `memoryLimit`.
     public var appLimit: Bytes
-    /// Capacity of the compressed store on flash.
+    /// Capacity of the compressed store on flash: under `xnu` from xnu-4570 also the room the
+    /// freezer's swap files have (``XNUSettings/freezerSwap(on:)``).
     public var flash: Bytes
     /// Bytes read back from flash per second when a compressed app resumes.
     public var flashReadRate: Bytes

@@ -147,6 +147,21 @@ public struct XNUSettings: Sendable, Hashable, Codable {
     /// does not model. Nil (left out of the JSON) elsewhere.
     public var demotesWhenSpent: Bool?
 
+    /// The freezer's swap on `device`, in compressed bytes: ``freezerSwapBytes``, and no more than
+    /// the room the device's `flash` gives the store. xnu writes each swap file on the volume before
+    /// it uses it (`vm_swap_create_file` asks for `MAX_SWAP_FILE_SIZE`, then half of it down to
+    /// `MIN_SWAP_FILE_SIZE`, 64 MB, and creates nothing when `vm_swapfile_preallocate`'s
+    /// `vnode_setsize` finds no room: xnu-11215.1.10 osfmk/vm/vm_compressor_backing_store.c:1561-1632,
+    /// bsd/vm/vm_compressor_backing_file.c:119; the same at xnu-7195.50.7.100.1
+    /// vm_compressor_backing_store.c:1368-1435), so a volume with less room than the files holds
+    /// less swap; memprof counts the room to the byte, not in whole files. With app swap
+    /// (``appSwap``) xnu sizes the files from the volume itself (:423-444): ``freezerSwapBytes``.
+    /// Nil where the store is not capped (before xnu-4570: the device's `flash`, uncompressed).
+    public func freezerSwap(on device: Device) -> Bytes? {
+        guard let cap = freezerSwapBytes else { return nil }
+        return appSwap == true ? cap : min(cap, device.flash)
+    }
+
     /// ``pressureThresholdFraction``, 15% when not given.
     public var pressureThreshold: Double { pressureThresholdFraction ?? 0.15 }
 

@@ -46,32 +46,56 @@ struct FreezerBoundsTests {
         #expect(old.appSwap == nil && old.freezerSwapBytes == 5 * 128 * MB && old.frozenProcessesMax == 20)
     }
 
-    @Test("the freezer's swap counts compressed bytes: an app that does not fit is skipped for no-swap-space")
-    func noSwapSpace() throws {
-        // A 13 MB swap (13631488 bytes); the default ratio 257255 ÷ 96635 holds 12 MB in 4726644
-        // bytes and 8 MB in 3151096. Apps opened 10 s apart: a b c 12 MB, d 8 MB, e f g h 12 MB;
-        // a 64 MB budget that never runs out.
-        // - 50 s: a to e suspended, 5: a frozen (4726644 in swap).
-        // - 60 s: 6 suspended, 1 frozen: b frozen (9453288).
-        // - 70 s: 7 and 2: band 0 first, first entered: c does not fit (14179932), d does
-        //   (12604384): d frozen; c e f g, suspended in bands 0 and 20, do not fit: no-swap-space (4).
-        var era = XNUSettings.xnu11215
-        era.freezerSwapBytes = 13 * MB
+    /// Apps opened 10 s apart: a b c 12 MB, d 8 MB, e f g h 12 MB; a 64 MB budget that never
+    /// runs out; the freezer's swap `era`'s on `device`.
+    static func swapRun(_ era: XNUSettings, device: Device) -> SimulationResult {
         let sizes: [(String, Bytes)] = [("a", 12), ("b", 12), ("c", 12), ("d", 8), ("e", 12), ("f", 12), ("g", 12), ("h", 12)]
         let apps = sizes.map { makeApp($0.0, footprint: $0.1 * MB, launch: 500 * ms) }
         let script: [(Microseconds, ScriptAction)] = (0..<8).map { (Microseconds($0) * 10 * sec, .open($0)) }
-        let r = simulate(makeWorkload(apps, duration: 75 * sec, policy: Self.policy(era, budgetMB: 64), script))
+        return simulate(makeWorkload(apps, duration: 75 * sec, device: device, policy: Self.policy(era, budgetMB: 64), script))
+    }
+
+    /// What ``swapRun(_:device:)`` does with 13 MB of swap (13631488 bytes); the default ratio
+    /// 257255 ÷ 96635 holds 12 MB in 4726644 bytes and 8 MB in 3151096.
+    /// - 50 s: a to e suspended, 5: a frozen (4726644 in swap).
+    /// - 60 s: 6 suspended, 1 frozen: b frozen (9453288).
+    /// - 70 s: 7 and 2: band 0 first, first entered: c does not fit (14179932), d does
+    ///   (12604384): d frozen; c e f g, suspended in bands 0 and 20, do not fit: no-swap-space (4).
+    static func expectThirteenMegabytesOfSwap(_ r: SimulationResult) throws {
         #expect(r.invariantViolations.isEmpty)
         let f = try #require(r.summary.freezer)
         #expect(f.freezes == 3 && f.skips.noSwapSpace == 4 && f.skips.noCompressorSpace == 0)
         #expect(["a", "b", "c", "d", "e"].map { r.finalState($0) } == [.compressed, .compressed, .suspended, .compressed, .suspended])
     }
 
+    @Test("the freezer's swap counts compressed bytes: an app that does not fit is skipped for no-swap-space")
+    func noSwapSpace() throws {
+        var era = XNUSettings.xnu11215
+        era.freezerSwapBytes = 13 * MB
+        try Self.expectThirteenMegabytesOfSwap(Self.swapRun(era, device: testDevice()))
+    }
+
+    @Test("the swap files need room on flash: a device with 13 MB of flash has 13 MB of xnu's 640 MB of swap")
+    func swapBoundedByFlash() throws {
+        // The same run as with a 13 MB swap: the 640 MB of five files, on a device whose flash
+        // has room for 13 MB of them.
+        try Self.expectThirteenMegabytesOfSwap(Self.swapRun(.xnu11215, device: testDevice(flash: 13 * MB)))
+        // Room for the files: the 640 MB; an iPad that swaps every app sizes its swap itself.
+        #expect(XNUSettings.xnu11215.freezerSwap(on: testDevice(flash: 1 * Bytes.gigabyte)) == 640 * MB)
+        #expect(XNUSettings.xnu11215.freezerSwap(on: testDevice(flash: 0)) == 0)
+        var swapping = XNUSettings.xnu11215
+        swapping.appSwap = true
+        swapping.freezerSwapBytes = 16 * Bytes.gigabyte
+        #expect(swapping.freezerSwap(on: testDevice(flash: 0)) == 16 * Bytes.gigabyte)
+        #expect(XNUSettings.xnu3789.freezerSwap(on: testDevice()) == nil)
+    }
+
     /// 4 GB of RAM (3996 MB for apps); apps of 1600 MB (102400 pages) held at 20:1 in the pool
     /// (80 MB), opened 10 s apart; 45 s `freeze: c`. The pool is low on space past 256901 pages:
     /// three suspended apps (307200 pages), not two (204800).
     static func compressorSpaceRun(_ era: XNUSettings) -> SimulationResult {
-        var device = testDevice(appMemory: 3996 * MB)
+        // Flash with room for the 640 MB of swap.
+        var device = testDevice(appMemory: 3996 * MB, flash: 640 * MB)
         device.appLimit = 2 * Bytes.gigabyte
         let apps = ["a", "b", "c", "d", "e", "f"].map { id in
             var app = makeApp(id, footprint: 1600 * MB, launch: 500 * ms)

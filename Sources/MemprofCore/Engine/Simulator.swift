@@ -104,8 +104,9 @@ public struct Simulator {
     /// whether the era kills for it (``XNUSettings/compressorSpaceKills``).
     let poolNearingLimitPages: Int64
     let killsForCompressorSpace: Bool
-    /// The freezer's swap where xnu caps it in compressed bytes (``XNUSettings/freezerSwapBytes``),
-    /// and what frozen apps hold of it; nil where the store is the device's `flash`.
+    /// The freezer's swap where xnu caps it in compressed bytes (``XNUSettings/freezerSwap(on:)``:
+    /// its files, no more than the device's `flash` has room for), and what frozen apps hold of
+    /// it; nil where the store is the device's `flash`, uncompressed.
     let swapCap: Bytes?
     var swapUsed: Bytes = 0
 
@@ -190,7 +191,7 @@ public struct Simulator {
         reaperUsedBytes = compressesInRAM ? split?.reaperUsed : nil
         poolNearingLimitPages = CompressorLimits(device: workload.device).nearingLimitPages
         killsForCompressorSpace = compressesInRAM && workload.policy.xnu?.compressorSpaceKills == true
-        swapCap = hasFreezer ? workload.policy.xnu?.freezerSwapBytes : nil
+        swapCap = hasFreezer ? workload.policy.xnu?.freezerSwap(on: workload.device) : nil
         apps = workload.apps.map { AppRuntime(spec: $0) }
         appIDs = workload.apps.map(\.id)
         processes = workload.processes.map(ProcessRuntime.init)
