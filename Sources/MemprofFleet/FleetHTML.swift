@@ -22,7 +22,9 @@ public enum FleetHTML {
                    "summary.terminations.backgroundTaskTimeout", "summary.terminations.fetchTimeout",
                    "summary.terminations.pushTimeout", "summary.terminations.watchdog", "summary.terminations.badAccess"]),
         ("Background work", ["summary.backgroundTasks.completed", "summary.backgroundTasks.expiredEnded",
-                             "summary.backgroundTasks.expiredKilled", "summary.fetches.timedOut", "summary.pushes.timedOut"]),
+                             "summary.backgroundTasks.expiredKilled", "summary.fetches.timedOut", "summary.pushes.timedOut",
+                             "summary.refreshTasks.completed", "summary.refreshTasks.expired",
+                             "summary.processingTasks.completed", "summary.processingTasks.expired"]),
         ("Pressure", ["summary.timeAtPressureUs.warning", "summary.timeAtPressureUs.critical"]),
     ]
     /// The metrics whose worst seeds the page lists.

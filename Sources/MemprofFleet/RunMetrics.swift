@@ -78,6 +78,8 @@ enum RunMetrics {
             add("backgroundTasks", s.backgroundTasks)
             add("fetches", s.fetches)
             add("pushes", s.pushes)
+            add("refreshTasks", s.refreshTasks)
+            add("processingTasks", s.processingTasks)
             let pressure = s.timeAtPressureUs
             numbers("timeAtPressureUs", [("normal", pressure.normal), ("warning", pressure.warning), ("critical", pressure.critical)])
             if let swap = s.swap { numbers("swap", [("peakBytes", swap.peakBytes), ("timeOverRamUs", swap.timeOverRamUs)]) }
@@ -122,10 +124,12 @@ enum RunMetrics {
             add("backgroundTasks", a.backgroundTasks)
             add("fetches", a.fetches)
             add("pushes", a.pushes)
+            add("refreshTasks", a.refreshTasks)
+            add("processingTasks", a.processingTasks)
             if let headroom = a.headroom {
                 object("headroom") { h in
                     for (key, time) in [("enterBackground", headroom.enterBackground), ("backgroundTask", headroom.backgroundTask),
-                                        ("fetch", headroom.fetch), ("push", headroom.push)] {
+                                        ("fetch", headroom.fetch), ("push", headroom.push), ("refresh", headroom.refresh)] {
                         guard let time else { continue }
                         h.numbers(key, [("declaredUs", time.declaredUs), ("limitUs", time.limitUs), ("spareUs", time.spareUs)])
                     }
@@ -143,6 +147,12 @@ enum RunMetrics {
         mutating func add(_ key: String, _ t: BackgroundTaskCounts) {
             numbers(key, [("started", Int64(t.started)), ("completed", Int64(t.completed)),
                           ("expiredEnded", Int64(t.expiredEnded)), ("expiredKilled", Int64(t.expiredKilled))])
+        }
+
+        /// BGTaskScheduler counts, where the run has them (report.json leaves them out otherwise).
+        mutating func add(_ key: String, _ t: ScheduledTaskCounts?) {
+            guard let t else { return }
+            numbers(key, [("started", Int64(t.started)), ("completed", Int64(t.completed)), ("expired", Int64(t.expired))])
         }
 
         mutating func add(_ key: String, _ h: HandlerCounts) {

@@ -83,6 +83,8 @@ public enum MetricDirection: String, Sendable, Codable, CaseIterable {
 /// | `backgroundTasks.expiredEnded`, `backgroundTasks.expiredKilled` | higher is worse | work that did not finish in time |
 /// | `fetches.timedOut`, `pushes.timedOut` | higher is worse | handlers that overran |
 /// | `backgroundTasks.completed`, `fetches.completed`, `pushes.completed` | lower is worse | work that got done |
+/// | `refreshTasks.expired`, `processingTasks.expired` | higher is worse | BGTaskScheduler tasks the system ended before their work was done |
+/// | `refreshTasks.completed`, `processingTasks.completed` | lower is worse | BGTaskScheduler tasks that got their work done |
 /// | `peakUsedBytes`, `peakCompressedBytes`, `peakFootprintBytes` | higher is worse | heavier |
 /// | `suspendedMemory.averageBytes` | higher is worse | MetricKit's `averageSuspendedMemory`: a suspended app that holds more is a larger target when memory runs short |
 /// | `timeAtPressureUs.warning`, `timeAtPressureUs.critical` | higher is worse | time under pressure |
@@ -116,6 +118,10 @@ public enum MetricDirections {
         ("backgroundTasks.completed", .lowerIsWorse),
         ("fetches.completed", .lowerIsWorse),
         ("pushes.completed", .lowerIsWorse),
+        ("refreshTasks.expired", .higherIsWorse),
+        ("processingTasks.expired", .higherIsWorse),
+        ("refreshTasks.completed", .lowerIsWorse),
+        ("processingTasks.completed", .lowerIsWorse),
         ("peakUsedBytes", .higherIsWorse),
         ("peakCompressedBytes", .higherIsWorse),
         ("peakFootprintBytes", .higherIsWorse),

@@ -18,11 +18,19 @@ public enum ReportFixture {
     public static func builtinWithApps(_ name: String, seed: UInt64? = nil) throws -> (report: Report, orderedApps: [String]) {
         var loaded = try WorkloadLoader.load(name)
         if let seed { loaded.workload.seed = seed }
+        return (run(loaded), loaded.workload.apps.map(\.id))
+    }
+
+    /// The report of a workload given as text (one of ``WorkloadFixtures``).
+    public static func report(text: String, file: String = "fixture.yaml") throws -> Report {
+        run(try WorkloadLoader.parse(text, file: file))
+    }
+
+    static func run(_ loaded: LoadedWorkload) -> Report {
         var simulator = Simulator(workload: loaded.workload)
         let result = simulator.run()
         var host = fixedHost
         host.processedOccurrences = result.processedOccurrences
-        return (Report(result: result, workloadSha256: loaded.sha256, source: loaded.source, host: host),
-                loaded.workload.apps.map(\.id))
+        return Report(result: result, workloadSha256: loaded.sha256, source: loaded.source, host: host)
     }
 }

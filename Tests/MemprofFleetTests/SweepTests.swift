@@ -142,6 +142,26 @@ struct RunMetricsTests {
             #expect(FleetRun.metrics(loaded.workload, seed: seed, measured: MeasuredWork()) == MetricExtractor.metrics(of: report))
         }
     }
+
+    /// BGTaskScheduler's counts and an app refresh task's headroom, which no built-in declares:
+    /// news's four refresh tasks and two processing tasks all expire (ScheduledTaskTests works
+    /// them out), and its 45 s refresh handler is 15 s over the 30 s window.
+    @Test func scheduledTasksAsCompareNamesThem() throws {
+        let loaded = try WorkloadLoader.parse(WorkloadFixtures.scheduledTasks, file: "fixture.yaml")
+        let metrics = FleetRun.metrics(loaded.workload, seed: loaded.workload.seed, measured: MeasuredWork())
+        #expect(metrics == MetricExtractor.metrics(of: try ReportFixture.report(text: WorkloadFixtures.scheduledTasks)))
+        let expected: [String: Double] = [
+            "summary.refreshTasks.started": 4, "summary.refreshTasks.completed": 0, "summary.refreshTasks.expired": 4,
+            "summary.processingTasks.started": 2, "summary.processingTasks.expired": 2,
+            "apps.news.refreshTasks.expired": 4, "apps.news.processingTasks.expired": 2,
+            "apps.news.headroom.refresh.spareUs": -15_000_000,
+        ]
+        for (name, value) in expected { #expect(metrics[name] == value, "\(name)") }
+        #expect(metrics["apps.game.refreshTasks.expired"] == nil)
+        #expect(MetricDirections.direction(of: "summary.refreshTasks.expired") == .higherIsWorse)
+        #expect(MetricDirections.direction(of: "apps.news.processingTasks.completed") == .lowerIsWorse)
+        #expect(MetricDirections.direction(of: "summary.processingTasks.started") == .neutral)
+    }
 }
 
 /// Sweeps never run real work per seed (spec §12): only `timing: measured` handlers are measured,

@@ -43,6 +43,22 @@ import Testing
         #expect(!oldPage.contains("pool peak") && !oldPage.contains("freezer:"))
     }
 
+    /// The Limits table gives BGTaskScheduler's tasks where an app declares them: news's 45 s
+    /// refresh handler against the 30 s window, its 4 refresh tasks (all expired) and 2 processing
+    /// tasks (both expired; ScheduledTaskTests works them out); game, which declares none, a dash.
+    @Test func theLimitsTableShowsScheduledTasks() throws {
+        let report = try ReportFixture.report(text: WorkloadFixtures.scheduledTasks)
+        let page = HTMLReport.render(report, orderedApps: ["news", "game"])
+        #expect(page.contains("<th>app refresh task</th><th>processing task</th><th>peak footprint</th>"))
+        #expect(page.contains("<td class=\"over\">45s of 30s<br><small>15s over; 4 ran, 4 expired</small></td>"
+            + "<td class=\"over\">2 ran, 2 expired</td>"))
+        #expect(page.contains("<tr><td>game</td><td class=\"empty\">–</td><td class=\"empty\">–</td>"
+            + "<td class=\"empty\">–</td><td class=\"empty\">–</td><td class=\"empty\">–</td><td class=\"empty\">–</td>"))
+        // A day that declares none has neither column.
+        let (old, oldOrder) = try ReportFixture.builtinWithApps("phone-day")
+        #expect(!HTMLReport.render(old, orderedApps: oldOrder).contains("app refresh task"))
+    }
+
     /// Each kill's jetsam view gives the pool and its counts at that kill, as the snapshot has
     /// them, worked out here from its pages: phone-day-xnu's first kill (phone-day-2026's kills,
     /// on iOS 18.5, are in the idle band, which takes no snapshot).

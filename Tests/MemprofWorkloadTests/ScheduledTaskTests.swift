@@ -1,5 +1,6 @@
 import MemprofCore
 import MemprofInput
+import MemprofTestSupport
 import Testing
 @testable import MemprofWorkload
 
@@ -7,36 +8,9 @@ import Testing
 /// charging, and background fetch as the system schedules it; the `charging:` key and the app
 /// keys `refresh:` and `processing:`.
 @Suite struct ScheduledTaskTests {
-    /// `news` submits a refresh request (earliest 15 m, a 45 s handler: past the 30 s window) and
-    /// a processing request (earliest 30 m, 20 m of work, on external power) when it enters the
-    /// background at 10 s. The phone charges from 1 h to 1 h 30 m and from 2 h to 2 h 10 m; the
-    /// user opens the game at 20 m (home at 25 m) and at 1 h 10 m (home at 1 h 12 m).
-    static let day = """
-        memprof: 1
-        name: scheduled
-        duration: 3h
-        device: {preset: iphone-15, osVersion: "iOS 18.5 (22F76)"}
-        policy: xnu
-        population: none
-        charging:
-          - {from: 1h, to: 1h30m}
-          - {from: 2h, to: 2h10m}
-        apps:
-          news:
-            launch: {footprint: 150MB}
-            modes: [fetch, processing]
-            refresh: {earliest: 15m, time: 45s, allocates: 10MB}
-            processing: {earliest: 30m, time: 20m, allocates: 60MB, requiresExternalPower: true}
-          game:
-            launch: {footprint: 300MB}
-        script:
-          - {at: 0s, open: news}
-          - {at: 10s, home: true}
-          - {at: 20m, open: game}
-          - {at: 25m, home: true}
-          - {at: 1h10m, open: game}
-          - {at: 1h12m, home: true}
-        """
+    /// `news` with a refresh and a processing request, a charger and a game
+    /// (``WorkloadFixtures/scheduledTasks``).
+    static let day = WorkloadFixtures.scheduledTasks
 
     /// `"handler start|end(outcome) at"` of the app's scheduled and fetch handlers, in order.
     static func handlers(_ text: String, app: String) throws -> [String] {
