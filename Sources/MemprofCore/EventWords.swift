@@ -142,6 +142,15 @@ public enum DeliveredObserver: String, Sendable, Hashable, CaseIterable {
     case dangling = "sent to a deallocated observer"
 }
 
+/// The phone put on or taken off its charger (a `charging` event; the workload's `charging:`),
+/// which runs and expires BGTaskScheduler's processing tasks.
+public enum ChargerChange: String, Sendable, Hashable, CaseIterable {
+    /// On the charger: processing tasks may run.
+    case pluggedIn
+    /// Off it: processing tasks that require external power expire.
+    case unplugged
+}
+
 /// Which way memory crossed RAM on a Mac (a `swap` event).
 public enum SwapDirection: String, Sendable, Hashable, CaseIterable {
     /// Memory went past RAM: pages go out to swap.

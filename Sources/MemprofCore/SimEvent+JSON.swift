@@ -107,6 +107,8 @@ extension SimEvent {
         case .processLaunch(let kind, let band, let bytes):
             f.detail = Self.processDetail(kind, band: band)
             f.bytes = bytes
+        case .charging(let change):
+            f.detail = change.rawValue
         }
         return f
     }
@@ -214,6 +216,8 @@ extension SimEvent {
         case .processLaunch:
             let (kind, band) = try word(Self.processKindAndBand)
             payload = .processLaunch(kind: kind, band: band, bytes: try need(f.bytes, "bytes"))
+        case .charging:
+            payload = .charging(try word(ChargerChange.init(rawValue:)))
         }
         self.init(atUs: f.atUs, app: f.app, payload)
     }

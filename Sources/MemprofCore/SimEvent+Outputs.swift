@@ -101,6 +101,8 @@ extension SimEvent.Kind {
         public static let backgroundTasks = Metrics(rawValue: 1 << 16)
         public static let fetches = Metrics(rawValue: 1 << 17)
         public static let pushes = Metrics(rawValue: 1 << 18)
+        public static let refreshTasks = Metrics(rawValue: 1 << 19)
+        public static let processingTasks = Metrics(rawValue: 1 << 20)
 
         /// Every family, by its word in a metric's path.
         public static let named: [(name: String, family: Metrics)] = [
@@ -111,7 +113,7 @@ extension SimEvent.Kind {
             ("memoryWarnings", .memoryWarnings), ("timeAtPressureUs", .timeAtPressureUs),
             ("peakFootprintBytes", .peakFootprintBytes), ("peakUsedBytes", .peakUsedBytes),
             ("peakCompressedBytes", .peakCompressedBytes), ("backgroundTasks", .backgroundTasks), ("fetches", .fetches),
-            ("pushes", .pushes),
+            ("pushes", .pushes), ("refreshTasks", .refreshTasks), ("processingTasks", .processingTasks),
         ]
 
         /// The family a metric's path's first word names, nil for a metric outside them.
@@ -127,7 +129,7 @@ extension SimEvent.Kind {
         /// Peaks of memory: what happened around one.
         public static let ofPeaks: Metrics = [.peakFootprintBytes, .peakUsedBytes, .peakCompressedBytes]
         /// Background handlers' runs.
-        public static let ofHandlers: Metrics = [.backgroundTasks, .fetches, .pushes]
+        public static let ofHandlers: Metrics = [.backgroundTasks, .fetches, .pushes, .refreshTasks, .processingTasks]
     }
 
     /// What each output does with events of this kind: the one declaration of it.
@@ -147,6 +149,9 @@ extension SimEvent.Kind {
         case .decompression, .swap: Outputs(isDecision: true)
         case .processExit: Outputs(isDecision: true, traceInstant: .device)
         case .processLaunch: Outputs(traceInstant: .device)
+        // The charger runs processing tasks (and app refresh tasks while the phone sleeps) and,
+        // taken off, expires them.
+        case .charging: Outputs(traceInstant: .device, causeOf: [.refreshTasks, .processingTasks])
         case .exit:
             Outputs(isDecision: true, traceInstant: .app, handlerRun: .end, laneMark: true, decisionRow: "kill",
                     causeOf: Metrics.ofExits.union(.ofLaunches))

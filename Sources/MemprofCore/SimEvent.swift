@@ -9,7 +9,7 @@ public struct SimEvent: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case transition, callback, launch, resume, compression, decompression, eviction, exit, memoryWarning,
              pressure, reclaim, handlerStart, handlerEnd, pushDelivered, ignored, objectShown, objectDismissed,
-             notificationDelivery, swap, processExit, processLaunch
+             notificationDelivery, swap, processExit, processLaunch, charging
     }
 
     /// What happened, with what the report says of it.
@@ -61,6 +61,8 @@ public struct SimEvent: Sendable, Hashable {
         /// launchd started a killed process again (the event's `app` is its key), with `bytes`
         /// resident, in `band` (Processes.swift).
         case processLaunch(kind: ProcessKind, band: Int, bytes: Bytes)
+        /// The phone was put on or taken off its charger (no app).
+        case charging(ChargerChange)
     }
 
     /// A reclaim decision (spec §4, §5): what the demand needed, what the policy freed, what is in
@@ -136,6 +138,7 @@ public struct SimEvent: Sendable, Hashable {
         case .swap: .swap
         case .processExit: .processExit
         case .processLaunch: .processLaunch
+        case .charging: .charging
         }
     }
 }

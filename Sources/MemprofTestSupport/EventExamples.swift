@@ -30,6 +30,7 @@ extension SimEvent {
         case .swap: .swap(.pagingOut, usedBytes: 9 << 30, bytes: 1 << 30)
         case .processExit: .processExit(.highwater, kind: .daemon, band: 1, bytes: 4 << 20)
         case .processLaunch: .processLaunch(kind: .daemon, band: 0, bytes: 4 << 20)
+        case .charging: .charging(.pluggedIn)
         }
         return SimEvent(atUs: atUs, app: app, payload)
     }

@@ -130,6 +130,8 @@ import Testing
             (e(.processExit(.highwater, kind: .daemon, band: 1, bytes: 4)),
              ["reason": "highwater", "detail": "daemon in band 1", "bytes": "4"]),
             (e(.processLaunch(kind: .daemon, band: 0, bytes: 4)), ["detail": "daemon in band 0", "bytes": "4"]),
+            (e(.charging(.pluggedIn), app: nil), ["detail": "pluggedIn"]),
+            (e(.charging(.unplugged), app: nil), ["detail": "unplugged"]),
         ]
     }()
 

@@ -63,6 +63,26 @@ import Testing
         #expect(r.apps.first { $0.name == "game" }?.refreshTasks == nil)
     }
 
+    /// Each end of a charging interval is an event of the device, recorded before the tasks it
+    /// runs or expires: at 2h10m the charger comes off, then news's processing task expires.
+    @Test func chargingIsAnEventOfTheDeviceBeforeWhatItStartsOrEnds() throws {
+        var simulator = Simulator(workload: try parse(Self.day))
+        let events = simulator.run().events
+        let charging = events.compactMap { e -> String? in
+            guard case .charging(let change) = e.payload else { return nil }
+            return "\(change.rawValue) \(Format.duration(e.atUs))\(e.app.map { " \($0)" } ?? "")"
+        }
+        #expect(charging == ["pluggedIn 1h", "unplugged 1h30m", "pluggedIn 2h", "unplugged 2h10m"])
+        let unplugged = events.filter { $0.atUs == 130 * .minute }.map(\.kind)
+        #expect(unplugged.first == .charging && unplugged.contains(.handlerEnd))
+        let pluggedIn = events.filter { $0.atUs == 60 * .minute }.map(\.kind)
+        #expect(pluggedIn.first == .charging && pluggedIn.contains(.handlerStart))
+        // report.json's keys: the device's, with the change as its detail, read back the same.
+        let fields = SimEvent(atUs: 0, app: nil, .charging(.unplugged)).fields
+        #expect(fields.kind == .charging && fields.detail == "unplugged" && fields.app == nil)
+        #expect(try SimEvent(fields).payload == .charging(.unplugged))
+    }
+
     func counts(started: Int, completed: Int, expired: Int) -> ScheduledTaskCounts {
         var c = ScheduledTaskCounts()
         c.started = started

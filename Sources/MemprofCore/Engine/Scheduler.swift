@@ -82,10 +82,11 @@ extension Simulator {
         }
     }
 
-    /// The phone is put on or taken off its charger. Unplugged, processing tasks that require
-    /// external power expire.
+    /// The phone is put on or taken off its charger (a `charging` event, before what it starts
+    /// or ends). Unplugged, processing tasks that require external power expire.
     mutating func chargingChanged(_ on: Bool) {
         charging = on
+        recordDevice(.charging(on ? .pluggedIn : .unplugged))
         guard !on else { return }
         for i in apps.indices where apps[i].processingRun != nil && apps[i].spec.processing?.requiresExternalPower == true {
             expireScheduled(i, .processing)
