@@ -1,4 +1,4 @@
-import MemprofReportReader
+@testable import MemprofReportReader
 import Foundation
 @testable import MemprofCompare
 import MemprofCore
@@ -66,5 +66,13 @@ import Testing
                                                 "summary.evictions"])
         #expect(c.count(.gone) == a.keys.filter { $0.hasPrefix("apps.app7.") }.count)
         #expect(c.count(.new) == b.keys.filter { $0.hasPrefix("apps.extra.") }.count)
+    }
+
+    /// Every full path reads the value of the flat paths (as check reads a budget's metrics).
+    @Test func aFullPathReadsItsScope() {
+        let report = Self.manyApps(50)
+        let scoped = ScopedMetrics(report)
+        for (path, value) in MetricExtractor.metrics(of: report) { #expect(scoped[path] == value, "\(path)") }
+        #expect(scoped["apps.app1.nothing"] == nil && scoped["summary"] == nil && scoped["apps.nobody.evictions"] == nil)
     }
 }
