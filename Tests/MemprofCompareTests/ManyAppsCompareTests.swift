@@ -107,7 +107,8 @@ import Testing
     /// check's page of a report of many apps draws 100 of them, the rest one layer.
     @Test func checksMemoryChartIsBounded() {
         let section = CompareHTML.memorySection(Self.manyApps(1_000)).html
-        #expect(section.contains("The memory of 900 more apps is one layer"))
+        #expect(section.contains("The memory of 900 more apps is one layer: this page draws the 100 apps with the most exits "
+                                 + "and evictions in the run (then the largest) of 1,000"))
         #expect(section.components(separatedBy: "<li><i style=").count - 1 == 101, "100 apps and the folded layer in the legend")
     }
 }

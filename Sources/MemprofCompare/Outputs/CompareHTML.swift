@@ -164,10 +164,10 @@ public enum CompareHTML {
 
     /// The sentence under the memory chart when it leaves apps out of the drawn ones; empty when
     /// it draws every app.
-    static func foldedNote(folded: Int, drawn: Int, of total: Int) -> String {
+    static func foldedNote(folded: Int, drawn: Int, of total: Int, run: String = "the new run") -> String {
         guard folded > 0 else { return "" }
         return "<p class=\"hint folded\">The memory of \(count(folded)) more apps is one layer: this page draws the "
-            + "\(count(drawn)) apps with the most exits and evictions in the new run (then the largest) of \(count(total)); "
+            + "\(count(drawn)) apps with the most exits and evictions in \(run) (then the largest) of \(count(total)); "
             + "report.json has every one.</p>\n"
     }
 
@@ -195,7 +195,7 @@ public enum CompareHTML {
         json.raw(","); json.key("memory"); chart.writeData(into: &json); json.raw("}")
         let html = "<section id=\"memory\"><h2>Memory over time</h2>\n<p class=\"hint\">Drag to zoom. "
             + "<button type=\"button\" id=\"reset\" disabled>Show the whole run</button> <span id=\"range\"></span></p>\n"
-            + chart.svg() + chart.legend() + foldedNote(folded: folded, drawn: drawn.count, of: apps.count) + "</section>\n"
+            + chart.svg() + chart.legend() + foldedNote(folded: folded, drawn: drawn.count, of: apps.count, run: "the run") + "</section>\n"
         return (html, String(decoding: json.bytes, as: UTF8.self))
     }
 
