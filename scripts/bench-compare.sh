@@ -4,10 +4,10 @@
 #   1. two reports of a generated 24 h, 50-app workload, compared as compare does it from the
 #      command line: the report size, the wall time, the read speed (both reports' bytes per
 #      second) and the peak memory (max RSS) of the compare;
-#   2. two reports of 10,000 apps (a 1-hour run, 13 MB each), compared by this build and, side
-#      by side, by the build before compare kept its metrics by scope (commit fab4cee, built here
-#      in a scratch worktree unless $MEMPROF_BEFORE_BIN names it): time, speed, peak memory, and
-#      the ratio of each;
+#   2. two reports of 1,000, of 10,000 and of 20,000 apps (a 1-hour run, 2, 13 and 26 MB each),
+#      compared by this build and, side by side, by the build before compare read the apps'
+#      figures into numbered paths (commit d53d77e, built here in a scratch worktree unless
+#      $MEMPROF_BEFORE_BIN names it): time, speed, peak memory and their ratios at each size;
 #   3. (unless --small) memory against the length of the run: one report of a generated 1-day
 #      and one of a 7-day run of the same 50 apps at the same pace, each read by `check` and by
 #      `compare` against itself, with the peak memory of each and the ratio 7-day / 1-day;
@@ -57,22 +57,25 @@ echo "peak memory    $(( best_rss / 1024 )) MB (max RSS), the reports $(( bytes 
 # 2. Many apps, this build beside the one before (built here from its commit unless given).
 before="${MEMPROF_BEFORE_BIN:-}"
 if [ -z "$before" ]; then
-    git -C "$root" worktree add --detach "$work/before" fab4cee >&2
+    git -C "$root" worktree add --detach "$work/before" d53d77e >&2
     swift build -c release --disable-default-traits --product memprof --package-path "$work/before" >&2
     before="$work/before/.build/release/memprof"
 fi
-python3 scripts/gen-workload.py --apps 10000 --hours 1 --switches 200 --name many >"$work/many.yaml"
-"$bin" run "$work/many.yaml" --out "$work/many1" --no-sampling >/dev/null 2>&1
-"$bin" run "$work/many.yaml" --out "$work/many2" --no-sampling --seed 2 >/dev/null 2>&1
-bytes=$(( $(stat -c %s "$work/many1/report.json") + $(stat -c %s "$work/many2/report.json") ))
-echo "many apps      2 × $(( bytes / 2 / 1024 / 1024 )) MB (report.json of a 1-hour, 10,000-app run)"
-for build in before this; do
-    exe=$([ "$build" = this ] && echo "$bin" || echo "$before")
-    best_of "$exe" compare "$work/many1" "$work/many2"
-    printf 'compare %-6s %s s, %s; peak memory %s MB\n' "$build" "$best" "$(speeds "$bytes")" "$(( best_rss / 1024 ))"
-    eval "${build}_s=$best ${build}_cpu=$best_cpu ${build}_rss=$best_rss"
+for apps in 1000 10000 20000; do
+    python3 scripts/gen-workload.py --apps "$apps" --hours 1 --switches 200 --name many >"$work/many.yaml"
+    "$bin" run "$work/many.yaml" --out "$work/many1" --no-sampling >/dev/null 2>&1
+    "$bin" run "$work/many.yaml" --out "$work/many2" --no-sampling --seed 2 >/dev/null 2>&1
+    bytes=$(( $(stat -c %s "$work/many1/report.json") + $(stat -c %s "$work/many2/report.json") ))
+    echo "many apps      2 × $(( bytes / 2 / 1024 / 1024 )) MB (report.json of a 1-hour, $apps-app run)"
+    for build in before this; do
+        exe=$([ "$build" = this ] && echo "$bin" || echo "$before")
+        best_of "$exe" compare "$work/many1" "$work/many2"
+        printf 'compare %-6s %s s, %s; peak memory %s MB\n' "$build" "$best" "$(speeds "$bytes")" "$(( best_rss / 1024 ))"
+        eval "${build}_s=$best ${build}_cpu=$best_cpu ${build}_rss=$best_rss"
+    done
+    awk "BEGIN{printf \"before / this  %.1fx the time, %.1fx the CPU time, %.1fx the peak memory\\n\", $before_s / $this_s, $before_cpu / $this_cpu, $before_rss / $this_rss}"
+    rm -rf "$work/many1" "$work/many2"
 done
-awk "BEGIN{printf \"before / this  %.1fx the time, %.1fx the CPU time, %.1fx the peak memory\\n\", $before_s / $this_s, $before_cpu / $this_cpu, $before_rss / $this_rss}"
 if [ -z "${MEMPROF_BEFORE_BIN:-}" ]; then git -C "$root" worktree remove --force "$work/before"; fi
 [ "$large" = 1 ] || exit 0
 printf 'apps:\n  "*": {evictions: {max: 0}, peakFootprintBytes: {max: 1GB}}\nsummary:\n  timeAtPressureUs.critical: {max: 0}\n' >"$work/budget.yaml"

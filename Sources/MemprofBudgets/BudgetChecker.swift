@@ -11,16 +11,17 @@ public enum BudgetChecker {
     public static let maxCauses = 12
 
     /// - Parameters:
+    ///   - metrics: the report's metrics when read with it (`ReportLoader.loadWithMetrics`); nil: made here.
     ///   - evidence: the causes gathered while reading the report (`Evidence.Digest` of the
     ///     budget's metrics), with `reread` reading its events again; nil: drawn from its events.
-    public static func check(_ report: Report, against budget: Budget, evidence: Evidence.Digest? = nil,
+    public static func check(_ report: Report, against budget: Budget, metrics: ScopedMetrics? = nil, evidence: Evidence.Digest? = nil,
                              reread: ((Set<SimEvent.Kind>, (SimEvent) -> Void) throws -> Void)? = nil) throws -> BudgetCheck {
         if let fleet = budget.limits.first(where: { $0.statistic != nil }) {
             let message = "\(fleet.metric) \(fleet.statistic!): a statistic over a fleet's runs; a report is one run, "
                 + "limited by {max, min}"
             throw fleet.place.map { $0.error(message) } ?? CompareInputError.badBudget(message)
         }
-        let metrics = MetricExtractor.metrics(of: report)
+        let metrics = metrics ?? ScopedMetrics(report)
         var results: [BudgetResult] = []
         for limit in budget.limits {
             let path = MetricPath(limit.metric)
@@ -40,8 +41,11 @@ public enum BudgetChecker {
                 guard let actual = metrics[full] else {
                     let inSummary = full.hasPrefix("summary.")
                     let scope = inSummary ? "summary" : "apps.<key>"
-                    let known = Set(metrics.keys.filter { $0.hasPrefix("summary.") == inSummary }
-                        .map { MetricPath($0).relative }).sorted()
+                    let scopes = inSummary ? [metrics.summary] : Array(metrics.apps.values)
+                    // Apps share their lists of names: each list once.
+                    var lists: [ObjectIdentifier: ScopedMetrics.Names] = [:]
+                    for scope in scopes { lists[ObjectIdentifier(scope.names)] = scope.names }
+                    let known = Set(lists.values.flatMap(\.list)).sorted()
                     let name = MetricPath(full).relative
                     let message = withSuggestion("'\(name)' is not a metric of \(scope)", for: name, among: known)
                         + "; metrics are: \(known.joined(separator: ", "))"

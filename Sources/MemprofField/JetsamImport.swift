@@ -38,6 +38,24 @@ public struct JetsamImport {
         /// report it does not make, one it makes that the report does not list, another order.
         public var differences: [String] = []
 
+        /// What `import` prints: the kills the replay makes, the facts not replayed and the
+        /// differences from the report, a line each, the first `listed` of each list named and
+        /// the rest counted, so the summary of a report of thousands of kills stays a few lines.
+        public func summary(listed: Int = Result.listed) -> String {
+            func more(_ n: Int, _ what: String) -> String { n > 0 ? " and \(n) more" + (what.isEmpty ? "" : " " + what) : "" }
+            var out = expectedKills.isEmpty ? "no memory kill to replay"
+                : "under xnu it kills " + expectedKills.prefix(listed).map { "\($0.app) (\($0.reason))" }.joined(separator: ", ")
+                    + (expectedKills.count > listed ? more(expectedKills.count - listed, "(\(expectedKills.count) kills)") : "")
+            for (lines, label) in [(facts, "not replayed"), (differences, "unlike the report")] {
+                out += lines.prefix(listed).map { "\n  \(label): \($0)" }.joined()
+                if lines.count > listed { out += "\n  \(label):" + more(lines.count - listed, "") }
+            }
+            return out
+        }
+
+        /// The items of each list ``summary(listed:)`` names.
+        public static let listed = 20
+
         public static func == (a: Result, b: Result) -> Bool {
             a.yaml == b.yaml && a.notes == b.notes && a.facts == b.facts && a.differences == b.differences
                 && a.expectedKills.map(\.app) == b.expectedKills.map(\.app)
@@ -526,7 +544,9 @@ public struct JetsamImport {
         let plannedKeys = Set(planned.map(key)), replayedKeys = Set(replayed.map(key))
         let common = planned.map(key).filter(replayedKeys.contains)
         if common != replayed.map(key).filter(plannedKeys.contains) {
-            out.append("the replay kills in another order: " + replayed.map(key).joined(separator: ", "))
+            let listed = replayed.prefix(Result.listed).map(key).joined(separator: ", ")
+            out.append("the replay kills in another order: " + listed
+                       + (replayed.count > Result.listed ? " and \(replayed.count - Result.listed) more" : ""))
         }
         return out
     }

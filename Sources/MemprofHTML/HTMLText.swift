@@ -3,7 +3,7 @@ import MemprofCore
 import MemprofReport
 
 /// Small text helpers for building the page.
-enum HTMLText {
+public enum HTMLText {
     /// Text safe inside an element or a double-quoted attribute.
     static func escape(_ text: String) -> String {
         HTMLEscape.text(text)
@@ -32,7 +32,8 @@ enum HTMLText {
         return "\(Format.oneDecimal(Double(part) * 100 / Double(whole)))%"
     }
 
-    static func count(_ value: Int) -> String {
+    /// `12,345`: a count with its thousands separated.
+    public static func count(_ value: Int) -> String {
         let digits = String(abs(value))
         var out = ""
         for (index, ch) in digits.enumerated() {

@@ -48,7 +48,7 @@ public struct MemoryChart {
     /// The RAM the in-RAM compressor's pool takes (empty in a run without one), on the main panel.
     let pool: [StepPoint]
     /// Per app, its resident bytes in the base run and in this one (compare pages only).
-    let appLines: [(base: [StepPoint], new: [StepPoint])]
+    private(set) var appLines: [(base: [StepPoint], new: [StepPoint])]
     /// Where a kill marker links to: a jetsam event's index to an href, per run (nil: no link).
     public var jetsamLink: ((_ isBase: Bool, _ index: Int) -> String?)?
     /// The decision marks of the run and of the base, when gathered while reading them
@@ -142,9 +142,11 @@ public struct MemoryChart {
     static let foldedKey = "\u{1}folded"
 
     /// Keeps the layers of the apps at `kept` (indices into `apps`, ascending) and adds the
-    /// others up into one layer on top, named `label`: the stack's height stays the run's.
-    mutating func fold(keeping kept: [Int], label: String) {
+    /// others up into one layer on top, named `label`: the stack's height stays the run's. On a
+    /// compare page, only the kept apps have their line of both runs.
+    public mutating func fold(keeping kept: [Int], label: String) {
         guard kept.count < apps.count else { return }
+        if !appLines.isEmpty { appLines = kept.map { appLines[$0] } }
         let keep = Set(kept)
         var rest = Array(repeating: Int64(0), count: instants.count)
         for (index, layer) in layers.enumerated() where !keep.contains(index) {

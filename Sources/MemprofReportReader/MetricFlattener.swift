@@ -2,12 +2,27 @@
 /// (`MetricExtractor.flatten(json:)`: what JSONEncoder writes, read back), without the JSON: a sweep
 /// reads the metrics of every run, compare and check those of two reports and of every app.
 /// Strings, nulls and arrays are skipped, as there; a boolean counts as 1 or 0.
+///
+/// Paths are numbers of a ``MetricNames`` table: a report's thousands of apps have the same few
+/// dozen paths, so each path is written out once, when the table first meets it, and an app's
+/// numbers come out as (path number, value) with no string made per metric.
 public struct MetricFlattener {
     /// Paths begin with `prefix` and a dot, or with the first key when `prefix` is empty.
     public static func flatten<T: Encodable>(_ value: T, prefix: String, into out: inout [(String, Double)]) {
-        let sink = Sink()
+        let names = MetricNames()
+        var found: [(name: Int, value: Double)] = []
+        flatten(value, names: names, into: &found)
+        out += found.map { found in
+            let path = names[found.name]
+            return (prefix.isEmpty || path.isEmpty ? prefix + path : prefix + "." + path, found.value)
+        }
+    }
+
+    /// Appends each number of `value` as the number of its path in `names` and its value.
+    public static func flatten<T: Encodable>(_ value: T, names: MetricNames, into out: inout [(name: Int, value: Double)]) {
+        let sink = Sink(names: names)
         swap(&sink.values, &out)
-        try? value.encode(to: FlatEncoder(sink: sink, path: prefix))
+        try? value.encode(to: FlatEncoder(sink: sink, path: MetricNames.root))
         swap(&sink.values, &out)
     }
 
@@ -15,12 +30,15 @@ public struct MetricFlattener {
     static func double(_ value: Float) -> Double { Double("\(value)") ?? Double(value) }
 
     final class Sink {
-        var values: [(String, Double)] = []
+        let names: MetricNames
+        var values: [(name: Int, value: Double)] = []
+
+        init(names: MetricNames) { self.names = names }
     }
 
     struct FlatEncoder: Encoder {
         let sink: Sink
-        let path: String
+        let path: Int
         var codingPath: [any CodingKey] { [] }
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -33,11 +51,10 @@ public struct MetricFlattener {
 
     struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let sink: Sink
-        let path: String
+        let path: Int
         var codingPath: [any CodingKey] { [] }
 
-        /// With an empty prefix, the first key alone.
-        func child(_ key: Key) -> String { path.isEmpty ? key.stringValue : path + "." + key.stringValue }
+        func child(_ key: Key) -> Int { sink.names.child(of: path, key.stringValue) }
         mutating func encodeNil(forKey key: Key) {}
         mutating func encode(_ value: Bool, forKey key: Key) { sink.values.append((child(key), value ? 1 : 0)) }
         mutating func encode(_ value: String, forKey key: Key) {}
@@ -68,8 +85,15 @@ public struct MetricFlattener {
     /// A value encoded on its own (a raw-value enum, a wrapper): numbers count, strings do not.
     struct Single: SingleValueEncodingContainer {
         let sink: Sink
-        let path: String
+        /// The value's path; a value encoded alone at the top has the empty path.
+        let path: Int
         var codingPath: [any CodingKey] { [] }
+
+        init(sink: Sink, path: Int) {
+            self.sink = sink
+            self.path = path == MetricNames.root ? sink.names.number(of: "") : path
+        }
+
         mutating func encodeNil() {}
         mutating func encode(_ value: Bool) { sink.values.append((path, value ? 1 : 0)) }
         mutating func encode(_ value: String) {}
@@ -90,15 +114,53 @@ public struct MetricFlattener {
 
     /// Arrays are not metrics: everything in them is dropped.
     struct Skip: UnkeyedEncodingContainer {
-        let path: String
+        let path: Int
         var codingPath: [any CodingKey] { [] }
         var count = 0
         mutating func encodeNil() {}
         mutating func encode<T: Encodable>(_ value: T) throws { count += 1 }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-            KeyedEncodingContainer(Keyed<NestedKey>(sink: Sink(), path: path))
+            KeyedEncodingContainer(Keyed<NestedKey>(sink: Sink(names: MetricNames()), path: MetricNames.root))
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { Skip(path: path) }
-        mutating func superEncoder() -> any Encoder { FlatEncoder(sink: Sink(), path: path) }
+        mutating func superEncoder() -> any Encoder { FlatEncoder(sink: Sink(names: MetricNames()), path: MetricNames.root) }
+    }
+}
+
+/// The dotted paths of metrics, each kept once and known by a number, its index in the table.
+/// Shared by the reports of one comparison so that equal paths have equal numbers.
+public final class MetricNames {
+    /// The number of the empty path, above every key.
+    public static let root = -1
+
+    /// The paths by number.
+    public private(set) var paths: [String] = []
+    private var children: [Child: Int] = [:]
+    private var numbers: [String: Int] = [:]
+
+    struct Child: Hashable {
+        var parent: Int
+        var key: String
+    }
+
+    public init() {}
+
+    /// The path of number `name`.
+    public subscript(name: Int) -> String { paths[name] }
+
+    /// The number of the path `parent`'s followed by a dot and `key` (`key` alone below ``root``).
+    public func child(of parent: Int, _ key: String) -> Int {
+        if let known = children[Child(parent: parent, key: key)] { return known }
+        let name = number(of: parent == Self.root ? key : paths[parent] + "." + key)
+        children[Child(parent: parent, key: key)] = name
+        return name
+    }
+
+    /// The number of `path`, given it when it has none yet.
+    public func number(of path: String) -> Int {
+        if let known = numbers[path] { return known }
+        paths.append(path)
+        numbers[path] = paths.count - 1
+        return paths.count - 1
     }
 }

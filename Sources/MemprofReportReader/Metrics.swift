@@ -267,43 +267,54 @@ public enum MetricExtractor {
     /// The numbers of `metrics(of:)` as they are found, before a later one of the same path
     /// replaces an earlier one, without the handlers' (`handlerMetrics(of:)`).
     public static func pairs(of report: Report) -> [(String, Double)] {
+        let names = MetricNames()
         var pairs: [(String, Double)] = []
         pairs.reserveCapacity(64 + 64 * report.apps.count)
-        pairs += summaryPairs(of: report).map { ("summary.\($0.0)", $0.1) }
+        var found: [(name: Int, value: Double)] = []
+        summaryMetrics(of: report, names: names, into: &found)
+        pairs += found.map { ("summary.\(names[$0.name])", $0.value) }
         for (id, app) in report.apps {
-            pairs += appPairs(of: app).map { ("apps.\(id).\($0.0)", $0.1) }
+            found.removeAll(keepingCapacity: true)
+            appMetrics(of: app, names: names, into: &found)
+            pairs += found.map { ("apps.\(id).\(names[$0.name])", $0.value) }
         }
         return pairs
     }
 
-    /// The numbers under `summary`, by their path below it: every termination reason (0 where
-    /// report.json leaves one out, see `everyReason`) and what the report model holds.
-    public static func summaryPairs(of report: Report) -> [(String, Double)] {
-        var pairs: [(String, Double)] = []
-        everyReason("terminations", report.summary.terminations, into: &pairs)
-        MetricFlattener.flatten(report.summary, prefix: "", into: &pairs)
-        return pairs
+    /// The numbers under `summary`, by the number in `names` of their path below it: every
+    /// termination reason (0 where report.json leaves one out, see `everyReason`) and what the
+    /// report model holds.
+    public static func summaryMetrics(of report: Report, names: MetricNames, into found: inout [(name: Int, value: Double)]) {
+        everyReason("terminations", report.summary.terminations, names: names, into: &found)
+        MetricFlattener.flatten(report.summary, names: names, into: &found)
     }
 
-    /// The numbers of one app, by their path below `apps.<key>.`: every exit reason (0 where
-    /// report.json leaves one out), what the report model holds, and its memory kills (derived,
-    /// not in report.json: every memory-kill reason of its exits together).
-    public static func appPairs(of app: AppStats) -> [(String, Double)] {
-        var pairs: [(String, Double)] = []
-        everyReason("exits", app.exits, into: &pairs)
-        everyReason("foregroundExits", app.foregroundExits, into: &pairs)
-        MetricFlattener.flatten(app, prefix: "", into: &pairs)
-        pairs.append(("memoryKills", Double(app.memoryKills)))
-        return pairs
+    /// The numbers of one app, by the number in `names` of their path below `apps.<key>.`: every
+    /// exit reason (0 where report.json leaves one out), what the report model holds, and its
+    /// memory kills (derived, not in report.json: every memory-kill reason of its exits together).
+    public static func appMetrics(of app: AppStats, names: MetricNames, into found: inout [(name: Int, value: Double)]) {
+        everyReason("exits", app.exits, names: names, into: &found)
+        everyReason("foregroundExits", app.foregroundExits, names: names, into: &found)
+        MetricFlattener.flatten(app, names: names, into: &found)
+        found.append((names.child(of: MetricNames.root, "memoryKills"), Double(app.memoryKills)))
     }
 
     /// Every exit reason is a metric, 0 where report.json leaves out a reason no run of the
     /// workload had (``ExitReason`` counts only some reasons when one happened): so a reason one
     /// run has and another not compares as 0 against a count, and every run of a sweep has the
     /// same metrics. The zeros come first: a count found later replaces its zero.
-    private static func everyReason(_ prefix: String, _ counts: ExitCounts?, into pairs: inout [(String, Double)]) {
+    private static func everyReason(_ prefix: String, _ counts: ExitCounts?, names: MetricNames,
+                                    into found: inout [(name: Int, value: Double)]) {
         guard counts != nil else { return }
-        for reason in ExitReason.allCases { pairs.append(("\(prefix).\(reason.rawValue)", 0)) }
+        let parent = names.child(of: MetricNames.root, prefix)
+        for reason in ExitReason.allCases { found.append((names.child(of: parent, reason.rawValue), 0)) }
+    }
+
+    /// Whether a metric's value may be below zero: the room left before a limit
+    /// (`headroom.….spare…`, below zero when a declared value cannot fit); every other metric is
+    /// a count, bytes or microseconds. `path` is full or below its scope.
+    public static func maySignNegative(_ path: String) -> Bool {
+        ("." + path).contains(".headroom.") && path.split(separator: ".").last?.hasPrefix("spare") == true
     }
 
     /// A program's measured memory per handler (spec §8.1): its peak in use and what it leaked.

@@ -35,10 +35,19 @@ public enum ReportLoader {
     /// A `report.json`, or a folder holding one (as `memprof run --out` writes).
     /// With a `sink`, the events kept are handed to it one by one instead of kept in the report.
     public static func load(_ path: String, options: ReportReadOptions = .everything, sink: ReportEventSink? = nil) throws -> Report {
+        try loadWithMetrics(path, options: options, sink: sink).report
+    }
+
+    /// A report and its metrics by scope (``ScopedMetrics``), made once: the range check reads
+    /// them, and compare and check use them again. `names` numbers the paths; give both reports
+    /// of a comparison the same table.
+    public static func loadWithMetrics(_ path: String, options: ReportReadOptions = .everything, sink: ReportEventSink? = nil,
+                                       names: ScopedMetrics.NameTable = ScopedMetrics.NameTable()) throws
+        -> (report: Report, metrics: ScopedMetrics) {
         let url = try file(path)
         let file = try MappedFile(path: url.path, shownAs: path)
         defer { file.close() }
-        return try read(file.bytes, path: path, options: options, release: file.release, sink: sink)
+        return try read(file.bytes, path: path, options: options, release: file.release, sink: sink, names: names)
     }
 
     /// Reads again the `events` list at `range` of the report at `path`, read before with a sink
@@ -76,31 +85,33 @@ public enum ReportLoader {
     /// metric range-checked.
     public static func decode(_ data: Data, path: String, options: ReportReadOptions = .everything,
                               sink: ReportEventSink? = nil) throws -> Report {
-        try data.withUnsafeBytes { try read($0, path: path, options: options, release: nil, sink: sink) }
+        try data.withUnsafeBytes { try read($0, path: path, options: options, release: nil, sink: sink).report }
     }
 
     static func read(_ bytes: UnsafeRawBufferPointer, path: String, options: ReportReadOptions,
-                     release: (@Sendable (Range<Int>) -> Void)?, sink: ReportEventSink? = nil) throws -> Report {
+                     release: (@Sendable (Range<Int>) -> Void)?, sink: ReportEventSink? = nil,
+                     names: ScopedMetrics.NameTable = ScopedMetrics.NameTable()) throws -> (report: Report, metrics: ScopedMetrics) {
         let report: Report
         do { report = try ReportReader.read(bytes, options: options, release: release, sink: sink) } catch {
             guard let offset = error.offset else { throw ReportFileError.notAReport(path, error.error) }
             let place = JSONScanError.location(of: offset, in: bytes)
             throw ReportFileError.notAReport("\(path):\(place.line):\(place.column)", error.error)
         }
-        try checkRanges(report, path: path)
-        return report
+        let metrics = ScopedMetrics(report, names: names)
+        try checkRanges(report, metrics: metrics, path: path)
+        return (report, metrics)
     }
 
     /// Every metric of a report is a count, bytes or microseconds: never negative (but the room
     /// left before a limit, `headroom.….spare…`, which is below zero when a declared value cannot
     /// fit), and at most 2^53 in size, the largest whole number compare's arithmetic holds exactly.
-    static func checkRanges(_ report: Report, path: String) throws {
-        func signed(_ metric: String) -> Bool {
-            metric.contains(".headroom.") && metric.split(separator: ".").last?.hasPrefix("spare") == true
-        }
+    static func checkRanges(_ report: Report, metrics scoped: ScopedMetrics, path: String) throws {
+        let signed = MetricExtractor.maySignNegative
         // Most reports are in range: look at their metrics by path only when one is not.
-        let found = MetricExtractor.pairs(of: report) + MetricExtractor.handlerMetrics(of: report)
-        guard found.contains(where: { $0.1 < 0 && !signed($0.0) || abs($0.1) > Quantity.maxExactNumber }) else { return }
+        func inRange(_ scope: ScopedMetrics.Scope) -> Bool {
+            zip(scope.values, scope.names.signed).allSatisfy { ($0 >= 0 || $1) && abs($0) <= Quantity.maxExactNumber }
+        }
+        guard !inRange(scoped.summary) || scoped.apps.values.contains(where: { !inRange($0) }) else { return }
         let metrics = MetricExtractor.metrics(of: report)
         for (metric, value) in metrics.sorted(by: { $0.key < $1.key }) {
             if value < 0 && !signed(metric) {

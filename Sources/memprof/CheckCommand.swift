@@ -62,8 +62,8 @@ struct CheckCommand: ParsableCommand {
         let decisions = DecisionDigest()
         let evidence = Evidence.Digest(paths: paths, limit: BudgetChecker.maxCauses)
         decisions.send(to: evidence)
-        let loaded = try ReportLoader.load(report, options: options, sink: decisions)
-        let check = try BudgetChecker.check(loaded, against: budgetFile, evidence: evidence) { kinds, visit in
+        let (loaded, metrics) = try ReportLoader.loadWithMetrics(report, options: options, sink: decisions)
+        let check = try BudgetChecker.check(loaded, against: budgetFile, metrics: metrics, evidence: evidence) { kinds, visit in
             guard let range = decisions.eventsRange else { return }
             try withoutActuallyEscaping(visit) { visit in
                 try ReportLoader.rereadEvents(report, at: range, kinds: kinds, sink: EventVisitor(visit))

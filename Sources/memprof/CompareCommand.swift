@@ -76,13 +76,18 @@ struct CompareCommand: ParsableCommand {
         let filter = MetricFilter(apps: app, metrics: metric)
         if FleetCompare.isFleet(base) || FleetCompare.isFleet(new) { return try runFleet(thresholds: limits, filter: filter) }
         // The decisions are gathered while reading (marks, counts), not kept: memory stays bounded.
+        // Each report's metrics are made once, as it is read, numbered in one table for both.
+        let names = ScopedMetrics.NameTable()
         let baseDigest = DecisionDigest()
-        let baseReport = try ReportLoader.load(base, options: ReportLoader.compareOptions, sink: baseDigest)
+        let (baseReport, baseMetrics) = try ReportLoader.loadWithMetrics(base, options: ReportLoader.compareOptions,
+                                                                         sink: baseDigest, names: names)
         let newDigest = DecisionDigest(base: baseDigest)
-        let newReport = try ReportLoader.load(new, options: ReportLoader.compareOptions, sink: newDigest)
+        let (newReport, newMetrics) = try ReportLoader.loadWithMetrics(new, options: ReportLoader.compareOptions,
+                                                                       sink: newDigest, names: names)
 
         let comparison = try Comparer.compare(base: baseReport, new: newReport, thresholds: limits,
-                                              allowDifferent: allowDifferent, filter: filter)
+                                              allowDifferent: allowDifferent, filter: filter,
+                                              metrics: (names, baseMetrics, newMetrics))
         try files.write(
             markdown: CompareOutput.markdown(comparison, all: all),
             html: { page in

@@ -35,16 +35,12 @@ struct ImportCommand: ParsableCommand {
         // Runs the replay: the kills printed are those `run` makes, and a workload `run` would
         // refuse is refused here.
         let result = try JetsamImport(file: report, name: workloadName).workload(from: parsed)
-        let kills = result.expectedKills.isEmpty ? "no memory kill to replay"
-            : "under xnu it kills " + result.expectedKills.map { "\($0.app) (\($0.reason))" }.joined(separator: ", ")
-        let facts = result.facts.map { "\n  not replayed: \($0)" }.joined()
-            + result.differences.map { "\n  unlike the report: \($0)" }.joined()
         if let out, out != "-" {
             try AtomicFiles.write(Data(result.yaml.utf8), to: out)
-            StandardStream.error("\(out): written; \(kills)\(facts)\n")
+            StandardStream.error("\(out): written; \(result.summary())\n")
         } else {
             try StandardStream.out(result.yaml)
-            StandardStream.error("\(report): \(kills)\(facts)\n")
+            StandardStream.error("\(report): \(result.summary())\n")
         }
     }
 

@@ -1,4 +1,4 @@
-import MemprofReportReader
+@testable import MemprofReportReader
 import Foundation
 @testable import MemprofCompare
 import MemprofCore
@@ -7,7 +7,8 @@ import Testing
 
 /// compare keeps a report's metrics by scope (`ScopedMetrics`), each app's values beside names
 /// shared by every app with the same ones; checked here against the flat paths they stand for
-/// (`MetricExtractor.metrics(of:)`), on reports of thousands of apps.
+/// (`MetricExtractor.metrics(of:)`), on reports of thousands of apps. Its page is bounded
+/// however many apps the reports have.
 @Suite struct ManyAppsCompareTests {
     /// A report of `count` apps, every fourth with exits, resumes and time in a state of its own
     /// (so apps differ in the keys of a dictionary), `changed` of them with more evictions.
@@ -66,5 +67,48 @@ import Testing
                                                 "summary.evictions"])
         #expect(c.count(.gone) == a.keys.filter { $0.hasPrefix("apps.app7.") }.count)
         #expect(c.count(.new) == b.keys.filter { $0.hasPrefix("apps.extra.") }.count)
+    }
+
+    /// Every full path reads the value of the flat paths (as check reads a budget's metrics).
+    @Test func aFullPathReadsItsScope() {
+        let report = Self.manyApps(50)
+        let scoped = ScopedMetrics(report)
+        for (path, value) in MetricExtractor.metrics(of: report) { #expect(scoped[path] == value, "\(path)") }
+        #expect(scoped["apps.app1.nothing"] == nil && scoped["summary"] == nil && scoped["apps.nobody.evictions"] == nil)
+    }
+
+    /// The compare page of thousands of apps, all of them worse, draws the 100 the new run
+    /// troubled most one by one (the rest one layer and a sentence), names at most 100 changes
+    /// with 20 metrics each, and shows the first 600 rows of the metrics table.
+    @Test func thePageOfManyAppsIsBounded() throws {
+        func page(_ count: Int) throws -> String {
+            let base = Self.manyApps(count)
+            let new = Self.manyApps(count, changed: Set(0..<count))
+            return CompareHTML.comparison(try Comparer.compare(base: base, new: new), base: base, new: new)
+        }
+        let small = try page(1_000), large = try page(4_000)
+        for (html, count) in [(small, 1_000), (large, 4_000)] {
+            #expect(html.components(separatedBy: "<option value=\"").count - 1 == 102, "'all apps', 100 apps and the note")
+            #expect(html.contains("(the 100 most affected of \(CompareHTML.count(count)) apps)"))
+            #expect(html.contains("The memory of \(CompareHTML.count(count - 100)) more apps is one layer"))
+            #expect(html.components(separatedBy: "<li class=\"cause\">").count - 1 == 100)
+            #expect(html.contains("more changes are left out"))
+            #expect(html.components(separatedBy: "<tr class=\"v-").count - 1 == 600)
+            #expect(html.contains("The first 600 of \(CompareHTML.count(count + 1)) rows"))
+        }
+        // Four times the apps, about the same page (the apps' names in the hidden data aside).
+        #expect(Double(large.utf8.count) < 1.2 * Double(small.utf8.count), "\(small.utf8.count) → \(large.utf8.count)")
+        // A few apps: every one drawn, no sentence.
+        let few = try page(30)
+        #expect(few.components(separatedBy: "<option value=\"").count - 1 == 31)
+        #expect(!few.contains("most affected") && !few.contains("more changes are left out") && !few.contains("The first 600"))
+    }
+
+    /// check's page of a report of many apps draws 100 of them, the rest one layer.
+    @Test func checksMemoryChartIsBounded() {
+        let section = CompareHTML.memorySection(Self.manyApps(1_000)).html
+        #expect(section.contains("The memory of 900 more apps is one layer: this page draws the 100 apps with the most exits "
+                                 + "and evictions in the run (then the largest) of 1,000"))
+        #expect(section.components(separatedBy: "<li><i style=").count - 1 == 101, "100 apps and the folded layer in the legend")
     }
 }

@@ -39,6 +39,26 @@ import Testing
         #expect(first.processes.count + (first.unlisted?.processes ?? 0) == count + 1)
     }
 
+    /// What import prints of a report of hundreds of kills names the first 20 and counts the
+    /// rest, on a few lines; the workload's comments keep every difference.
+    @Test func theSummaryOfManyKillsIsBounded() throws {
+        let report = try JetsamReportReader(file: "many.ips").read(Self.onIOS183(JetsamFixtures.suspendedAppsKilled(600)))
+        let result = try JetsamImport(file: "many.ips", name: "many").workload(from: report)
+        #expect(result.expectedKills.count > 500)
+        let summary = result.summary()
+        let lines = summary.split(separator: "\n")
+        #expect(lines[0].hasPrefix("under xnu it kills "))
+        #expect(lines[0].components(separatedBy: " (").count - 1 == 21, "20 kills named and the count: \(lines[0])")
+        #expect(lines[0].hasSuffix(" and \(result.expectedKills.count - 20) more (\(result.expectedKills.count) kills)"))
+        #expect(lines.count <= 1 + 2 * 21 && summary.utf8.count < 8_000, "\(summary.utf8.count) bytes")
+        for d in result.differences { #expect(result.yaml.contains("# unlike the report: \(d)\n")) }
+        // A few kills: every one named, nothing counted.
+        let few = try JetsamImport(file: "few.ips", name: "few")
+            .workload(from: try JetsamReportReader(file: "few.ips").read(Self.onIOS183(JetsamFixtures.suspendedAppsKilled(3))))
+        #expect(!few.summary().contains(" more"))
+        #expect(few.summary().split(separator: "\n")[0].components(separatedBy: " (").count - 1 == few.expectedKills.count)
+    }
+
     /// A snapshot of at most 512 processes lists them all and says nothing of the rest.
     @Test
     func smallSnapshotsListEveryProcess() throws {

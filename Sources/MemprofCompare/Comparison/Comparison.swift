@@ -88,14 +88,17 @@ public enum Comparer {
     /// `allowDifferent`. The order of the result: summary first, then apps by key, each by path.
     /// - Parameter filter: the metrics kept (`--app`, `--metric`); the others are left out, so
     ///   they neither show nor fail.
+    /// - Parameter metrics: the reports' metrics when read with them
+    ///   (`ReportLoader.loadWithMetrics`, one table of names for both); nil: made here.
     public static func compare(base: Report, new: Report, thresholds: Thresholds = Thresholds(),
-                               allowDifferent: Bool = false, filter: MetricFilter = MetricFilter()) throws -> Comparison {
+                               allowDifferent: Bool = false, filter: MetricFilter = MetricFilter(),
+                               metrics: (names: ScopedMetrics.NameTable, base: ScopedMetrics, new: ScopedMetrics)? = nil) throws -> Comparison {
         if base.run.workload != new.run.workload && !allowDifferent {
             throw CompareInputError.differentWorkloads(base: base.run.workload, new: new.run.workload)
         }
-        let names = ScopedMetrics.NameTable()
-        var a = ScopedMetrics(base, names: names)
-        var b = ScopedMetrics(new, names: names)
+        let names = metrics?.names ?? ScopedMetrics.NameTable()
+        var a = metrics?.base ?? ScopedMetrics(base, names: names)
+        var b = metrics?.new ?? ScopedMetrics(new, names: names)
         if !thresholds.overrides.isEmpty { try thresholds.checkPatterns(against: Set(a.paths).union(b.paths)) }
         if !filter.isEmpty {
             try filter.check(against: Set(a.paths).union(b.paths))
@@ -127,13 +130,15 @@ public enum Comparer {
         // The apps before the summary (the apps the workload names are what it asks about), by
         // key; within an app its headline metrics first (MetricDirections.headlineRank), then by
         // path (by name: the paths of a scope share their prefix).
+        var orders: [ObjectIdentifier: ScopeOrder] = [:]
         func compareScope(_ app: String?, _ x: ScopedMetrics.Scope?, _ y: ScopedMetrics.Scope?) {
             if let x, let y, x.names === y.names {
                 // Most apps: the same names on both sides, compared in their order.
                 let names = x.names
-                let order = app == nil ? names.list.indices.sorted { names.list[$0] < names.list[$1] } : names.appOrder
-                for i in order {
-                    let c = names.latencyCount[i]
+                let order = orders[ObjectIdentifier(names)] ?? ScopeOrder(names)
+                orders[ObjectIdentifier(names)] = order
+                for i in app == nil ? order.byName : order.app {
+                    let c = order.latencyCount[i]
                     compareOne(app, names.list[i], x.values[i], y.values[i], counts: (c.map { x.values[$0] }, c.map { y.values[$0] }))
                 }
                 return
@@ -162,6 +167,26 @@ public enum Comparer {
             notes.append("memprof \(base.tool.version) → \(new.tool.version)")
         }
         return Comparison(base: side(base), new: side(new), metrics: rows, counts: counts, notes: notes)
+    }
+
+    /// The order in which the metrics of a list of names are compared, and the latencies' counts.
+    struct ScopeOrder {
+        /// The indices of the names by name (the summary's order).
+        let byName: [Int]
+        /// An app's order: its headline metrics first (``MetricDirections/headlineRank(_:)``),
+        /// then by name.
+        let app: [Int]
+        /// For each name, the index of the count of resumes behind it when it is a latency
+        /// (``Comparer/latencyCountPath(_:)``).
+        let latencyCount: [Int?]
+
+        init(_ names: ScopedMetrics.Names) {
+            let list = names.list
+            byName = list.indices.sorted { list[$0] < list[$1] }
+            app = list.indices.map { (MetricDirections.headlineRank(relative: list[$0]), list[$0], $0) }
+                .sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
+            latencyCount = list.map { name in Comparer.latencyCountPath(name).flatMap { names.index[$0] } }
+        }
     }
 
     /// For `apps.X.resumeLatencyUs.p50` or `.max`, the path of the count of resumes behind it

@@ -59,18 +59,31 @@ public enum CompareHTML {
         for note in c.notes { body += "<p class=\"hint\">\(esc(note))</p>\n" }
         if c.hasRegression {
             body += "<section id=\"causes\"><h2>What changed</h2>\n<ol class=\"causes\">\n"
-            for cause in RegressionCauses.group(c, base: base, new: new, happenings: digests?.new.finish().happenings) {
+            let causes = RegressionCauses.group(c, base: base, new: new, happenings: digests?.new.finish().happenings)
+            for cause in causes.prefix(bounds.causes) {
                 body += "<li class=\"cause\"><b>\(esc(cause.title))</b><ul>"
-                for row in cause.metrics { body += "<li>\(esc(row.message ?? row.metric))</li>" }
+                for row in cause.metrics.prefix(bounds.metricsPerCause) { body += "<li>\(esc(row.message ?? row.metric))</li>" }
+                if cause.metrics.count > bounds.metricsPerCause {
+                    body += "<li class=\"more\">and \(count(cause.metrics.count - bounds.metricsPerCause)) more</li>"
+                }
                 body += "</ul></li>\n"
             }
-            body += "</ol></section>\n"
+            body += "</ol>"
+            if causes.count > bounds.causes {
+                body += "<p class=\"hint folded\">\(count(causes.count - bounds.causes)) more changes are left out; "
+                    + "memprof compare prints every metric that changed.</p>"
+            }
+            body += "</section>\n"
         }
 
         var apps: [String] = []
         var seen: Set<String> = []
         for app in new.apps.keys.sorted() + base.apps.keys.sorted() where seen.insert(app).inserted { apps.append(app) }
         var chart = MemoryChart(report: new, apps: apps, base: base)
+        // Past `drawnApps` apps, the new run's most affected are drawn one by one, as in report.html.
+        let drawn = HTMLReport.mostAffected(apps, in: new, limit: bounds.drawnApps)
+        let folded = apps.count - drawn.count
+        if folded > 0 { chart.fold(keeping: drawn, label: "\(count(folded)) other apps") }
         if let digests { chart.marks = (digests.new.finish().marks, digests.base.finish().marks) }
         chart.jetsamLink = { isBase, index in
             (isBase ? links.base : links.new).map { "\($0)#jetsam-\(index)" }
@@ -78,11 +91,14 @@ public enum CompareHTML {
         body += "<section id=\"memory\"><h2>Memory over time</h2>\n<p class=\"hint\">The new run's apps stacked, its used line solid "
             + "and the base's dashed; marks along the top: the new run's first, then the base's. Drag to zoom. "
             + "<label>show one app in both runs <select id=\"mem-app\"><option value=\"\">all apps (stacked, new run)</option>"
-        for (index, app) in apps.enumerated() {
+        for (index, app) in drawn.map({ apps[$0] }).enumerated() {
             body += "<option value=\"\(index)\">\(esc(new.apps[app]?.name ?? base.apps[app]?.name ?? app))</option>"
         }
+        if folded > 0 {
+            body += "<option value=\"\" disabled>(the \(count(drawn.count)) most affected of \(count(apps.count)) apps)</option>"
+        }
         body += "</select></label> <button type=\"button\" id=\"reset\" disabled>Show the whole run</button> <span id=\"range\"></span></p>\n"
-        body += chart.svg() + chart.legend() + "</section>\n"
+        body += chart.svg() + chart.legend() + foldedNote(folded: folded, drawn: drawn.count, of: apps.count) + "</section>\n"
 
         body += "<section id=\"profile\"><h2>Stack samples</h2>\n"
         let flames = diffFlames(base: base, new: new)
@@ -109,13 +125,17 @@ public enum CompareHTML {
                 "<th\($0.offset >= 1 && $0.offset <= 4 ? " class=\"num\"" : "")>\(esc($0.element))</th>"
             }.joined() + "</tr></thead>\n<tbody>\n"
             let counts = CompareOutput.latencyCounts(c)
-            for row in rows {
+            for row in rows.prefix(bounds.tableRows) {
                 let cells = CompareOutput.cells(row, counts: counts)
                 body += "<tr class=\"v-\(row.verdict.rawValue)\"><td><code>\(esc(cells[0]))</code></td>"
                     + cells[1...4].map { "<td class=\"num\">\(esc($0))</td>" }.joined()
                     + "<td class=\"verdict-text v-\(row.verdict.rawValue)\">\(esc(cells[5]))</td></tr>\n"
             }
             body += "</tbody>\n</table></div>\n"
+            if rows.count > bounds.tableRows {
+                body += "<p class=\"hint folded\">The first \(count(bounds.tableRows)) of \(count(rows.count)) rows, the worst first; "
+                    + "memprof compare prints every one.</p>\n"
+            }
         }
         body += "</section>\n"
 
@@ -127,6 +147,31 @@ public enum CompareHTML {
         return page(title: "memprof compare: \(c.base.workload)", body: body,
                     data: String(decoding: json.bytes, as: UTF8.self))
     }
+
+    /// What the page draws at most, whatever the number of apps: apps one by one in the memory
+    /// chart (report.html's `drawnApps`; the others are one layer), changes of "What changed"
+    /// and metrics under each, rows of the metrics table.
+    public struct Bounds: Sendable {
+        public var drawnApps = HTMLReport.Options().drawnApps
+        public var causes = 100
+        public var metricsPerCause = 20
+        public var tableRows = HTMLReport.Options().tableLimit
+
+        public init() {}
+    }
+
+    static let bounds = Bounds()
+
+    /// The sentence under the memory chart when it leaves apps out of the drawn ones; empty when
+    /// it draws every app.
+    static func foldedNote(folded: Int, drawn: Int, of total: Int, run: String = "the new run") -> String {
+        guard folded > 0 else { return "" }
+        return "<p class=\"hint folded\">The memory of \(count(folded)) more apps is one layer: this page draws the "
+            + "\(count(drawn)) apps with the most exits and evictions in \(run) (then the largest) of \(count(total)); "
+            + "report.json has every one.</p>\n"
+    }
+
+    static func count(_ n: Int) -> String { HTMLText.count(n) }
 
     /// A page with the shared stylesheet and script around `body`; `data` is the script's JSON
     /// (a chart's data), or nil for a page without one.
@@ -141,13 +186,16 @@ public enum CompareHTML {
     public static func memorySection(_ report: Report, marks: DecisionMarks? = nil) -> (html: String, data: String) {
         let apps = report.apps.keys.sorted()
         var chart = MemoryChart(report: report, apps: apps)
+        let drawn = HTMLReport.mostAffected(apps, in: report, limit: bounds.drawnApps)
+        let folded = apps.count - drawn.count
+        if folded > 0 { chart.fold(keeping: drawn, label: "\(count(folded)) other apps") }
         chart.marks = (marks, nil)
         var json = JSONWriter(capacity: 16 * 1024)
         json.raw("{"); json.key("durationUs"); json.int(report.run.durationUs)
         json.raw(","); json.key("memory"); chart.writeData(into: &json); json.raw("}")
         let html = "<section id=\"memory\"><h2>Memory over time</h2>\n<p class=\"hint\">Drag to zoom. "
             + "<button type=\"button\" id=\"reset\" disabled>Show the whole run</button> <span id=\"range\"></span></p>\n"
-            + chart.svg() + chart.legend() + "</section>\n"
+            + chart.svg() + chart.legend() + foldedNote(folded: folded, drawn: drawn.count, of: apps.count, run: "the run") + "</section>\n"
         return (html, String(decoding: json.bytes, as: UTF8.self))
     }
 
