@@ -156,6 +156,7 @@ public struct CalibrationProblem: Sendable {
             measured.append((WorkloadOverride(keyPath: "apps.\(spec.app).averageSuspendedMemory", value: "\(s.averageBytes)B", origin: here),
                              "memoryMetrics.averageSuspendedMemory over \(s.sampleCount) suspensions on \(pooled.days == 1 ? "1 day" : "\(pooled.days) days")"))
         }
+        measured += try Self.sessions(pooled, app: spec.app, sweep: sweep, plan: plan, origin: here)
         for p in spec.parameters {
             if let m = measured.first(where: { $0.0.keyPath == p.key }) {
                 throw WorkloadError(file: sweep.file, line: p.origin.keyLine, column: p.origin.keyColumn, keyPath: "calibrate.parameters",
@@ -191,6 +192,50 @@ public struct CalibrationProblem: Sendable {
             throw BadInput("the field's payloads of \(bundle) on the fitted devices have no applicationExitMetrics: "
                 + "there are no exit rates to fit")
         }
+    }
+
+    /// The app's use as the field measures it, as `apps.<app>.sessions`: sessions a day are its
+    /// launches (`histogrammedTimeToFirstDrawKey`) and resumes (`histogrammedResumeTime`) a day,
+    /// each as long as its foreground time a day (`cumulativeForegroundTime`) over them. None
+    /// when the field lacks either. An app the workload's switches pick (`generate.weights`) is
+    /// given weight 0 there: its sessions alone open it.
+    static func sessions(_ pooled: FieldSummary.Cell, app: String, sweep: SweepFile, plan: SweepPlan,
+                         origin: WorkloadOverride.Origin) throws -> [(WorkloadOverride, String)] {
+        let counts = pooled.launches.filter { $0.key == "timeToFirstDraw" || $0.key == "resumes" }
+        guard let foreground = pooled.time.first(where: { $0.key == "foregroundSeconds" }), foreground.rate.perDay > 0,
+              !counts.isEmpty else { return [] }
+        let perDay = counts.reduce(0) { $0 + $1.rate.perDay }
+        let perDayMilli = Int64((perDay * 1000).rounded())
+        guard perDayMilli > 0 else { return [] }
+        let lengthUs = Int64((foreground.rate.perDay * 1e6 * 1000 / Double(perDayMilli)).rounded())
+        let duration = plan.base.workload.durationUs
+        guard Double(lengthUs) * Double(perDayMilli) / 1000 < Double(duration) else {
+            throw WorkloadError(file: sweep.file, line: origin.keyLine, column: origin.keyColumn, keyPath: "calibrate.app",
+                                message: "the field's \(app) is in front \(Format.duration(Int64(foreground.rate.perDay * 1e6))) a day, "
+                                    + "more than a run of the workload (\(Format.duration(duration))); a run is a device-day: "
+                                    + "give the workload a duration of a day")
+        }
+        let text = String(format: "%.3f", Double(perDayMilli) / 1000)
+        let launches = counts.map { "\($0.key == "resumes" ? "resumes" : "launches") over \($0.days == 1 ? "1 day" : "\($0.days) days")" }
+        var out: [(WorkloadOverride, String)] = [
+            (WorkloadOverride(keyPath: "apps.\(app).sessions.perDay", value: text, origin: origin),
+             "applicationLaunchMetrics: \(launches.joined(separator: " and ")), a day"),
+            (WorkloadOverride(keyPath: "apps.\(app).sessions.length", value: "\(lengthUs)us", origin: origin),
+             "applicationTimeMetrics.cumulativeForegroundTime over \(foreground.days == 1 ? "1 day" : "\(foreground.days) days") "
+                + "(\(Int(foreground.rate.perDay.rounded())) s a day) over the sessions a day"),
+        ]
+        if let index = plan.base.workload.apps.firstIndex(where: { $0.id == app }),
+           plan.base.workload.generate?.weights.contains(where: { $0.app == index && $0.weight > 0 }) == true {
+            // The switches pick the app: by the file's weights, or by default (every app). Without
+            // weights in the file the default leaves out an app with sessions by itself.
+            var trial = sweep
+            trial.set += out.map(\.0)
+            if (try? SweepPlan(sweep: trial)) == nil {
+                out.append((WorkloadOverride(keyPath: "generate.weights.\(app)", value: "0", origin: origin),
+                            "its sessions open it, not the switches"))
+            }
+        }
+        return out
     }
 
     static func listed(_ names: [String]) -> String {
