@@ -132,4 +132,40 @@ import Testing
         let simulated = try #require((time["simulated"] as? [String: Any])?["perDay"] as? Double)
         #expect(abs(simulated - 1800) < 0.2 * 1800, "simulated \(simulated) s in front a day")
     }
+
+    /// The field as `memprof field -o` summarises it calibrates as the payloads do: the same
+    /// calibration.json but for the paths it names. A field.json beside payloads is refused,
+    /// and a malformed one located.
+    @Test func aFieldJSONCalibratesAsItsPayloads() throws {
+        let dir = try Scratch.makeDirectory("calibrate")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.field(in: dir)
+        #expect(try ProcessRunner.memprof(["field", "payloads", "-o", "field.json"], in: dir).status == 0)
+        try Self.base("{key: device.systemReserved, low: 0MB, high: 100MB}").write(to: dir.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+        let fromPayloads = try ProcessRunner.memprof(["calibrate", "payloads", "--sweep", "base.yaml", "-o", "a", "--threads", "2"], in: dir)
+        let fromSummary = try ProcessRunner.memprof(["calibrate", "field.json", "--sweep", "base.yaml", "-o", "b", "--threads", "2"], in: dir)
+        #expect(fromPayloads.status == 1 && fromSummary.status == 1, "\(fromSummary.stderr)")
+        func json(_ folder: String) throws -> [String: Any] {
+            var j = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("\(folder)/calibration.json"))) as! [String: Any]
+            var field = j["field"] as! [String: Any]
+            field["paths"] = nil
+            j["field"] = field
+            return j
+        }
+        let a = try json("a"), b = try json("b")
+        #expect(NSDictionary(dictionary: a).isEqual(to: b), "field.json and its payloads calibrate differently")
+        #expect((a["cells"] as! [[String: Any]]).first?["days"] as? Int == 20)
+        // Not both at once.
+        let both = try ProcessRunner.memprof(["calibrate", "field.json", "payloads", "--sweep", "base.yaml", "-o", "c"], in: dir)
+        #expect(both.status == 2 && both.stderr.contains("field.json is a field.json (memprof.field/1); give it alone"), "\(both.stderr)")
+        // A rate whose mean is not its total over its days, located.
+        var text = try String(contentsOf: dir.appendingPathComponent("field.json"), encoding: .utf8)
+        let perDay = try #require(text.range(of: "\"perDay\" : "))
+        text.replaceSubrange(perDay.upperBound..<text[perDay.upperBound...].firstIndex(of: ",")!, with: "7")
+        try text.write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        let bad = try ProcessRunner.memprof(["calibrate", "bad.json", "--sweep", "base.yaml", "-o", "c"], in: dir)
+        #expect(bad.status == 2 && bad.stderr.contains("bad.json:") && bad.stderr.contains("cells[0].exits[0].perDay: 7.0 a day is not the total"),
+                "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("c").path))
+    }
 }
