@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every parser of untrusted input: the workload parser (and the engine behind
 # it), the YAML composer and node reader every YAML file is read through (yaml), the sweep file, the thresholds and budget parsers, the report reader of compare/check/export
-# and its fast decoder against JSONDecoder (plain-json), fleet results (fleet), MetricKit payloads (metrickit) and calibration.json (calibration). Each
+# and its fast decoder against JSONDecoder (plain-json), fleet results (fleet), MetricKit payloads (metrickit), calibration.json (calibration) and field.json (field-json). Each
 # target starts from its seeds (built-in workloads, baseline reports, example files) and prints
 # executions, corpus size and crashes; a crashing or hanging input is saved under
 # .build/fuzz/crashes and the script exits 1.
@@ -15,7 +15,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 seconds=300
-targets="workload yaml sweep thresholds budget report plain-json fleet metrickit calibration"
+targets="workload yaml sweep thresholds budget report plain-json fleet metrickit calibration field-json"
 mode=libfuzzer
 seed=1
 while [ $# -gt 0 ]; do

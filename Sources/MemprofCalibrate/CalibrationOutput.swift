@@ -29,7 +29,8 @@ extension Calibration {
         if !measured.isEmpty {
             out += "\nSet from the field:\n"
             for m in measured {
-                let human = (try? Quantity.size(m.value).get()).map(Format.bytes) ?? m.value
+                let human = m.value.hasSuffix("B") ? (try? Quantity.size(m.value).get()).map(Format.bytes) ?? m.value
+                    : m.value.hasSuffix("us") ? (try? Quantity.duration(m.value).get()).map(Format.duration) ?? m.value : m.value
                 out += "  \(m.key) = \(human): \(m.source)\n"
             }
         }

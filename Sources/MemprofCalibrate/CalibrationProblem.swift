@@ -47,6 +47,11 @@ public struct CalibrationProblem: Sendable {
     /// - Throws: `WorkloadError` located in the sweep file (its `calibrate:` section, the matrix,
     ///   a parameter whose values the workload refuses), `BadInput` when the field has nothing to fit.
     public init(sweep: SweepFile, payloads: [MetricKitPayload], fieldPaths: [String]) throws {
+        try self.init(sweep: sweep, field: CalibrationField(payloads: payloads), fieldPaths: fieldPaths)
+    }
+
+    /// Matches the sweep to a field of payloads or of field.json's cells.
+    public init(sweep: SweepFile, field: CalibrationField, fieldPaths: [String]) throws {
         guard let spec = sweep.calibrate else {
             throw WorkloadError(file: sweep.file, line: 0, column: 0, keyPath: "calibrate",
                                 message: "the sweep has no calibrate: section; declare the app and the parameters to fit "
@@ -55,7 +60,7 @@ public struct CalibrationProblem: Sendable {
         self.sweep = sweep
         self.spec = spec
         self.fieldPaths = fieldPaths
-        payloadCount = payloads.count
+        payloadCount = field.payloadCount
         app = spec.app
         let here = WorkloadOverride.Origin(file: sweep.file, keyLine: spec.line, keyColumn: spec.column,
                                            valueLine: spec.line, valueColumn: spec.column)
@@ -71,7 +76,7 @@ public struct CalibrationProblem: Sendable {
         }
 
         // The app's payloads.
-        let bundles = Set(payloads.compactMap(\.bundleIdentifier))
+        let bundles = Set(field.groups.compactMap(\.app))
         if let wanted = spec.bundleIdentifier {
             guard bundles.contains(wanted) else {
                 throw located("no payload of \(wanted) (metaData.bundleIdentifier) in the field; it has "
@@ -87,18 +92,19 @@ public struct CalibrationProblem: Sendable {
                 + "app with calibrate.bundleIdentifier (\(Self.listed(bundles.sorted())))", key: "calibrate.app")
         }
         let bundle = bundleIdentifier
-        let days = payloads.filter { $0.bundleIdentifier == bundle }
-        appDays = days.count
+        // The app's groups of days, by index into the field's.
+        let days = field.groups.indices.filter { field.groups[$0].app == bundle }
+        appDays = days.reduce(0) { $0 + field.groups[$1].days }
 
         // Cells: the sweep's device matrix, or one cell per preset the field's devices are.
         var sweep = sweep
-        var byPreset: [String: [MetricKitPayload]] = [:]
+        var byPreset: [String: Int] = [:]
         var unknown: [String: Calibration.Unmatched] = [:]
-        for day in days {
+        for day in days.map({ field.groups[$0] }) {
             if let preset = FieldProduct.named(day.deviceType)?.preset {
-                byPreset[preset, default: []].append(day)
+                byPreset[preset, default: 0] += day.days
             } else {
-                unknown["\(day.deviceType)\u{0}\(day.osVersion)", default: .init(deviceType: day.deviceType, osVersion: day.osVersion, days: 0)].days += 1
+                unknown["\(day.deviceType)\u{0}\(day.osVersion)", default: .init(deviceType: day.deviceType, osVersion: day.osVersion, days: 0)].days += day.days
             }
         }
         // A device axis sets `device.preset`, so that what is set under `device.` (a parameter such
@@ -112,10 +118,10 @@ public struct CalibrationProblem: Sendable {
         }
         if sweep.axes.isEmpty {
             guard !byPreset.isEmpty else {
-                throw BadInput("none of the field's device types (\(Self.listed(Set(days.map(\.deviceType)).sorted()))) is a device "
+                throw BadInput("none of the field's device types (\(Self.listed(Set(days.map { field.groups[$0].deviceType }).sorted()))) is a device "
                     + "memprof knows (memprof list devices); give the sweep a matrix of devices")
             }
-            let presets = byPreset.keys.sorted { (byPreset[$0]!.count, $1) > (byPreset[$1]!.count, $0) }
+            let presets = byPreset.keys.sorted { (byPreset[$0]!, $1) > (byPreset[$1]!, $0) }
             sweep.axes = [SweepFile.Axis(keyPath: "device.preset", values: presets.map { WorkloadOverride(keyPath: "device.preset", value: $0, origin: here) })]
         }
 
@@ -125,28 +131,29 @@ public struct CalibrationProblem: Sendable {
             throw located("the workload has no app '\(spec.app)'; it has \(Self.listed(plan.base.workload.apps.map(\.id)))",
                           key: "calibrate.app")
         }
-        var matched: [Int: [MetricKitPayload]] = [:]
+        var matched: [Int: [Int]] = [:]
         var claimed = Set<String>()
         for cell in plan.cells {
             let device = cell.workload.workload.device
             let name = device.name.hasSuffix(" (modified)") ? String(device.name.dropLast(" (modified)".count)) : device.name
             let identity = FieldIdentity.of(device)
-            let mine = days.filter { day in
-                FieldProduct.named(day.deviceType)?.preset == name || day.deviceType == identity.product
+            let mine = days.filter { g in
+                FieldProduct.named(field.groups[g].deviceType)?.preset == name || field.groups[g].deviceType == identity.product
             }
             matched[cell.index] = mine
-            claimed.formUnion(mine.map { "\($0.deviceType)\u{0}\($0.osVersion)" })
+            claimed.formUnion(mine.map { "\(field.groups[$0].deviceType)\u{0}\(field.groups[$0].osVersion)" })
         }
-        for day in days where !claimed.contains("\(day.deviceType)\u{0}\(day.osVersion)") && FieldProduct.named(day.deviceType) != nil {
-            unknown["\(day.deviceType)\u{0}\(day.osVersion)", default: .init(deviceType: day.deviceType, osVersion: day.osVersion, days: 0)].days += 1
+        for day in days.map({ field.groups[$0] })
+        where !claimed.contains("\(day.deviceType)\u{0}\(day.osVersion)") && FieldProduct.named(day.deviceType) != nil {
+            unknown["\(day.deviceType)\u{0}\(day.osVersion)", default: .init(deviceType: day.deviceType, osVersion: day.osVersion, days: 0)].days += day.days
         }
         unmatched = unknown.values.sorted { ($0.deviceType, $0.osVersion) < ($1.deviceType, $1.osVersion) }
-        let pooledDays = plan.cells.flatMap { matched[$0.index] ?? [] }
-        guard !pooledDays.isEmpty else {
+        let pooledDays = plan.cells.map { matched[$0.index] ?? [] }
+        guard pooledDays.contains(where: { !$0.isEmpty }) else {
             throw BadInput("no day of the field is on a device the sweep runs (\(plan.cells.map(\.label).joined(separator: "; "))); "
-                + "the field's devices: \(Self.listed(Set(days.map(\.deviceType)).sorted()))")
+                + "the field's devices: \(Self.listed(Set(days.map { field.groups[$0].deviceType }).sorted()))")
         }
-        let pooled = FieldSummary.cell(pooledDays)
+        let pooled = field.pooled(pooledDays)
         var measured: [(WorkloadOverride, String)] = []
         if let peak = pooled.peak, peak.meanBytes > 0 {
             measured.append((WorkloadOverride(keyPath: "apps.\(spec.app).peakMemoryUsage", value: "\(Int64(peak.meanBytes.rounded()))B", origin: here),
@@ -156,6 +163,7 @@ public struct CalibrationProblem: Sendable {
             measured.append((WorkloadOverride(keyPath: "apps.\(spec.app).averageSuspendedMemory", value: "\(s.averageBytes)B", origin: here),
                              "memoryMetrics.averageSuspendedMemory over \(s.sampleCount) suspensions on \(pooled.days == 1 ? "1 day" : "\(pooled.days) days")"))
         }
+        measured += try Self.sessions(pooled, app: spec.app, sweep: sweep, plan: plan, origin: here)
         for p in spec.parameters {
             if let m = measured.first(where: { $0.0.keyPath == p.key }) {
                 throw WorkloadError(file: sweep.file, line: p.origin.keyLine, column: p.origin.keyColumn, keyPath: "calibrate.parameters",
@@ -173,16 +181,16 @@ public struct CalibrationProblem: Sendable {
 
         let deviceAxis = sweep.axes.first
         cells = plan.cells.map { cell in
-            let field = matched[cell.index].flatMap { $0.isEmpty ? nil : FieldSummary.cell($0) }
+            let mine = matched[cell.index] ?? []
+            let summary = mine.isEmpty ? nil : field.pooled([mine])
             let value = cell.overrides.first { $0.keyPath == deviceAxis?.keyPath }?.value
-            let role: Calibration.Role = field == nil ? .noField : spec.holdOut.contains(value ?? "") ? .heldOut : .fit
-            let statistics = field.map { $0.exits.map { (side: $0.side, counter: $0.counter) } }
+            let role: Calibration.Role = summary == nil ? .noField : spec.holdOut.contains(value ?? "") ? .heldOut : .fit
+            let statistics = summary.map { $0.exits.map { (side: $0.side, counter: $0.counter) } }
                 ?? (MetricKitExits.backgroundCounters.map { ("background", $0) } + MetricKitExits.foregroundCounters.map { ("foreground", $0) })
             let identity = FieldIdentity.of(cell.workload.workload.device)
-            let mine = matched[cell.index] ?? []
             return Cell(index: cell.index, label: cell.label, overrides: cell.overrides,
-                        deviceType: Set(mine.map(\.deviceType)).sorted().first ?? identity.product,
-                        osVersions: Set(mine.map(\.osVersion)).sorted(), role: role, field: field, statistics: statistics)
+                        deviceType: Set(mine.map { field.groups[$0].deviceType }).sorted().first ?? identity.product,
+                        osVersions: Set(mine.map { field.groups[$0].osVersion }).sorted(), role: role, field: summary, statistics: statistics)
         }
         guard !fitCells.isEmpty else {
             throw located("every cell with field days is held out (holdOut); the fit needs at least one", key: "calibrate.holdOut")
@@ -191,6 +199,50 @@ public struct CalibrationProblem: Sendable {
             throw BadInput("the field's payloads of \(bundle) on the fitted devices have no applicationExitMetrics: "
                 + "there are no exit rates to fit")
         }
+    }
+
+    /// The app's use as the field measures it, as `apps.<app>.sessions`: sessions a day are its
+    /// launches (`histogrammedTimeToFirstDrawKey`) and resumes (`histogrammedResumeTime`) a day,
+    /// each as long as its foreground time a day (`cumulativeForegroundTime`) over them. None
+    /// when the field lacks either. An app the workload's switches pick (`generate.weights`) is
+    /// given weight 0 there: its sessions alone open it.
+    static func sessions(_ pooled: FieldSummary.Cell, app: String, sweep: SweepFile, plan: SweepPlan,
+                         origin: WorkloadOverride.Origin) throws -> [(WorkloadOverride, String)] {
+        let counts = pooled.launches.filter { $0.key == "timeToFirstDraw" || $0.key == "resumes" }
+        guard let foreground = pooled.time.first(where: { $0.key == "foregroundSeconds" }), foreground.rate.perDay > 0,
+              !counts.isEmpty else { return [] }
+        let perDay = counts.reduce(0) { $0 + $1.rate.perDay }
+        let perDayMilli = Int64((perDay * 1000).rounded())
+        guard perDayMilli > 0 else { return [] }
+        let lengthUs = Int64((foreground.rate.perDay * 1e6 * 1000 / Double(perDayMilli)).rounded())
+        let duration = plan.base.workload.durationUs
+        guard Double(lengthUs) * Double(perDayMilli) / 1000 < Double(duration) else {
+            throw WorkloadError(file: sweep.file, line: origin.keyLine, column: origin.keyColumn, keyPath: "calibrate.app",
+                                message: "the field's \(app) is in front \(Format.duration(Int64(foreground.rate.perDay * 1e6))) a day, "
+                                    + "more than a run of the workload (\(Format.duration(duration))); a run is a device-day: "
+                                    + "give the workload a duration of a day")
+        }
+        let text = String(format: "%.3f", Double(perDayMilli) / 1000)
+        let launches = counts.map { "\($0.key == "resumes" ? "resumes" : "launches") over \($0.days == 1 ? "1 day" : "\($0.days) days")" }
+        var out: [(WorkloadOverride, String)] = [
+            (WorkloadOverride(keyPath: "apps.\(app).sessions.perDay", value: text, origin: origin),
+             "applicationLaunchMetrics: \(launches.joined(separator: " and ")), a day"),
+            (WorkloadOverride(keyPath: "apps.\(app).sessions.length", value: "\(lengthUs)us", origin: origin),
+             "applicationTimeMetrics.cumulativeForegroundTime over \(foreground.days == 1 ? "1 day" : "\(foreground.days) days") "
+                + "(\(Int(foreground.rate.perDay.rounded())) s a day) over the sessions a day"),
+        ]
+        if let index = plan.base.workload.apps.firstIndex(where: { $0.id == app }),
+           plan.base.workload.generate?.weights.contains(where: { $0.app == index && $0.weight > 0 }) == true {
+            // The switches pick the app: by the file's weights, or by default (every app). Without
+            // weights in the file the default leaves out an app with sessions by itself.
+            var trial = sweep
+            trial.set += out.map(\.0)
+            if (try? SweepPlan(sweep: trial)) == nil {
+                out.append((WorkloadOverride(keyPath: "generate.weights.\(app)", value: "0", origin: origin),
+                            "its sessions open it, not the switches"))
+            }
+        }
+        return out
     }
 
     static func listed(_ names: [String]) -> String {

@@ -25,6 +25,9 @@ public struct Calibrator {
     public static let minSeeds = 20
     /// The objective's confidence: the chi-square bound's quantile.
     public static let confidence = 0.95
+    /// Evaluations that narrow each end of a parameter's set by bisection, after its profile's
+    /// grid: each halves the bracket, so the end is known to a sixteenth of a grid step.
+    public static let profileBisections = 4
 
     public init(problem: CalibrationProblem, threads: Int, dask: FleetDask? = nil,
                 progress: (@Sendable (Calibration.Evaluation) -> Void)? = nil) {
@@ -56,6 +59,11 @@ public struct Calibrator {
             // As the workload will read it: whole bytes and microseconds.
             return p.kind == .number ? v : v.rounded()
         }
+    }
+
+    /// A parameter's value on the unit cube.
+    func unitOf(_ value: Double, _ p: SweepFile.Calibrate.Parameter) -> Double {
+        p.high > p.low ? (value - p.low) / (p.high - p.low) : 0
     }
 
     /// Runs `cells` at the parameters' `values` on `seeds`.
@@ -200,6 +208,31 @@ public struct Calibrator {
                 }
             }
             profile.sort { $0.value < $1.value }
+            // The grid brackets each end of the set between a point within the bound and one
+            // beyond it; bisection narrows each bracket (the objective is far from linear between
+            // grid points, so interpolating across a whole grid step puts the end too close to
+            // the fit), past the first fit the search stopped at.
+            if spec.profilePoints >= 2 {
+                for side in [-1, 1] {
+                    // The fit's place in the profile, found again after the other side's points.
+                    guard let at = profile.firstIndex(where: { $0.value == fitted[i] }), profile[at].objective <= bound else { break }
+                    var inside = at
+                    while profile.indices.contains(inside + side) && profile[inside + side].objective <= bound { inside += side }
+                    guard profile.indices.contains(inside + side) else { continue }
+                    var a = unitOf(profile[inside].value, p), b = unitOf(profile[inside + side].value, p)
+                    for _ in 0..<Self.profileBisections {
+                        var unit = bestUnit
+                        unit[i] = (a + b) / 2
+                        let v = values(unit)
+                        guard !profile.contains(where: { $0.value == v[i] }) else { break }
+                        let point = try evaluate(v, cells: fit, seeds: chosen)
+                        record("profile", v, point)
+                        profile.append(.init(value: v[i], objective: point.objective))
+                        if point.objective <= bound { a = unit[i] } else { b = unit[i] }
+                    }
+                    profile.sort { $0.value < $1.value }
+                }
+            }
             let interval = Self.interval(profile, fitted: fitted[i], bound: bound, low: p.low, high: p.high)
             parameters.append(Calibration.Parameter(
                 key: p.key, kind: p.kind.rawValue, low: p.low, high: p.high, lowText: p.lowText, highText: p.highText,

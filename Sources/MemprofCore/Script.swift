@@ -96,15 +96,34 @@ public struct GenerateSpec: Sendable, Hashable {
     public var weights: [(app: Int, weight: Int)]
     /// Mean time between trips to the home screen, if any.
     public var homeEveryUs: Microseconds?
+    /// Apps whose use is stated directly (`apps.<id>.sessions`): opened so many times a day for
+    /// so long each, apart from the switches.
+    public var sessions: [Sessions]
 
-    public init(switchEveryUs: Microseconds, weights: [(app: Int, weight: Int)], homeEveryUs: Microseconds?) {
+    /// One app's sessions: `perDayMilli` thousandths of a session a run (a run is a device-day),
+    /// each in front for `lengthUs` on average, then the user goes home.
+    public struct Sessions: Sendable, Hashable {
+        public var app: Int
+        public var perDayMilli: Int64
+        public var lengthUs: Microseconds
+
+        public init(app: Int, perDayMilli: Int64, lengthUs: Microseconds) {
+            self.app = app
+            self.perDayMilli = perDayMilli
+            self.lengthUs = lengthUs
+        }
+    }
+
+    public init(switchEveryUs: Microseconds, weights: [(app: Int, weight: Int)], homeEveryUs: Microseconds?,
+                sessions: [Sessions] = []) {
         self.switchEveryUs = switchEveryUs
         self.weights = weights
         self.homeEveryUs = homeEveryUs
+        self.sessions = sessions
     }
 
     public static func == (a: GenerateSpec, b: GenerateSpec) -> Bool {
-        a.switchEveryUs == b.switchEveryUs && a.homeEveryUs == b.homeEveryUs
+        a.switchEveryUs == b.switchEveryUs && a.homeEveryUs == b.homeEveryUs && a.sessions == b.sessions
             && a.weights.map(\.app) == b.weights.map(\.app) && a.weights.map(\.weight) == b.weights.map(\.weight)
     }
 
@@ -112,6 +131,7 @@ public struct GenerateSpec: Sendable, Hashable {
         hasher.combine(switchEveryUs)
         hasher.combine(homeEveryUs)
         for w in weights { hasher.combine(w.app); hasher.combine(w.weight) }
+        if !sessions.isEmpty { hasher.combine(sessions) }
     }
 }
 

@@ -40,6 +40,30 @@ public enum FieldFiles {
         return (files.count, payloads)
     }
 
+    /// The field `memprof calibrate` is given: one field.json (`memprof.field/1`, as
+    /// `memprof field -o` writes it), or payload files and folders as ``metricKitPayloads(_:)``
+    /// reads them. A field.json among other paths is refused: the summary and the payloads
+    /// would count the same days twice, or days of different sources.
+    public static func field(_ paths: [String]) throws -> Either {
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            let bytes = try read(path, maxBytes: MetricKitPayloadReader.maxBytes, farSmaller: "MetricKit payloads and field.json are")
+            guard FieldSummaryReader.isFieldSummary(bytes) else { continue }
+            guard paths.count == 1 else {
+                throw BadInput("\(path) is a field.json (\(FieldSummary.schema)); give it alone, or the payloads instead, not both")
+            }
+            return .summary(try FieldSummaryReader(file: path).read(bytes))
+        }
+        return .payloads(try metricKitPayloads(paths).payloads)
+    }
+
+    /// A field as ``field(_:)`` read it.
+    public enum Either: Sendable {
+        case payloads([MetricKitPayload])
+        case summary(FieldSummary)
+    }
+
     /// The bytes of a field file, at most `maxBytes`: a larger one is refused as located input
     /// (exit 2, "… is larger than N MB; `farSmaller` far smaller"), any other refusal named.
     public static func read(_ file: String, maxBytes: Int, farSmaller: String) throws -> [UInt8] {

@@ -89,6 +89,12 @@ public struct FieldSummary: Sendable, Equatable {
     public var payloads: Int
     public var cells: [Cell]
 
+    public init(files: Int, payloads: Int, cells: [Cell]) {
+        self.files = files
+        self.payloads = payloads
+        self.cells = cells
+    }
+
     public init(payloads: [MetricKitPayload], files: Int) {
         self.files = files
         self.payloads = payloads.count
@@ -144,6 +150,68 @@ public struct FieldSummary: Sendable, Equatable {
         return Cell(app: first.bundleIdentifier ?? "-", deviceType: first.deviceType, osVersion: first.osVersion, days: days.count,
                     exits: exits, exitDays: exitDays.count, time: time, launches: launches, peak: peak, suspended: suspended,
                     suspendedDays: averages.count)
+    }
+
+    /// Cells of a summary (field.json) pooled into one, labelled by the first: the days and
+    /// totals added, each mean weighted by its days. An interval cannot be taken again without
+    /// the days: a count whose pooled total is below ``fewExits`` gets Garwood's interval on that
+    /// total; otherwise the cells' variances of their means (each from its interval's half-width
+    /// over 1.96) are combined by their shares of the days into a normal interval. Suspended
+    /// memory pools exactly (count, mean, deviation); the peak's mean and deviation pool exactly,
+    /// its quantiles and maximum are the largest of the cells'. A single cell is kept as it is.
+    public static func pooled(_ cells: [Cell]) -> Cell {
+        guard cells.count > 1 else { return cells[0] }
+        func pool(_ parts: [(days: Int, rate: Rate)], counts: Bool) -> Rate {
+            let n = Double(parts.reduce(0) { $0 + $1.days })
+            let total = parts.reduce(0) { $0 + $1.rate.total }
+            let mean = n > 0 ? total / n : 0
+            if counts && total < Double(fewExits) && total == total.rounded() {
+                let (low, high) = FieldStatistics.garwood(Int(total))
+                return Rate(total: total, perDay: mean, low: low / n, high: high / n, method: .garwood)
+            }
+            let variance = parts.reduce(0.0) { sum, part in
+                let share = Double(part.days) / n, half = (part.rate.high - part.rate.low) / (2 * 1.959964)
+                return sum + share * share * half * half
+            }
+            let half = 1.959964 * variance.squareRoot()
+            return Rate(total: total, perDay: mean, low: max(0, mean - half), high: mean + half, method: .normal)
+        }
+        var exitKeys: [(side: String, counter: String)] = []
+        for cell in cells {
+            for e in cell.exits where !exitKeys.contains(where: { $0 == (e.side, e.counter) }) { exitKeys.append((e.side, e.counter)) }
+        }
+        let exits = exitKeys.map { key in
+            ExitRate(side: key.side, counter: key.counter, rate: pool(cells.filter { $0.exitDays > 0 }.map { cell in
+                (cell.exitDays, cell.exits.first { ($0.side, $0.counter) == key }?.rate
+                    ?? Rate(total: 0, perDay: 0, low: 0, high: 0, method: .none))
+            }, counts: true))
+        }
+        func dailies(_ pick: (Cell) -> [Daily], counts: Bool) -> [Daily] {
+            var keys: [String] = []
+            for cell in cells { for d in pick(cell) where !keys.contains(d.key) { keys.append(d.key) } }
+            return keys.map { key in
+                let parts = cells.compactMap { pick($0).first { $0.key == key } }
+                let rate = pool(parts.map { ($0.days, $0.rate) }, counts: counts)
+                let sd = MetricKitExport.pooledDeviation(parts.map { (count: $0.days, mean: $0.rate.perDay, deviation: $0.standardDeviation) })
+                return Daily(key: key, days: parts.reduce(0) { $0 + $1.days }, rate: rate, standardDeviation: sd)
+            }
+        }
+        let peaks = cells.compactMap(\.peak)
+        var peak: Peak?
+        if !peaks.isEmpty {
+            let days = peaks.reduce(0) { $0 + $1.days }
+            let mean = peaks.reduce(0.0) { $0 + Double($1.days) * $1.meanBytes } / Double(days)
+            peak = Peak(days: days, meanBytes: mean, p50Bytes: peaks.map(\.p50Bytes).max()!, p95Bytes: peaks.map(\.p95Bytes).max()!,
+                        maxBytes: peaks.map(\.maxBytes).max()!,
+                        standardDeviationBytes: MetricKitExport.pooledDeviation(peaks.map { ($0.days, $0.meanBytes, $0.standardDeviationBytes) }))
+        }
+        let suspended = cells.compactMap(\.suspended)
+        return Cell(app: cells[0].app, deviceType: cells[0].deviceType, osVersion: cells[0].osVersion,
+                    days: cells.reduce(0) { $0 + $1.days }, exits: exitKeys.isEmpty ? [] : exits,
+                    exitDays: cells.reduce(0) { $0 + $1.exitDays }, time: dailies(\.time, counts: false),
+                    launches: dailies(\.launches, counts: true), peak: peak,
+                    suspended: suspended.isEmpty ? nil : MetricKitExport.pooled(suspended),
+                    suspendedDays: cells.reduce(0) { $0 + $1.suspendedDays })
     }
 
     /// Per-day quantities: each over the days whose payloads give it.

@@ -39,6 +39,15 @@ struct JSONNode: Sendable, Equatable {
         return members.first { $0.key == key }?.value
     }
 
+    /// This number as a whole number within `range`; otherwise an error at this node.
+    func wholeNumber(in range: ClosedRange<Int>, file: String, path: String) throws(IPSError) -> Int {
+        func error(_ message: String) -> IPSError { IPSError(file: file, line: line, column: column, keyPath: path, message: message) }
+        guard case .number(let text) = kind else { throw error("expected a whole number, found \(typeName)") }
+        guard let v = Int(text) else { throw error("\(text) is not a whole number") }
+        guard range.contains(v) else { throw error("\(v) is out of range \(range.lowerBound)...\(range.upperBound)") }
+        return v
+    }
+
     var typeName: String {
         switch kind {
         case .null: "null"
@@ -70,6 +79,24 @@ struct JSONNodeReader {
     /// A reader over `bytes`, which must stay valid while it is used.
     init(_ bytes: UnsafeRawBufferPointer) {
         scanner = JSONScanner(bytes)
+    }
+
+    /// `bytes` as one JSON value and nothing after it; invalid JSON, an empty file (which should
+    /// have held `expected`) or text after the value refused with the file's line and column.
+    static func whole(_ bytes: [UInt8], file: String, expected: String) throws(IPSError) -> JSONNode {
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(IPSError) -> JSONNode in
+                var reader = JSONNodeReader(raw)
+                do throws(JSONSyntaxError) {
+                    guard !reader.atEnd() else { throw reader.error("the file is empty; expected \(expected)") }
+                    let node = try reader.readValue()
+                    guard reader.atEnd() else { throw reader.error("unexpected text after the JSON value") }
+                    return node
+                } catch {
+                    throw IPSError(file: file, line: error.line, column: error.column, keyPath: "", message: "invalid JSON: \(error.message)")
+                }
+            }
+        }.get()
     }
 
     /// The byte offset after the last value read.

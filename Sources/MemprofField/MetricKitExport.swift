@@ -230,6 +230,20 @@ public enum MetricKitExport {
         return SuspendedMemory(sampleCount: Int(clamping: total), averageBytes: clamped(mean), standardDeviationBytes: clamped(sd))
     }
 
+    /// The sample standard deviation of groups pooled, from each group's count, mean and sample
+    /// deviation, by the formula of ``pooled(_:)``.
+    public static func pooledDeviation(_ groups: [(count: Int, mean: Double, deviation: Double)]) -> Double {
+        let n = Double(groups.reduce(0) { $0 + max($1.count, 0) })
+        guard n > 1 else { return 0 }
+        let mean = groups.reduce(0.0) { $0 + Double(max($1.count, 0)) * $1.mean } / n
+        let squares = groups.reduce(0.0) { sum, g in
+            let count = Double(max(g.count, 0))
+            guard count > 0 else { return sum }
+            return sum + (count - 1) * g.deviation * g.deviation + count * (g.mean - mean) * (g.mean - mean)
+        }
+        return (squares / (n - 1)).squareRoot()
+    }
+
     /// `value` rounded to a whole number, within Int64 (NaN gives 0).
     static func clamped(_ value: Double) -> Int64 {
         guard value.isFinite else { return value.isNaN ? 0 : (value < 0 ? .min : .max) }

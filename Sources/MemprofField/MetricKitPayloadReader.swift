@@ -36,19 +36,7 @@ public struct MetricKitPayloadReader {
             throw IPSError(file: file, line: 1, column: 1, keyPath: "",
                            message: "the file is larger than \(Self.maxBytes >> 20) MB; MetricKit payloads are far smaller")
         }
-        let root: JSONNode = try bytes.withUnsafeBytes { raw in
-            Result { () throws(IPSError) -> JSONNode in
-                var reader = JSONNodeReader(raw)
-                do throws(JSONSyntaxError) {
-                    guard !reader.atEnd() else { throw reader.error("the file is empty; expected a MetricKit payload or an array of them") }
-                    let node = try reader.readValue()
-                    guard reader.atEnd() else { throw reader.error("unexpected text after the JSON value") }
-                    return node
-                } catch {
-                    throw IPSError(file: file, line: error.line, column: error.column, keyPath: "", message: "invalid JSON: \(error.message)")
-                }
-            }
-        }.get()
+        let root = try JSONNodeReader.whole(bytes, file: file, expected: "a MetricKit payload or an array of them")
         switch root.kind {
         case .object:
             return [try payload(root, path: "")]
@@ -221,10 +209,7 @@ public struct MetricKitPayloadReader {
     }
 
     private func int(_ node: JSONNode, _ path: String, in range: ClosedRange<Int>) throws(IPSError) -> Int {
-        guard case .number(let text) = node.kind else { throw error(node, path, "expected a whole number, found \(node.typeName)") }
-        guard let v = Int(text) else { throw error(node, path, "\(text) is not a whole number") }
-        guard range.contains(v) else { throw error(node, path, "\(v) is out of range \(range.lowerBound)...\(range.upperBound)") }
-        return v
+        try node.wholeNumber(in: range, file: file, path: path)
     }
 
     /// `"<number> <unit>"`: the number with optional `,` grouping (as payloads written in

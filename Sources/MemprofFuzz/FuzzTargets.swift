@@ -24,7 +24,7 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [workload, yaml, sweep, thresholds, budget, report, plainJSON, fleet, metrickit, calibration]
+    public static let all: [FuzzTarget] = [workload, yaml, sweep, thresholds, budget, report, plainJSON, fleet, metrickit, calibration, fieldJSON]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 
@@ -133,6 +133,20 @@ public enum FuzzTargets {
         return true
     }, seeds: {
         Seeds.files(under: "Tests/MemprofCalibrateTests/Fixtures", named: { $0.hasSuffix(".json") })
+    })
+
+    /// `memprof calibrate FIELD.json`: field.json read back, its cells pooled as a calibration
+    /// pools a device's OS versions, and written again.
+    public static let fieldJSON = FuzzTarget(name: "field-json", run: { data in
+        guard let summary = try? FieldSummaryReader(file: "field.json").read([UInt8](data)) else { return false }
+        if !summary.cells.isEmpty { _ = FieldSummary(files: 1, payloads: summary.payloads, cells: [FieldSummary.pooled(summary.cells)]).json }
+        _ = (summary.text, summary.json)
+        return true
+    }, seeds: {
+        Seeds.files(under: "Tests/MemprofFieldTests/Fixtures/metrickit", named: { $0.hasSuffix(".json") }).compactMap { data in
+            guard let payloads = try? MetricKitPayloadReader(file: "p.json").read([UInt8](data)), !payloads.isEmpty else { return nil }
+            return Data(FieldSummary(payloads: payloads, files: 1).json.utf8)
+        }
     })
 
     /// `compare --thresholds`: the file, and its patterns checked against a report's metrics.

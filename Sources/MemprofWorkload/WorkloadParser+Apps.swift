@@ -6,7 +6,7 @@ extension WorkloadParser {
     static let appKeys = ["name", "launch", "resumeTime", "growth", "maxFootprint", "minFootprint", "onBackground",
                           "onMemoryWarning", "modes", "fetch", "push", "backgroundTask", "voip", "objects",
                           "increasedMemoryLimit", "inactiveLimit", "compressionRatio", "averageSuspendedMemory",
-                          "peakMemoryUsage", "refresh", "processing"]
+                          "peakMemoryUsage", "refresh", "processing", "sessions"]
     static let handlerKeys = ["time", "allocates", "work", "timing", "locksFile", "cpu"]
 
     func parseApp(id: String, _ node: NodeReader, policy: PolicySettings, platform: Platform = .ios,

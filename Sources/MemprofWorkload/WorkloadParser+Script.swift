@@ -164,10 +164,38 @@ extension WorkloadParser {
         }
     }
 
-    func parseGenerate(_ node: NodeReader, ids: [String]) throws -> GenerateSpec {
+    /// The most sessions a day an app may state.
+    static let maxSessionsPerDay = 100_000.0
+
+    /// Each app's `sessions: {perDay: 12, length: 3m}`: how often a day (a run) the user opens it
+    /// and how long it stays in front, as a field measures them. Sessions must fit in the run:
+    /// perDay × length below the workload's duration.
+    func parseSessions(_ apps: [(String, NodeReader)], duration: Microseconds) throws -> [GenerateSpec.Sessions] {
+        try apps.enumerated().compactMap { index, entry in
+            guard let node = try entry.1.mapping(allowed: Self.appKeys)["sessions"] else { return nil }
+            let m = try node.mapping(allowed: ["perDay", "length"])
+            let perDayNode = try m.required("perDay"), lengthNode = try m.required("length")
+            let perDay = try perDayNode.positiveNumber(max: Self.maxSessionsPerDay)
+            let perDayMilli = Int64((perDay * 1000).rounded())
+            guard perDayMilli > 0 else { throw perDayNode.error("\(perDay) sessions a day rounds to none; the least is 0.001") }
+            let length = try lengthNode.positiveDuration()
+            let (total, overflow) = length.multipliedReportingOverflow(by: perDayMilli)
+            guard !overflow, total / 1000 < duration else {
+                let count = perDay == perDay.rounded() ? String(Int64(perDay)) : String(perDay)
+                throw node.error("\(count) sessions of \(Format.duration(length)) take "
+                    + "\(overflow ? "more than" : Format.duration(total / 1000)) of a run of \(Format.duration(duration)); "
+                    + "they must fit in it (perDay × length below the duration)")
+            }
+            return GenerateSpec.Sessions(app: index, perDayMilli: perDayMilli, lengthUs: length)
+        }
+    }
+
+    func parseGenerate(_ node: NodeReader, ids: [String], sessions: [GenerateSpec.Sessions] = []) throws -> GenerateSpec {
         let m = try node.mapping(allowed: ["switchEvery", "weights", "homeEvery"])
         let every = try m.required("switchEvery").positiveDuration()
-        var weights: [(app: Int, weight: Int)] = ids.indices.map { ($0, 1) }
+        // An app whose sessions state its use is not among the switches.
+        let stated = Set(sessions.map(\.app))
+        var weights: [(app: Int, weight: Int)] = ids.indices.filter { !stated.contains($0) }.map { ($0, 1) }
         if let w = m["weights"] {
             weights = try w.namedEntries().map { name, value in
                 guard let index = ids.firstIndex(of: name) else {
@@ -175,10 +203,13 @@ extension WorkloadParser {
                     if let near = suggestion(for: name, among: ids) { message += " (did you mean '\(near)'?)" }
                     throw value.error(message)
                 }
+                if stated.contains(index), try value.nonNegativeInt(max: 1_000_000) > 0 {
+                    throw value.error("'\(name)' states its use with apps.\(name).sessions; give it weight 0 here or leave it out")
+                }
                 return (index, try value.nonNegativeInt(max: 1_000_000))
             }
         }
         return GenerateSpec(switchEveryUs: every, weights: weights,
-                            homeEveryUs: try m["homeEvery"].map { try $0.positiveDuration() })
+                            homeEveryUs: try m["homeEvery"].map { try $0.positiveDuration() }, sessions: sessions)
     }
 }

@@ -111,7 +111,11 @@ public struct WorkloadParser {
         let script = try top["script"].map {
             try parseScript($0, apps: apps, ids: ids, processIDs: processes.map(\.id), duration: duration)
         } ?? []
-        let generate = try top["generate"].map { try parseGenerate($0, ids: ids) }
+        let sessions = try parseSessions(appEntries, duration: duration)
+        var generate = try top["generate"].map { try parseGenerate($0, ids: ids, sessions: sessions) }
+        if generate == nil && !sessions.isEmpty {
+            generate = GenerateSpec(switchEveryUs: 0, weights: [], homeEveryUs: nil, sessions: sessions)
+        }
         let charging = try top["charging"].map { try parseCharging($0, duration: duration) } ?? []
         let workload = Workload(name: name, seed: seed, durationUs: duration, device: device, policy: policy,
                                 apps: apps, processes: processes, script: script, generate: generate, charging: charging)

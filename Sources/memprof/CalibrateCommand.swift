@@ -12,14 +12,15 @@ struct CalibrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
         abstract: "Fit a sweep's unknown parameters to MetricKit payloads: the calibrated sweep, calibration.json and calibration.html.",
-        discussion: "FIELD is payload files or folders of them (as memprof field reads). The sweep names the team's app "
-            + "and the parameters to fit in its calibrate: section. The app's peak and suspended memory are set from "
-            + "the field; the device mix becomes the sweep's cells and mix. Each evaluation runs every fitted cell on the "
+        discussion: "FIELD is payload files or folders of them (as memprof field reads), or one field.json as memprof field -o "
+            + "writes it. The sweep names the team's app "
+            + "and the parameters to fit in its calibrate: section. The app's peak and suspended memory, and its sessions "
+            + "(launches and resumes a day, foreground time) when the payloads give them, are set from the field; the device mix becomes the sweep's cells and mix. Each evaluation runs every fitted cell on the "
             + "same seeds, on this machine's threads or, with --dask, in shards on a Dask cluster (the same result). "
             + "Exit status 0 for a fit, 1 for no fit (the residuals printed), 2 for bad input, 126 when --dask's runner "
             + "fails, 127 when it is not there.")
 
-    @Argument(help: "MetricKit payload files, or folders of them.")
+    @Argument(help: "MetricKit payload files, or folders of them; or one field.json (memprof field -o).")
     var field: [String]
 
     @Option(help: ArgumentHelp("The base sweep file, with a calibrate: section.", valueName: "file"))
@@ -56,9 +57,16 @@ struct CalibrateCommand: ParsableCommand {
         let onDask = dask.map { FleetDask(scheduler: $0, shards: daskShards, python: daskPython, runner: daskRunner,
                                           memprof: SiblingBinary.runningExecutable(), threads: threads ?? 1) }
         let sweepFile = try SweepFile.load(sweep)
-        let (_, payloads) = try FieldFiles.metricKitPayloads(field)
-        guard !payloads.isEmpty else { throw BadInput("no payloads: the files hold empty arrays") }
-        let problem = try CalibrationProblem(sweep: sweepFile, payloads: payloads, fieldPaths: field)
+        let source: CalibrationField
+        switch try FieldFiles.field(field) {
+        case .payloads(let payloads):
+            guard !payloads.isEmpty else { throw BadInput("no payloads: the files hold empty arrays") }
+            source = CalibrationField(payloads: payloads)
+        case .summary(let summary):
+            guard !summary.cells.isEmpty else { throw BadInput("\(field[0]): the field.json has no cells") }
+            source = CalibrationField(summary: summary)
+        }
+        let problem = try CalibrationProblem(sweep: sweepFile, field: source, fieldPaths: field)
         // Not the calibrated sweep's own name: `memprof sweep` of it writes Reports/<name>-calibrated.
         let folderName = out ?? "Reports/\(sweepFile.name)-calibration"
         let folder = URL(fileURLWithPath: folderName)

@@ -86,4 +86,86 @@ import Testing
         let run = try ProcessRunner.memprof(["sweep", "out/sweep.yaml", "--out", "again"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
     }
+
+    /// The app's use the payloads measure (launches and resumes a day, time in front) is set as
+    /// `apps.team.sessions`, written into calibration.json and the calibrated sweep, and the
+    /// calibrated sweep runs with it (the switches' weight of the app set to 0).
+    @Test func theAppsUseIsSetFromTheField() throws {
+        let dir = try Scratch.makeDirectory("calibrate")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.field(in: dir)
+        // Each day: 2 launches, 10 resumes, 30 minutes in front (as MetricKit writes them).
+        let payloads = dir.appendingPathComponent("payloads")
+        for name in try FileManager.default.contentsOfDirectory(atPath: payloads.path) where name.hasSuffix(".json") {
+            let url = payloads.appendingPathComponent(name)
+            var days = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [[String: Any]]
+            for i in days.indices {
+                func histogram(_ count: Int, _ start: String) -> [String: Any] {
+                    ["histogramNumBuckets": 1, "histogramValue": ["0": ["bucketCount": count, "bucketStart": start, "bucketEnd": start]]]
+                }
+                days[i]["applicationLaunchMetrics"] = ["histogrammedTimeToFirstDrawKey": histogram(2, "1,000 ms"),
+                                                       "histogrammedResumeTime": histogram(10, "200 ms")]
+                days[i]["applicationTimeMetrics"] = ["cumulativeForegroundTime": "1,800 sec", "cumulativeBackgroundTime": "40 sec"]
+            }
+            try JSONSerialization.data(withJSONObject: days).write(to: url)
+        }
+        try Self.base("{key: device.systemReserved, low: 0MB, high: 100MB}").write(to: dir.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+        let r = try ProcessRunner.memprof(["calibrate", "payloads", "--sweep", "base.yaml", "-o", "out", "--threads", "2"], in: dir)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stdout.contains("  apps.team.sessions.perDay = 12.000: applicationLaunchMetrics: launches over 20 days and resumes over 20 days, a day\n"), "\(r.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("out/calibration.json"))) as! [String: Any]
+        let measured = (json["measured"] as! [[String: Any]]).map { "\($0["key"]!)=\($0["value"]!)" }
+        #expect(measured.contains("apps.team.sessions.perDay=12.000"), "\(measured)")
+        // 1,800 s over 12 sessions: 150 s each.
+        #expect(measured.contains("apps.team.sessions.length=150000000us"), "\(measured)")
+        #expect(measured.contains("generate.weights.team=0"), "\(measured)")
+        let sweep = try String(contentsOf: dir.appendingPathComponent("out/sweep.yaml"), encoding: .utf8)
+        #expect(sweep.contains("  apps.team.sessions.perDay: \"12.000\"\n"), "\(sweep)")
+        #expect(sweep.contains("  # from the field: applicationTimeMetrics.cumulativeForegroundTime over 20 days (1800 s a day) over the sessions a day\n"
+            + "  apps.team.sessions.length: 150000000us\n"), "\(sweep)")
+        let run = try ProcessRunner.memprof(["sweep", "out/sweep.yaml", "--out", "again"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        // The calibrated world keeps the app in front about as long as the field says (the
+        // 2-hour day's switches no longer pick it; before, it was in front by their weights).
+        let cell = try #require((json["cells"] as! [[String: Any]]).first)
+        let time = try #require((cell["time"] as! [[String: Any]]).first { $0["counter"] as? String == "foregroundSeconds" })
+        let simulated = try #require((time["simulated"] as? [String: Any])?["perDay"] as? Double)
+        #expect(abs(simulated - 1800) < 0.2 * 1800, "simulated \(simulated) s in front a day")
+    }
+
+    /// The field as `memprof field -o` summarises it calibrates as the payloads do: the same
+    /// calibration.json but for the paths it names. A field.json beside payloads is refused,
+    /// and a malformed one located.
+    @Test func aFieldJSONCalibratesAsItsPayloads() throws {
+        let dir = try Scratch.makeDirectory("calibrate")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.field(in: dir)
+        #expect(try ProcessRunner.memprof(["field", "payloads", "-o", "field.json"], in: dir).status == 0)
+        try Self.base("{key: device.systemReserved, low: 0MB, high: 100MB}").write(to: dir.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+        let fromPayloads = try ProcessRunner.memprof(["calibrate", "payloads", "--sweep", "base.yaml", "-o", "a", "--threads", "2"], in: dir)
+        let fromSummary = try ProcessRunner.memprof(["calibrate", "field.json", "--sweep", "base.yaml", "-o", "b", "--threads", "2"], in: dir)
+        #expect(fromPayloads.status == 1 && fromSummary.status == 1, "\(fromSummary.stderr)")
+        func json(_ folder: String) throws -> [String: Any] {
+            var j = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("\(folder)/calibration.json"))) as! [String: Any]
+            var field = j["field"] as! [String: Any]
+            field["paths"] = nil
+            j["field"] = field
+            return j
+        }
+        let a = try json("a"), b = try json("b")
+        #expect(NSDictionary(dictionary: a).isEqual(to: b), "field.json and its payloads calibrate differently")
+        #expect((a["cells"] as! [[String: Any]]).first?["days"] as? Int == 20)
+        // Not both at once.
+        let both = try ProcessRunner.memprof(["calibrate", "field.json", "payloads", "--sweep", "base.yaml", "-o", "c"], in: dir)
+        #expect(both.status == 2 && both.stderr.contains("field.json is a field.json (memprof.field/1); give it alone"), "\(both.stderr)")
+        // A rate whose mean is not its total over its days, located.
+        var text = try String(contentsOf: dir.appendingPathComponent("field.json"), encoding: .utf8)
+        let perDay = try #require(text.range(of: "\"perDay\" : "))
+        text.replaceSubrange(perDay.upperBound..<text[perDay.upperBound...].firstIndex(of: ",")!, with: "7")
+        try text.write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        let bad = try ProcessRunner.memprof(["calibrate", "bad.json", "--sweep", "base.yaml", "-o", "c"], in: dir)
+        #expect(bad.status == 2 && bad.stderr.contains("bad.json:") && bad.stderr.contains("cells[0].exits[0].perDay: 7.0 a day is not the total"),
+                "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("c").path))
+    }
 }

@@ -43,12 +43,12 @@ import Testing
         """
 
     /// The truth: a value of `device.systemReserved` on seeds the calibration never runs.
-    static func truth(reserve: String, devices: String) -> String {
+    static func truth(reserve: String, devices: String, seeds: String = "7001..7060") -> String {
         """
         memprof: 1
         sweep: truth
         workload: day.yaml
-        seeds: 7001..7060
+        seeds: \(seeds)
         set: {device.systemReserved: \(reserve)}
         matrix:
           device.preset: [\(devices)]
@@ -56,14 +56,14 @@ import Testing
     }
 
     /// The base sweep the team writes: the parameter and its range, never the true value.
-    static func base(low: String, high: String, budget: Int, holdOut: String = "") -> String {
+    static func base(low: String, high: String, budget: Int, holdOut: String = "", devices: String = "iphone-xr, iphone-11") -> String {
         """
         memprof: 1
         sweep: team
         workload: day.yaml
         seeds: 1..1000
         matrix:
-          device: [iphone-xr, iphone-11]
+          device: [\(devices)]
         calibrate:
           app: team
           parameters:
@@ -78,9 +78,9 @@ import Testing
     static let megabyte = 1024.0 * 1024
 
     /// A field written by memprof: the truth sweep run and exported as MetricKit payloads.
-    static func field(reserve: String, devices: String, in dir: URL) throws -> [String] {
+    static func field(reserve: String, devices: String, seeds: String = "7001..7060", in dir: URL) throws -> [String] {
         try workload.write(to: dir.appendingPathComponent("day.yaml"), atomically: true, encoding: .utf8)
-        try truth(reserve: reserve, devices: devices).write(to: dir.appendingPathComponent("truth.yaml"), atomically: true, encoding: .utf8)
+        try truth(reserve: reserve, devices: devices, seeds: seeds).write(to: dir.appendingPathComponent("truth.yaml"), atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("truth")
         _ = try FleetSweep.run(try SweepPlan(sweep: try SweepFile.load(dir.appendingPathComponent("truth.yaml").path)),
                                threads: 2, into: out)
@@ -118,6 +118,13 @@ import Testing
         // The documented tolerance: within a quarter of the declared range of the truth.
         #expect(abs(p.fitted - truth) <= 0.25 * (p.high - p.low), "fitted \(p.fitted / Self.megabyte) MB")
         #expect(p.constrained)
+        // Each end of the set is narrowed by bisection: the nearest profile point beyond the bound
+        // is at most a sixteenth of a grid step (500 MB here) past it.
+        let step = (p.high - p.low) / 4 / 16 + 1
+        let beyondLow = p.profile.filter { $0.value < interval.low && $0.objective > c.objective.bound }.map(\.value).max()
+        let beyondHigh = p.profile.filter { $0.value > interval.high && $0.objective > c.objective.bound }.map(\.value).min()
+        #expect(beyondLow.map { interval.low - $0 <= step } ?? true, "\(p.profile)")
+        #expect(beyondHigh.map { $0 - interval.high <= step } ?? true, "\(p.profile)")
         // Every fitted cell's rates inside the field's intervals, as a fit says.
         for cell in c.cells where cell.role == .fit {
             #expect(cell.inside == true)
@@ -164,5 +171,31 @@ import Testing
         #expect(c.cells.first { $0.label == "device.preset=iphone-11" }?.role == .noField)
         // calibration.json reads back as written.
         #expect(try Calibration.decode(try c.encoded()) == c)
+    }
+
+    /// Recovery over several draws: six fields from three true reserves, each on two blocks of
+    /// seeds the calibration never runs, each fitted on its own. The 95% sets must hold their
+    /// truth about as often as they say: at least 5 of 6 (with a true rate of 95%, 4 or fewer of
+    /// 6 happen 3.3% of the time). The figures are in the CalibrationValidation article.
+    @Test func setsHoldTheirTruthAtAboutTheNominalRate() throws {
+        var covered = 0, lines: [String] = []
+        let draws: [(reserve: Double, seeds: String)] = [(1300, "7101..7160"), (1300, "7201..7260"), (1500, "7301..7360"),
+                                                          (1500, "7401..7460"), (1700, "7501..7560"), (1700, "7601..7660")]
+        for (k, draw) in draws.enumerated() {
+            let dir = try Scratch.makeDirectory("calibration-coverage-\(k)")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let payloads = try Self.field(reserve: "\(Int(draw.reserve))MB", devices: "iphone-11", seeds: draw.seeds, in: dir)
+            let c = try Self.calibrate(Self.base(low: "0MB", high: "2000MB", budget: 16, devices: "iphone-11"), field: payloads, in: dir)
+            let p = try #require(c.parameters.first)
+            let truth = draw.reserve * Self.megabyte
+            let inside = p.interval.map { $0.low <= truth && truth <= $0.high } ?? false
+            if inside { covered += 1 }
+            let set = p.interval.map { "\(Int(($0.low / Self.megabyte).rounded())) – \(Int(($0.high / Self.megabyte).rounded())) MB" } ?? "none"
+            lines.append("truth \(Int(draw.reserve)) MB, field seeds \(draw.seeds): \(c.outcome.rawValue), fitted "
+                + "\(Int((p.fitted / Self.megabyte).rounded())) MB, 95% set \(set)\(p.constrained ? "" : " (unconstrained)"), "
+                + "\(c.evaluations.count) evaluations: \(inside ? "holds" : "misses") the truth")
+        }
+        print("coverage: \(covered) of \(draws.count)\n" + lines.joined(separator: "\n"))
+        #expect(covered >= 5, "\(covered) of \(draws.count) sets hold their truth:\n\(lines.joined(separator: "\n"))")
     }
 }

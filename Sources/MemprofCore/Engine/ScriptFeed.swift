@@ -3,8 +3,8 @@
 /// run goes instead of queued up front, so a run's memory does not grow with its script.
 ///
 /// Numbered as if every entry were scheduled before the run starts: the script's entries in
-/// their order, then the generated switches, then the generated homes; so the order of
-/// everything is the queue's (time, then sequence) either way.
+/// their order, then the generated switches, then the generated homes, then each app's
+/// sessions; so the order of everything is the queue's (time, then sequence) either way.
 struct ScriptFeed {
     private let script: [ScriptEntry]
     /// The script's entries in time order (stable) when they are not already; nil when they are.
@@ -30,10 +30,14 @@ struct ScriptFeed {
         if let generate = workload.generate {
             var generator = SeededGenerator(seed: workload.seed)
             let expansion = ScriptGenerator.streams(for: generate, durationUs: workload.durationUs, generator: &generator)
-            streams = [expansion.opens, expansion.homes]
+            streams = [expansion.opens, expansion.homes] + expansion.sessions.map(\.stream)
             nextSequences = [firstSequence + total, firstSequence + total + UInt64(expansion.openCount)]
             total += UInt64(expansion.openCount + expansion.homeCount)
-            heads = [nil, nil]
+            for s in expansion.sessions {
+                nextSequences.append(firstSequence + total)
+                total += UInt64(s.count)
+            }
+            heads = Array(repeating: nil, count: streams.count)
         }
         count = total
         for k in streams.indices { advance(stream: k) }
@@ -57,13 +61,31 @@ struct ScriptFeed {
     }
 
     /// Sets `front` to the earliest of the script's and the streams' heads, and `frontSource`.
+    /// A generated switch or home that falls inside an app's session is dropped: the user is
+    /// in that app until the session's own home.
     private mutating func findFront() {
-        var best = scriptHead.map { ($0, -1) }
-        for k in heads.indices {
-            if let head = heads[k], best.map({ head < $0.0 }) ?? true { best = (head, k) }
+        while true {
+            var best = scriptHead.map { ($0, -1) }
+            for k in heads.indices {
+                if let head = heads[k], best.map({ head < $0.0 }) ?? true { best = (head, k) }
+            }
+            if let (head, k) = best, k == 0 || k == 1, inSession(at: head.atUs) {
+                advance(stream: k)
+                continue
+            }
+            front = best?.0
+            frontSource = best?.1 ?? -1
+            return
         }
-        front = best?.0
-        frontSource = best?.1 ?? -1
+    }
+
+    /// Whether a session stream is between its open and its home at `time`: its next entry is
+    /// the home that ends a session (a session stream gives an open, then its home).
+    private func inSession(at time: Microseconds) -> Bool {
+        heads.indices.dropFirst(2).contains { k in
+            guard let head = heads[k], case .script(.home) = head.what else { return false }
+            return head.atUs > time
+        }
     }
 
     /// Takes `front`.
