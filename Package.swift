@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "memprof-serve", targets: ["memprof-serve"]),
         .library(name: "MemprofCore", targets: ["MemprofCore"]),
         .library(name: "MemprofInput", targets: ["MemprofInput"]),
+        .library(name: "MemprofYAMLReader", targets: ["MemprofYAMLReader"]),
         .library(name: "MemprofWorkload", targets: ["MemprofWorkload"]),
         .library(name: "MemprofReport", targets: ["MemprofReport"]),
         .library(name: "MemprofReportReader", targets: ["MemprofReportReader"]),
@@ -47,17 +48,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
-    // Layers: a target depends only on layers above its own, or on one listed before it in its
-    // layer (no back-edges):
-    //   1. MemprofCore (the simulation), MemprofOutput (bytes out), MemprofProfile (samples as data),
-    //      MemprofInput (text in)
-    //   2. MemprofWorkload (the workload format), MemprofReport (the report model), MemprofReportReader,
-    //      MemprofSampler
-    //   3. renderers: MemprofTrace, MemprofHTML (neither depends on the other)
-    //   4. MemprofRun (one run), MemprofCompare, MemprofBudgets, MemprofField, MemprofExport, MemprofServe,
-    //      MemprofFleet, MemprofCalibrate
-    //   5. MemprofCommandLine (what the executables share)
-    //   6. the executables: memprof, memprof-serve, memprof-bench, memprof-bench-sampler
+    // Layers: the table under the README's "Layout" is the one list; scripts/check-manifest.sh holds
+    // every target to it (each depends only on its own row and those above).
     targets: [
         // How output leaves memprof: the one JSON writer, the one YAML writer, escapers, JUnit XML,
         // files written whole.
@@ -75,21 +67,26 @@ let package = Package(
             name: "MemprofCore",
             dependencies: [.product(name: "HeapModule", package: "swift-collections")]
         ),
-        // How input enters memprof: the files it opens (regular files only), and one reader per
-        // format: YAML (and JSON written as YAML) checked and composed into one tree (from
-        // libyaml's events: Yams for its C module `CYaml` and its scalar constructors, not its
-        // composer) with located errors, the node reader every YAML file is read through, the
-        // strict JSON scanner (report.json, `.ips`), and quantities.
+        // How input enters memprof: the files it opens (regular files only), their text checked
+        // as UTF-8, the strict JSON scanner (report.json, `.ips`), quantities, and located errors.
         .target(
             name: "MemprofInput",
-            dependencies: ["MemprofPlatform", "MemprofCore", "MemprofOutput", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MemprofPlatform", "MemprofCore", "MemprofOutput"]
+        ),
+        // YAML (and JSON written as YAML) composed into one tree (from libyaml's events: Yams for
+        // its C module `CYaml` and its scalar constructors, not its composer) with located errors,
+        // and the node reader every YAML file is read through. Apart from MemprofInput so that
+        // what reads only JSON (the report reader, `memprof-serve`) does not link Yams.
+        .target(
+            name: "MemprofYAMLReader",
+            dependencies: ["MemprofCore", "MemprofInput", .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "MemprofInputTests", dependencies: ["MemprofInput", "MemprofCore", "MemprofOutput", "MemprofPlatform"]),
-        // The workload format: YAML/JSON text to a validated `Workload`, with located errors, and
-        // how much work a workload describes.
+        // The workload format: YAML/JSON text to a validated `Workload`, with located errors, how
+        // much work a workload describes, and `WorkloadSource`, the one way commands load one.
         .target(
             name: "MemprofWorkload",
-            dependencies: ["MemprofCore", "MemprofInput", "CCrypto"]
+            dependencies: ["MemprofCore", "MemprofInput", "MemprofYAMLReader", "CCrypto"]
         ),
         // The report model (`memprof.report/1`), built from a simulation, and its JSON form.
         .target(
@@ -153,7 +150,7 @@ let package = Package(
         .executableTarget(name: "memprof-example-c", dependencies: ["CProfilingChannel"], cSettings: [.unsafeFlags(["-g", "-fno-omit-frame-pointer"])]),
         .executableTarget(name: "memprof-example-swift"),
         // Work kernels, the work registry, the sampler's Swift API and `SampledWorkPerformer`, and
-        // `WorkloadSource`: workloads checked against the kernels and programs this build can run.
+        // `WorkloadSource.thisBuild`: workloads checked against the kernels and programs this build can run.
         .target(name: "MemprofSampler", dependencies: ["CSampler", "MemprofCore", "MemprofProfile", "CDwarf",
                                                       "MemprofWorkload"]),
         // elfutils' libdw (Debian's libdw-dev): function names and file:line from ELF and DWARF.
@@ -174,7 +171,7 @@ let package = Package(
                                                    "MemprofReportReader", "MemprofProfile", "MemprofTrace", "MemprofHTML", "MemprofInput", "MemprofSampler"]),
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
         // Also Yams' public composer: `YAMLTree` is held to its nodes, marks and errors.
-        .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload", "MemprofCore", "MemprofInput", "MemprofTestSupport",
+        .testTarget(name: "MemprofWorkloadTests", dependencies: ["MemprofWorkload", "MemprofCore", "MemprofInput", "MemprofYAMLReader", "MemprofTestSupport",
                                                         .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "MemprofReportTests", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofWorkload", "MemprofTestSupport", "MemprofCore", "MemprofOutput"]),
         // Comparing two reports (read and measured by MemprofReportReader): thresholds, verdicts, and the
@@ -182,13 +179,14 @@ let package = Package(
         .target(
             name: "MemprofCompare",
             dependencies: ["MemprofReportReader", "MemprofCore", "MemprofReport", "MemprofProfile", "MemprofHTML", "MemprofOutput",
-                           "MemprofInput"]
+                           "MemprofInput", "MemprofYAMLReader"]
         ),
         // Absolute budgets on a report (`memprof check`): the budget file, the check, the events
         // behind a broken budget, and the check's outputs.
         .target(
             name: "MemprofBudgets",
-            dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofCore", "MemprofReport", "MemprofOutput", "MemprofHTML", "MemprofInput"]
+            dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofCore", "MemprofReport", "MemprofOutput", "MemprofHTML", "MemprofInput",
+                           "MemprofYAMLReader"]
         ),
         // A report in other viewers' formats (`memprof export`): trace, speedscope, folded, gzipped pprof.
         .target(name: "MemprofExport", dependencies: ["MemprofReportReader", "MemprofReport", "MemprofProfile", "MemprofTrace", "MemprofField", "MemprofOutput", "CZlib"]),
@@ -244,7 +242,7 @@ let package = Package(
         .target(name: "MemprofFleet",
                 dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare", "MemprofBudgets",
                                "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", "MemprofInput",
-                               "MemprofReportReader"]),
+                               "MemprofYAMLReader", "MemprofReportReader"]),
         .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofField", "MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler", "MemprofOutput"]),
         // Calibration (spec §13): a sweep's unknown parameters fitted to a team's MetricKit field by
         // the method of simulated moments, each evaluation a fleet sweep on common seeds;
@@ -257,7 +255,7 @@ let package = Package(
         // Fuzz targets over every parser of untrusted input, and a seeded mutation loop;
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).
         .target(name: "MemprofFuzz", dependencies: ["MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofBudgets", "MemprofRun",
-                                                    "MemprofReport", "MemprofCore", "MemprofFleet", "MemprofInput", "MemprofField",
+                                                    "MemprofReport", "MemprofCore", "MemprofFleet", "MemprofInput", "MemprofYAMLReader", "MemprofField",
                                                     "MemprofCalibrate"]),
         .executableTarget(name: "memprof-fuzz", dependencies: ["MemprofFuzz"]),
     ],

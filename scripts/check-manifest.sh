@@ -6,7 +6,9 @@
 # not declared, so they are not counted. The system's C library (Glibc, Darwin, Musl) is imported
 # by MemprofPlatform alone, which re-exports it: any other import of it is a difference too.
 # The README's table of layers must agree with the targets' dependencies (each target in one row,
-# depending only on its own row and those above). Prints every difference and exits 1 when there is one.
+# depending only on its own row and those above). memprof-serve must not link, even through another
+# target, what it does not serve (Yams, the workload format, libcrypto, the sampler, libdw).
+# Prints every difference and exits 1 when there is one.
 #   scripts/check-manifest.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -105,6 +107,25 @@ for target in package["targets"]:
         if name in layer_of and layer_of[name][0] > own[0]:
             problems.append(f"README's layers: {target['name']} ({own[1]}) depends on {name}, "
                             f"which is below it ({layer_of[name][1]})")
+
+# What an executable must not link: memprof-serve serves reports (read as JSON) and pages, so
+# neither the YAML reader and Yams, the workload format and libcrypto, nor the sampler and libdw.
+must_not_link = {"memprof-serve": {"Yams", "MemprofYAMLReader", "MemprofWorkload", "CCrypto", "MemprofSampler",
+                                   "CSampler", "CDwarf"}}
+by_name = {t["name"]: t for t in package["targets"]}
+def linked(name, seen):
+    for dep in by_name[name].get("dependencies", []):
+        if "product" in dep:
+            seen.add(dep["product"][0])
+            continue
+        dep_name = (dep.get("byName") or dep.get("target"))[0]
+        if dep_name in by_name and dep_name not in seen:
+            seen.add(dep_name)
+            linked(dep_name, seen)
+    return seen
+for executable, forbidden in must_not_link.items():
+    for module in sorted(linked(executable, set()) & forbidden):
+        problems.append(f"{executable} links {module}, which it does not serve")
 
 for p in problems:
     print(f"check-manifest: {p}")

@@ -3,6 +3,7 @@ import Foundation
 import MemprofCompare
 import MemprofCore
 import MemprofInput
+import MemprofYAMLReader
 import MemprofOutput
 import MemprofReport
 
@@ -147,10 +148,11 @@ public struct Budget: Sendable, Equatable {
         func bound(_ v: NodeReader) throws -> Double {
             guard kind == nil else {
                 // A mean of counts is fractional (0.3 kills a day): any number, not a whole one.
-                return try MetricValues.number(v, kind: statistic == "mean" && kind == .count ? nil : kind)
+                let unit = statistic == "mean" && kind == .count ? nil : kind
+                return try v.value { MetricValues.number($0, kind: unit) }
             }
             let text = try v.string()
-            let share = text.hasSuffix("%") ? try MetricValues.percent(v) : try MetricValues.number(v, kind: nil)
+            let share = text.hasSuffix("%") ? try v.value(Quantity.percent) : try v.value { MetricValues.number($0, kind: nil) }
             guard (0...1).contains(share) else { throw v.error("a share is from 0% to 100%") }
             return share
         }

@@ -102,7 +102,7 @@ public enum FleetMetricKit {
     /// overrides; `memprof-custom` when the workload cannot be loaded here (a file moved away).
     static func identity(workload: String, overrides: [FleetResult.Override]) -> FieldIdentity {
         let changes = overrides.map { WorkloadOverride(keyPath: $0.keyPath, value: $0.value, origin: .init(file: "fleet.json")) }
-        if let loaded = try? WorkloadSource.load(workload, overrides: changes) {
+        if let loaded = try? WorkloadSource.thisBuild.load(workload, overrides: changes) {
             return FieldIdentity.of(loaded.workload.device)
         }
         if let name = overrides.last(where: { $0.keyPath == "device" })?.value, let device = Device.preset(named: name) {

@@ -1,6 +1,7 @@
 import MemprofCore
 import MemprofField
 import MemprofInput
+import MemprofYAMLReader
 import MemprofWorkload
 
 /// A sweep file's `calibrate:` section: what `memprof calibrate` fits to the field. `memprof

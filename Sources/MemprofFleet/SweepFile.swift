@@ -1,5 +1,6 @@
 import Foundation
 import MemprofInput
+import MemprofYAMLReader
 import MemprofOutput
 import MemprofWorkload
 
@@ -81,7 +82,7 @@ public struct SweepFile: Sendable, Equatable {
         case .success(let bytes):
             // A UTF-8 byte order mark (some editors write one) is not part of the text.
             let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
-            text = try YAMLText.decode(Data(body), file: path)
+            text = try InputText.decode(Data(body), file: path)
         case .failure(.missing):
             guard let builtin = BuiltinSweeps.named(path) else { throw BuiltinSweeps.unknown(path) }
             return try parse(builtin, file: "builtin:\(path)")

@@ -89,7 +89,7 @@ public struct SweepPlan: Sendable {
         let fixed = sweep.set + fixed
         self.fixed = fixed
         do {
-            base = try WorkloadSource.load(sweep.workload, overrides: fixed)
+            base = try WorkloadSource.thisBuild.load(sweep.workload, overrides: fixed)
         } catch let error as WorkloadError where error.line == 0 && error.file == sweep.workload {
             throw WorkloadError(file: sweep.file, line: sweep.workloadLine, column: sweep.workloadColumn,
                                 keyPath: "workload", message: error.message)
@@ -100,7 +100,7 @@ public struct SweepPlan: Sendable {
         }
         cells = try combos.enumerated().map { index, overrides in
             Cell(index: index, overrides: overrides,
-                 workload: try WorkloadSource.load(sweep.workload, overrides: fixed + overrides))
+                 workload: try WorkloadSource.thisBuild.load(sweep.workload, overrides: fixed + overrides))
         }
     }
 

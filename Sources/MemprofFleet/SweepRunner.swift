@@ -3,6 +3,7 @@ import Foundation
 import MemprofCompare
 import MemprofCore
 import MemprofSampler
+import MemprofWorkload
 import Synchronization
 
 /// The metrics of a sweep, as columns: every metric `compare` knows (summary and per app), by
@@ -297,7 +298,7 @@ final class ThreadInputs: @unchecked Sendable {
         if let copy = loaded[cell] { return copy }
         let plan = plan
         let copy: Workload
-        if let again = try? WorkloadSource.load(plan.sweep.workload, overrides: plan.fixed + plan.cells[cell].overrides),
+        if let again = try? WorkloadSource.thisBuild.load(plan.sweep.workload, overrides: plan.fixed + plan.cells[cell].overrides),
            again.sha256 == shared.sha256, again.workload == shared.workload {
             copy = again.workload
         } else {

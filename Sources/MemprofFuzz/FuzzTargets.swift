@@ -6,6 +6,7 @@ import MemprofCore
 import MemprofField
 import MemprofFleet
 import MemprofInput
+import MemprofYAMLReader
 import MemprofReport
 import MemprofReportReader
 import MemprofRun
@@ -31,7 +32,7 @@ public enum FuzzTargets {
     /// The workload parser (YAML and JSON) and the up-front work estimate; workloads that pass
     /// both and are small are also simulated, so the engine sees whatever the parser lets through.
     public static let workload = FuzzTarget(name: "workload", run: { data in
-        guard let text = try? YAMLText.decode(data, file: "fuzz.yaml"),
+        guard let text = try? InputText.decode(data, file: "fuzz.yaml"),
               let loaded = try? WorkloadLoader.parse(text, file: "fuzz.yaml") else { return false }
         let estimate = WorkEstimate(loaded.workload)
         guard (try? estimate.check(.default, file: "fuzz.yaml")) != nil else { return false }
@@ -51,7 +52,7 @@ public enum FuzzTargets {
     /// file is read through: each node is read as every kind of value a file may hold (a
     /// bounded number of nodes, so an alias bomb is not walked to its end).
     public static let yaml = FuzzTarget(name: "yaml", run: { data in
-        guard let text = try? YAMLText.decode(data, file: "y.yaml"),
+        guard let text = try? InputText.decode(data, file: "y.yaml"),
               let root = try? NodeReader.root(of: text, file: "y.yaml") else { return false }
         var pending = [root]
         var visits = 0
@@ -76,7 +77,7 @@ public enum FuzzTargets {
     /// The sweep file (spec §12), and the plan of its cells (each cell's workload loaded and
     /// checked) when the matrix is small.
     public static let sweep = FuzzTarget(name: "sweep", run: { data in
-        guard let text = try? YAMLText.decode(data, file: "s.yaml"),
+        guard let text = try? InputText.decode(data, file: "s.yaml"),
               let sweep = try? SweepFile.parse(text, file: "s.yaml") else { return false }
         let cells = sweep.axes.reduce(1) { $0 * max(1, $1.values.count) }
         if cells <= 8 { _ = try? SweepPlan(sweep: sweep, shard: SweepPlan.Shard(index: 1, count: 2)) }
@@ -151,7 +152,7 @@ public enum FuzzTargets {
 
     /// `compare --thresholds`: the file, and its patterns checked against a report's metrics.
     public static let thresholds = FuzzTarget(name: "thresholds", run: { data in
-        guard let text = try? YAMLText.decode(data, file: "t.yaml"),
+        guard let text = try? InputText.decode(data, file: "t.yaml"),
               let t = try? Thresholds.parse(yaml: text, file: "t.yaml") else { return false }
         for path in Seeds.metricPaths.prefix(50) { _ = t.effective(for: path, kind: MetricKind.of(path)) }
         return (try? t.checkPatterns(against: Seeds.metricPaths)) != nil
@@ -161,7 +162,7 @@ public enum FuzzTargets {
 
     /// `check --budget`: the file, and the check of a report against it.
     public static let budget = FuzzTarget(name: "budget", run: { data in
-        guard let text = try? YAMLText.decode(data, file: "b.yaml"),
+        guard let text = try? InputText.decode(data, file: "b.yaml"),
               let budget = try? Budget.parse(yaml: text, file: "b.yaml"),
               let report = Seeds.smallReport,
               let check = try? BudgetChecker.check(report, against: budget) else { return false }

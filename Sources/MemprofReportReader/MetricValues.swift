@@ -2,25 +2,10 @@ import Foundation
 import MemprofInput
 import MemprofOutput
 
-/// Values in a metric's unit, in thresholds and budget files and compare's options: read by the
-/// one unit parser of memprof (`Quantity`, MemprofInput), in the unit of the metric's kind.
+/// Values in a metric's unit, in thresholds and budget files (a node's `value(_:)` with
+/// ``number(_:kind:)``) and compare's options: read by the one unit parser of memprof
+/// (`Quantity`, MemprofInput), in the unit of the metric's kind.
 public enum MetricValues {
-    /// `5%` → 0.05; a fraction is always written with `%`.
-    public static func percent(_ node: NodeReader) throws -> Double {
-        switch Quantity.percent(try node.string()) {
-        case .success(let v): return v
-        case .failure(let e): throw node.error(e.message)
-        }
-    }
-
-    /// A value in the unit of a metric (see ``number(_:kind:)-(String,_)``), read from a node.
-    public static func number(_ node: NodeReader, kind: MetricKind?) throws -> Double {
-        switch number(try node.string(), kind: kind) {
-        case .success(let v): return v
-        case .failure(let e): throw node.error(e.message)
-        }
-    }
-
     /// `5%` from the command line.
     public static func percent(_ text: String, option: String) throws -> Double {
         switch Quantity.percent(text) {

@@ -15,7 +15,7 @@ import MemprofWorkload
 /// (MemprofSampler), and writes report.json, report.html, trace.json and, with samples, the stack
 /// files into a report folder, replaced whole or not at all:
 ///
-///     let loaded = try WorkloadSource.load("phone-day")
+///     let loaded = try WorkloadSource.thisBuild.load("phone-day")
 ///     let artifacts = try RunPipeline.run(RunRequest(workload: loaded), writingTo: "Reports/phone-day", updatingIndex: true)
 ///     print(artifacts.summary(folder: "Reports/phone-day"))
 public enum RunPipeline {

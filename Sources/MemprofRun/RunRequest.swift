@@ -16,7 +16,7 @@ public struct RunRequest {
         public static let `default` = Sampling.rate(SamplerOptions.defaultRateHz)
     }
 
-    /// The workload, as `WorkloadSource.load(_:overrides:limits:)` (MemprofSampler) returns it (with its text's SHA-256 and source).
+    /// The workload, as `WorkloadSource.load(_:overrides:limits:)` (MemprofWorkload) returns it (with its text's SHA-256 and source).
     public var workload: LoadedWorkload
     /// How the workload's background `work` is run and sampled.
     public var sampling: Sampling

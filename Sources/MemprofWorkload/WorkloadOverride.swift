@@ -1,5 +1,6 @@
 import MemprofCore
 import MemprofInput
+import MemprofYAMLReader
 
 /// One change to a workload's keys before it is validated: `memprof run --set apps.mail.launch.footprint=60MB`,
 /// `--device`, `--policy`, and every axis of a sweep's `matrix` (spec §12) are overrides.

@@ -1,6 +1,7 @@
 import Foundation
 import MemprofCore
 import MemprofInput
+import MemprofYAMLReader
 
 extension WorkloadParser {
     static let appKeys = ["name", "launch", "resumeTime", "growth", "maxFootprint", "minFootprint", "onBackground",

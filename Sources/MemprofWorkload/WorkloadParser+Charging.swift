@@ -1,5 +1,6 @@
 import MemprofCore
 import MemprofInput
+import MemprofYAMLReader
 
 extension WorkloadParser {
     /// `charging: [{from: 23h, to: 31h}, ...]`: when the phone is on its charger, counted from the

@@ -1,5 +1,6 @@
 import MemprofCore
 import MemprofInput
+import MemprofYAMLReader
 
 extension WorkloadParser {
     /// `policy: {freezeDailyBudget: SIZE}`: the `xnu` freezer's daily budget of writes to flash

@@ -1,5 +1,6 @@
 import MemprofCore
 import MemprofInput
+import MemprofYAMLReader
 
 /// A workload that runs, but not as its author may think: a declared time or footprint that
 /// cannot fit its limit. Located like `WorkloadError`; `validate` and `run` print it and go on.

@@ -1,5 +1,6 @@
 import MemprofCore
 import MemprofInput
+import MemprofYAMLReader
 
 extension WorkloadParser {
     static let processKeys = ["name", "kind", "band", "resident", "highWaterMark", "memoryLimit", "extensionPoint", "app", "push"]

@@ -1,5 +1,6 @@
 import MemprofCore
 import MemprofInput
+import MemprofYAMLReader
 
 extension WorkloadParser {
     static let actionKeys = ["open", "home", "interrupt", "quit", "push", "allocate", "free", "memoryWarning",

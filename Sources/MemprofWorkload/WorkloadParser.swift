@@ -1,5 +1,6 @@
 import MemprofCore
 import MemprofInput
+import MemprofYAMLReader
 
 /// Says why the program at a path (as a workload wrote it) cannot be run as work, or nil.
 public typealias ProgramCheck = @Sendable (_ path: String) -> String?

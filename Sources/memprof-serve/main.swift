@@ -6,7 +6,7 @@ import MemprofServe
 
 /// `memprof-serve`: the server behind `memprof serve`, a binary of its own so that Hummingbird
 /// and SwiftNIO are not built into `memprof` (`memprof serve ARGS` runs `memprof-serve ARGS`).
-struct ServeCommand: AsyncParsableCommand {
+struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memprof serve",
         abstract: "Serve a reports folder over HTTP, read-only, with an index of runs.",
@@ -58,13 +58,13 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 @main
-enum Main {
+enum ServerMain {
     static func main() async {
         do {
-            let command = try ServeCommand.parse()
+            let command = try ServerCommand.parse()
             try await command.run()
         } catch {
-            CommandMain.fail(error, as: ServeCommand.self)
+            CommandMain.fail(error, as: ServerCommand.self)
         }
     }
 }

@@ -22,7 +22,7 @@ struct ValidateCommand: ParsableCommand {
         let limits = try workLimits.limits
         for path in workloads {
             do {
-                let loaded = try WorkloadSource.load(path, limits: limits)
+                let loaded = try WorkloadSource.thisBuild.load(path, limits: limits)
                 printWarnings(loaded.warnings)
                 try StandardStream.out("\(path): ok (\(loaded.workload.name), \(loaded.workload.apps.count) apps, "
                     + "\(loaded.workload.script.count) script entries)\n")

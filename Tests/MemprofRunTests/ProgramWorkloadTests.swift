@@ -31,7 +31,7 @@ import Testing
     }
 
     func load(_ text: String) throws -> LoadedWorkload {
-        try WorkloadSource.load(try Scratch.write(text, name: "userprog.yaml").path)
+        try WorkloadSource.thisBuild.load(try Scratch.write(text, name: "userprog.yaml").path)
     }
 
     /// What `validate` and `run` say about a bad command: the same located error, exit status 2.
@@ -48,7 +48,7 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: plain.path)
         let text = workload(command.replacingOccurrences(of: "NOT-EXECUTABLE", with: plain.path))
         let file = try Scratch.write(text, name: "bad.yaml")
-        let error = try #require(throws: WorkloadError.self) { try WorkloadSource.load(file.path) }
+        let error = try #require(throws: WorkloadError.self) { try WorkloadSource.thisBuild.load(file.path) }
         #expect(error.line == 9 && error.keyPath.hasPrefix("apps.mail.fetch.work.command"))
         #expect("\(error)".contains(message), "\(error)")
         // The binary: validate and run refuse it alike, with exit status 2 and nothing written.

@@ -14,7 +14,7 @@ import Testing
     /// checks through the binary.
     @Test(arguments: BuiltinWorkloads.all.map(\.name))
     func everyBuiltinMatchesItsBaseline(name: String) throws {
-        let run = try ScratchRun(RunRequest(workload: try WorkloadSource.load(name), sampling: .unsampled))
+        let run = try ScratchRun(RunRequest(workload: try WorkloadSource.thisBuild.load(name), sampling: .unsampled))
         let json = try #require(run.files["report.json"])
         let baseline = try Data(contentsOf: Repository.baseline(name))
         let difference = try Snapshot.difference(json, baseline)
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func aRunWithoutWorkWritesTheThreeFilesInOrder() throws {
-        let run = try ScratchRun(RunRequest(workload: try WorkloadSource.load("ipad-afternoon")))
+        let run = try ScratchRun(RunRequest(workload: try WorkloadSource.thisBuild.load("ipad-afternoon")))
         #expect(run.artifacts.fileNames == ["report.json", "report.html", "trace.json"])
         #expect(run.listing == ["report.html", "report.json", "trace.json"])
         #expect(run.artifacts.profile == nil)
@@ -33,7 +33,7 @@ import Testing
 
     @Test func timingsAreReportedPerFile() throws {
         nonisolated(unsafe) var seen: [String] = []
-        var request = RunRequest(workload: try WorkloadSource.load("ipad-afternoon"))
+        var request = RunRequest(workload: try WorkloadSource.thisBuild.load("ipad-afternoon"))
         request.timings = { name, ms, bytes in
             #expect(ms >= 0 && bytes > 0)
             seen.append(name)
@@ -59,7 +59,7 @@ import Testing
               - {at: 0s, open: mail}
             """, name: "k.yaml")
         #expect {
-            _ = try WorkloadSource.load(file.path)
+            _ = try WorkloadSource.thisBuild.load(file.path)
         } throws: { error in
             let e = error as? WorkloadError
             return e?.line == 9 && e?.exitStatus == ExitStatus.badInput && (e?.message.contains("upload") ?? false)
@@ -71,7 +71,7 @@ import Testing
 @Suite struct EventLogTests {
     func run(_ log: EventLog) throws -> (report: [String: Any], files: [String: Data]) {
         // A workload without real work: its report.html and trace.json hold no measured times.
-        var request = RunRequest(workload: try WorkloadSource.load("ipad-afternoon"), sampling: .unsampled)
+        var request = RunRequest(workload: try WorkloadSource.thisBuild.load("ipad-afternoon"), sampling: .unsampled)
         request.eventLog = log
         let files = try ScratchRun(request).files
         let json = try JSONSerialization.jsonObject(with: try #require(files["report.json"])) as? [String: Any]

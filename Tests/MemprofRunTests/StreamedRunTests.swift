@@ -24,7 +24,7 @@ import Testing
     /// samples track differ from run to run and are left out of the comparison).
     @Test(arguments: BuiltinWorkloads.all.map(\.name), EventLog.allCases)
     func streamedFilesEqualTheWholeRunsFiles(name: String, log: EventLog) throws {
-        var request = RunRequest(workload: try WorkloadSource.load(name), sampling: .unsampled)
+        var request = RunRequest(workload: try WorkloadSource.thisBuild.load(name), sampling: .unsampled)
         request.eventLog = log
         _ = try Self.expectStreamedEqualsWhole(request)
     }
@@ -38,7 +38,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("long.yaml")
         try Self.longWorkload(policy: policy).write(to: file, atomically: true, encoding: .utf8)
-        let request = RunRequest(workload: try WorkloadSource.load(file.path), sampling: .unsampled)
+        let request = RunRequest(workload: try WorkloadSource.thisBuild.load(file.path), sampling: .unsampled)
         let whole = try Self.expectStreamedEqualsWhole(request)
         #expect(whole.events.count > 40_000)
         #expect(whole.jetsamEvents.count > 100)
@@ -51,7 +51,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("processes.yaml")
         try WorkloadFixtures.processes.write(to: file, atomically: true, encoding: .utf8)
-        let whole = try Self.expectStreamedEqualsWhole(RunRequest(workload: try WorkloadSource.load(file.path),
+        let whole = try Self.expectStreamedEqualsWhole(RunRequest(workload: try WorkloadSource.thisBuild.load(file.path),
                                                                   sampling: .unsampled))
         // The apps compress at a ratio of 1, so suspended ones keep their footprints in RAM.
         // 30 s: wifianalyticsd (7 MB over its 6 MB mark) dies under pressure. 40 s: maps needs

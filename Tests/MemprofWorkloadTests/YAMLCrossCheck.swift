@@ -1,4 +1,5 @@
 @testable import MemprofInput
+@testable import MemprofYAMLReader
 import Yams
 
 /// Composes text both ways, with Yams' public API (`Yams.compose(yaml:, .basic)`) and into a

@@ -2,6 +2,7 @@ import Foundation
 import MemprofCore
 import Testing
 @testable import MemprofInput
+@testable import MemprofYAMLReader
 @testable import MemprofWorkload
 
 /// Every YAML input (workloads with or without overrides, sweep, thresholds and budget files) is
@@ -111,7 +112,7 @@ import Testing
                         bytes = Array(lines.joined(separator: [UInt8(ascii: "\n")]))
                     }
                 }
-                guard let mutated = try? YAMLText.decode(Data(bytes), file: "m.yaml") else { continue }
+                guard let mutated = try? InputText.decode(Data(bytes), file: "m.yaml") else { continue }
                 let difference = YAMLCrossCheck.difference(mutated)
                 #expect(difference == nil, "\(difference ?? "") in:\n\(mutated)")
                 if difference != nil { return }

@@ -2,6 +2,7 @@ import MemprofReportReader
 import Foundation
 import MemprofCore
 import MemprofInput
+import MemprofYAMLReader
 import MemprofOutput
 
 /// How much a metric may move before it counts as worse (or better).
@@ -129,9 +130,9 @@ public struct Thresholds: Sendable, Equatable {
         var result = base
         let root = try NodeReader.root(of: text, file: file)
         let top = try root.mapping(allowed: ["threshold", "countThreshold", "minDelta", "metrics"])
-        if let v = top["threshold"] { result.relative = try MetricValues.percent(v) }
-        if let v = top["countThreshold"] { result.countRelative = try MetricValues.percent(v) }
-        if let v = top["minDelta"] { result.minDelta = try MetricValues.number(v, kind: nil) }
+        if let v = top["threshold"] { result.relative = try v.value(Quantity.percent) }
+        if let v = top["countThreshold"] { result.countRelative = try v.value(Quantity.percent) }
+        if let v = top["minDelta"] { result.minDelta = try v.value { MetricValues.number($0, kind: nil) } }
         if let metrics = top["metrics"] {
             for (path, ruleNode) in try metrics.namedEntries() {
                 guard path.hasPrefix("summary.") || path.hasPrefix("apps.") else {
@@ -139,8 +140,8 @@ public struct Thresholds: Sendable, Equatable {
                 }
                 let fields = try ruleNode.mapping(allowed: ["threshold", "minDelta", "ignore", "direction"])
                 var rule = Rule()
-                if let v = fields["threshold"] { rule.relative = try MetricValues.percent(v) }
-                if let v = fields["minDelta"] { rule.minDelta = try MetricValues.number(v, kind: MetricKind.of(path)) }
+                if let v = fields["threshold"] { rule.relative = try v.value(Quantity.percent) }
+                if let v = fields["minDelta"] { rule.minDelta = try v.value { MetricValues.number($0, kind: MetricKind.of(path)) } }
                 if let v = fields["ignore"] { rule.ignore = try v.bool() }
                 if let v = fields["direction"] {
                     rule.direction = MetricDirection(rawValue: try v.choice(MetricDirection.allCases.map(\.rawValue),

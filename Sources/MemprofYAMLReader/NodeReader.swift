@@ -1,4 +1,5 @@
 import MemprofCore
+import MemprofInput
 import Yams
 
 /// A YAML node with its key path, that reads typed values and throws located errors
@@ -302,11 +303,17 @@ public struct NodeReader {
         return value
     }
 
-    public func duration() throws -> Microseconds {
-        switch Quantity.duration(try string()) {
+    /// The node's text read by `parse` (`Quantity.percent`, a metric's unit...), its failure
+    /// located at the node.
+    public func value<T>(_ parse: (String) -> Result<T, QuantityError>) throws -> T {
+        switch parse(try string()) {
         case .success(let v): return v
         case .failure(let e): throw error(e.message)
         }
+    }
+
+    public func duration() throws -> Microseconds {
+        try value(Quantity.duration)
     }
 
     public func positiveDuration() throws -> Microseconds {
@@ -316,17 +323,11 @@ public struct NodeReader {
     }
 
     public func size() throws -> Bytes {
-        switch Quantity.size(try string()) {
-        case .success(let v): return v
-        case .failure(let e): throw error(e.message)
-        }
+        try value(Quantity.size)
     }
 
     public func rate() throws -> Rate {
-        switch Quantity.rate(try string()) {
-        case .success(let v): return v
-        case .failure(let e): throw error(e.message)
-        }
+        try value(Quantity.rate)
     }
 
     /// One of `choices`, with a suggestion when it is close to one.
