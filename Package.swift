@@ -152,7 +152,7 @@ let package = Package(
         // Work kernels, the work registry, the sampler's Swift API and `SampledWorkPerformer`, and
         // `WorkloadSource.thisBuild`: workloads checked against the kernels and programs this build can run.
         .target(name: "MemprofSampler", dependencies: ["CSampler", "MemprofCore", "MemprofProfile", "CDwarf",
-                                                      "MemprofWorkload"]),
+                                                      "MemprofWorkload", "MemprofPlatform"]),
         // elfutils' libdw (Debian's libdw-dev): function names and file:line from ELF and DWARF.
         .systemLibrary(name: "CDwarf", pkgConfig: "libdw", providers: [.apt(["libdw-dev"])]),
         // Sampled vs unsampled runs of one kernel in one process: the sampler's overhead.
@@ -166,7 +166,7 @@ let package = Package(
         .executableTarget(name: "memprof-bench", dependencies: ["MemprofCore", "MemprofReport"]),
         // What every test target shares: one process runner, the repository, scratch folders,
         // report fixtures and snapshot comparison. Used by tests only.
-        .target(name: "MemprofTestSupport", dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport"]),
+        .target(name: "MemprofTestSupport", dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofPlatform"]),
         .testTarget(name: "MemprofRunTests", dependencies: ["MemprofRun", "MemprofTestSupport", "MemprofWorkload", "MemprofOutput", "MemprofCore", "MemprofReport",
                                                    "MemprofReportReader", "MemprofProfile", "MemprofTrace", "MemprofHTML", "MemprofInput", "MemprofSampler"]),
         .testTarget(name: "MemprofCoreTests", dependencies: ["MemprofCore"]),
@@ -197,7 +197,9 @@ let package = Package(
                                                       .product(name: "Yams", package: "Yams")],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MemprofCLITests", dependencies: ["MemprofPlatform", "MemprofReportReader", "MemprofReport", "MemprofTestSupport"]),
-        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport", "MemprofCore", "MemprofTrace", "MemprofOutput", "MemprofWorkload", "MemprofHTML", "MemprofTestSupport", "MemprofInput", "MemprofProfile"]),
+        .testTarget(name: "MemprofCompareTests", dependencies: ["MemprofReportReader", "MemprofCompare", "MemprofBudgets", "MemprofExport", "MemprofReport",
+                                                        "MemprofCore", "MemprofTrace", "MemprofOutput", "MemprofWorkload", "MemprofHTML",
+                                                        "MemprofTestSupport", "MemprofInput", "MemprofProfile"]),
         .testTarget(
             name: "MemprofProfileTests", dependencies: ["MemprofProfile", "MemprofTestSupport"],
             resources: [.copy("Fixtures")]),
@@ -214,7 +216,7 @@ let package = Package(
         .target(
             name: "MemprofServe",
             dependencies: [
-                "MemprofHTML",
+                "MemprofHTML", "MemprofPlatform",
                 .product(name: "Hummingbird", package: "hummingbird", condition: serve),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: serve),
                 .product(name: "NIOCore", package: "swift-nio", condition: serve),
@@ -232,7 +234,8 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "MemprofHTMLTests", dependencies: ["MemprofHTML", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofOutput", "MemprofProfile"]),
-        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofReportReader", "MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput", "MemprofTestSupport", "MemprofCore", "MemprofReport"]),
+        .testTarget(name: "MemprofTraceTests", dependencies: ["MemprofReportReader", "MemprofTrace", "MemprofWorkload", "MemprofProfile", "MemprofOutput",
+                                                      "MemprofTestSupport", "MemprofCore", "MemprofReport"]),
         .testTarget(name: "MemprofServeTests", dependencies: ["MemprofPlatform",
             "MemprofServe", "MemprofTestSupport", "MemprofCore", "MemprofReport",
             .product(name: "NIOCore", package: "swift-nio", condition: serve), .product(name: "NIOEmbedded", package: "swift-nio", condition: serve),
@@ -243,7 +246,9 @@ let package = Package(
                 dependencies: ["MemprofCore", "MemprofWorkload", "MemprofReport", "MemprofCompare", "MemprofBudgets",
                                "MemprofSampler", "MemprofOutput", "MemprofHTML", "MemprofField", "MemprofInput",
                                "MemprofYAMLReader", "MemprofReportReader"]),
-        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofField", "MemprofWorkload", "MemprofCompare", "MemprofReportReader", "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler", "MemprofOutput"]),
+        .testTarget(name: "MemprofFleetTests", dependencies: ["MemprofFleet", "MemprofField", "MemprofWorkload", "MemprofCompare", "MemprofReportReader",
+                                                      "MemprofReport", "MemprofTestSupport", "MemprofCore", "MemprofInput", "MemprofSampler",
+                                                      "MemprofOutput"]),
         // Calibration (spec §13): a sweep's unknown parameters fitted to a team's MetricKit field by
         // the method of simulated moments, each evaluation a fleet sweep on common seeds;
         // calibration.json and the calibrated sweep.

@@ -13,6 +13,19 @@ echo "== format (.swift-format, scripts/check-format.sh)"
 echo "== manifest (each target declares what it imports, scripts/check-manifest.sh)"
 ./scripts/check-manifest.sh
 
+echo "== elsewhere than Linux (a uname that says Darwin): one sentence and the container command, as the README says"
+fake="$(mktemp -d)"
+printf '#!/bin/sh\necho Darwin\n' >"$fake/uname"
+chmod +x "$fake/uname"
+for script in memprof test.sh; do
+    if said="$(PATH="$fake:$PATH" "./scripts/$script" run 2>&1)"; then echo "scripts/$script ran on Darwin"; exit 1; fi
+    container="$(tail -1 <<<"$said" | sed 's/^ *//')"
+    if [ "$(wc -l <<<"$said")" -ne 2 ] || [[ "$(head -1 <<<"$said")" != "memprof runs on Linux"* ]] || ! grep -qF "$container" README.md; then
+        echo "scripts/$script on Darwin said (not in the README, or not one sentence and one command):"; echo "$said"; exit 1
+    fi
+done
+rm -rf "$fake"
+
 echo "== build (debug, with tests)"
 swift build --build-tests
 export MEMPROF_BIN="$root/.build/debug/memprof"

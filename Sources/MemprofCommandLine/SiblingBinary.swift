@@ -1,4 +1,5 @@
 import Foundation
+import MemprofPlatform
 import MemprofOutput
 
 /// A binary of memprof's that lies beside `memprof` and that a command runs in its place (exec),
@@ -35,12 +36,9 @@ public struct SiblingBinary: Sendable {
     }
 
     /// The path of the running executable, symlinks resolved (a `memprof` linked onto the PATH
-    /// finds its siblings in the build folder): /proc/self/exe, read without Foundation.
+    /// finds its siblings in the build folder): MemprofPlatform's `RunningExecutable`.
     public static func runningExecutable() -> String {
-        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &target, Int(PATH_MAX))
-        if length > 0 { return String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        RunningExecutable.path
     }
 
     /// The sibling in the folder of `executable`, or the error that says how to build it.

@@ -6,7 +6,8 @@ extension FieldSummary {
     /// Per cell: its days, then every exit counter with exits (and the memory-pressure counter,
     /// zero or not) per 1,000 days with its interval, time and launches a day, memory.
     public var text: String {
-        var out = "\(payloads) payload\(payloads == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s"), \(cells.count) cell\(cells.count == 1 ? "" : "s") (app, device, OS); a payload is one device-day\n"
+        var out = "\(payloads) payload\(payloads == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s"), "
+            + "\(cells.count) cell\(cells.count == 1 ? "" : "s") (app, device, OS); a payload is one device-day\n"
         for cell in cells {
             let app = cell.app == "-" ? "payloads without a bundleIdentifier" : cell.app
             out += "\n\(app) on \(cell.deviceType), \(cell.osVersion): \(Self.days(cell.days))\n"

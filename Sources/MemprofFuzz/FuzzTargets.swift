@@ -369,11 +369,16 @@ enum Seeds {
     static let metricPaths: Set<String> = smallReport.map { Set(MetricExtractor.metrics(of: $0).keys) } ?? []
 
     static let sweepExamples = [
-        "memprof: 1\nsweep: mail-on-small-phones\nworkload: phone-day\nseeds: 1..1000\nmatrix:\n  device: [iphone-6-plus, ipad-air-2]\n  policy: [seed-2015, xnu]\n  apps.mail.launch.footprint: [45MB, 60MB]\n",
+        "memprof: 1\nsweep: mail-on-small-phones\nworkload: phone-day\nseeds: 1..1000\nmatrix:\n  device: [iphone-6-plus, ipad-air-2]\n"
+            + "  policy: [seed-2015, xnu]\n  apps.mail.launch.footprint: [45MB, 60MB]\n",
         "memprof: 1\nsweep: quick\nworkload: observer-leaks\nseeds: [1, 2, 3]\nworst: 3\n",
-        "memprof: 1\nsweep: mix\nworkload: phone-day-2026\nseeds: 1..2\nset: {device.osVersion: iOS 18.5}\nmatrix:\n  device: [iphone-11, iphone-15]\nmix:\n  device: {iphone-11: 55%, iphone-15: 45%}\n",
+        "memprof: 1\nsweep: mix\nworkload: phone-day-2026\nseeds: 1..2\nset: {device.osVersion: iOS 18.5}\nmatrix:\n  device: [iphone-11, iphone-15]\n"
+            + "mix:\n  device: {iphone-11: 55%, iphone-15: 45%}\n",
         "{\"memprof\": 1, \"sweep\": \"j\", \"workload\": \"ipad-afternoon\", \"seeds\": \"5..9\", \"matrix\": {\"seed\": [1]}}",
-        "memprof: 1\nsweep: fit\nworkload: phone-day-2026\nseeds: 1..50\nmatrix:\n  device: [iphone-11, iphone-15]\ncalibrate:\n  app: mail\n  bundleIdentifier: com.example.mail\n  parameters:\n    - {key: device.systemReserved, low: 0MB, high: 2GB}\n    - {key: generate.switchEvery, low: 2m, high: 20m}\n    - {key: apps.game.growth, low: 0.5, high: 2}\n  budget: 30\n  maxSeeds: 200\n  profilePoints: 4\n  holdOut: [iphone-15]\n",
+        "memprof: 1\nsweep: fit\nworkload: phone-day-2026\nseeds: 1..50\nmatrix:\n  device: [iphone-11, iphone-15]\ncalibrate:\n  app: mail\n"
+            + "  bundleIdentifier: com.example.mail\n  parameters:\n    - {key: device.systemReserved, low: 0MB, high: 2GB}\n"
+            + "    - {key: generate.switchEvery, low: 2m, high: 20m}\n    - {key: apps.game.growth, low: 0.5, high: 2}\n"
+            + "  budget: 30\n  maxSeeds: 200\n  profilePoints: 4\n  holdOut: [iphone-15]\n",
     ]
 
     static let thresholdExamples = [
@@ -384,7 +389,8 @@ enum Seeds {
     ]
 
     static let budgetExamples = [
-        "apps:\n  mail: {evictions: {max: 1}, exits.memoryLimit: {max: 0}, peakFootprintBytes: {max: 150MB}}\n  \"*\": {exits.watchdog: {max: 0}}\nsummary:\n  backgroundTasks.expiredKilled: {max: 0}\n  fetches.completed: {min: 4}\n",
+        "apps:\n  mail: {evictions: {max: 1}, exits.memoryLimit: {max: 0}, peakFootprintBytes: {max: 150MB}}\n  \"*\": {exits.watchdog: {max: 0}}\n"
+            + "summary:\n  backgroundTasks.expiredKilled: {max: 0}\n  fetches.completed: {min: 4}\n",
         "summary: {evictions: {min: 0, max: 3}, timeAtPressureUs.warning: {max: 10m}}",
         "{\"apps\": {\"safari\": {\"resumeLatencyUs.max\": {\"max\": \"250ms\"}}}}",
     ]

@@ -202,14 +202,16 @@ enum HTMLAssets {
     h+='<tr><td><i style="background:'+M.colors[ai]+'"></i>'+esc(M.apps[ai])+'</td><td>'+fmtB(rows[k][0])+'</td></tr>';}h+='</table>';}
     if(rows.length>n)h+='<small>and '+(rows.length-n)+' more apps</small>';return h;}
 
-    var STEPS=[1e3,2e3,5e3,1e4,2e4,5e4,1e5,2e5,5e5,1e6,2e6,5e6,1e7,1.5e7,3e7,6e7,1.2e8,3e8,6e8,9e8,1.8e9,3.6e9,7.2e9,1.08e10,2.16e10,4.32e10,8.64e10,1.728e11,4.32e11,8.64e11,1.728e12,4.32e12];
+    var STEPS=[1e3,2e3,5e3,1e4,2e4,5e4,1e5,2e5,5e5,1e6,2e6,5e6,1e7,1.5e7,3e7,6e7,1.2e8,3e8,6e8,9e8,1.8e9,3.6e9,7.2e9,1.08e10,2.16e10,4.32e10,8.64e10,1.728e11,4.32e11,8.64e11,\
+    1.728e12,4.32e12];
     function ticks(t0,t1){var span=Math.max(1,t1-t0),step=0,out=[];
     for(var i=0;i<STEPS.length;i++){if(span/STEPS[i]<=10){step=STEPS[i];break;}}if(!step)step=Math.ceil(span/10);
     for(var t=Math.ceil(t0/step)*step;t<=t1;t+=step)out.push(t);return out;}
     function drawAxis(t0,t1){if(!axis)return;var span=Math.max(1,t1-t0),h='',ts=ticks(t0,t1);
     for(var i=0;i<ts.length;i++)h+='<span style="left:'+((ts[i]-t0)/span*100).toFixed(2)+'%">'+fmtT(ts[i])+'</span>';axis.innerHTML=h;}
     function drawMemAxis(){if(!xgrid)return;var y0=xgrid.getAttribute('data-y0'),y1=+xgrid.getAttribute('data-y1'),ts=ticks(view[0],view[1]),h='';
-    for(var i=0;i<ts.length;i++){var x=tToX(ts[i]).toFixed(1);h+='<line x1="'+x+'" x2="'+x+'" y1="'+y0+'" y2="'+y1+'"/><text class="xlab" x="'+x+'" y="'+(y1+16)+'">'+fmtT(ts[i])+'</text>';}
+    for(var i=0;i<ts.length;i++){var x=tToX(ts[i]).toFixed(1);h+='<line x1="'+x+'" x2="'+x+'" y1="'+y0+'" y2="'+y1+'"/><text class="xlab" x="'+x+'" y="'+(y1+16)+'">'+fmtT(ts[i])+\
+    '</text>';}
     xgrid.innerHTML=h;}
     function applyZoom(){if(!zoomG)return;var k=dur/(view[1]-view[0]),x00=M.x0+view[0]/dur*(M.x1-M.x0);
     zoomG.setAttribute('transform',view[0]===0&&view[1]===dur?'':'translate('+(M.x0-k*x00)+' 0) scale('+k+' 1)');
@@ -239,7 +241,8 @@ enum HTMLAssets {
     if(resetBtn)resetBtn.addEventListener('click',clearRange);
     var appSel=document.getElementById('mem-app');
     if(appSel)appSel.addEventListener('change',function(){var v=appSel.value,st=document.querySelector('#mem .stack'),ls=document.querySelectorAll('#mem .appline');
-    if(st)st.setAttribute('visibility',v===''?'visible':'hidden');for(var i=0;i<ls.length;i++)ls[i].setAttribute('visibility',ls[i].getAttribute('data-app')===v?'visible':'hidden');});
+    if(st)st.setAttribute('visibility',v===''?'visible':'hidden');for(var i=0;i<ls.length;i++)ls[i].setAttribute('visibility',\
+    ls[i].getAttribute('data-app')===v?'visible':'hidden');});
 
     function openJetsam(id){var d=document.getElementById(id);if(!d||d.tagName!=='DETAILS')return false;d.open=true;d.scrollIntoView({block:'start'});
     d.classList.add('flash');setTimeout(function(){d.classList.remove('flash');},1200);return true;}
@@ -248,7 +251,8 @@ enum HTMLAssets {
     if(href.indexOf('#jetsam-')===0&&openJetsam(href.slice(1))){ev.preventDefault();history.replaceState(null,'',href);}});
     if(location.hash.indexOf('#jetsam-')===0)openJetsam(location.hash.slice(1));
 
-    function undelta(lanes,n){var out=[];for(var r=0;r<lanes.length;r++){var a=lanes[r],o=[],p=0;for(var i=0;i<a.length;i+=n){p+=a[i];o.push([p].concat(a.slice(i+1,i+n)));}out.push(o);}return out;}
+    function undelta(lanes,n){var out=[];for(var r=0;r<lanes.length;r++){var a=lanes[r],o=[],p=0;for(var i=0;i<a.length;i+=n){p+=a[i];o.push([p].concat(a.slice(i+1,i+n)));\
+    }out.push(o);}return out;}
     var LS=L?undelta(L.seg,5):[],LH=L?undelta(L.hd,4):[],LM=L?undelta(L.mk,3):[];
     function covering(list,u){var i=bisect(list,u,true);return i>=0&&u<=list[i][0]+list[i][1]?list[i]:null;}
     if(lanesvg){lanesvg.addEventListener('mousemove',function(ev){var p=svgPoint(lanesvg,ev),row=Math.floor(p.y/L.rowHeight),app=L.apps[row],h='';
@@ -281,10 +285,13 @@ enum HTMLAssets {
     if(ffocus!==null){var j=out.indexOf(ffocus);if(j<0)return null;out=out.slice(j);}return out;}
     function tree(stacks){var root={c:{},n:0,self:0};for(var i=0;i<stacks.length;i++){var st=stacks[i],fr=frameList(st);if(!fr)continue;
     var node=root;root.n+=st[0];for(var k=0;k<fr.length;k++){var ch=node.c[fr[k]];if(!ch)ch=node.c[fr[k]]={c:{},n:0,self:0};ch.n+=st[0];node=ch;}node.self+=st[0];}return root;}
-    function diffColor(d){var m=Math.min(1,Math.abs(d)/0.1);if(Math.abs(d)<0.005)return'hsl(0 0% 78%)';var l=Math.round(82-37*m);return d>0?'hsl(0 80% '+l+'%)':'hsl(220 80% '+l+'%)';}
-    function warm(name){var h=2166136261;for(var i=0;i<name.length;i++){h=Math.imul(h^name.charCodeAt(i),16777619)>>>0;}return'hsl('+(8+h%40)+' '+(60+(h>>>8)%25)+'% '+(52+(h>>>16)%14)+'%)';}
+    function diffColor(d){var m=Math.min(1,Math.abs(d)/0.1);if(Math.abs(d)<0.005)return'hsl(0 0% 78%)';var l=Math.round(82-37*m);return d>0?'hsl(0 80% '+l+'%)':'hsl(220 80% '+l+\
+    '%)';}
+    function warm(name){var h=2166136261;for(var i=0;i<name.length;i++){h=Math.imul(h^name.charCodeAt(i),16777619)>>>0;}return'hsl('+(8+h%40)+' '+(60+(h>>>8)%25)+'% '+(52+\
+    (h>>>16)%14)+'%)';}
     // A graph with sample times is recomputed from the samples inside the range; others follow it per handler run.
-    if(F)for(var gi=0;gi<F.graphs.length;gi++){var G0=F.graphs[gi];if(!G0.times)continue;G0.T=G0.times.map(function(a){if(!a)return null;var o=[],t=0;for(var k=0;k<a.length;k+=2){t+=a[k];o.push(t,a[k+1]);}return o;});}
+    if(F)for(var gi=0;gi<F.graphs.length;gi++){var G0=F.graphs[gi];if(!G0.times)continue;G0.T=G0.times.map(function(a){if(!a)return null;var o=[],t=0;for(var k=0;k<a.length;k+=2){\
+    t+=a[k];o.push(t,a[k+1]);}return o;});}
     function timedStacks(g){var out=[],n=0,all=0,untimed=0;for(var i=0;i<g.stacks.length;i++){var st=g.stacks[i],tl=g.T[i],c=0,timed=0;all+=st[0];
     if(tl)for(var k=0;k<tl.length;k+=2){timed+=tl[k+1];if(tl[k]>=range[0]&&tl[k]<=range[1])c+=tl[k+1];}untimed+=st[0]-timed;
     if(c){var cp=st.slice();cp[0]=c;out.push(cp);n+=c;}}return{stacks:out,n:n,all:all,untimed:untimed};}
@@ -308,14 +315,17 @@ enum HTMLAssets {
     var a0=Math.max(b.s,s0),b0=Math.min(b.s+b.n,s0+n0),x=(a0-s0)/n0*FW,w=(b0-a0)/n0*FW,y=H-(b.d+1)*FR;if(w<0.3&&!z)continue;
     var fill=base?diffColor(b.n/Math.max(1,root.n)-b.bn/Math.max(1,base.n)):warm(b.name),fit=Math.floor((w-6)/7);
     var label=fit>=3?(b.name.length>fit?b.name.slice(0,fit-1)+'…':b.name):'';
-    h+='<g class="fb'+(fsearch&&fsearch.value&&b.name.toLowerCase().indexOf(fsearch.value.toLowerCase())>=0?' hit':'')+'" data-i="'+i+'"><rect x="'+x.toFixed(1)+'" y="'+y+'" width="'+Math.max(w,0.3).toFixed(1)+'" height="'+(FR-1)+'" fill="'+fill+'"/><text x="'+(x+3).toFixed(1)+'" y="'+(y+FR-5)+'">'+esc(label)+'</text></g>';}
+    h+='<g class="fb'+(fsearch&&fsearch.value&&b.name.toLowerCase().indexOf(fsearch.value.toLowerCase())>=0?' hit':'')+'" data-i="'+i+'"><rect x="'+x.toFixed(1)+'" y="'+y+\
+    '" width="'+Math.max(w,0.3).toFixed(1)+'" height="'+(FR-1)+'" fill="'+fill+'"/><text x="'+(x+3).toFixed(1)+'" y="'+(y+FR-5)+'">'+esc(label)+'</text></g>';}
     svg.innerHTML=h;}
     function drawFlames(){if(!F)return;var n=0;for(var i=0;i<F.graphs.length;i++)layoutGraph(F.graphs[i]);
     if(ffound&&fsearch)ffound.textContent=fsearch.value?document.querySelectorAll('svg.flame g.fb.hit').length+' boxes match':'';
     var fr=document.getElementById('flame-range');if(fr){var timed=F.graphs.some(function(g){return g.T;}),perRun=F.graphs.some(function(g){return !g.T&&g.runs.length;});
-    fr.textContent=range&&(timed||perRun)?'following the selected range: '+(timed?'CPU graphs count only the samples taken in it'+(F.timeStepUs>1?' (times rounded to '+fmtT(F.timeStepUs)+' on this page)':''):'')+(timed&&perRun?'; ':'')+(perRun?'graphs without sample times (allocations) show the handlers that ran in it':''):'';
+    fr.textContent=range&&(timed||perRun)?'following the selected range: '+(timed?'CPU graphs count only the samples taken in it'+(F.timeStepUs>1?' (times rounded to '+\
+    fmtT(F.timeStepUs)+' on this page)':''):'')+(timed&&perRun?'; ':'')+(perRun?'graphs without sample times (allocations) show the handlers that ran in it':''):'';
     if(range){fr.setAttribute('data-t0',range[0]);fr.setAttribute('data-t1',range[1]);}else{fr.removeAttribute('data-t0');fr.removeAttribute('data-t1');}}
-    var fs=document.getElementById('flame-selected');if(fs)fs.textContent=(ffocus!==null?'focused on '+ffocus+'. ':'')+(fsel?'selected: '+fsel:'no function selected')+(Object.keys(fhidden).length?' · hidden: '+Object.keys(fhidden).join(', '):'');
+    var fs=document.getElementById('flame-selected');if(fs)fs.textContent=(ffocus!==null?'focused on '+ffocus+'. ':'')+(fsel?'selected: '+fsel:'no function selected')+\
+    (Object.keys(fhidden).length?' · hidden: '+Object.keys(fhidden).join(', '):'');
     var b1=document.getElementById('flame-focus'),b2=document.getElementById('flame-hide'),b3=document.getElementById('flame-reset');
     if(b1)b1.disabled=!fsel;if(b2)b2.disabled=!fsel;if(b3)b3.disabled=ffocus===null&&!Object.keys(fhidden).length;}
     if(F){var flames=document.querySelectorAll('svg.flame');

@@ -168,7 +168,9 @@ public struct HTMLReport {
         let device = report.device
         let tasks = s.backgroundTasks
         let memoryKills = ExitReason.memoryKills(in: s.terminations)
-        let pressure = ("time at pressure", "\(HTMLText.percent(s.timeAtPressureUs.warning, of: report.run.durationUs)) / \(HTMLText.percent(s.timeAtPressureUs.critical, of: report.run.durationUs))", "warning / critical", "")
+        let pressureShares = HTMLText.percent(s.timeAtPressureUs.warning, of: report.run.durationUs) + " / "
+            + HTMLText.percent(s.timeAtPressureUs.critical, of: report.run.durationUs)
+        let pressure = ("time at pressure", pressureShares, "warning / critical", "")
         let peak = ("peak RAM", Format.bytes(s.peakUsedBytes), "\(HTMLText.percent(s.peakUsedBytes, of: device.appMemory)) of \(Format.bytes(device.appMemory)) app memory", "")
         let warnings = ("memory warnings", HTMLText.count(s.memoryWarnings), "rises of the pressure level", s.memoryWarnings > 0 ? "warn" : "")
         let cards: [(String, String, String, String)]
@@ -186,7 +188,8 @@ public struct HTMLReport {
                 ("background tasks", "\(tasks.completed) / \(tasks.expiredEnded) / \(tasks.expiredKilled)",
                  "completed / expired, ended / expired, killed (of \(tasks.started))", tasks.expiredKilled > 0 ? "bad" : ""),
                 peak,
-                ("peak flash", Format.bytes(s.peakCompressedBytes), "\(HTMLText.percent(s.peakCompressedBytes, of: device.flash)) of \(Format.bytes(device.flash)) compressed store", ""),
+                ("peak flash", Format.bytes(s.peakCompressedBytes),
+                 "\(HTMLText.percent(s.peakCompressedBytes, of: device.flash)) of \(Format.bytes(device.flash)) compressed store", ""),
                 pressure,
             ]
         }

@@ -33,15 +33,12 @@ final class MappedFile: @unchecked Sendable {
     /// The window mapped ahead of a reader in one call (instead of a page fault per few pages).
     private static let window = 8 << 20
 
-    /// Maps the pages of the window after `offset` (Linux 5.14's MADV_POPULATE_READ; elsewhere,
-    /// or when it fails, pages are mapped as they are touched).
+    /// Maps the pages of the window after `offset` (MemprofPlatform's `MemoryAdvice`; where the
+    /// system cannot, pages are mapped as they are touched).
     private func populate(from offset: Int) {
-        #if os(Linux)
         guard let address, offset < bytes.count else { return }
         let start = offset / Self.page * Self.page
-        let populateRead: Int32 = 22  // MADV_POPULATE_READ
-        _ = madvise(address + start, min(bytes.count, offset + Self.window) - start, populateRead)
-        #endif
+        MemoryAdvice.populateRead(address + start, length: min(bytes.count, offset + Self.window) - start)
     }
 
     /// Gives back the whole pages in `range`, which a reader has read and will not look at

@@ -90,15 +90,17 @@ public enum MetricDirection: String, Sendable, Codable, CaseIterable {
 /// | `timeAtPressureUs.warning`, `timeAtPressureUs.critical` | higher is worse | time under pressure |
 /// | `resumeLatencyUs.p50`, `resumeLatencyUs.max` | higher is worse | slower resumes |
 /// | `swap.peakBytes`, `swap.timeOverRamUs` (macOS) | higher is worse | paging out instead of RAM |
-/// | `compressor.peakBytes`, `compressor.decompressions` (`xnu` on a phone) | higher is worse, judged only when asked (internal counters are context: ``isInternal(_:)``) | RAM the in-RAM compressor's pool takes; pages decompressed, CPU spent bringing suspended apps back |
+/// | `compressor.peakBytes`, `compressor.decompressions` (`xnu` on a phone) | higher is worse, judged when asked (``isInternal(_:)``) | the pool's RAM; CPU to decompress |
 /// | `compressor.*` otherwise | neutral | what the pool holds uncompressed, pages compressed: driven by the script |
 /// | `headroom.*.spareUs`, `headroom.footprint.spareBytes` | lower is worse | less room before a limit kills the app |
 /// | `handlers.<handler>.peakBytes`, `handlers.<handler>.leakedBytes` (programs run as work, §8.1) | higher is worse | the handler's program needs more memory, or leaks more |
-/// | `*.started`, `backgroundLaunches`, `launches.background`, `warmResumes`, `launches.warm`, `compressedResumes`, `launches.fromCompressed`, `compressions` | neutral | driven by the script; a compression is the cheap alternative to an eviction |
+/// | `*.started`, `backgroundLaunches`, `launches.background` | neutral | driven by the script |
+/// | `warmResumes`, `launches.warm`, `compressedResumes`, `launches.fromCompressed`, `compressions` | neutral | driven by the script; a compression is cheaper than an eviction |
 /// | `timeAtPressureUs.normal`, `timeInStateUs.*`, `resumeLatencyUs.count` | neutral | the other side of metrics above, or workload shape |
-/// | `freezer.budgetExhaustions`, `freezer.skips.outOfBudget`, `freezer.skips.outOfSlots`, `freezer.skips.noSwapSpace`, `freezer.skips.noCompressorSpace` | higher is worse, judged only when asked | the `xnu` freezer ran out of its daily budget, its slots, its swap or the compressor's space: suspended apps stay in RAM |
+/// | `freezer.budgetExhaustions`, `freezer.skips.outOfBudget`, `freezer.skips.outOfSlots` | higher is worse, judged when asked | apps stay in RAM |
+/// | `freezer.skips.noSwapSpace`, `freezer.skips.noCompressorSpace` | higher is worse, judged when asked | no swap or compressor space: apps stay in RAM |
 /// | `freezer.budgetRemainingBytes`, `freezer.budgetRemainingPages` | lower is worse, judged only when asked | less budget left for the rest of the day |
-/// | `freezer.freezes`, `freezer.pagesWritten`, `freezer.bytesWritten`, `freezer.thaws`, `freezer.*` | neutral | driven by the script; a freeze is the cheap alternative to an eviction |
+/// | `freezer.freezes`, `freezer.pagesWritten`, `freezer.bytesWritten`, `freezer.thaws`, `freezer.*` | neutral | driven by the script; a freeze is cheaper than an eviction |
 public enum MetricDirections {
     public static let table: [(pattern: String, direction: MetricDirection)] = [
         ("coldLaunches", .higherIsWorse),

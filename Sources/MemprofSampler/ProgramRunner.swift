@@ -1,5 +1,6 @@
 import CSampler
 import Foundation
+import MemprofPlatform
 import MemprofCore
 
 /// Runs a program as a handler's work (spec §8.1): starts it with memprof's preload library,
@@ -31,9 +32,7 @@ enum ProgramRunner {
         if let path = ProcessInfo.processInfo.environment["MEMPROF_PRELOAD_LIBRARY"], !path.isEmpty {
             return FileManager.default.fileExists(atPath: path) ? path : nil
         }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        let candidate = URL(fileURLWithPath: executable).deletingLastPathComponent()
-            .appendingPathComponent("libmemprof-preload.so").path
+        let candidate = RunningExecutable.folder + "/libmemprof-preload.so"
         return FileManager.default.fileExists(atPath: candidate) ? candidate : nil
     }
 

@@ -1,5 +1,6 @@
 import CSampler
 import Foundation
+import MemprofPlatform
 import MemprofProfile
 
 /// Turns sampled addresses into frames: demangled function names and module names.
@@ -11,8 +12,7 @@ import MemprofProfile
 final class Symbolicator {
     private var tables: [String: ELFSymbolTable?] = [:]
     private var frames: [UInt: Frame] = [:]
-    private lazy var executablePath: String =
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "/proc/self/exe"
+    private lazy var executablePath: String = RunningExecutable.path
 
     /// The frame of a code address. `isReturnAddress` is true for every frame but the
     /// interrupted one: a return address points after the call, so `address - 1` is looked up.

@@ -1,4 +1,5 @@
 import Foundation
+import MemprofPlatform
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
@@ -35,11 +36,7 @@ public struct RequestLimits: Sendable {
 
     /// The process's open-file limit (soft) and the descriptors it has open now.
     static func fileDescriptors() -> (limit: Int, open: Int) {
-        var limit = rlimit()
-        let soft = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
-            ? Int(clamping: limit.rlim_cur) : 1 << 20
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 64
-        return (soft, open)
+        (FileDescriptors.limit() ?? 1 << 20, FileDescriptors.openCount() ?? 64)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MemprofPlatform
 import MemprofHTML
 
 /// The run index `memprof serve` answers `/` with, kept between requests: each run's headline
@@ -23,8 +24,7 @@ final class RunIndexCache: @unchecked Sendable {
             guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
-            modifiedSeconds = Int(info.st_mtim.tv_sec)
-            modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+            (modifiedSeconds, modifiedNanoseconds) = FileTimes.modified(info)
             size = Int64(info.st_size)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MemprofPlatform
 
 /// What a finished process left: its exit status and what it printed.
 public struct ProcessOutcome: Sendable {
@@ -73,11 +74,8 @@ public enum ProcessRunner {
     /// is delivered at once, but the kernel may take a moment to tear it down: asked for up to 2 s.
     public static func isRunning(_ pid: pid_t) -> Bool {
         for _ in 0..<200 {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")") else { return false }
-            // The state follows the command name in parentheses: "1234 (sleep) S ...".
-            let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
-            if state == "Z" || state == "X" { return false }
+            // nil once the process has ended or is a zombie (MemprofPlatform's `ProcessStartTime`).
+            guard ProcessStartTime.of(pid) != nil else { return false }
             usleep(10_000)
         }
         return true

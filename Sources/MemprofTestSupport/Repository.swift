@@ -1,4 +1,5 @@
 import Foundation
+import MemprofPlatform
 
 /// The memprof repository this test build comes from, and what lives in it.
 public enum Repository {
@@ -25,7 +26,6 @@ public enum Repository {
     /// A program this package builds next to the test bundle (the examples of spec §8.1 and
     /// libmemprof-preload.so), by file name.
     public static func builtProduct(_ name: String) -> String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name).path
+        RunningExecutable.folder + "/" + name
     }
 }

@@ -45,8 +45,8 @@ struct RunCommand: ParsableCommand {
     var timings = false
 
     func run() throws {
-        var loaded = try WorkloadSource.thisBuild.load(workload, overrides: try WorkloadOverride.list(device: overrides.device, policy: overrides.policy, assignments: overrides.assignments),
-                                             limits: try workLimits.limits)
+        let changes = try WorkloadOverride.list(device: overrides.device, policy: overrides.policy, assignments: overrides.assignments)
+        var loaded = try WorkloadSource.thisBuild.load(workload, overrides: changes, limits: try workLimits.limits)
         printWarnings(loaded.warnings)
         if let seed { loaded.workload.seed = seed }
         let progress = ProgressLine(durationUs: loaded.workload.durationUs)

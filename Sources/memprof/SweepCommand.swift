@@ -47,7 +47,8 @@ struct SweepCommand: ParsableCommand {
             parsedShard = s
         }
         if let threads, !(1...1024).contains(threads) { throw BadInput("--threads must be between 1 and 1024, not \(threads)") }
-        let plan = try SweepPlan(sweep: try SweepFile.load(file), shard: parsedShard, overrides: try WorkloadOverride.list(device: overrides.device, policy: overrides.policy, assignments: overrides.assignments))
+        let changes = try WorkloadOverride.list(device: overrides.device, policy: overrides.policy, assignments: overrides.assignments)
+        let plan = try SweepPlan(sweep: try SweepFile.load(file), shard: parsedShard, overrides: changes)
         let known = plan.cells.flatMap { $0.workload.workload.apps.map(\.id) }
         for app in apps where !known.contains(app) {
             throw BadInput("--app \(app): no app '\(app)' in the sweep's workload; it has: \(Array(Set(known)).sorted().joined(separator: ", "))")

@@ -47,7 +47,8 @@ import Testing
     @Test func aReplayOfManyAppsWritesBoundedSnapshots() throws {
         let dir = try Scratch.makeDirectory("field")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try JetsamFixtures.suspendedAppsKilled(600).replacingOccurrences(of: "18.5 (22F76)", with: "18.3 (22D63)").write(to: dir.appendingPathComponent("many.ips"), atomically: true, encoding: .utf8)
+        try JetsamFixtures.suspendedAppsKilled(600).replacingOccurrences(of: "18.5 (22F76)", with: "18.3 (22D63)")
+            .write(to: dir.appendingPathComponent("many.ips"), atomically: true, encoding: .utf8)
         let imported = try ProcessRunner.memprof(["import", "many.ips", "-o", "many.yaml"], in: dir)
         #expect(imported.status == 0, "\(imported.stderr)")
         let run = try ProcessRunner.memprof(["run", "many.yaml", "--out", "r", "--no-sampling"], in: dir)

@@ -1,4 +1,5 @@
 import Foundation
+import MemprofPlatform
 import MemprofTestSupport
 import Testing
 
@@ -58,7 +59,7 @@ import Testing
         #expect(Scratch.listing(dir.appendingPathComponent("out")) == ["fleet.html", "fleet.json", "runs.csv"])
         // A staging folder of a sweep that died (its pid runs nothing) waits beside the folder.
         var deadPid: Int32 = 4_000_000
-        while FileManager.default.fileExists(atPath: "/proc/\(deadPid)") { deadPid += 1 }
+        while ProcessStartTime.of(deadPid) != nil { deadPid += 1 }
         let dead = dir.appendingPathComponent(".out.memprof-\(deadPid)-12345")
         try FileManager.default.createDirectory(at: dead, withIntermediateDirectories: true)
         try "run,cell\n".write(to: dead.appendingPathComponent("runs.csv"), atomically: true, encoding: .utf8)

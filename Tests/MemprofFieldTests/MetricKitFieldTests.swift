@@ -43,7 +43,8 @@ import Testing
     @Test func countersLeftOutAreZeroAndSectionsLeftOutAreUnknown() throws {
         func day(_ pressure: Int?) -> String {
             let exits = pressure.map { #""applicationExitMetrics" : {"backgroundExitData" : {"cumulativeMemoryPressureExitCount" : \#($0)}, "foregroundExitData" : { }},"# } ?? ""
-            return #"{"metaData" : {"deviceType" : "iPhone9,2", "osVersion" : "iPhone OS 14.0.1 (18A393)", "bundleIdentifier" : "a"}, \#(exits) "memoryMetrics" : {"peakMemoryUsage" : "1,106,818 kB"}}"#
+            return #"{"metaData" : {"deviceType" : "iPhone9,2", "osVersion" : "iPhone OS 14.0.1 (18A393)", "bundleIdentifier" : "a"}, "#
+                + #"\#(exits) "memoryMetrics" : {"peakMemoryUsage" : "1,106,818 kB"}}"#
         }
         let payloads = try Self.read("[" + [day(13), day(nil), day(0), day(2)].joined(separator: ",") + "]")
         #expect(payloads.map { $0.exits?.background["cumulativeMemoryPressureExitCount"] } == [13, nil, 0, 2])
@@ -78,7 +79,8 @@ import Testing
         ("{\"metaData\": {\"deviceType\": \"d\", \"osVersion\": \"o\"},\n  \"applicationTimeMetrics\": {\"cumulativeForegroundTime\": 700}}",
          2, 58, "applicationTimeMetrics.cumulativeForegroundTime", "expected a string"),
         ("{\"metaData\": {\"deviceType\": \"d\", \"osVersion\": \"o\"},\n\"applicationExitMetrics\": {", 2, 28, "", "invalid JSON"),
-        (#"{"metaData": {"deviceType": "d", "osVersion": "o"}, "applicationLaunchMetrics": {"histogrammedResumeTime": {"histogramNumBuckets": 2, "histogramValue": {"0": {"bucketCount": 1, "bucketStart": "1 ms", "bucketEnd": "2 ms"}}}}}"#,
+        (#"{"metaData": {"deviceType": "d", "osVersion": "o"}, "applicationLaunchMetrics": {"histogrammedResumeTime": {"histogramNumBuckets": 2, "#
+            + #""histogramValue": {"0": {"bucketCount": 1, "bucketStart": "1 ms", "bucketEnd": "2 ms"}}}}}"#,
          1, 132, "applicationLaunchMetrics.histogrammedResumeTime.histogramNumBuckets", "2 buckets declared, 1"),
     ])
     func malformedPayloadsAreLocated(text: String, line: Int, column: Int, key: String, message: String) {

@@ -23,7 +23,8 @@ struct FoldedStacksTests {
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines == lines.sorted())
         #expect(lines.contains(
-            "Mail;fetch;main;static MemprofSampler.ChecksumKernel.run(bytes:);MemprofSampler.ChecksumKernel.checksumBuffer(_:seed:);MemprofSampler.ChecksumKernel.crc32Update(_:_:) 8"))
+            "Mail;fetch;main;static MemprofSampler.ChecksumKernel.run(bytes:);MemprofSampler.ChecksumKernel.checksumBuffer(_:seed:);"
+                + "MemprofSampler.ChecksumKernel.crc32Update(_:_:) 8"))
         #expect(lines.contains("Photos;backgroundTask;main;MemprofSampler.SortKernel.sortRecords(_:) 5"))
         #expect(lines.count == 4)
     }

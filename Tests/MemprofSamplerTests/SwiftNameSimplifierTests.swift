@@ -11,7 +11,8 @@ struct SwiftNameSimplifierTests {
          "static MemprofSampler.ChecksumKernel.run(bytes:)"),
         ("closure #1 @Sendable () -> () in MemprofSampler.WorkerThread.(loop in _B65945233999E0652AB21851E49AAA0F)() -> ()",
          "closure #1 in MemprofSampler.WorkerThread.loop()"),
-        ("function signature specialization <Arg[2] = Dead> of static MemprofSampler.ChecksumKernel.checksumBuffer(_: Swift.UnsafeBufferPointer<Swift.UInt8>, seed: Swift.UInt32) -> Swift.UInt32",
+        ("function signature specialization <Arg[2] = Dead> of static MemprofSampler.ChecksumKernel.checksumBuffer("
+            + "_: Swift.UnsafeBufferPointer<Swift.UInt8>, seed: Swift.UInt32) -> Swift.UInt32",
          "specialized static MemprofSampler.ChecksumKernel.checksumBuffer(_:seed:)"),
         ("FoundationEssentials.JSONEncoder.encode<A where A: Swift.Encodable>(A) throws -> FoundationEssentials.Data",
          "FoundationEssentials.JSONEncoder.encode<A>(_:)"),
