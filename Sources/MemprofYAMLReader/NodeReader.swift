@@ -3,7 +3,7 @@ import MemprofInput
 import Yams
 
 /// A YAML node with its key path, that reads typed values and throws located errors
-/// (``WorkloadError``: `file:line:col: key.path: message`). Workloads, sweep files, thresholds
+/// (`WorkloadError`, MemprofInput: `file:line:col: key.path: message`). Workloads, sweep files, thresholds
 /// and budget files are all read through it, so every bad value in any of them names its place.
 ///
 /// The node is an entry of a `YAMLTree`, the one composer of YAML text: a workload with
