@@ -15,7 +15,8 @@ struct CalibrateCommand: ParsableCommand {
         discussion: "FIELD is payload files or folders of them (as memprof field reads), or one field.json as memprof field -o "
             + "writes it. The sweep names the team's app "
             + "and the parameters to fit in its calibrate: section. The app's peak and suspended memory, and its sessions "
-            + "(launches and resumes a day, foreground time) when the payloads give them, are set from the field; the device mix becomes the sweep's cells and mix. Each evaluation runs every fitted cell on the "
+            + "(launches and resumes a day, foreground time) when the payloads give them, are set from the field; "
+            + "the device mix becomes the sweep's cells and mix. Each evaluation runs every fitted cell on the "
             + "same seeds, on this machine's threads or, with --dask, in shards on a Dask cluster (the same result). "
             + "Exit status 0 for a fit, 1 for no fit (the residuals printed), 2 for bad input, 126 when --dask's runner "
             + "fails, 127 when it is not there.")

@@ -28,19 +28,39 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"schema": "memprof.field/2", "files": 1, "payloads": 1, "cells": []}"#, "f.json:1:12: schema: 'memprof.field/2' is not memprof.field/1, the field.json this memprof reads"),
+        (#"""
+            {"schema": "memprof.field/2", "files": 1, "payloads": 1, "cells": []}
+            """#, "f.json:1:12: schema: 'memprof.field/2' is not memprof.field/1, the field.json this memprof reads"),
         (#"{"schema": "memprof.field/1", "files": 1, "cells": []}"#, "f.json:1:1: payloads: missing key 'payloads'"),
-        (#"{"schema": "memprof.field/1", "files": 1, "payloads": 1, "cells": [{"app": "a", "deviceType": "iPhone12,1", "osVersion": "x", "days": 2, "exitDays": 2, "exits": [], "time": [], "launches": []}]}"#,
+        (#"""
+            {"schema": "memprof.field/1", "files": 1, "payloads": 1, "cells": [{"app": "a", "deviceType": "iPhone12,1", "osVersion": "x", "days": 2, "exitDays": 2, \#
+            "exits": [], "time": [], "launches": []}]}
+            """#,
          "f.json:1:68: cells[0].days: the cells hold 2 days or more, more than the 1 payloads the file counts"),
-        (#"{"schema": "memprof.field/1", "files": 1, "payloads": 9, "cells": [{"app": "a", "deviceType": "d", "osVersion": "x", "days": 2, "exitDays": 3, "exits": [], "time": [], "launches": []}]}"#,
+        (#"""
+            {"schema": "memprof.field/1", "files": 1, "payloads": 9, "cells": [{"app": "a", "deviceType": "d", "osVersion": "x", "days": 2, "exitDays": 3, "exits": [], \#
+            "time": [], "launches": []}]}
+            """#,
          "f.json:1:141: cells[0].exitDays: 3 is out of range 0...2"),
-        (#"{"schema": "memprof.field/1", "files": 1, "payloads": 9, "cells": [{"app": "a", "deviceType": "d", "osVersion": "x", "days": 2, "exitDays": 2, "exits": [{"side": "up", "counter": "c", "total": 1, "perDay": 0.5, "low": 0, "high": 1, "interval": "garwood"}], "time": [], "launches": []}]}"#,
+        (#"""
+            {"schema": "memprof.field/1", "files": 1, "payloads": 9, "cells": [{"app": "a", "deviceType": "d", "osVersion": "x", "days": 2, "exitDays": 2, \#
+            "exits": [{"side": "up", "counter": "c", "total": 1, "perDay": 0.5, "low": 0, "high": 1, "interval": "garwood"}], "time": [], "launches": []}]}
+            """#,
          "f.json:1:163: cells[0].exits[0].side: 'up' is neither background nor foreground"),
-        (#"{"schema": "memprof.field/1", "files": 1, "payloads": 9, "cells": [{"app": "a", "deviceType": "d", "osVersion": "x", "days": 2, "exitDays": 2, "exits": [{"side": "background", "counter": "c", "total": 1, "perDay": 0.5, "low": 0.6, "high": 1, "interval": "garwood"}], "time": [], "launches": []}]}"#,
+        (#"""
+            {"schema": "memprof.field/1", "files": 1, "payloads": 9, "cells": [{"app": "a", "deviceType": "d", "osVersion": "x", "days": 2, "exitDays": 2, \#
+            "exits": [{"side": "background", "counter": "c", "total": 1, "perDay": 0.5, "low": 0.6, "high": 1, "interval": "garwood"}], "time": [], "launches": []}]}
+            """#,
          "f.json:1:227: cells[0].exits[0].low: the interval 0.6 – 1.0 does not hold its mean 0.5"),
-        (#"{"schema": "memprof.field/1", "files": 1, "payloads": 9, "cells": [{"app": "a", "deviceType": "d", "osVersion": "x", "days": 2, "exitDays": 2, "exits": [{"side": "background", "counter": "c", "total": -1, "perDay": 0.5, "low": 0, "high": 1, "interval": "exact"}], "time": [], "launches": []}]}"#,
+        (#"""
+            {"schema": "memprof.field/1", "files": 1, "payloads": 9, "cells": [{"app": "a", "deviceType": "d", "osVersion": "x", "days": 2, "exitDays": 2, \#
+            "exits": [{"side": "background", "counter": "c", "total": -1, "perDay": 0.5, "low": 0, "high": 1, "interval": "exact"}], "time": [], "launches": []}]}
+            """#,
          "f.json:1:202: cells[0].exits[0].total: -1 is out of range 0...100000000000.0"),
-        (#"{"schema": "memprof.field/1", "files": 1, "payloads": 9, "cells": [{"app": "a", "deviceType": "d", "osVersion": "x", "days": 2, "exitDays": 2, "exits": [{"side": "background", "counter": "c", "total": 1, "perDay": 0.5, "low": 0, "high": 1, "interval": "exact"}], "time": [], "launches": []}]}"#,
+        (#"""
+            {"schema": "memprof.field/1", "files": 1, "payloads": 9, "cells": [{"app": "a", "deviceType": "d", "osVersion": "x", "days": 2, "exitDays": 2, \#
+            "exits": [{"side": "background", "counter": "c", "total": 1, "perDay": 0.5, "low": 0, "high": 1, "interval": "exact"}], "time": [], "launches": []}]}
+            """#,
          "f.json:1:253: cells[0].exits[0].interval: 'exact' is not an interval memprof writes (garwood, bootstrap, normal, none)"),
         (#"{"schema": "memprof.field/1", "files": 1, "payloads": 1, "cells": [] "#, "f.json:1:70: invalid JSON: expected ',' or '}', found the end of the file"),
     ])
