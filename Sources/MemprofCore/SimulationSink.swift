@@ -21,18 +21,10 @@ public protocol SimulationSink: AnyObject {
                        compressorBytes: Bytes)
 }
 
-/// A run's outputs written as it goes (report.json, trace.json, what report.html draws): each
-/// takes the engine's calls a batch at a time, in the order of the run, on a thread of its own
-/// (a fan-out in the run's module hands every batch to every sink).
-public protocol EventBatchSink: AnyObject {
-    /// The next batch of the run, lent for the time of the call.
-    func take(_ batch: EventBatch)
-    /// The run has ended: no batch follows.
-    func endOfRun()
-}
-
-/// The engine's calls of a stretch of the run, each kind of call in the engine's order, lent in
-/// place (an event read out of it is copied: read only the events of the kinds wanted). Jetsam
+/// The engine's calls of a stretch of the run, as a run written as it goes hands them to each of
+/// its outputs (report.json, report.html, trace.json) on a thread of its own: each kind of call
+/// in the engine's order, lent in place (an event read out of it is copied: read only the events
+/// of the kinds wanted). Jetsam
 /// snapshots were all taken before the batch's last event, and a snapshot before the events of
 /// its kill.
 public struct EventBatch {

@@ -9,7 +9,7 @@ import MemprofReport
 extension HTMLReport {
     /// The flame graphs of `report`, or nil when it has no samples; `handlerRuns` places its
     /// handlers' runs (``FlameGraphs/handlerRuns(_:durationUs:)``).
-    static func flameGraphs(for report: Report, handlerRuns runs: [String: [Microseconds]]) -> FlameGraphs? {
+    static func flameGraphs(for report: ReportHead, handlerRuns runs: [String: [Microseconds]]) -> FlameGraphs? {
         guard let profile = report.profile, profile.hasSamples || profile.hasAllocations else { return nil }
         var graphs = FlameGraphs()
         for (index, handler) in profile.handlers.enumerated() {
@@ -47,7 +47,7 @@ extension HTMLReport {
     }
 
     /// The flame-graph section for a report with stack samples, or nil when it has none.
-    static func profileSection(for report: Report) -> HTMLSection? {
+    static func profileSection(for report: ReportHead) -> HTMLSection? {
         guard let profile = report.profile, profile.hasSamples || profile.hasAllocations else { return nil }
         let names = report.apps.mapValues(\.name)
         var html = samplerFigures(profile) + FlameGraphs.controls

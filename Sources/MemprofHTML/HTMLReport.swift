@@ -28,7 +28,10 @@ public struct HTMLReport {
         public init() {}
     }
 
-    public let report: Report
+    /// The run's report but its events, timeline and jetsam snapshots.
+    public let report: ReportHead
+    /// What the page draws of the run's events, series and snapshots.
+    let drawing: Drawing
     public let options: Options
     /// App keys in the order to show them (the workload's order when known).
     public let apps: [String]
@@ -39,17 +42,43 @@ public struct HTMLReport {
     let drawnIndices: [Int]
     /// Extra sections appended after the built-in ones (the flame-graph hook, see `HTMLReport+Profile`).
     public var extraSections: [HTMLSection] = []
-    /// The memory chart's series, reduced while the run streamed (``MemoryDigest``); nil draws
-    /// them from the report's timeline.
-    public var memoryDrawn: MemoryDigest.Drawn?
-    /// The swimlanes, made while the run streamed (``LaneDigest``); nil draws them from the report.
-    public var lanesDrawn: LaneDigest.Drawn?
-    /// The decisions, jetsam reports, pressure strip and handler runs, gathered while the run
-    /// streamed (``HistoryDigest``); nil gathers them from the report.
-    public var historyDrawn: HistoryDigest.Drawn?
 
+    /// Where the page's charts and tables of events come from.
+    enum Drawing {
+        /// The report held whole (made in memory, or read back).
+        case whole(Report)
+        /// What was kept as the run streamed.
+        case streamed(Streamed)
+    }
+
+    /// What a page keeps of a run as it streams (``PageSink``): the memory chart's series
+    /// (``MemoryDigest``), the swimlanes (``LaneDigest``), and the decisions, jetsam reports,
+    /// pressure strip and handler runs (``HistoryDigest``).
+    public struct Streamed {
+        public var memory: MemoryDigest.Drawn
+        public var lanes: LaneDigest.Drawn
+        public var history: HistoryDigest.Drawn
+
+        public init(memory: MemoryDigest.Drawn, lanes: LaneDigest.Drawn, history: HistoryDigest.Drawn) {
+            self.memory = memory
+            self.lanes = lanes
+            self.history = history
+        }
+    }
+
+    /// The page of a report held whole.
     public init(_ report: Report, orderedApps: [String]? = nil, options: Options = Options()) {
+        self.init(report.head, drawing: .whole(report), orderedApps: orderedApps, options: options)
+    }
+
+    /// The page of a run written as it went: its head, and what was kept of it as it streamed.
+    public init(_ head: ReportHead, streamed: Streamed, orderedApps: [String]? = nil, options: Options = Options()) {
+        self.init(head, drawing: .streamed(streamed), orderedApps: orderedApps, options: options)
+    }
+
+    private init(_ report: ReportHead, drawing: Drawing, orderedApps: [String]?, options: Options) {
         self.report = report
+        self.drawing = drawing
         self.options = options
         let known = Set(report.apps.keys)
         var order = (orderedApps ?? []).filter { known.contains($0) }
@@ -63,7 +92,7 @@ public struct HTMLReport {
     /// The indices (ascending) of the `limit` apps of `apps` that the run troubled most: the most
     /// exits other than the user's quits plus evictions, then the largest peak footprint, then
     /// the first in `apps`. All of them when there are at most `limit`.
-    public static func mostAffected(_ apps: [String], in report: Report, limit: Int) -> [Int] {
+    public static func mostAffected(_ apps: [String], in report: ReportHead, limit: Int) -> [Int] {
         guard apps.count > limit else { return Array(apps.indices) }
         let keys = apps.map { app -> (trouble: Int, peak: Int64) in
             guard let a = report.apps[app] else { return (0, 0) }
@@ -84,28 +113,38 @@ public struct HTMLReport {
         HTMLReport(report, orderedApps: orderedApps).render()
     }
 
-    /// The page as UTF-8 bytes.
-    public static func data(_ report: Report, orderedApps: [String]? = nil, memory: MemoryDigest.Drawn? = nil,
-                            lanes: LaneDigest.Drawn? = nil, history: HistoryDigest.Drawn? = nil) -> Data {
-        var page = HTMLReport(report, orderedApps: orderedApps)
-        page.memoryDrawn = memory
-        page.lanesDrawn = lanes
-        page.historyDrawn = history
-        return Data(page.render().utf8)
+    /// The page of a report held whole as UTF-8 bytes.
+    public static func data(_ report: Report, orderedApps: [String]? = nil) -> Data {
+        Data(HTMLReport(report, orderedApps: orderedApps).render().utf8)
+    }
+
+    /// The page of a run written as it went as UTF-8 bytes.
+    public static func data(_ head: ReportHead, streamed: Streamed, orderedApps: [String]? = nil) -> Data {
+        Data(HTMLReport(head, streamed: streamed, orderedApps: orderedApps).render().utf8)
     }
 
     public func render() -> String {
-        let history = historyDrawn ?? HistoryDigest.whole(report, options: options)
+        let history: HistoryDigest.Drawn
+        var memory: MemoryChart
+        let lanesDrawn: LaneDigest.Drawn
+        switch drawing {
+        case .whole(let whole):
+            history = HistoryDigest.whole(whole, options: options)
+            memory = MemoryChart(report: whole, apps: apps, options: options)
+            lanesDrawn = LaneDigest.whole(whole, apps: drawnApps, options: options)
+        case .streamed(let streamed):
+            history = streamed.history
+            memory = MemoryChart(report, apps: apps, options: options, drawn: streamed.memory)
+            lanesDrawn = foldedApps > 0 ? streamed.lanes.rows(drawnIndices) : streamed.lanes
+        }
         let jetsamSet = Set(history.jetsam.map(\.index))
-        var memory = MemoryChart(report: report, apps: apps, options: options, drawn: memoryDrawn)
         if foldedApps > 0 {
             memory.fold(keeping: drawnIndices, label: "\(HTMLText.count(foldedApps)) other apps")
         }
         memory.jetsamLink = { isBase, index in !isBase && jetsamSet.contains(index) ? "#jetsam-\(index)" : nil }
         memory.marks = (history.marks, nil)
         memory.drawnHistory = (history.pressure, history.jetsamCount, history.jetsam)
-        let lanes = LaneChart(report: report, apps: drawnApps, options: options,
-                              drawn: lanesDrawn.map { foldedApps > 0 ? $0.rows(drawnIndices) : $0 })
+        let lanes = LaneChart(report: report, apps: drawnApps, drawn: lanesDrawn)
         var sections = extraSections
         if let profile = Self.profileSection(for: report) { sections.insert(profile, at: 0) }
 

@@ -22,7 +22,7 @@ struct LaneChart {
     /// Which mark a column keeps when several fall in it (higher wins), by `markKinds` index.
     static let markPriority = [2, 1, 4, 5, 0, 3]
 
-    let report: Report
+    let report: ReportHead
     let apps: [String]
     let segments: [[LaneSegment]]
     let handlers: [[HandlerInterval]]
@@ -31,10 +31,11 @@ struct LaneChart {
     private(set) var texts: [String] = []
     private var textIndex: [String: Int] = [:]
 
-    init(report: Report, apps: [String], options: HTMLReport.Options, drawn: LaneDigest.Drawn? = nil) {
+    /// The lanes of `apps` in the run of `report`, as `drawn` (made as the run streamed, or from
+    /// the report held whole, ``LaneDigest/whole(_:apps:options:)``).
+    init(report: ReportHead, apps: [String], drawn: LaneDigest.Drawn) {
         self.report = report
         self.apps = apps
-        let drawn = drawn ?? LaneDigest.whole(report, apps: apps, options: options)
         minLengthUs = drawn.minLengthUs
         segments = drawn.segments
         handlers = drawn.handlers

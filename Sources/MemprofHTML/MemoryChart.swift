@@ -27,7 +27,11 @@ public struct MemoryChart {
     static let height = 404.0
     static let markRow = 5.0
 
-    let report: Report
+    /// The run whose stack is drawn (the new run on a compare page).
+    let report: ReportHead
+    /// The same run held whole (a report read back or made in memory), or nil when the page is
+    /// drawn from what was kept as the run streamed (``MemoryDigest``, ``HistoryDigest``).
+    let whole: Report?
     let base: Report?
     /// App keys in drawing order (the stack's order, bottom first).
     private(set) var apps: [String]
@@ -64,17 +68,28 @@ public struct MemoryChart {
     ///   - report: the run whose stack is drawn (the new run on a compare page).
     ///   - apps: app keys in the order to stack them; apps only in `base` may be listed too.
     ///   - base: the run to overlay (compare), or nil.
-    public init(report: Report, apps: [String], base: Report? = nil, options: HTMLReport.Options = .init(),
-                drawn: MemoryDigest.Drawn? = nil) {
+    public init(report: Report, apps: [String], base: Report? = nil, options: HTMLReport.Options = .init()) {
+        self.init(report.head, whole: report, apps: apps, base: base, options: options, drawn: nil)
+    }
+
+    /// The chart of a run written as it went: its series reduced as it streamed (``MemoryDigest``).
+    init(_ head: ReportHead, apps: [String], options: HTMLReport.Options, drawn: MemoryDigest.Drawn) {
+        self.init(head, whole: nil, apps: apps, base: nil, options: options, drawn: drawn)
+    }
+
+    /// Drawn from `drawn` when given, else from `whole`'s timeline (one of the two is given).
+    private init(_ report: ReportHead, whole: Report?, apps: [String], base: Report?, options: HTMLReport.Options,
+                 drawn: MemoryDigest.Drawn?) {
         self.report = report
+        self.whole = whole
         self.base = base
         self.apps = apps
-        let runs = [report] + (base.map { [$0] } ?? [])
-        let span = max(1, runs.map(\.run.durationUs).max() ?? 1)
+        let runs = [(report.run, report.summary)] + (base.map { [($0.run, $0.summary)] } ?? [])
+        let span = max(1, runs.map(\.0.durationUs).max() ?? 1)
         duration = span
         x = Self.timeScale(span: span)
         let device = report.device
-        let peak = runs.map(\.summary.peakUsedBytes).max() ?? 0
+        let peak = runs.map(\.1.peakUsedBytes).max() ?? 0
         let top = max(Double(device.appMemory), Double(peak)) * 1.06
         y = LinearScale(domain: 0...max(top, 1), from: Self.mainBottom, to: Self.mainTop)
 
@@ -87,20 +102,21 @@ public struct MemoryChart {
             mac ? Downsample.excess(used, over: run.device.appMemory)
                 : StepPoint.make(run.timeline.compressedBytes)
         }
+        let timeline = whole?.timeline ?? Timeline()
         if let drawn {
             // Reduced while the run streamed (MemoryDigest): the same points as below.
             (instants, layers, used, lower) = (drawn.instants, drawn.layers, drawn.used, drawn.lower)
             pool = report.summary.compressor == nil ? [] : drawn.pool
         } else {
-            let usedPoints = StepPoint.make(report.timeline.usedBytes)
-            let appSeries = apps.map { StepPoint.make(report.timeline.appBytes[$0] ?? []) }
+            let usedPoints = StepPoint.make(timeline.usedBytes)
+            let appSeries = apps.map { StepPoint.make(timeline.appBytes[$0] ?? []) }
             let times = Downsample.stackInstants(layers: appSeries, total: usedPoints, start: 0, end: span,
                                                  buckets: Self.stackBuckets(options, apps: apps.count))
             instants = times
             layers = appSeries.map { Downsample.values(of: $0, at: times) }
             used = reduce(usedPoints)
-            lower = reduce(lowerSeries(report, used: usedPoints))
-            pool = report.summary.compressor == nil ? [] : reduce(StepPoint.make(report.timeline.compressorBytes ?? []))
+            lower = whole.map { reduce(lowerSeries($0, used: usedPoints)) } ?? []
+            pool = report.summary.compressor == nil ? [] : reduce(StepPoint.make(timeline.compressorBytes ?? []))
         }
         let baseUsedPoints = base.map { StepPoint.make($0.timeline.usedBytes) } ?? []
         baseUsed = reduce(baseUsedPoints)
@@ -114,7 +130,7 @@ public struct MemoryChart {
             let lineBuckets = max(50, min(buckets, options.stackBudget / max(1, 4 * apps.count)))
             appLines = apps.map { app in
                 (Downsample.minMax(StepPoint.make(base.timeline.appBytes[app] ?? []), start: 0, end: span, buckets: lineBuckets),
-                 Downsample.minMax(StepPoint.make(report.timeline.appBytes[app] ?? []), start: 0, end: span, buckets: lineBuckets))
+                 Downsample.minMax(StepPoint.make(timeline.appBytes[app] ?? []), start: 0, end: span, buckets: lineBuckets))
             }
         } else {
             appLines = []
@@ -252,10 +268,13 @@ public struct MemoryChart {
             // The part of the suspended apps' layers that is the pool, as one line.
             out += "<path id=\"pool\" class=\"pool\" d=\"\(stepPath(pool, scale: y, baseline: nil, end: end))\"/>\n"
         }
-        out += pressureStrip(drawnHistory?.pressure ?? pressureColumns(report), top: Self.stripTop, bottom: Self.stripBottom)
-        if let base { out += pressureStrip(pressureColumns(base), top: Self.baseStripTop, bottom: Self.baseStripBottom) }
-        out += markers(report, row: 0, isBase: false)
-        if let base { out += markers(base, row: 4, isBase: true) }
+        out += pressureStrip(drawnHistory?.pressure ?? pressureColumns(whole?.timeline.levels ?? [], of: report.run),
+                             top: Self.stripTop, bottom: Self.stripBottom)
+        if let base {
+            out += pressureStrip(pressureColumns(base.timeline.levels, of: base.run), top: Self.baseStripTop, bottom: Self.baseStripBottom)
+        }
+        out += markers(whole?.events ?? [], row: 0, isBase: false)
+        if let base { out += markers(base.events, row: 4, isBase: true) }
         if let base, !baseLower.isEmpty {
             out += "<path class=\"lowerline base\" d=\"\(stepPath(baseLower, scale: yLower, baseline: nil, end: base.run.durationUs))\"/>"
         }
@@ -303,10 +322,10 @@ public struct MemoryChart {
         return out + "</g>\n"
     }
 
-    /// The pressure strip's columns of `run` (``PressureColumns``).
-    func pressureColumns(_ run: Report) -> [Int] {
-        var columns = PressureColumns(scale: x, durationUs: run.run.durationUs)
-        for change in run.timeline.levels { columns.add(change) }
+    /// The pressure strip's columns of a run's level changes (``PressureColumns``).
+    func pressureColumns(_ levels: [Timeline.LevelChange], of run: Report.Run) -> [Int] {
+        var columns = PressureColumns(scale: x, durationUs: run.durationUs)
+        for change in levels { columns.add(change) }
         return columns.finish()
     }
 
@@ -334,11 +353,12 @@ public struct MemoryChart {
     ]
 
     /// Eviction, compression, warning and kill marks along the top of the main panel, one per
-    /// kind and drawing column at most, in rows from `row`; one path per kind.
-    func markers(_ run: Report, row: Int, isBase: Bool) -> String {
+    /// kind and drawing column at most, in rows from `row`; one path per kind. From the marks
+    /// gathered while reading or streaming the run, else from its `events`.
+    func markers(_ events: [SimEvent], row: Int, isBase: Bool) -> String {
         var paths = Array(repeating: RelativePath(), count: Self.markKinds.count)
         var seen = Set<Int>()
-        for mark in (isBase ? marks.base : marks.report)?.marks ?? Decisions.marks(run.events) {
+        for mark in (isBase ? marks.base : marks.report)?.marks ?? Decisions.marks(events) {
             guard let kind = Self.markKinds.firstIndex(where: { $0.kind == mark.kind }) else { continue }
             let px = x(mark.atUs).rounded()
             guard seen.insert(kind * 10_000 + Int(px)).inserted else { continue }
@@ -356,14 +376,18 @@ public struct MemoryChart {
     func killHandles() -> String {
         guard let jetsamLink else { return "" }
         var out = "<g id=\"kills\">"
-        for (isBase, run) in [(false, report)] + (base.map { [(true, $0)] } ?? []) {
+        func numbered(_ events: [JetsamEvent]) -> [(index: Int, event: JetsamEvent)] {
+            events.enumerated().map { (index: $0.offset, event: $0.element) }
+        }
+        let runs = [(false, report.apps, drawnHistory?.jetsam ?? numbered(whole?.jetsamEvents ?? []))]
+            + (base.map { [(true, $0.apps, numbered($0.jetsamEvents))] } ?? [])
+        for (isBase, apps, events) in runs {
             var seen = Set<String>()
-            let events = !isBase ? drawnHistory?.jetsam : nil
-            for (index, event) in events ?? run.jetsamEvents.enumerated().map({ (index: $0.offset, event: $0.element) }) {
+            for (index, event) in events {
                 guard let href = jetsamLink(isBase, index) else { continue }
                 let px = c(x(event.atUs))
                 guard seen.insert(px).inserted else { continue }
-                let name = run.apps[event.killed]?.name ?? event.killed
+                let name = apps[event.killed]?.name ?? event.killed
                 out += "<a class=\"kh\(isBase ? " base" : "")\" href=\"\(href.html)\" data-t=\"\(event.atUs)\" transform=\"translate(\(px) 0)\">"
                     + "<title>\(((isBase ? "base: " : "") + name).html) killed (\(event.exitReason.rawValue)) at \(Format.duration(event.atUs)): open its jetsam report</title>"
                     + "<path d=\"M-5 2H5L0 \(c(Self.mainTop - 2))Z\"/></a>"
@@ -401,7 +425,7 @@ public struct MemoryChart {
         if base != nil { out += "<li>upper strip new, lower strip base</li>" }
         if !isMac { out += "<li><i class=\"k-m-comp\"></i>compression</li><li><i class=\"k-m-evict\"></i>eviction</li>" }
         out += "<li><i class=\"k-m-warn\"></i>memory warning</li><li><i class=\"k-m-kill\"></i>kill</li>"
-        if jetsamLink != nil, (drawnHistory?.jetsamCount ?? report.jetsamEvents.count) > 0 || !(base?.jetsamEvents.isEmpty ?? true) {
+        if jetsamLink != nil, (drawnHistory?.jetsamCount ?? whole?.jetsamEvents.count ?? 0) > 0 || !(base?.jetsamEvents.isEmpty ?? true) {
             out += "<li><i class=\"k-kh\"></i>memory kill: click for its jetsam report</li>"
         }
         return out + "</ul>\n"

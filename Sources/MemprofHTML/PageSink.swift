@@ -6,8 +6,10 @@ import MemprofReport
 /// What report.html draws of a run written as it goes, kept as the batches come: the memory
 /// chart's series (``MemoryDigest``), the swimlanes (``LaneDigest``) and the decisions, jetsam
 /// reports, pressure strip and flame-graph runs (``HistoryDigest``), each bounded by the page,
-/// not by the run. ``write(_:orderedApps:into:)`` draws the page once the run's report is made.
-public final class PageSink: EventBatchSink {
+/// not by the run. ``finish(_:)`` draws the page once the run has ended and its head is made.
+public final class PageSink: RunFileSink {
+    public static let fileName = "report.html"
+
     private var memory: MemoryDigest
     private var lanes: LaneDigest
     private var history: HistoryDigest
@@ -19,10 +21,14 @@ public final class PageSink: EventBatchSink {
     /// The names of the jetsam snapshots' processes (``Workload/jetsamNames``).
     private let jetsamNames: [String]
     private var latestUs: Microseconds = 0
+    /// The workload's app keys, in its order (the page's).
+    private let orderedApps: [String]
+    private let folder: StagedFolder
 
-    /// The page of a run of `workload`; `sampledWork`: the run samples its work (the page then
-    /// places flame graphs by handler run).
-    public init(workload: Workload, sampledWork: Bool) {
+    /// The page of a run of `workload` into `folder`; `sampledWork`: the run samples its work
+    /// (the page then places flame graphs by handler run). The page draws every event whatever
+    /// `eventLog` keeps.
+    public init(workload: Workload, eventLog: EventLog, sampledWork: Bool, folder: StagedFolder) {
         let keys = workload.apps.map(\.id)
         memory = MemoryDigest(apps: keys.count, durationUs: workload.durationUs, device: workload.device)
         lanes = LaneDigest(apps: keys, durationUs: workload.durationUs)
@@ -31,6 +37,8 @@ public final class PageSink: EventBatchSink {
         intervals = StateIntervals.Builder(apps: keys, durationUs: workload.durationUs)
         durationUs = workload.durationUs
         jetsamNames = workload.jetsamNames
+        orderedApps = keys
+        self.folder = folder
     }
 
     public func take(_ batch: EventBatch) {
@@ -63,14 +71,14 @@ public final class PageSink: EventBatchSink {
         handlerRuns.finishByIndex(durationUs: durationUs) { lanes.handlerRun(row: $0, $1) }
     }
 
-    /// Draws report.html of `report` (the run's, once it has ended) into `folder`.
-    public func write(_ report: Report, orderedApps: [String], into folder: StagedFolder) throws -> WrittenFile {
+    /// Draws report.html of the run, whose head is `head`, into the folder given at the start.
+    public func finish(_ head: ReportHead) throws -> WrittenFile {
         var clock = WriterClock()
         let html = clock.time {
-            HTMLReport.data(report, orderedApps: orderedApps, memory: memory.finish(), lanes: lanes.finish(),
-                            history: history.finish())
+            HTMLReport.data(head, streamed: .init(memory: memory.finish(), lanes: lanes.finish(), history: history.finish()),
+                            orderedApps: orderedApps)
         }
-        try folder.write(OutputFile(name: "report.html", data: html))
-        return WrittenFile(name: "report.html", clock: clock, bytes: html.count, streamed: false)
+        try folder.write(OutputFile(name: Self.fileName, data: html))
+        return WrittenFile(name: Self.fileName, clock: clock, bytes: html.count, streamed: false)
     }
 }

@@ -26,10 +26,6 @@ public enum RunIndex {
         public var hasTrace: Bool
     }
 
-    /// What the index reads of a report.json: through the report reader, like every reader of
-    /// a report, keeping neither events, snapshots nor series.
-    static let headline = ReportReadOptions(eventKinds: [], candidates: false, jetsamProcesses: false, seriesBuckets: 1)
-
     /// The runs found in `directory`: every folder directly under it holding a report.json of a
     /// schema this version reads, newest first. Unreadable folders are skipped.
     public static func scan(_ directory: URL) -> [Entry] {
@@ -43,7 +39,8 @@ public enum RunIndex {
         let fm = FileManager.default
         let folder = directory.appendingPathComponent(name)
         let json = folder.appendingPathComponent("report.json")
-        guard let report = try? ReportLoader.load(json.path, options: headline) else { return nil }
+        // Through the report reader, like every reader of a report: its head, no event, snapshot or series.
+        guard let report = try? ReportLoader.loadHead(json.path) else { return nil }
         let terminations = report.summary.terminations
         return Entry(
             folder: name, workload: report.run.workload, device: report.device.name,

@@ -117,27 +117,91 @@ extension Report {
     /// Builds the report of a finished simulation.
     public init(result: SimulationResult, workloadSha256: String, source: String, host: Host,
                 profile: SamplingProfile? = nil) {
+        self.init(head: ReportHead(result: result, workloadSha256: workloadSha256, source: source, host: host,
+                                   profile: profile),
+                  events: result.events, timeline: result.timeline, jetsamEvents: result.jetsamEvents)
+        stateIntervals = result.stateIntervals
+    }
+
+    /// The report of `head` with its three large sections.
+    public init(head: ReportHead, events: [SimEvent], timeline: Timeline, jetsamEvents: [JetsamEvent]) {
+        schema = head.schema
+        tool = head.tool
+        run = head.run
+        device = head.device
+        policy = head.policy
+        summary = head.summary
+        apps = head.apps
+        self.events = events
+        self.timeline = timeline
+        self.jetsamEvents = jetsamEvents
+        notifications = head.notifications
+        profile = head.profile
+        host = head.host
+    }
+
+    /// Everything of the report but its events, timeline and jetsam snapshots.
+    public var head: ReportHead {
+        ReportHead(schema: schema, tool: tool, run: run, device: device, policy: policy, summary: summary, apps: apps,
+                   notifications: notifications, profile: profile, host: host)
+    }
+}
+
+/// The sections of a report known once its run has ended: everything but the events, the
+/// timeline and the jetsam snapshots, which a run written as it goes puts into its files as it
+/// goes. A ``Report`` is a head with those three sections; a head is what a run's files are
+/// finished with (`RunFileSink`), what `memprof run` prints, and what the runs index reads of a
+/// report.json.
+public struct ReportHead: Sendable {
+    public var schema: String
+    public var tool: Report.Tool
+    public var run: Report.Run
+    public var device: Device
+    public var policy: PolicySettings
+    public var summary: Summary
+    /// Per app, keyed by the workload's app key.
+    public var apps: [String: AppStats]
+    public var notifications: Report.Notifications
+    /// Stacks sampled while background work ran; nil when nothing ran or sampling was off.
+    public var profile: SamplingProfile?
+    public var host: Report.Host
+
+    public init(schema: String, tool: Report.Tool, run: Report.Run, device: Device, policy: PolicySettings,
+                summary: Summary, apps: [String: AppStats], notifications: Report.Notifications,
+                profile: SamplingProfile?, host: Report.Host) {
+        self.schema = schema
+        self.tool = tool
+        self.run = run
+        self.device = device
+        self.policy = policy
+        self.summary = summary
+        self.apps = apps
+        self.notifications = notifications
+        self.profile = profile
+        self.host = host
+    }
+
+    /// The head of the report of a finished simulation (its events, timeline and snapshots, if
+    /// the result holds them, are not read).
+    public init(result: SimulationResult, workloadSha256: String, source: String, host: Report.Host,
+                profile: SamplingProfile? = nil) {
         let workload = result.workload
-        schema = Self.schemaName
-        tool = Tool(name: "memprof", version: MemprofVersion.current)
-        run = Run(workload: workload.name, workloadSha256: workloadSha256, source: source, seed: workload.seed,
-                  durationUs: workload.durationUs)
+        schema = Report.schemaName
+        tool = Report.Tool(name: "memprof", version: MemprofVersion.current)
+        run = Report.Run(workload: workload.name, workloadSha256: workloadSha256, source: source, seed: workload.seed,
+                         durationUs: workload.durationUs)
         device = workload.device
         policy = workload.policy
         summary = result.summary
         apps = Dictionary(uniqueKeysWithValues: zip(workload.apps, result.apps).map { spec, stats in
             (spec.id, stats.withHeadroom(of: spec, in: workload))
         })
-        events = result.events
-        stateIntervals = result.stateIntervals
-        timeline = result.timeline
-        jetsamEvents = result.jetsamEvents
-        var notificationApps: [String: AppNotifications] = [:]
+        var notificationApps: [String: Report.AppNotifications] = [:]
         for (id, posted) in result.notificationsPosted {
-            notificationApps[id] = AppNotifications(posted: posted, center: result.observers[id])
+            notificationApps[id] = Report.AppNotifications(posted: posted, center: result.observers[id])
         }
-        notifications = Notifications(apps: notificationApps,
-                                      findings: Self.findings(workload: workload, observers: result.observers))
+        notifications = Report.Notifications(apps: notificationApps,
+                                             findings: Report.findings(workload: workload, observers: result.observers))
         self.profile = profile
         self.host = host
     }

@@ -5,16 +5,19 @@ import MemprofPlatform
 
 /// report.json of a run written as it goes: the events its log keeps, the jetsam snapshots and
 /// the timeline's series go, as the batches come, each into a ``SpillStream`` spilling into the
-/// staging folder's scratch space; once the run has ended and its ``Report`` is made,
-/// ``write(_:into:)`` puts the file together around them, byte for byte what
+/// staging folder's scratch space; once the run has ended and its ``ReportHead`` is made,
+/// ``finish(_:)`` puts the file together around them, byte for byte what
 /// ``ReportJSON/encode(_:)`` writes of the same report held whole.
 ///
 /// Events and series points are kept as JSON text; jetsam snapshots as the engine's numbers
 /// (``JetsamRecord``, a quarter of their text), made text when the file is written, after the
 /// run, when the writer's thread is otherwise waiting for the disk.
-public final class ReportFileSink: EventBatchSink {
+public final class ReportFileSink: RunFileSink {
+    public static let fileName = "report.json"
+
     /// What the `events` section keeps.
     private let eventLog: EventLog
+    private let folder: StagedFolder
     private let spill: SpillFile
     private var events = Section(blockSize: 1 << 20)
     private var jetsam = Section(blockSize: 256 * 1024)
@@ -30,7 +33,7 @@ public final class ReportFileSink: EventBatchSink {
     /// The names of the jetsam snapshots' processes (``Workload/jetsamNames``).
     private let jetsamNames: [String]
     private var series: TimelineSeries
-    /// The first failure to write; later writes are skipped and ``write(_:into:)`` throws it.
+    /// The first failure to write; later writes are skipped and ``finish(_:)`` throws it.
     private var failure: (any Error)?
     /// Time spent making the file's text while the run went.
     private var clock = WriterClock()
@@ -67,10 +70,11 @@ public final class ReportFileSink: EventBatchSink {
 
     /// report.json of a run of `workload` into `folder`, keeping what `eventLog` keeps of the
     /// events, its streams spilling into the folder's scratch space.
-    public init(workload: Workload, eventLog: EventLog, folder: StagedFolder) throws {
+    public init(workload: Workload, eventLog: EventLog, sampledWork: Bool, folder: StagedFolder) throws {
         appKeys = workload.apps.map(\.id)
         jetsamNames = workload.jetsamNames
         self.eventLog = eventLog
+        self.folder = folder
         spill = try folder.makeSpillFile()
         apps = appKeys.map { _ in Section(blockSize: 8 * 1024) }
         series = TimelineSeries(apps: appKeys.count)
@@ -117,21 +121,31 @@ public final class ReportFileSink: EventBatchSink {
         }
     }
 
-    /// Writes report.json into `folder` once the run has ended: `report`'s sections known at the
-    /// end (``ReportJSON/encode(_:)``'s writer) around the streamed ones.
-    public func write(_ report: Report, into folder: StagedFolder) throws -> WrittenFile {
+    /// Writes report.json once the run has ended: the texts ``ReportJSON/parts(of:)`` makes of
+    /// `head`, and the streamed sections in their places.
+    public func finish(_ head: ReportHead) throws -> WrittenFile {
         if let failure { throw failure }
         var clock = self.clock
-        let file = try folder.stream("report.json", direct: true)
+        let file = try folder.stream(Self.fileName, direct: true)
         clock.add(try file.write { out, flush in
-            try ReportJSON.write(report, into: &out, flush: flush,
-                                 events: { try events.write(into: &$0, spill, flush: flush) },
-                                 jetsamEvents: { try writeJetsam(into: &$0, flush: flush) },
-                                 timeline: {
-                                     try writeTimeline(into: &$0, compressor: report.timeline.compressorBytes != nil, flush: flush)
-                                 })
+            for part in try ReportJSON.parts(of: head) {
+                switch part {
+                case .text(let text): out.raw(text)
+                case .events:
+                    try flush(&out)
+                    try events.write(into: &out, spill, flush: flush)
+                case .jetsamEvents:
+                    try flush(&out)
+                    try writeJetsam(into: &out, flush: flush)
+                case .timeline:
+                    try flush(&out)
+                    // The compressor's pool has a series in a run that has its summary.
+                    try writeTimeline(into: &out, compressor: head.summary.compressor != nil, flush: flush)
+                }
+            }
+            try flush(&out)
         })
-        return WrittenFile(name: "report.json", clock: clock, bytes: Int(file.appended), streamed: true)
+        return WrittenFile(name: Self.fileName, clock: clock, bytes: Int(file.appended), streamed: true)
     }
 
     /// The `jetsamEvents` array: the records made text.

@@ -9,57 +9,73 @@ public enum ReportJSON {
     /// the rest goes through `JSONEncoder`. The result equals `referenceEncode(_:)` byte for byte.
     public static func encode(_ report: Report) throws -> Data {
         var out = JSONWriter(capacity: 256 * report.events.count + 4096)
-        try write(report, into: &out, flush: { _ in },
-                  events: { out in out.array(report.events) { b, e in b.write(e) } },
-                  jetsamEvents: { out in out.array(report.jetsamEvents) { b, j in b.write(j) } },
-                  timeline: { out in out.write(report.timeline) })
+        for part in try parts(of: report.head) {
+            switch part {
+            case .text(let text): out.raw(text)
+            case .events: out.array(report.events) { b, e in b.write(e) }
+            case .jetsamEvents: out.array(report.jetsamEvents) { b, j in b.write(j) }
+            case .timeline: out.write(report.timeline)
+            }
+        }
         return Data(out.bytes)
     }
 
-    /// Writes report.json with its three large sections written by the caller (from
-    /// the streams of a run, see `ReportFileSink`), everything else from `report`, handing `out`
-    /// to `flush` between sections (a streaming writer empties it into its file there).
-    public static func write(_ report: Report, into out: inout JSONWriter, flush: (inout JSONWriter) throws -> Void,
-                             events: (inout JSONWriter) throws -> Void,
-                             jetsamEvents: (inout JSONWriter) throws -> Void,
-                             timeline: (inout JSONWriter) throws -> Void) throws {
+    /// A stretch of report.json: text made from the report's head, or the place of one of the
+    /// three large sections, which its writer fills (from the report held whole, ``encode(_:)``,
+    /// or from the streams of a run written as it goes, `ReportFileSink`).
+    public enum Part: Equatable {
+        case text([UInt8])
+        case events
+        case jetsamEvents
+        case timeline
+    }
+
+    /// report.json of a report whose head is `head`, in file order: its members in sorted-key
+    /// order, the three large sections as places between the texts, the last text ending the
+    /// file with a newline.
+    public static func parts(of head: ReportHead) throws -> [Part] {
         let encoder = makeEncoder()
+        var parts: [Part] = []
+        var out = JSONWriter(capacity: 4096)
         func section(_ value: some Encodable) throws {
             out.raw(try encoder.encode(value))
         }
+        func place(_ part: Part) {
+            parts.append(.text(out.bytes))
+            out.removeAll()
+            parts.append(part)
+        }
         out.raw("{\"apps\":")
-        try section(report.apps)
+        try section(head.apps)
         out.raw(",\"device\":")
-        try section(report.device)
+        try section(head.device)
         out.raw(",\"events\":")
-        try flush(&out)
-        try events(&out)
+        place(.events)
         out.raw(",\"host\":")
-        try section(report.host)
+        try section(head.host)
         out.raw(",\"jetsamEvents\":")
-        try flush(&out)
-        try jetsamEvents(&out)
+        place(.jetsamEvents)
         out.raw(",\"notifications\":")
-        try section(report.notifications)
+        try section(head.notifications)
         out.raw(",\"policy\":")
-        try section(report.policy)
-        if let profile = report.profile {
+        try section(head.policy)
+        if let profile = head.profile {
             out.raw(",\"profile\":")
             try section(profile)
         }
         out.raw(",\"run\":")
-        try section(report.run)
+        try section(head.run)
         out.raw(",\"schema\":")
-        out.string(report.schema)
+        out.string(head.schema)
         out.raw(",\"summary\":")
-        try section(report.summary)
+        try section(head.summary)
         out.raw(",\"timeline\":")
-        try flush(&out)
-        try timeline(&out)
+        place(.timeline)
         out.raw(",\"tool\":")
-        try section(report.tool)
+        try section(head.tool)
         out.raw("}\n")
-        try flush(&out)
+        parts.append(.text(out.bytes))
+        return parts
     }
 
     /// The same JSON written entirely by `JSONEncoder`: the reference `encode(_:)` is held to.

@@ -50,6 +50,13 @@ public enum ReportLoader {
         return try read(file.bytes, path: path, options: options, release: file.release, sink: sink, names: names)
     }
 
+    /// The head of a `report.json` (or of the one in a folder): its counters and sections but
+    /// the events, snapshots and series, which are read past, not kept (the runs index reads this).
+    public static func loadHead(_ path: String) throws -> ReportHead {
+        try load(path, options: ReportReadOptions(eventKinds: [], candidates: false, jetsamProcesses: false,
+                                                  seriesBuckets: 1)).head
+    }
+
     /// Reads again the `events` list at `range` of the report at `path`, read before with a sink
     /// (`ReportEventSink.eventsRead`), handing the events of `kinds` to `sink`.
     public static func rereadEvents(_ path: String, at range: Range<Int>, kinds: Set<SimEvent.Kind>,

@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
 import MemprofCore
+import MemprofReport
 
 /// The ``SimulationSink`` of a run written as it goes: it keeps the engine's calls in batches of
-/// a few thousand and hands every batch to every ``EventBatchSink`` (report.json's, trace.json's,
-/// report.html's), each on a thread of its own, so the simulation and the writers share the
+/// a few thousand and hands every batch to every `RunFileSink` (report.json's, report.html's,
+/// trace.json's), each on a thread of its own, so the simulation and the writers share the
 /// machine's cores.
 ///
 /// Each sink's thread takes batches through a queue of at most ``depth``: when a writer falls
@@ -22,7 +23,7 @@ final class FanOut: SimulationSink {
     static let depth = 8
 
     /// Starts a thread per sink.
-    init(_ sinks: [any EventBatchSink]) {
+    init(_ sinks: [any RunFileSink]) {
         workers = sinks.map(Worker.init(sink:))
         for worker in workers {
             let thread = Thread { worker.work() }
@@ -115,12 +116,12 @@ final class FanOut: SimulationSink {
         // Unchecked: `sink` is used by the worker's thread alone until `done` is signalled; the
         // queue is guarded by `condition`, and a batch queued is no longer changed by the
         // simulating thread, only read.
-        let sink: any EventBatchSink
+        let sink: any RunFileSink
         let condition = NSCondition()
         var queue: [Item] = []
         let done = DispatchSemaphore(value: 0)
 
-        init(sink: any EventBatchSink) { self.sink = sink }
+        init(sink: any RunFileSink) { self.sink = sink }
 
         /// Queues `batch`, waiting while the queue is full; returns the nanoseconds waited.
         func put(_ item: Item) -> UInt64 {

@@ -4,11 +4,11 @@ import MemprofOutput
 import MemprofProfile
 import MemprofReport
 
-/// What a run produced: its report, and every file of its report folder, rendered.
+/// What a run produced: its report's head, and every file of its report folder, rendered.
 public struct RunArtifacts {
-    /// The run's report without its events, jetsam snapshots and timeline (report.json holds
-    /// them: they were written as the run went).
-    public var report: Report
+    /// The run's report but its events, jetsam snapshots and timeline (report.json holds them:
+    /// they were written as the run went).
+    public var head: ReportHead
     /// The stack files (with samples stacks.folded, and profile.speedscope.json), as written.
     public var files: [OutputFile]
     /// The stacks sampled while background work ran; nil when the workload names no work.
@@ -21,9 +21,9 @@ public struct RunArtifacts {
     /// trace.json, then those of ``files``.
     public var fileNames: [String]
 
-    public init(report: Report, files: [OutputFile], profile: SamplingProfile?, orderedApps: [String],
+    public init(head: ReportHead, files: [OutputFile], profile: SamplingProfile?, orderedApps: [String],
                 sampling: RunRequest.Sampling, fileNames: [String]) {
-        self.report = report
+        self.head = head
         self.files = files
         self.profile = profile
         self.orderedApps = orderedApps
@@ -33,7 +33,7 @@ public struct RunArtifacts {
 
     /// The short summary `memprof run` prints, with the paths of the files under `folder`.
     public func summary(folder: String) -> String {
-        var lines = [TerminalSummary.render(report, orderedApps: orderedApps), ""]
+        var lines = [TerminalSummary.render(head, orderedApps: orderedApps), ""]
         let labels = ["report.json": "report", "report.html": "html", "trace.json": "trace"]
         for name in fileNames {
             if let label = labels[name] { lines.append(Self.labelled(label, "\(folder)/\(name)")) }

@@ -22,13 +22,14 @@ public enum RunPipeline {
     /// Simulates `request.workload` and writes its files into the folder at `path` (created when
     /// missing) as the run goes: the
     /// engine's events, jetsam snapshots and memory changes go, in batches, to report.json's,
-    /// trace.json's and report.html's sinks (`FanOut`), each on a thread of its own; when the
-    /// run has ended and its `Report` is made, each puts its file together, side by side. The
+    /// report.html's and trace.json's sinks (``formats``, each a `RunFileSink`, through
+    /// `FanOut`), each on a thread of its own; when the run has ended and its `ReportHead` is
+    /// made, each puts its file together, side by side. The
     /// folder is replaced whole or not at all. With `updatingIndex` (the default `Reports/<name>/`,
     /// not `--out`), the `index.html` of the folder's parent, which lists its runs, is rewritten
     /// after; an index that cannot be rewritten is not an error (the run's files are complete).
     ///
-    /// - Returns: the report without its events, jetsam snapshots and timeline (they are in the
+    /// - Returns: the report's head (its events, jetsam snapshots and timeline are in the
     ///   files), the stack files, and the names of every file written, in order.
     /// - Throws: `OutputError` when a file cannot be written (nothing of the run remains).
     public static func run(_ request: RunRequest, writingTo path: String, updatingIndex: Bool = false) throws -> RunArtifacts {
@@ -37,10 +38,8 @@ public enum RunPipeline {
         let staged = try StagedFolder(replacing: folder, isOwnFile: fileNames.union(AllocationMetric.allCases.map(\.foldedFileName)).contains)
         do {
             let performer = request.makePerformer()
-            let reportFile = try ReportFileSink(workload: workload, eventLog: request.eventLog, folder: staged)
-            let traceFile = try TraceFileSink(workload: workload, folder: staged, sampledWork: performer != nil)
-            let page = PageSink(workload: workload, sampledWork: performer != nil)
-            let fanOut = FanOut([reportFile, traceFile, page])
+            let sinks = try makeSinks(workload: workload, eventLog: request.eventLog, sampledWork: performer != nil, folder: staged)
+            let fanOut = FanOut(sinks)
             var options = Simulator.Options()
             options.progress = request.progress
             options.performer = performer
@@ -57,18 +56,12 @@ public enum RunPipeline {
             fanOut.finish()
 
             let profile = performer?.makeProfile()
-            traceFile.addSampledWork(profile)
-            let report = Report(result: result, workloadSha256: request.workload.sha256, source: request.workload.source,
-                                host: .current(simulationWallMs: wallMs, processedOccurrences: result.processedOccurrences),
-                                profile: profile)
-            let orderedApps = workload.apps.map(\.id)
-            // The three files side by side (they need nothing of each other); failures and
-            // timings in the files' order.
-            let (html, (json, trace)) = try inParallel(
-                { Result { try page.write(report, orderedApps: orderedApps, into: staged) } },
-                { try inParallel({ Result { try reportFile.write(report, into: staged) } },
-                                 { Result { try traceFile.write(into: staged) } }) })
-            for written in [json, html, trace] {
+            let head = ReportHead(result: result, workloadSha256: request.workload.sha256, source: request.workload.source,
+                                  host: .current(simulationWallMs: wallMs, processedOccurrences: result.processedOccurrences),
+                                  profile: profile)
+            // The files side by side (they need nothing of each other); failures and timings in
+            // the files' order.
+            for written in try finish(sinks[...], head) {
                 let file = try written.get()
                 request.timings?(file.name, Double(file.clock.wallNs) / 1e6, file.bytes)
                 if file.streamed { request.cpuTimings?(file.name, Double(file.clock.cpuNs) / 1e6) }
@@ -78,19 +71,36 @@ public enum RunPipeline {
             for file in files { try staged.write(file) }
             try staged.commit()
             if updatingIndex { try? RunIndex.write(into: folder.deletingLastPathComponent()) }
-            return RunArtifacts(report: report, files: files, profile: profile, orderedApps: orderedApps,
-                                sampling: request.sampling,
-                                fileNames: ["report.json", "report.html", "trace.json"] + files.map(\.name))
+            return RunArtifacts(head: head, files: files, profile: profile, orderedApps: workload.apps.map(\.id),
+                                sampling: request.sampling, fileNames: formats.map { $0.fileName } + files.map(\.name))
         } catch {
             staged.abort()
             throw error
         }
     }
 
+    /// The formats of a run's files, in the order they are listed: one sink of each is made the
+    /// same way, takes the run's batches, and is finished with the run's head.
+    static let formats: [any RunFileSink.Type] = [ReportFileSink.self, PageSink.self, TraceFileSink.self]
+
+    /// A sink of each of ``formats``, made the same way.
+    private static func makeSinks(workload: Workload, eventLog: EventLog, sampledWork: Bool,
+                                  folder: StagedFolder) throws -> [any RunFileSink] {
+        try formats.map { try $0.init(workload: workload, eventLog: eventLog, sampledWork: sampledWork, folder: folder) }
+    }
+
+    /// Finishes each sink on a thread of its own (the first on the calling thread); the results
+    /// in the sinks' order.
+    private static func finish(_ sinks: ArraySlice<any RunFileSink>, _ head: ReportHead) throws -> [Result<WrittenFile, any Error>] {
+        guard let first = sinks.first else { return [] }
+        if sinks.count == 1 { return [Result { try first.finish(head) }] }
+        let (done, rest) = try inParallel({ Result { try first.finish(head) } }, { try finish(sinks.dropFirst(), head) })
+        return [done] + rest
+    }
+
     /// The files a run writes into its folder (and one folded file per allocation metric); anything
     /// else found there is not memprof's and is kept.
-    public static let fileNames: Set<String> = ["report.json", "report.html", "trace.json", "stacks.folded",
-                                                "profile.speedscope.json"]
+    public static let fileNames = Set(formats.map { $0.fileName } + ["stacks.folded", "profile.speedscope.json"])
 
     /// The stack files of a profile: written only when samples were collected or a program's
     /// allocations tracked; one folded file per allocation metric (spec §8.1).

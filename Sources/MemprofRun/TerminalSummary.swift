@@ -6,7 +6,7 @@ import MemprofReport
 public enum TerminalSummary {
     /// The summary of `report`: findings first, a table of apps in `orderedApps` order, then the
     /// launches, memory, pressure, background work, kills and swap lines. Plain text, no colour.
-    public static func render(_ report: Report, orderedApps: [String]) -> String {
+    public static func render(_ report: ReportHead, orderedApps: [String]) -> String {
         var lines: [String] = []
         lines.append("\(report.run.workload): \(Format.duration(report.run.durationUs)) on \(report.device.name), "
             + "policy \(report.policy.name), seed \(report.run.seed)")

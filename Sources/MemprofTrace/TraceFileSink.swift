@@ -9,9 +9,11 @@ import MemprofReport
 /// Without sampled work, the file itself is written as the run goes: the streams' records are
 /// merged round by round up to the earliest time a record still to come can have (the latest
 /// call, the starts of the state intervals and handler runs still open), byte for byte the file
-/// one merge at the end writes. With sampled work, the samples track is made from the profile
-/// after the run (``addSampledWork(_:)``), and the file is merged at the end (``write(into:)``).
-public final class TraceFileSink: EventBatchSink {
+/// one merge at the end writes. With sampled work, the samples track is made from the head's
+/// profile once the run has ended, and the file is merged then (``finish(_:)``).
+public final class TraceFileSink: RunFileSink {
+    public static let fileName = "trace.json"
+
     private var trace: TraceStreams
     private var series: TimelineSeries
     private var intervals: StateIntervals.Builder
@@ -27,19 +29,22 @@ public final class TraceFileSink: EventBatchSink {
     private let hasCompressor: Bool
     /// trace.json when it is written as the run goes, else nil.
     private let liveFile: StreamedFile?
+    /// The staging folder, where trace.json is merged at the end with sampled work.
+    private let folder: StagedFolder
     private var liveOut = JSONWriter(capacity: 1 << 21)
     /// trace.json written as the run went, once the run has ended.
     private var written: WrittenFile?
     /// The time of the latest call handed over: every later call is at that time or after.
     private var latestUs: Microseconds = 0
-    /// The first failure to write; later writes are skipped and ``write(into:)`` throws it.
+    /// The first failure to write; later writes are skipped and ``finish(_:)`` throws it.
     private var failure: (any Error)?
     /// Time spent making and writing the file's text while the run went.
     private var clock = WriterClock()
 
     /// trace.json of a run of `workload` into `folder`, its streams spilling into the folder's
     /// scratch space; written as the run goes unless the run's work is sampled (`sampledWork`).
-    public init(workload: Workload, folder: StagedFolder, sampledWork: Bool) throws {
+    /// (`eventLog` is report.json's: the trace has every event.)
+    public init(workload: Workload, eventLog: EventLog, sampledWork: Bool, folder: StagedFolder) throws {
         trace = TraceStreams(header: .init(tool: "memprof \(MemprofVersion.current)", workload: workload.name,
                                            device: workload.device.name, policy: workload.policy.name, seed: workload.seed),
                              names: Dictionary(workload.apps.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a }),
@@ -52,7 +57,8 @@ public final class TraceFileSink: EventBatchSink {
         durationUs = workload.durationUs
         hasCompressor = workload.policy.hasInRAMCompressor(on: workload.device)
         keptHandlerRuns = sampledWork ? [:] : nil
-        liveFile = sampledWork ? nil : try folder.stream("trace.json", direct: true)
+        self.folder = folder
+        liveFile = sampledWork ? nil : try folder.stream(Self.fileName, direct: true)
     }
 
     /// Runs `write` unless a write failed before, keeping its failure.
@@ -127,23 +133,18 @@ public final class TraceFileSink: EventBatchSink {
             try trace.finish(into: &liveOut) { try liveFile.append(emptying: &$0) }
             try liveFile.finish()
         }
-        if failure == nil { written = WrittenFile(name: "trace.json", clock: clock, bytes: Int(liveFile.appended), streamed: true) }
+        if failure == nil { written = WrittenFile(name: Self.fileName, clock: clock, bytes: Int(liveFile.appended), streamed: true) }
     }
 
-    /// Adds the samples track of a run whose work was sampled (after the run, once the profile is made).
-    public func addSampledWork(_ profile: SamplingProfile?) {
-        guard let keptHandlerRuns else { return }
-        attempt { try trace.sampledWork(profile, handlers: keptHandlerRuns) }
-    }
-
-    /// trace.json in `folder`: the file written as the run went, or, with sampled work, the file
-    /// merged now.
-    public func write(into folder: StagedFolder) throws -> WrittenFile {
+    /// trace.json: the file written as the run went, or, with sampled work, the file merged now
+    /// with the samples track made from `head`'s profile.
+    public func finish(_ head: ReportHead) throws -> WrittenFile {
+        if let keptHandlerRuns { attempt { try trace.sampledWork(head.profile, handlers: keptHandlerRuns) } }
         if let failure { throw failure }
         if let written { return written }
-        let file = try folder.stream("trace.json", direct: true)
+        let file = try folder.stream(Self.fileName, direct: true)
         var clock = self.clock
         clock.add(try file.write { try trace.write(into: &$0, flush: $1) })
-        return WrittenFile(name: "trace.json", clock: clock, bytes: Int(file.appended), streamed: true)
+        return WrittenFile(name: Self.fileName, clock: clock, bytes: Int(file.appended), streamed: true)
     }
 }

@@ -80,12 +80,12 @@ import Testing
             workload("[\(Self.example)]", fetch: "time: 4s, allocates: measured"))))
         let starts = try fits.report().events.filter { $0.kind == .handlerStart }
         #expect(!starts.isEmpty && starts.allSatisfy { ($0.fields.bytes ?? 0) >= 40 << 20 && ($0.fields.bytes ?? 0) < 41 << 20 })
-        #expect(fits.artifacts.report.summary.fetches.completed >= 1 && fits.artifacts.report.summary.terminations["memoryLimit"] == 0)
+        #expect(fits.artifacts.head.summary.fetches.completed >= 1 && fits.artifacts.head.summary.terminations["memoryLimit"] == 0)
 
         let small = "{preset: iphone-6-plus, appLimit: 60MB}"
         let killed = try ScratchRun(RunRequest(workload: try load(
             workload("[\(Self.example)]", fetch: "time: 4s, allocates: measured", device: small))))
-        #expect(killed.artifacts.report.summary.terminations["memoryLimit"] == 1)
+        #expect(killed.artifacts.head.summary.terminations["memoryLimit"] == 1)
         let allocations = try #require(killed.artifacts.profile?.handlers.first?.allocations)
         #expect(allocations.peakBytes >= 40 << 20)
     }
@@ -138,9 +138,9 @@ import Testing
     @Test func aProgramOverrunningItsWindowTimesOutItsFetch() throws {
         let artifacts = try ScratchRun(RunRequest(workload: try load(workload(
             "[\(Self.example), sleep, \"20\"]", device: "{preset: iphone-6-plus, cpuScale: 100}")))).artifacts
-        #expect(artifacts.report.summary.terminations["fetchTimeout"] == artifacts.report.summary.fetches.started)
-        #expect(artifacts.report.summary.fetches.timedOut >= 1)
+        #expect(artifacts.head.summary.terminations["fetchTimeout"] == artifacts.head.summary.fetches.started)
+        #expect(artifacts.head.summary.fetches.timedOut >= 1)
         let program = try #require(artifacts.profile?.handlers.first?.program)
-        #expect(program.timedOutRuns == artifacts.report.summary.fetches.started)
+        #expect(program.timedOutRuns == artifacts.head.summary.fetches.started)
     }
 }

@@ -10,7 +10,7 @@ import Testing
     @Test func theFreezersLineGivesEveryFigure() throws {
         let (report, apps) = try ReportFixture.builtinWithApps("phone-day-2026")
         let f = try #require(report.summary.freezer)
-        let line = try #require(TerminalSummary.render(report, orderedApps: apps).split(separator: "\n")
+        let line = try #require(TerminalSummary.render(report.head, orderedApps: apps).split(separator: "\n")
             .first { $0.hasPrefix("freezer    ") })
         let spent = try #require(f.firstExhaustedAtUs)
         let written = "freezer    \(Format.count(f.freezes, "freeze")), \(Format.bytes(f.bytesWritten)) written of "
@@ -24,6 +24,6 @@ import Testing
                 "phone-day-2026's skips, as its baseline has them")
         // A seed-2015 run has no freezer budget, and no such line.
         let (seed, seedApps) = try ReportFixture.builtinWithApps("phone-day")
-        #expect(!TerminalSummary.render(seed, orderedApps: seedApps).contains("freezer    "))
+        #expect(!TerminalSummary.render(seed.head, orderedApps: seedApps).contains("freezer    "))
     }
 }

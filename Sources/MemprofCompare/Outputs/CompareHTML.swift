@@ -81,7 +81,7 @@ public enum CompareHTML {
         for app in new.apps.keys.sorted() + base.apps.keys.sorted() where seen.insert(app).inserted { apps.append(app) }
         var chart = MemoryChart(report: new, apps: apps, base: base)
         // Past `drawnApps` apps, the new run's most affected are drawn one by one, as in report.html.
-        let drawn = HTMLReport.mostAffected(apps, in: new, limit: bounds.drawnApps)
+        let drawn = HTMLReport.mostAffected(apps, in: new.head, limit: bounds.drawnApps)
         let folded = apps.count - drawn.count
         if folded > 0 { chart.fold(keeping: drawn, label: "\(count(folded)) other apps") }
         if let digests { chart.marks = (digests.new.finish().marks, digests.base.finish().marks) }
@@ -186,7 +186,7 @@ public enum CompareHTML {
     public static func memorySection(_ report: Report, marks: DecisionMarks? = nil) -> (html: String, data: String) {
         let apps = report.apps.keys.sorted()
         var chart = MemoryChart(report: report, apps: apps)
-        let drawn = HTMLReport.mostAffected(apps, in: report, limit: bounds.drawnApps)
+        let drawn = HTMLReport.mostAffected(apps, in: report.head, limit: bounds.drawnApps)
         let folded = apps.count - drawn.count
         if folded > 0 { chart.fold(keeping: drawn, label: "\(count(folded)) other apps") }
         chart.marks = (marks, nil)
