@@ -21,7 +21,7 @@ public enum ReportJSON {
     }
 
     /// A stretch of report.json: text made from the report's head, or the place of one of the
-    /// three large sections, which its writer fills (from the report held whole, ``encode(_:)``,
+    /// three large sections, which its writer fills (from the report held whole, ``ReportJSON/encode(_:)``,
     /// or from the streams of a run written as it goes, `ReportFileSink`).
     public enum Part: Equatable {
         case text([UInt8])

@@ -25,7 +25,7 @@ public protocol RunFileSink: AnyObject, SendableMetatype {
     func endOfRun()
 
     /// Puts the file together in the folder given at the start once the run has ended: what
-    /// only the end knows is in `head`. Called once, after ``endOfRun()``.
+    /// only the end knows is in `head`. Called once, after ``RunFileSink/endOfRun()``.
     /// - Throws: the first failure to write, while the run went or now.
     func finish(_ head: ReportHead) throws -> WrittenFile
 }

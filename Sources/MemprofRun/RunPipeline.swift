@@ -22,7 +22,7 @@ public enum RunPipeline {
     /// Simulates `request.workload` and writes its files into the folder at `path` (created when
     /// missing) as the run goes: the
     /// engine's events, jetsam snapshots and memory changes go, in batches, to report.json's,
-    /// report.html's and trace.json's sinks (``formats``, each a `RunFileSink`, through
+    /// report.html's and trace.json's sinks (`formats`, each a `RunFileSink`, through
     /// `FanOut`), each on a thread of its own; when the run has ended and its `ReportHead` is
     /// made, each puts its file together, side by side. The
     /// folder is replaced whole or not at all. With `updatingIndex` (the default `Reports/<name>/`,
@@ -83,7 +83,7 @@ public enum RunPipeline {
     /// same way, takes the run's batches, and is finished with the run's head.
     static let formats: [any RunFileSink.Type] = [ReportFileSink.self, PageSink.self, TraceFileSink.self]
 
-    /// A sink of each of ``formats``, made the same way.
+    /// A sink of each of `formats`, made the same way.
     private static func makeSinks(workload: Workload, eventLog: EventLog, sampledWork: Bool,
                                   folder: StagedFolder) throws -> [any RunFileSink] {
         try formats.map { try $0.init(workload: workload, eventLog: eventLog, sampledWork: sampledWork, folder: folder) }
