@@ -58,6 +58,7 @@ import Testing
             .swap(.pagingOut, usedBytes: 1, bytes: 2),
             .processExit(.memoryPressure, kind: .extension, band: 0, bytes: 3),
             .processLaunch(kind: .daemon, band: 0, bytes: 4),
+            .charging(.pluggedIn),
         ]
         var events: [SimEvent] = []
         for (n, payload) in payloads.enumerated() {
