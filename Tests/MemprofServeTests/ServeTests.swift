@@ -54,8 +54,10 @@ func exchange(port: UInt16, _ bytes: [UInt8]) async throws -> Answer {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard fd >= 0 else { return continuation.resume(throwing: POSIXError(.EIO)) }
             defer { close(fd) }
-            // Generous: other suites run in parallel and may hold the cooperative pool for seconds.
-            var timeout = timeval(tv_sec: 60, tv_usec: 0)
+            // Generous: other suites run in parallel, and on a two-core machine their synchronous
+            // tests can hold both threads of the cooperative pool, where the in-process server's
+            // tasks run, for minutes (a whole run of the tests once kept an answer past 60 s).
+            var timeout = timeval(tv_sec: 300, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var address = sockaddr_in()
