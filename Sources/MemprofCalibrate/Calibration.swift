@@ -239,6 +239,12 @@ public struct Calibration: Codable, Sendable, Equatable {
             .dataCorrupted(.init(codingPath: path, debugDescription: message))
         }
         guard schema == Self.schemaName else { throw wrong([Key("schema")], "'\(schema)' is not \(Self.schemaName)") }
+        for (name, value) in [("ratio", seeds.ratio), ("target", seeds.target)] {
+            guard let value else { continue }
+            guard value.isFinite, value >= 0, value <= 1e6 else {
+                throw wrong([Key("seeds"), Key(name)], "\(value) is out of range (0 to 1e6)")
+            }
+        }
         for (i, p) in parameters.enumerated() {
             let at = [Key("parameters"), Key(i)]
             guard SweepFile.Calibrate.Kind(rawValue: p.kind) != nil else {
@@ -249,7 +255,10 @@ public struct Calibration: Codable, Sendable, Equatable {
             }
             guard p.low <= p.high else { throw wrong(at + [Key("high")], "high (\(p.high)) is below low (\(p.low))") }
             if let interval = p.interval {
-                guard interval.low.isFinite, interval.high.isFinite, interval.low <= interval.high else {
+                for (name, value) in [("low", interval.low), ("high", interval.high)] where !value.isFinite || abs(value) > 1e18 {
+                    throw wrong(at + [Key("interval"), Key(name)], "\(value) is out of range (at most 1e18)")
+                }
+                guard interval.low <= interval.high else {
                     throw wrong(at + [Key("interval")], "the interval \(interval.low) to \(interval.high) is not in order")
                 }
             }

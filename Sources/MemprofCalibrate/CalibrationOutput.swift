@@ -20,7 +20,9 @@ extension Calibration {
             + "cell\(cells.filter { $0.days > 0 }.count == 1 ? "" : "s")"
         if field.days > field.matchedDays { out += " (\(field.days - field.matchedDays) days on devices the sweep does not run)" }
         out += "; \(seeds.count) seeds an evaluation (\(seeds.text))"
-        if let ratio = seeds.ratio { out += ", simulated intervals at most \(Int((ratio * 100).rounded()))% of the field's" }
+        if let ratio = seeds.ratio, ratio.isFinite {
+            out += ", simulated intervals at most \(String(format: "%.0f", (ratio * 100).rounded()))% of the field's"
+        }
         if seeds.capped { out += " (capped by maxSeeds)" }
         out += "\n"
         out += "Objective \(CalibratedSweep.decimal(objective.value)) over \(objective.statistics) statistics "

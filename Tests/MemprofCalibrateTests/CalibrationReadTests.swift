@@ -49,5 +49,25 @@ struct CalibrationReadTests {
         // Numbers read are range-checked: an interval out of order, a value beyond 10^18.
         r = try refusal(text, #""high" : 2097152000"#, #""high" : 1e300"#)
         #expect(r.message.contains(": parameters[0].high: ") && r.message.contains("out of range"), "\(r.message)")
+        // The seeds' ratio the summary prints as a percentage: a huge one is refused, not printed
+        // (before, 1e300 read and then stopped memprof converting it for the summary).
+        r = try refusal(text, #""ratio" : "#, #""ratio" : 1e300, "x" : "#)
+        #expect(r.message.contains(": seeds.ratio: ") && r.message.contains("out of range"), "\(r.message)")
+        // An interval's ends, which a what-if re-runs at: within 10^18 too (before, 1e19 read
+        // and stopped memprof writing the re-run's value).
+        r = try refusal(text, #""high" : 1881938872.8706086"#, #""high" : 1e19"#)
+        #expect(r.message.contains(": parameters[0].interval.high: ") && r.message.contains("out of range"), "\(r.message)")
+    }
+
+    /// Every seeds ratio the reader accepts (0 to 1e6) is printed in the summary as a percentage;
+    /// beyond it the file is refused (the fuzz target once stopped memprof with a ratio of about
+    /// 1e17, which read and then could not be printed).
+    @Test func theSummaryOfAnyFileThatReadsIsPrinted() throws {
+        let text = try Self.fixture()
+        for ratio in ["0", "0.33", "999999"] {
+            let changed = text.replacing(#/"ratio" : [0-9.e+-]+/#, with: "\"ratio\" : \(ratio)")
+            let c = try Calibration.decode(Data(changed.utf8), file: "c.json")
+            #expect(c.text.contains("simulated intervals at most"), "\(ratio)")
+        }
     }
 }
