@@ -54,7 +54,10 @@ public struct FleetDask: Sendable {
                           exitStatus: ExitStatus.partNotBuilt)
         }
         let folder = try Self.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            UnfinishedOutput.shared.end(folder.path)
+        }
         let sweepFile = folder.appendingPathComponent("sweep.yaml"), out = folder.appendingPathComponent("out")
         try Data(try Self.sweepText(sweep, cells: cells).utf8).write(to: sweepFile)
         var arguments = [runner, sweepFile.path, "--shards", "\(shards)", "--out", out.path, "--memprof", memprof,
@@ -140,12 +143,16 @@ public struct FleetDask: Sendable {
     }
 
     /// A folder of its own under the temporary folder, for the sweep and the runner's result.
+    /// A scratch folder in the system's temporary folder, registered as unfinished output so an
+    /// interrupted calibration removes it as it removes its staging folder.
     static func scratchFolder() throws -> URL {
-        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("memprof-dask-XXXXXX").path.utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw Failure(description: "cannot make a scratch folder for --dask in \(FileManager.default.temporaryDirectory.path)",
-                          exitStatus: ExitStatus.outputFailure)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-dask-\(UUID().uuidString)")
+        try UnfinishedOutput.shared.create(folder.path) {
+            guard mkdir(folder.path, 0o700) == 0 else {
+                throw Failure(description: "cannot make a scratch folder for --dask in \(FileManager.default.temporaryDirectory.path)",
+                              exitStatus: ExitStatus.outputFailure)
+            }
         }
-        return URL(fileURLWithPath: String(cString: made))
+        return folder
     }
 }
