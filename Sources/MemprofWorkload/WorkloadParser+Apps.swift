@@ -94,6 +94,9 @@ extension WorkloadParser {
             app.backgroundTask = BackgroundTaskSpec(handler: try parseHandler(t),
                                                     endsOnExpiration: try t["endsOnExpiration"]?.bool() ?? false)
         }
+        if let task = try sessionBackgroundTask(m, platform: platform, declared: app.backgroundTask != nil) {
+            app.backgroundTask = task
+        }
         if let v = m["voip"] {
             try require(.voip, in: app, for: v)
             let p = try v.mapping(allowed: ["keepalive", "time"])
@@ -165,6 +168,27 @@ extension WorkloadParser {
             if let v = o["unregisters"] { object.unregisters = try v.bool() }
             return object
         }
+    }
+
+    /// `sessions.background: 20s`: after each session the app keeps running in the background
+    /// about that long, as a background task it begins on leaving the front and ends when done
+    /// (or at the era's limit, from its expiration handler), then it is suspended. Nil without
+    /// the key or with 0. Refused beside a declared `backgroundTask` (an app has one task here) and
+    /// on a Mac (its apps go on running behind the front app: no suspension to wait for).
+    func sessionBackgroundTask(_ m: Mapping, platform: Platform, declared: Bool) throws -> BackgroundTaskSpec? {
+        guard let sessions = m["sessions"], !sessions.isScalar,
+              let node = try sessions.mapping(allowed: Self.sessionKeys)["background"] else { return nil }
+        let time = try node.duration()
+        guard time > 0 else { return nil }
+        guard platform == .ios else {
+            throw node.error("a Mac app goes on running behind the front app and is not suspended; "
+                + "background time after a session is an iOS measure (give the device an iOS platform or leave the key out)")
+        }
+        guard !declared else {
+            throw node.error("the app declares its own backgroundTask; its background time after a session is that "
+                + "task's time: state one or the other")
+        }
+        return BackgroundTaskSpec(handler: HandlerSpec(timeUs: time), endsOnExpiration: true)
     }
 
     func require(_ mode: AppMode, in app: AppSpec, for node: NodeReader) throws {

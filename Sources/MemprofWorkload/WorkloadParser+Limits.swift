@@ -50,6 +50,15 @@ extension WorkloadParser {
                 if fit.subject == .footprint, let max = app.maxFootprint, max > app.launchFootprint {
                     keys = ["maxFootprint"]
                 }
+                // A background task the app's sessions state (sessions.background).
+                if fit.subject == .backgroundTask, appNodes[i].descendant(keys) == nil,
+                   let node = appNodes[i].descendant(["sessions", "background"]) {
+                    warnings.append(WorkloadWarning(located: node.error(
+                        "\(Format.duration(fit.declared)) in the background after a session does not fit the "
+                            + "\(Format.duration(fit.limit)) background task limit: the app's task is ended at the limit and "
+                            + "it is suspended, \(Format.duration(-fit.spare)) sooner each session")))
+                    continue
+                }
                 let node = appNodes[i].descendant(keys) ?? appNodes[i]
                 warnings.append(WorkloadWarning(located: node.error(Self.overLimit(fit, app))))
             }

@@ -167,25 +167,31 @@ extension WorkloadParser {
 
     /// The most sessions a day an app may state.
     static let maxSessionsPerDay = 100_000.0
+    static let sessionKeys = ["perDay", "length", "background"]
 
-    /// Each app's `sessions: {perDay: 12, length: 3m}`: how often a day (a run) the user opens it
-    /// and how long it stays in front, as a field measures them. Sessions must fit in the run:
-    /// perDay × length below the workload's duration.
+    /// Each app's `sessions: {perDay: 12, length: 3m, background: 20s}`: how often a day (a run)
+    /// the user opens it, how long it stays in front and how long it runs in the background after
+    /// each (``sessionBackgroundTask(_:platform:declared:)``), as a field measures them. Sessions
+    /// must fit in the run: perDay × (length + background) below the workload's duration.
     func parseSessions(_ apps: [(String, NodeReader)], duration: Microseconds) throws -> [GenerateSpec.Sessions] {
         try apps.enumerated().compactMap { index, entry in
             guard let node = try entry.1.mapping(allowed: Self.appKeys)["sessions"] else { return nil }
-            let m = try node.mapping(allowed: ["perDay", "length"])
+            let m = try node.mapping(allowed: Self.sessionKeys)
             let perDayNode = try m.required("perDay"), lengthNode = try m.required("length")
             let perDay = try perDayNode.positiveNumber(max: Self.maxSessionsPerDay)
             let perDayMilli = Int64((perDay * 1000).rounded())
             guard perDayMilli > 0 else { throw perDayNode.error("\(perDay) sessions a day rounds to none; the least is 0.001") }
             let length = try lengthNode.positiveDuration()
-            let (total, overflow) = length.multipliedReportingOverflow(by: perDayMilli)
-            guard !overflow, total / 1000 < duration else {
+            let background = try m["background"]?.duration() ?? 0
+            let (each, eachOverflow) = length.addingReportingOverflow(background)
+            let (total, overflow) = each.multipliedReportingOverflow(by: perDayMilli)
+            guard !eachOverflow, !overflow, total / 1000 < duration else {
                 let count = perDay == perDay.rounded() ? String(Int64(perDay)) : String(perDay)
-                throw node.error("\(count) sessions of \(Format.duration(length)) take "
-                    + "\(overflow ? "more than" : Format.duration(total / 1000)) of a run of \(Format.duration(duration)); "
-                    + "they must fit in it (perDay × length below the duration)")
+                let what = background > 0 ? "\(Format.duration(length)) and \(Format.duration(background)) in the background"
+                    : Format.duration(length)
+                throw node.error("\(count) sessions of \(what) take "
+                    + "\(overflow || eachOverflow ? "more than" : Format.duration(total / 1000)) of a run of \(Format.duration(duration)); "
+                    + "they must fit in it (perDay × \(background > 0 ? "(length + background)" : "length") below the duration)")
             }
             return GenerateSpec.Sessions(app: index, perDayMilli: perDayMilli, lengthUs: length)
         }

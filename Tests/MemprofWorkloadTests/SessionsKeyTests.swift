@@ -78,4 +78,76 @@ import Testing
         #expect(perRun > 10 && perRun < 14, "\(perRun) sessions a run")
         #expect(minutes > 12 * 4 * 0.85 && minutes < 12 * 4 * 1.15, "\(minutes) minutes in front a run")
     }
+
+    /// `sessions.background`: a background task the app begins on leaving and ends after that
+    /// long, bounded by the era's limit (ended there, not killed); 0 states none.
+    @Test func backgroundTimeIsABackgroundTaskBoundedByTheEra() throws {
+        let w = try WorkloadParser(file: "s.yaml").parse(Self.day("sessions: {perDay: 3, length: 4m, background: 20s}"))
+        #expect(w.apps[0].backgroundTask == BackgroundTaskSpec(handler: HandlerSpec(timeUs: 20_000_000), endsOnExpiration: true))
+        let none = try WorkloadParser(file: "s.yaml").parse(Self.day("sessions: {perDay: 3, length: 4m, background: 0s}"))
+        #expect(none.apps[0].backgroundTask == nil)
+        // Longer than the era's limit (iOS 17: 30 s): a warning located at the key.
+        let ios17 = Self.day("sessions: {perDay: 3, length: 4m, background: 2m}").replacingOccurrences(
+            of: "duration: 3h\n", with: "duration: 3h\ndevice: {preset: iphone-15, osVersion: \"iOS 17.5 (21F79)\"}\npolicy: xnu\n")
+        let warnings = try WorkloadParser(file: "s.yaml").parseReportingWarnings(ios17).warnings.map(\.description)
+        #expect(warnings == ["warning: s.yaml:9:51: apps.news.sessions.background: 2m in the background after a session does not fit "
+            + "the 30s background task limit: the app's task is ended at the limit and it is suspended, 1m30s sooner each session"],
+            "\(warnings)")
+        #expect(try WorkloadParser(file: "s.yaml").parseReportingWarnings(Self.day("sessions: {perDay: 3, length: 4m, background: 2m}"))
+            .warnings.isEmpty, "seed-2015 keeps 10 minutes")
+    }
+
+    @Test func backgroundTimeThatCannotHoldIsLocated() throws {
+        #expect(try error(Self.day("sessions: {perDay: 3, length: 4m, background: often}"))
+            .hasPrefix("s.yaml:7:51: apps.news.sessions.background: "))
+        #expect(try error(Self.day("sessions: {perDay: 20, length: 5m, background: 5m}"))
+            == "s.yaml:7:15: apps.news.sessions: 20 sessions of 5m and 5m in the background take 3h20m of a run of 3h; "
+            + "they must fit in it (perDay × (length + background) below the duration)")
+        #expect(try error(Self.day("sessions: {perDay: 3, length: 4m, background: 20s}\n    backgroundTask: {time: 1m}"))
+            == "s.yaml:7:51: apps.news.sessions.background: the app declares its own backgroundTask; its background time "
+            + "after a session is that task's time: state one or the other")
+        let mac = Self.day("sessions: {perDay: 3, length: 4m, background: 20s}").replacingOccurrences(
+            of: "duration: 3h\n", with: "duration: 3h\ndevice: macbook-pro-2015\n")
+        #expect(try error(mac).hasPrefix("s.yaml:8:51: apps.news.sessions.background: a Mac app goes on running behind the front app"))
+    }
+
+    /// A hand-computable day: one app, three sessions of 2 minutes an hour on average, each
+    /// followed by 20 s in the background (seed-2015: the 10-minute limit; the gaps, 9 to 27
+    /// minutes, are longer): every trip home is 20 s in `background`, then `suspended`, and the
+    /// report's background time is 20 s a session. On iOS 17 under xnu a 2-minute statement runs
+    /// 30 s (the era's limit), the task ended there, the app not killed.
+    @Test func aRunsBackgroundTimeFollowsTheKey() throws {
+        func run(_ background: String, device: String = "") throws -> (app: AppStats, background: [StateInterval], expected: (Microseconds) -> Microseconds) {
+            let text = """
+                memprof: 1
+                name: background
+                duration: 1h
+                \(device)
+                apps:
+                  news:
+                    launch: {footprint: 120MB}
+                    sessions: {perDay: 3, length: 2m\(background)}
+                """
+            let workload = try WorkloadParser(file: "b.yaml").parse(text)
+            var simulator = Simulator(workload: workload)
+            let result = simulator.run()
+            let intervals = result.stateIntervals["news"] ?? []
+            // Each trip home: the time in the background, unless the run's end comes first.
+            let homes = intervals.filter { $0.state == .active && $0.endUs < workload.durationUs }.map(\.endUs)
+            #expect(homes.count >= 2)
+            return (result.apps[0], intervals.filter { $0.state == .background },
+                    { each in homes.reduce(0) { $0 + min(each, workload.durationUs - $1) } })
+        }
+        let without = try run("")
+        #expect(without.app.timeInStateUs["background"] ?? 0 == 0)
+        let with = try run(", background: 20s")
+        #expect(with.expected(20_000_000) > 0 && with.app.timeInStateUs["background"] == with.expected(20_000_000))
+        #expect(with.background.allSatisfy { $0.endUs - $0.startUs <= 20_000_000 }, "\(with.background)")
+        #expect(with.app.backgroundTasks.started == with.background.count)
+        #expect(with.app.exits.values.allSatisfy { $0 == 0 })
+        let cut = try run(", background: 2m", device: "device: {preset: iphone-15, osVersion: \"iOS 17.5 (21F79)\"}\npolicy: xnu")
+        #expect(cut.app.timeInStateUs["background"] == cut.expected(30_000_000))
+        #expect(cut.app.backgroundTasks.expiredEnded >= cut.background.count - 1 && cut.app.backgroundTasks.expiredEnded > 0)
+        #expect(cut.app.exits.values.allSatisfy { $0 == 0 })
+    }
 }
