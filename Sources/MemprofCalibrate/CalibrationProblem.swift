@@ -163,7 +163,7 @@ public struct CalibrationProblem: Sendable {
             measured.append((WorkloadOverride(keyPath: "apps.\(spec.app).averageSuspendedMemory", value: "\(s.averageBytes)B", origin: here),
                              "memoryMetrics.averageSuspendedMemory over \(s.sampleCount) suspensions on \(pooled.days == 1 ? "1 day" : "\(pooled.days) days")"))
         }
-        measured += try Self.sessions(pooled, app: spec.app, sweep: sweep, plan: plan, origin: here)
+        measured += try Self.sessions(pooled, app: spec.app, sweep: sweep, plan: plan, taskLimitUs: Self.taskLimit(plan), origin: here)
         for p in spec.parameters {
             if let m = measured.first(where: { $0.0.keyPath == p.key }) {
                 throw WorkloadError(file: sweep.file, line: p.origin.keyLine, column: p.origin.keyColumn, keyPath: "calibrate.parameters",
@@ -203,10 +203,13 @@ public struct CalibrationProblem: Sendable {
 
     /// The app's use as the field measures it, as `apps.<app>.sessions`: sessions a day are its
     /// launches (`histogrammedTimeToFirstDrawKey`) and resumes (`histogrammedResumeTime`) a day,
-    /// each as long as its foreground time a day (`cumulativeForegroundTime`) over them. None
-    /// when the field lacks either. An app the workload's switches pick (`generate.weights`) is
-    /// given weight 0 there: its sessions alone open it.
-    static func sessions(_ pooled: FieldSummary.Cell, app: String, sweep: SweepFile, plan: SweepPlan,
+    /// each as long as its foreground time a day (`cumulativeForegroundTime`) over them, and
+    /// followed by its background time a day (`cumulativeBackgroundTime`) over them
+    /// (`sessions.background`), at most `taskLimitUs` (the background-task limit the app's task
+    /// runs under; nil: none): the source says so when the field's is longer. None when the field
+    /// lacks launches or foreground time. An app the workload's switches pick
+    /// (`generate.weights`) is given weight 0 there: its sessions alone open it.
+    static func sessions(_ pooled: FieldSummary.Cell, app: String, sweep: SweepFile, plan: SweepPlan, taskLimitUs: Microseconds?,
                          origin: WorkloadOverride.Origin) throws -> [(WorkloadOverride, String)] {
         let counts = pooled.launches.filter { $0.key == "timeToFirstDraw" || $0.key == "resumes" }
         guard let foreground = pooled.time.first(where: { $0.key == "foregroundSeconds" }), foreground.rate.perDay > 0,
@@ -216,21 +219,42 @@ public struct CalibrationProblem: Sendable {
         guard perDayMilli > 0 else { return [] }
         let lengthUs = Int64((foreground.rate.perDay * 1e6 * 1000 / Double(perDayMilli)).rounded())
         let duration = plan.base.workload.durationUs
-        guard Double(lengthUs) * Double(perDayMilli) / 1000 < Double(duration) else {
-            throw WorkloadError(file: sweep.file, line: origin.keyLine, column: origin.keyColumn, keyPath: "calibrate.app",
-                                message: "the field's \(app) is in front \(Format.duration(Int64(foreground.rate.perDay * 1e6))) a day, "
-                                    + "more than a run of the workload (\(Format.duration(duration))); a run is a device-day: "
-                                    + "give the workload a duration of a day")
+        func over(_ what: String, _ perDayUs: Double) -> WorkloadError {
+            WorkloadError(file: sweep.file, line: origin.keyLine, column: origin.keyColumn, keyPath: "calibrate.app",
+                          message: "the field's \(app) is \(what) \(Format.duration(Int64(perDayUs))) a day, "
+                              + "more than a run of the workload (\(Format.duration(duration))); a run is a device-day: "
+                              + "give the workload a duration of a day")
         }
+        guard Double(lengthUs) * Double(perDayMilli) / 1000 < Double(duration) else { throw over("in front", foreground.rate.perDay * 1e6) }
+        func days(_ n: Int) -> String { n == 1 ? "1 day" : "\(n) days" }
         let text = String(format: "%.3f", Double(perDayMilli) / 1000)
-        let launches = counts.map { "\($0.key == "resumes" ? "resumes" : "launches") over \($0.days == 1 ? "1 day" : "\($0.days) days")" }
+        let launches = counts.map { "\($0.key == "resumes" ? "resumes" : "launches") over \(days($0.days))" }
         var out: [(WorkloadOverride, String)] = [
             (WorkloadOverride(keyPath: "apps.\(app).sessions.perDay", value: text, origin: origin),
              "applicationLaunchMetrics: \(launches.joined(separator: " and ")), a day"),
             (WorkloadOverride(keyPath: "apps.\(app).sessions.length", value: "\(lengthUs)us", origin: origin),
-             "applicationTimeMetrics.cumulativeForegroundTime over \(foreground.days == 1 ? "1 day" : "\(foreground.days) days") "
+             "applicationTimeMetrics.cumulativeForegroundTime over \(days(foreground.days)) "
                 + "(\(Int(foreground.rate.perDay.rounded())) s a day) over the sessions a day"),
         ]
+        if let background = pooled.time.first(where: { $0.key == "backgroundSeconds" }), background.rate.perDay > 0 {
+            let fieldUs = Int64((background.rate.perDay * 1e6 * 1000 / Double(perDayMilli)).rounded())
+            let setUs = min(fieldUs, taskLimitUs ?? fieldUs)
+            guard Double(lengthUs + setUs) * Double(perDayMilli) / 1000 < Double(duration) else {
+                throw over("in front and in the background", (foreground.rate.perDay * 1e6) + Double(setUs) * Double(perDayMilli) / 1000)
+            }
+            var source = "applicationTimeMetrics.cumulativeBackgroundTime over \(days(background.days)) "
+                + "(\(Int(background.rate.perDay.rounded())) s a day) over the sessions a day"
+            if setUs < fieldUs, let limit = taskLimitUs {
+                // The task cannot outlive the limit: the rest is background time no key states.
+                let rest = Double(fieldUs - setUs) * Double(perDayMilli) / 1000
+                source += ", \(Format.duration(fieldUs)) a session: more than the \(Format.duration(limit)) background-task limit "
+                    + "of the sweep's devices, so set to the limit; the other \(Format.duration(Int64(rest))) a day is background "
+                    + "time the workload does not state (audio, location, BGTaskScheduler tasks, fetch, push) and stays a comparison"
+            }
+            if setUs > 0 {
+                out.append((WorkloadOverride(keyPath: "apps.\(app).sessions.background", value: "\(setUs)us", origin: origin), source))
+            }
+        }
         if let index = plan.base.workload.apps.firstIndex(where: { $0.id == app }),
            plan.base.workload.generate?.weights.contains(where: { $0.app == index && $0.weight > 0 }) == true {
             // The switches pick the app: by the file's weights, or by default (every app). Without
@@ -243,6 +267,13 @@ public struct CalibrationProblem: Sendable {
             }
         }
         return out
+    }
+
+    /// The background-task limit `sessions.background` runs under: the smallest of the plan's
+    /// iOS cells (each cell's device's era under `xnu`, the policy's own under `seed-2015`); nil
+    /// when no cell is an iOS device.
+    static func taskLimit(_ plan: SweepPlan) -> Microseconds? {
+        plan.cells.map(\.workload.workload).filter { $0.device.platform == .ios }.map(\.policy.backgroundTaskLimitUs).min()
     }
 
     static func listed(_ names: [String]) -> String {

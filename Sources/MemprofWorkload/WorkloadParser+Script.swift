@@ -171,7 +171,7 @@ extension WorkloadParser {
 
     /// Each app's `sessions: {perDay: 12, length: 3m, background: 20s}`: how often a day (a run)
     /// the user opens it, how long it stays in front and how long it runs in the background after
-    /// each (``sessionBackgroundTask(_:platform:declared:)``), as a field measures them. Sessions
+    /// each (`sessionBackgroundTask`), as a field measures them. Sessions
     /// must fit in the run: perDay × (length + background) below the workload's duration.
     func parseSessions(_ apps: [(String, NodeReader)], duration: Microseconds) throws -> [GenerateSpec.Sessions] {
         try apps.enumerated().compactMap { index, entry in

@@ -119,6 +119,8 @@ import Testing
         // 1,800 s over 12 sessions: 150 s each.
         #expect(measured.contains("apps.team.sessions.length=150000000us"), "\(measured)")
         #expect(measured.contains("generate.weights.team=0"), "\(measured)")
+        // 40 s in the background a day over 12 sessions: 3.33 s after each (inside the 10 minutes).
+        #expect(measured.contains("apps.team.sessions.background=3333333us"), "\(measured)")
         let sweep = try String(contentsOf: dir.appendingPathComponent("out/sweep.yaml"), encoding: .utf8)
         #expect(sweep.contains("  apps.team.sessions.perDay: \"12.000\"\n"), "\(sweep)")
         #expect(sweep.contains("  # from the field: applicationTimeMetrics.cumulativeForegroundTime over 20 days (1800 s a day) over the sessions a day\n"
@@ -131,6 +133,10 @@ import Testing
         let time = try #require((cell["time"] as! [[String: Any]]).first { $0["counter"] as? String == "foregroundSeconds" })
         let simulated = try #require((time["simulated"] as? [String: Any])?["perDay"] as? Double)
         #expect(abs(simulated - 1800) < 0.2 * 1800, "simulated \(simulated) s in front a day")
+        // And in the background about as long as the field says.
+        let background = try #require((cell["time"] as! [[String: Any]]).first { $0["counter"] as? String == "backgroundSeconds" })
+        let behind = try #require((background["simulated"] as? [String: Any])?["perDay"] as? Double)
+        #expect(abs(behind - 40) < 0.2 * 40, "simulated \(behind) s in the background a day")
     }
 
     /// The field as `memprof field -o` summarises it calibrates as the payloads do: the same

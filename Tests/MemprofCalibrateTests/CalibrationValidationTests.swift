@@ -129,6 +129,11 @@ import Testing
         for cell in c.cells where cell.role == .fit {
             #expect(cell.inside == true)
             #expect(cell.statistics.allSatisfy { $0.inside == true })
+            // The app's background time a day, compared not fitted: the truth's team app runs
+            // nothing in the background, and with no launch counts in memprof's export no
+            // sessions (nor their background time) are set, so both sides stay at 0 s.
+            let background = try #require(cell.time.first { $0.counter == "backgroundSeconds" })
+            #expect(background.inside == true && background.field?.perDay == 0 && background.simulated.perDay == 0, "\(background)")
         }
         // Common random numbers: every evaluation ran the same seeds, none of the truth's.
         #expect(c.seeds.first == 1 && c.seeds.count >= 20 && c.seeds.count <= 40)
