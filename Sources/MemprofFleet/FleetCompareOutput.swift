@@ -34,12 +34,15 @@ public enum FleetCompareOutput {
     }
 
     /// The verdict; a change that is not one says why: context, neutral, not significant, or
-    /// within a threshold the user set (a fleet applies no threshold of its own).
+    /// within a threshold the user set (a fleet applies no threshold of its own). A significant
+    /// change of a neutral metric is not "same": it changed, and has no better or worse.
     static func verdictText(_ r: FleetComparison.Row, alpha: Double) -> String {
         guard r.verdict == .same, r.meanChange != 0 else { return r.verdict.rawValue }
         if r.context { return "context (internal counter, not judged)" }
         if r.ignored { return "same (ignored by the thresholds file)" }
-        if r.direction == .neutral { return "same (neutral)" }
+        if r.direction == .neutral {
+            return r.pValue < alpha ? "changed (neutral: significant at \(trimmedAlpha(alpha)), not judged)" : "same (neutral)"
+        }
         if r.pValue >= alpha { return "same (not significant at \(trimmedAlpha(alpha)))" }
         let threshold = r.threshold == 0 ? "" : Comparer.signedPercent(r.threshold * 100).dropFirst() + (r.minDelta > 0 ? ", " : "")
         let floor = r.minDelta > 0 ? "min delta \(value(r.minDelta, r.kind))" : ""

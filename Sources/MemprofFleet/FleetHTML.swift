@@ -1,6 +1,7 @@
 import MemprofReportReader
 import Foundation
 import MemprofCompare
+import MemprofCore
 import MemprofHTML
 import MemprofOutput
 
@@ -67,7 +68,7 @@ public enum FleetHTML {
         body += heatmap(r, id: "heatmap", title: "Share of days with at least one eviction",
                         what: "evicted at least once") { cell, app in cell.metrics["apps.\(app).evictions"]?.shareAboveZero }
         body += heatmap(r, id: "kill-heatmap", title: "Share of days with a memory kill of the app",
-                        what: "killed for memory (memoryPressure or memoryLimit) at least once") { cell, app in
+                        what: "killed for memory (\(memoryKillReasons)) at least once") { cell, app in
             cell.memoryKillDays?.apps[app]
         }
         body += appTables(r)
@@ -94,6 +95,9 @@ public enum FleetHTML {
         body += "</main>\n"
         return HTMLPage.document(title: "memprof sweep: \(r.sweep.name)", kind: "fleet", body: body, style: style)
     }
+
+    /// Every reason a memory kill counts (``ExitReason/isMemoryKill``), as the kill heatmap's cells say.
+    static let memoryKillReasons = ExitReason.memoryKills.map(\.rawValue).joined(separator: ", ")
 
     /// fleet.html's own rules, over the shared stylesheet (its colours follow the theme).
     static let style = """

@@ -70,6 +70,16 @@ struct PairedTestTests {
         #expect(FleetCompareOutput.terminal(big).contains("apps.game.peakFootprintBytes"))
         #expect(String(decoding: try FleetCompareOutput.json(big), as: UTF8.self).contains("\"pValue\""))
         #expect(row.verdict == .worse)
+        // A significant change is never printed as "same" unless a threshold the user set held it back;
+        // a neutral metric's says it changed.
+        let significant = big.rows.filter { $0.verdict == .same && $0.meanChange != 0 && $0.pValue < big.alpha && !$0.context }
+        #expect(significant.contains { $0.direction == .neutral })
+        for r in significant {
+            let text = FleetCompareOutput.verdictText(r, alpha: big.alpha)
+            #expect(!text.hasPrefix("same") || text.contains("your threshold"), "\(r.metric): \(text)")
+        }
+        let neutral = try #require(significant.first { $0.direction == .neutral })
+        #expect(FleetCompareOutput.verdictText(neutral, alpha: big.alpha) == "changed (neutral: significant at 0.01, not judged)")
     }
 
     @Test func partialResultsAreRefused() throws {

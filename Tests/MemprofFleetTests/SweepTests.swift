@@ -118,6 +118,9 @@ import Testing
         #expect(html.contains("<th>population share</th>") && html.contains("weighted: apps.game.launch.footprint=520MB"))
         #expect(html.contains(">iphone-6-plus · 420MB</th>") && !html.contains(">cell 0<"))
         #expect(html.contains("<section id=\"kill-heatmap\">") && html.contains("<section id=\"apps\">"))
+        // The kill heatmap counts every memory-kill reason, and its cells say which.
+        #expect(html.contains("killed for memory (memoryPressure, memoryLimit, highwater, idleExit, longIdleExit, compressorSpaceShortage) at least once"))
+        #expect(!html.contains("(memoryPressure or memoryLimit)"))
     }
 
     @Test func theMetricsAreCompareNamesAndTheSameForEverySeed() throws {
