@@ -3,9 +3,10 @@ import MemprofCore
 import MemprofFleet
 import MemprofOutput
 
-/// The calibrated sweep file: the base sweep with what the field measures and the fitted values
-/// written into its `set:`, the field's device mix as its `mix:`, the calibration's seeds, and
-/// each fitted value's interval as a comment. `memprof sweep` runs it; a what-if sets keys on it.
+/// The calibrated sweep file: the base sweep with the fitted values written into its `set:`
+/// (each one's interval as a comment), what the field measures of each device's days into its
+/// `per:` entry (each value's source as a comment), the field's device mix as its `mix:`, and
+/// the calibration's seeds. `memprof sweep` runs it; a what-if sets keys on it.
 public enum CalibratedSweep {
     public static let fileName = "sweep.yaml"
 
@@ -18,13 +19,7 @@ public enum CalibratedSweep {
     /// or double-quoted; comments on lines of their own). `workload` is the workload as the file
     /// names it (relative to the folder the file is written into, or a built-in name).
     public static func text(_ c: Calibration, problem: CalibrationProblem, workload: String) -> String {
-        var set: [YAMLEntry] = []
-        for o in problem.sweep.set {
-            if let m = problem.measured.first(where: { $0.override.keyPath == o.keyPath }) {
-                set.append(.comment("from the field: \(m.source)"))
-            }
-            set.append(.pair(o.keyPath, .word(o.value)))
-        }
+        var set: [YAMLEntry] = problem.sweep.set.map { .pair($0.keyPath, .word($0.value)) }
         for p in c.parameters {
             set.append(.comment("fitted: \(describe(p))"))
             set.append(.pair(p.key, .word(p.fittedText)))
@@ -40,6 +35,22 @@ public enum CalibratedSweep {
                 entries.append(.comment("the field's device-days"))
                 entries.append(.pair("mix", .mapping([.pair(axis.keyPath, .mapping(shares, flow: true))])))
             }
+        }
+        // Each device's keys from the field (and the base sweep's own per: keys), a source comment above each measured one.
+        var per: [YAMLEntry] = []
+        for p in problem.sweep.per where !p.values.isEmpty {
+            let values = p.values.map { entry -> YAMLEntry in
+                let measured = problem.cells.first { $0.overrides.contains { $0.keyPath == p.keyPath && $0.value == entry.value } }?.measured ?? []
+                return .pair(entry.value, .mapping(entry.overrides.flatMap { o -> [YAMLEntry] in
+                    let source = measured.first { $0.override.keyPath == o.keyPath }.map { [YAMLEntry.comment("from the field: \($0.source)")] } ?? []
+                    return source + [.pair(o.keyPath, .word(o.value))]
+                }))
+            }
+            per.append(.pair(p.keyPath, .mapping(values)))
+        }
+        if !per.isEmpty {
+            entries.append(.comment("what the field measures, per device: each from its own days"))
+            entries.append(.pair("per", .mapping(per)))
         }
         return YAMLDocument(comments: [
             "Calibrated by memprof calibrate from \(problem.fieldPaths.joined(separator: ", "))",

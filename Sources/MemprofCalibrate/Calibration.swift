@@ -32,7 +32,8 @@ public struct Calibration: Codable, Sendable, Equatable {
     public var objective: Objective
     public var budget: Budget
     public var parameters: [Parameter]
-    /// Keys set from the field directly (not fitted).
+    /// Keys the field measures directly (not fitted), pooled over every matched day: what a cell
+    /// without field days takes. Each cell's own values are its ``Cell/measured``.
     public var measured: [Measured]
     public var cells: [Cell]
     /// Every evaluation in the order it was made: the design, the local search, the profiles,
@@ -167,6 +168,10 @@ public struct Calibration: Codable, Sendable, Equatable {
         public var inside: Bool?
         /// The cell's part of the objective (0 for cells outside the fit).
         public var objective: Double
+        /// Keys set from the field for this cell (the calibrated sweep's `per:` entry of its
+        /// device): from its own days, or pooled over every matched day for a `noField` cell, as
+        /// each source says. Absent in a calibration.json of a memprof that pooled them for every cell.
+        public var measured: [Measured]?
         public var statistics: [Statistic]
         /// Foreground and background seconds a day: compared, not fitted.
         public var time: [Statistic]

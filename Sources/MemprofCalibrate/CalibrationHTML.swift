@@ -90,11 +90,18 @@ public enum CalibrationHTML {
         return svg + "</svg></figure>\n"
     }
 
+    /// What the field sets, per cell (its own days, or pooled for a cell without any): a row a
+    /// cell and key, with the value's source.
     static func measured(_ c: Calibration) -> String {
-        guard !c.measured.isEmpty else { return "" }
-        return "<section id=\"measured\">\n<h2>Set from the field</h2>\n<table>\n<thead><tr><th>key</th><th>value</th><th>from</th></tr></thead>\n<tbody>\n"
-            + c.measured.map { "<tr><td><code>\(esc($0.key))</code></td><td>\(esc($0.value))</td><td>\(esc($0.source))</td></tr>\n" }.joined()
-            + "</tbody></table>\n</section>\n"
+        let rows = c.cells.flatMap { cell in (cell.measured ?? c.measured).map { (cell.label, $0) } }
+        guard !rows.isEmpty else { return "" }
+        return "<section id=\"measured\">\n<h2>Set from the field, per cell</h2>\n<div class=\"scroll\"><table>\n"
+            + "<thead><tr><th>cell</th><th>key</th><th>value</th><th>from</th></tr></thead>\n<tbody>\n"
+            + rows.map { label, m in
+                "<tr><td>\(esc(label))</td><td><code>\(esc(m.key))</code></td><td class=\"num\">\(esc(Calibration.words(m.value)))</td>"
+                    + "<td>\(esc(m.source))</td></tr>\n"
+            }.joined()
+            + "</tbody></table></div>\n</section>\n"
     }
 
     /// Per cell, every counter (per 1,000 device-days) and time (seconds a day): the field's

@@ -28,14 +28,7 @@ extension Calibration {
         out += "Objective \(CalibratedSweep.decimal(objective.value)) over \(objective.statistics) statistics "
             + "(95% bound \(CalibratedSweep.decimal(objective.bound))); \(budget.used) of \(budget.evaluations) search evaluations, "
             + "\(budget.profile) for the profiles\n"
-        if !measured.isEmpty {
-            out += "\nSet from the field:\n"
-            for m in measured {
-                let human = m.value.hasSuffix("B") ? (try? Quantity.size(m.value).get()).map(Format.bytes) ?? m.value
-                    : m.value.hasSuffix("us") ? (try? Quantity.duration(m.value).get()).map(Format.duration) ?? m.value : m.value
-                out += "  \(m.key) = \(human): \(m.source)\n"
-            }
-        }
+        out += measuredTable
         out += "\nFitted:\n"
         for p in parameters { out += "  \(p.key) = \(CalibratedSweep.describe(p))\n" }
         for cell in cells {
@@ -55,6 +48,30 @@ extension Calibration {
             out += TextTable.render(rows, rightAligned: [2, 4, 6]).map { "  " + $0 + "\n" }.joined()
         }
         return out
+    }
+
+    /// What the field sets in each cell, a row a cell and a column a key (its `apps.<app>.`
+    /// left off): "Set from the field, each cell from its own days", with the cells that take
+    /// the pooled values named. The sources are in calibration.json and the calibrated sweep.
+    var measuredTable: String {
+        let perCell = cells.map { $0.measured ?? measured }
+        var keys: [String] = []
+        for m in perCell.joined() where !keys.contains(m.key) { keys.append(m.key) }
+        guard !keys.isEmpty else { return "" }
+        let prefix = "apps.\(app.key)."
+        var rows = [["cell", "days"] + keys.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }]
+        for (cell, measured) in zip(cells, perCell) {
+            rows.append([cell.label + (cell.role == .noField ? " (no field: pooled)" : ""), String(cell.days)]
+                + keys.map { key in measured.first { $0.key == key }.map { Self.words($0.value) } ?? "-" })
+        }
+        return "\nSet from the field, each cell from its own days (sources: calibration.json, sweep.yaml):\n"
+            + TextTable.render(rows, rightAligned: Set(1..<(keys.count + 2))).map { "  " + $0 + "\n" }.joined()
+    }
+
+    /// A measured value as words: a size (`180 MB`), a duration (`2m30s`), or the number.
+    static func words(_ value: String) -> String {
+        value.hasSuffix("B") ? (try? Quantity.size(value).get()).map(Format.bytes) ?? value
+            : value.hasSuffix("us") ? (try? Quantity.duration(value).get()).map(Format.duration) ?? value : value
     }
 
     static func perThousand(_ perDay: Double) -> String { CalibratedSweep.decimal(perDay * 1000) }

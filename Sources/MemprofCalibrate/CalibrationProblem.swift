@@ -20,6 +20,9 @@ public struct CalibrationProblem: Sendable {
         public var role: Calibration.Role
         /// The field's summary of the cell's days (nil for `noField`).
         public var field: FieldSummary.Cell?
+        /// Keys set from the field for this cell (its `per:` keys): from its own days, or for a
+        /// `noField` cell the pooled values of every matched day (``CalibrationProblem/measured``).
+        public var measured: [(override: WorkloadOverride, source: String)]
         /// The statistics, in order: (side, counter) of every exit counter.
         public var statistics: [(side: String, counter: String)]
     }
@@ -29,7 +32,9 @@ public struct CalibrationProblem: Sendable {
     public var app: String
     public var bundleIdentifier: String
     public var cells: [Cell]
-    /// Keys set from the field, as overrides of every cell (after the sweep's `set:`).
+    /// Keys set from the field pooled over every matched day: what a cell without field days
+    /// takes. Each cell's own are its ``Cell/measured``, written into the sweep's `per:` (after
+    /// its `set:`, before the parameters).
     public var measured: [(override: WorkloadOverride, source: String)]
     public var payloadCount: Int
     public var appDays: Int
@@ -115,6 +120,7 @@ public struct CalibrationProblem: Sendable {
             sweep.axes[0] = SweepFile.Axis(keyPath: "device.preset", values: axis.values.map {
                 WorkloadOverride(keyPath: "device.preset", value: $0.value, origin: $0.origin)
             })
+            sweep.per = sweep.per.map { SweepFile.Per(keyPath: $0.keyPath == "device" ? "device.preset" : $0.keyPath, values: $0.values) }
         }
         if sweep.axes.isEmpty {
             guard !byPreset.isEmpty else {
@@ -125,7 +131,8 @@ public struct CalibrationProblem: Sendable {
             sweep.axes = [SweepFile.Axis(keyPath: "device.preset", values: presets.map { WorkloadOverride(keyPath: "device.preset", value: $0, origin: here) })]
         }
 
-        // What the field measures directly, pooled over its days of the sweep's devices.
+        // What the field measures directly: each cell's from its own days, pooled over every
+        // matched day for a cell without any.
         let plan = try SweepPlan(sweep: sweep)
         guard plan.base.workload.apps.contains(where: { $0.id == spec.app }) else {
             throw located("the workload has no app '\(spec.app)'; it has \(Self.listed(plan.base.workload.apps.map(\.id)))",
@@ -154,24 +161,31 @@ public struct CalibrationProblem: Sendable {
                 + "the field's devices: \(Self.listed(Set(days.map { field.groups[$0].deviceType }).sorted()))")
         }
         let pooled = field.pooled(pooledDays)
-        var measured: [(WorkloadOverride, String)] = []
-        if let peak = pooled.peak, peak.meanBytes > 0 {
-            measured.append((WorkloadOverride(keyPath: "apps.\(spec.app).peakMemoryUsage", value: "\(Int64(peak.meanBytes.rounded()))B", origin: here),
-                             "the mean of \(peak.days) days' memoryMetrics.peakMemoryUsage"))
+        let taskLimitUs = Self.taskLimit(plan)
+        let measured = try Self.measured(pooled, app: spec.app, sweep: sweep, plan: plan, taskLimitUs: taskLimitUs, origin: here)
+        let summaries = plan.cells.map { cell in matched[cell.index].flatMap { $0.isEmpty ? nil : field.pooled([$0]) } }
+        let cellMeasured = try summaries.map { summary in
+            try summary.map { try Self.measured($0, app: spec.app, sweep: sweep, plan: plan, taskLimitUs: taskLimitUs, origin: here) }
+                ?? measured.map { ($0.0, $0.1 + "; pooled over every matched day: the field has no day of this cell") }
         }
-        if let s = pooled.suspended, s.sampleCount > 0, s.averageBytes > 0 {
-            measured.append((WorkloadOverride(keyPath: "apps.\(spec.app).averageSuspendedMemory", value: "\(s.averageBytes)B", origin: here),
-                             "memoryMetrics.averageSuspendedMemory over \(s.sampleCount) suspensions on \(pooled.days == 1 ? "1 day" : "\(pooled.days) days")"))
-        }
-        measured += try Self.sessions(pooled, app: spec.app, sweep: sweep, plan: plan, taskLimitUs: Self.taskLimit(plan), origin: here)
         for p in spec.parameters {
-            if let m = measured.first(where: { $0.0.keyPath == p.key }) {
+            if let m = (measured + cellMeasured.flatMap { $0 }).first(where: { $0.0.keyPath == p.key }) {
                 throw WorkloadError(file: sweep.file, line: p.origin.keyLine, column: p.origin.keyColumn, keyPath: "calibrate.parameters",
                                     message: "'\(p.key)' is set from the field (\(m.1)); a parameter is a key the field cannot see")
             }
         }
         self.measured = measured
-        sweep.set += measured.map(\.0)
+        // Each cell's measured keys in its device's `per:` entry, in place of the sweep's own for those keys.
+        if let axis = sweep.axes.first {
+            var per = sweep.per.first { $0.keyPath == axis.keyPath } ?? SweepFile.Per(keyPath: axis.keyPath, values: [])
+            per.values = plan.cells.compactMap { cell in
+                guard let value = cell.overrides.first(where: { $0.keyPath == axis.keyPath })?.value else { return nil }
+                let keys = cellMeasured[cell.index].map(\.0)
+                let own = per.values.first { $0.value == value }?.overrides.filter { o in !keys.contains { $0.keyPath == o.keyPath } } ?? []
+                return own.isEmpty && keys.isEmpty ? nil : SweepFile.Per.Entry(value: value, overrides: own + keys)
+            }
+            sweep.per = [per]
+        }
         self.sweep = sweep
 
         // Every parameter's ends load in every cell (errors located at the parameter).
@@ -182,7 +196,7 @@ public struct CalibrationProblem: Sendable {
         let deviceAxis = sweep.axes.first
         cells = plan.cells.map { cell in
             let mine = matched[cell.index] ?? []
-            let summary = mine.isEmpty ? nil : field.pooled([mine])
+            let summary = summaries[cell.index]
             let value = cell.overrides.first { $0.keyPath == deviceAxis?.keyPath }?.value
             let role: Calibration.Role = summary == nil ? .noField : spec.holdOut.contains(value ?? "") ? .heldOut : .fit
             let statistics = summary.map { $0.exits.map { (side: $0.side, counter: $0.counter) } }
@@ -190,7 +204,8 @@ public struct CalibrationProblem: Sendable {
             let identity = FieldIdentity.of(cell.workload.workload.device)
             return Cell(index: cell.index, label: cell.label, overrides: cell.overrides,
                         deviceType: Set(mine.map { field.groups[$0].deviceType }).sorted().first ?? identity.product,
-                        osVersions: Set(mine.map { field.groups[$0].osVersion }).sorted(), role: role, field: summary, statistics: statistics)
+                        osVersions: Set(mine.map { field.groups[$0].osVersion }).sorted(), role: role, field: summary,
+                        measured: cellMeasured[cell.index], statistics: statistics)
         }
         guard !fitCells.isEmpty else {
             throw located("every cell with field days is held out (holdOut); the fit needs at least one", key: "calibrate.holdOut")
@@ -199,6 +214,22 @@ public struct CalibrationProblem: Sendable {
             throw BadInput("the field's payloads of \(bundle) on the fitted devices have no applicationExitMetrics: "
                 + "there are no exit rates to fit")
         }
+    }
+
+    /// What one summary of the field (a cell's days, or every matched day pooled) measures of
+    /// the app: its peak and average suspended memory, and its use (``sessions(_:app:sweep:plan:taskLimitUs:origin:)``).
+    static func measured(_ summary: FieldSummary.Cell, app: String, sweep: SweepFile, plan: SweepPlan, taskLimitUs: Microseconds?,
+                         origin: WorkloadOverride.Origin) throws -> [(WorkloadOverride, String)] {
+        var out: [(WorkloadOverride, String)] = []
+        if let peak = summary.peak, peak.meanBytes > 0 {
+            out.append((WorkloadOverride(keyPath: "apps.\(app).peakMemoryUsage", value: "\(Int64(peak.meanBytes.rounded()))B", origin: origin),
+                        "the mean of \(peak.days) days' memoryMetrics.peakMemoryUsage"))
+        }
+        if let s = summary.suspended, s.sampleCount > 0, s.averageBytes > 0 {
+            out.append((WorkloadOverride(keyPath: "apps.\(app).averageSuspendedMemory", value: "\(s.averageBytes)B", origin: origin),
+                        "memoryMetrics.averageSuspendedMemory over \(s.sampleCount) suspensions on \(summary.days == 1 ? "1 day" : "\(summary.days) days")"))
+        }
+        return out + (try sessions(summary, app: app, sweep: sweep, plan: plan, taskLimitUs: taskLimitUs, origin: origin))
     }
 
     /// The app's use as the field measures it, as `apps.<app>.sessions`: sessions a day are its

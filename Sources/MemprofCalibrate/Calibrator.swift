@@ -354,7 +354,7 @@ public struct Calibrator {
             deviceType: cell.deviceType, osVersions: cell.osVersions, role: cell.role, days: cell.field?.days ?? 0,
             share: matchedDays > 0 ? Double(cell.field?.days ?? 0) / Double(matchedDays) : 0,
             inside: cell.field == nil ? nil : inside, objective: cell.role == .fit ? objective : 0,
-            statistics: statistics, time: time)
+            measured: cell.measured.map { .init(key: $0.override.keyPath, value: $0.override.value, source: $0.source) }, statistics: statistics, time: time)
     }
 
     static func rate(_ r: FieldSummary.Rate) -> Calibration.Rate {

@@ -63,7 +63,8 @@ public struct FleetDask: Sendable {
         var arguments = [runner, sweepFile.path, "--shards", "\(shards)", "--out", out.path, "--memprof", memprof,
                          "--threads", "\(threads)"]
         arguments += scheduler.contains("://") ? ["--scheduler", scheduler] : ["--scheduler-file", scheduler]
-        for o in sweep.set + overrides { arguments += ["--set", "\(o.keyPath)=\(o.value)"] }
+        for o in sweep.set where !Self.underPer(o, sweep) { arguments += ["--set", "\(o.keyPath)=\(o.value)"] }
+        for o in overrides { arguments += ["--set", "\(o.keyPath)=\(o.value)"] }
         let log = folder.appendingPathComponent("runner.log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
@@ -88,9 +89,16 @@ public struct FleetDask: Sendable {
         return try Self.values(csv: [UInt8](csv), labels: sweep.axes.count, cells: cells.count, seeds: sweep.seeds, names: names)
     }
 
+    /// Whether a `set:` key is one a `per:` key overlaps: the workers' `--set` would come after
+    /// the `per:` keys, so the worker's file gives it to each cell in `per:`, before the cell's own.
+    static func underPer(_ o: WorkloadOverride, _ sweep: SweepFile) -> Bool {
+        sweep.per.contains { $0.values.contains { $0.overrides.contains { SweepFile.overlaps($0.keyPath, o.keyPath) } } }
+    }
+
     /// The sweep the workers run: `sweep` with its matrix cut to `cells` (in that order), its
-    /// workload as an absolute path, and no `set:` (the runner passes it with `--set`, after
-    /// which the overrides come, as `SweepPlan` orders them).
+    /// workload as an absolute path, its `per:` keys for those cells, and no `set:` (the runner
+    /// passes it with `--set`, after which the overrides come, as `SweepPlan` orders them; a
+    /// `set:` key a `per:` key overlaps is given in each cell's `per:` instead, before its own).
     static func sweepText(_ sweep: SweepFile, cells: [Int]) throws -> String {
         guard sweep.axes.count <= 1 else { throw BadInput("--dask runs sweeps of one matrix axis; this one has \(sweep.axes.count)") }
         let workload = FileManager.default.fileExists(atPath: sweep.workload)
@@ -107,6 +115,18 @@ public struct FleetDask: Sendable {
                 throw BadInput("--dask runs matrix values that are names; \(axis.keyPath) has \(mapping)")
             }
             entries.append(.pair("matrix", .mapping([.pair(axis.keyPath, .sequence(values.map { .word($0) }, flow: true))])))
+            let before = sweep.set.filter { underPer($0, sweep) }
+            var per: [YAMLEntry] = []
+            for i in cells {
+                let own = sweep.perCell([axis.values[i]])
+                let set = before.filter { o in !own.contains { $0.keyPath == o.keyPath } } + own
+                guard !set.isEmpty else { continue }
+                if let mapping = set.first(where: { $0.value.hasPrefix("{") || $0.value.hasPrefix("[") }) {
+                    throw BadInput("--dask runs per: values that are words; \(mapping.keyPath) has \(mapping.value)")
+                }
+                per.append(.pair(axis.values[i].value, .mapping(set.map { .pair($0.keyPath, .word($0.value)) }, flow: true)))
+            }
+            if !per.isEmpty { entries.append(.pair("per", .mapping([.pair(axis.keyPath, .mapping(per))]))) }
         } else if cells != [0] {
             throw BadInput("--dask: a sweep without a matrix has one cell")
         }

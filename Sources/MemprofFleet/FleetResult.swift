@@ -114,7 +114,8 @@ public struct FleetResult: Codable, Sendable, Equatable {
         public var index: Int
         /// The matrix values of the cell: `device=ipad-air-2 policy=xnu`, or `all`.
         public var label: String
-        /// Every override of the cell's runs, the sweep's own first: what the replay lines pass.
+        /// Every override of the cell's runs in the order they apply (the sweep's `set:`, the cell's
+        /// `per:` keys, `--set`, the matrix values): what the replay lines pass.
         public var overrides: [Override]
         /// Runs of this cell in this result.
         public var runs: Int

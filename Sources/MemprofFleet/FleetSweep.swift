@@ -21,7 +21,7 @@ public enum FleetSweep {
             let wallMs = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
             let result = FleetResult.make(
                 sweep: sweepInfo(plan), shard: plan.shard.map { .init(parts: [$0.index], of: $0.count) },
-                cells: plan.cells.map { ($0.label, (plan.fixed + $0.overrides).map { .init(keyPath: $0.keyPath, value: $0.value) }) },
+                cells: plan.cells.map { ($0.label, plan.overrides(of: $0).map { .init(keyPath: $0.keyPath, value: $0.value) }) },
                 columns: columns, tally: outcome.tally,
                 host: FleetResult.currentHost(threads: SweepRunner.threadCount(asked: threads, runs: plan.includedRunCount),
                                               wallMs: wallMs, measured: measured))

@@ -17,6 +17,9 @@ import MemprofWorkload
 ///       apps.mail.launch.footprint: [45MB, 60MB]
 ///     mix:
 ///       device: {iphone-6-plus: 70%, ipad-air-2: 30%}
+///     per:
+///       device:
+///         ipad-air-2: {apps.mail.launch.footprint: 50MB}
 public struct SweepFile: Sendable, Equatable {
     /// One key path of the matrix and the values it takes, in file order.
     public struct Axis: Sendable, Equatable {
@@ -57,6 +60,40 @@ public struct SweepFile: Sendable, Equatable {
     /// `set:`: key paths every cell takes before its matrix values (as `memprof sweep --set`
     /// does), each located where its value is written.
     public var set: [WorkloadOverride] = []
+    /// `per:`: key paths a cell takes by one of its matrix values (a team's app measured on each
+    /// device), in matrix order: after `set:`, before `memprof sweep --set` and the matrix values.
+    public var per: [Per] = []
+
+    /// One matrix key's `per:` entries: for some of its values, the keys a cell with that value takes.
+    public struct Per: Sendable, Equatable {
+        public var keyPath: String
+        /// In the matrix's order of the values; a value without an entry is left out.
+        public var values: [Entry]
+
+        public struct Entry: Sendable, Equatable {
+            public var value: String
+            /// Each located where its value is written.
+            public var overrides: [WorkloadOverride]
+
+            public init(value: String, overrides: [WorkloadOverride]) {
+                self.value = value
+                self.overrides = overrides
+            }
+        }
+
+        public init(keyPath: String, values: [Entry]) {
+            self.keyPath = keyPath
+            self.values = values
+        }
+    }
+
+    /// The `per:` keys of the cell whose matrix values are `matrix` (one override per axis), in
+    /// matrix order.
+    public func perCell(_ matrix: [WorkloadOverride]) -> [WorkloadOverride] {
+        per.flatMap { p in
+            matrix.first { $0.keyPath == p.keyPath }.flatMap { own in p.values.first { $0.value == own.value }?.overrides } ?? []
+        }
+    }
     /// How many worst runs each metric lists.
     public var worst: Int
     /// The file, for error messages, and where its `workload` value is.
@@ -71,7 +108,7 @@ public struct SweepFile: Sendable, Equatable {
     public static let maxSeeds = 1_000_000
     public static let maxCells = 4_096
     public static let maxRuns = 20_000_000
-    static let keys = ["memprof", "sweep", "workload", "seeds", "set", "matrix", "mix", "worst", "calibrate"]
+    static let keys = ["memprof", "sweep", "workload", "seeds", "set", "matrix", "mix", "per", "worst", "calibrate"]
 
     /// Reads a sweep file, or a built-in sweep by name (``BuiltinSweeps``).
     ///
@@ -117,20 +154,7 @@ public struct SweepFile: Sendable, Equatable {
         let seedsReader = try top.required("seeds")
         let (seeds, seedsText) = try parseSeeds(seedsReader)
         let worst = try top["worst"]?.int(in: 0...100) ?? 5
-        var set: [WorkloadOverride] = []
-        if let fixed = top["set"] {
-            guard let pairs = fixed.keysAndValues else { throw fixed.error("expected a mapping of key paths to values") }
-            for (keyReader, valueReader) in pairs {
-                let origin = WorkloadOverride.Origin(file: file, keyLine: keyReader.line, keyColumn: keyReader.column,
-                                                     valueLine: valueReader.line, valueColumn: valueReader.column)
-                guard let value = valueReader.flowText() else {
-                    throw valueReader.error("the value is longer than \(NodeReader.flowTextLimit) bytes as flow text")
-                }
-                let override = WorkloadOverride(keyPath: try keyReader.string(), value: value, origin: origin)
-                try override.checkKeyPath()
-                set.append(override)
-            }
-        }
+        let set = try top["set"].map { try overrides($0, file: file) } ?? []
         var axes: [Axis] = []
         var cells = 1
         if let matrix = top["matrix"] {
@@ -168,13 +192,90 @@ public struct SweepFile: Sendable, Equatable {
             }
         }
         let mix = try top["mix"].map { try parseMix($0, axes: axes) } ?? []
+        let per = try top["per"].map { try parsePer($0, axes: axes, file: file) } ?? []
         guard cells * seeds.count <= maxRuns else {
             throw seedsReader.error("\(cells) cells × \(seeds.count) seeds is more than \(maxRuns) runs")
         }
         let calibrate = try top["calibrate"].map { try parseCalibrate($0, file: file, axes: axes) }
         return SweepFile(name: name, workload: workload, seeds: seeds, seedsText: seedsText, axes: axes, mix: mix, set: set,
-                         worst: worst, file: file, workloadLine: workloadReader.line,
+                         per: per, worst: worst, file: file, workloadLine: workloadReader.line,
                          workloadColumn: workloadReader.column, calibrate: calibrate)
+    }
+
+    /// A mapping of key paths to values (`set:`, and each value's entry of `per:`), each
+    /// override located where its key and value are written.
+    static func overrides(_ r: NodeReader, file: String) throws -> [WorkloadOverride] {
+        guard let pairs = r.keysAndValues else {
+            throw r.error("expected a mapping of key paths to values, such as {apps.mail.launch.footprint: 50MB}")
+        }
+        var out: [WorkloadOverride] = []
+        for (keyReader, valueReader) in pairs {
+            let origin = WorkloadOverride.Origin(file: file, keyLine: keyReader.line, keyColumn: keyReader.column,
+                                                 valueLine: valueReader.line, valueColumn: valueReader.column)
+            guard let value = valueReader.flowText() else {
+                throw valueReader.error("the value is longer than \(NodeReader.flowTextLimit) bytes as flow text")
+            }
+            let override = WorkloadOverride(keyPath: try keyReader.string(), value: value, origin: origin)
+            try override.checkKeyPath()
+            out.append(override)
+        }
+        return out
+    }
+
+    /// `per:` maps matrix keys to some of their values, each with the key paths a cell with that
+    /// value takes. A key path may not be a matrix key, lie under one or hold one (the matrix
+    /// value would replace it, or it the matrix value), nor be set under two matrix keys (a
+    /// cell would take both).
+    static func parsePer(_ r: NodeReader, axes: [Axis], file: String) throws -> [Per] {
+        guard let pairs = r.keysAndValues else {
+            throw r.error("expected a mapping of matrix keys to the keys each value sets, such as "
+                + "device: {iphone-11: {apps.news.averageSuspendedMemory: 180MB}}")
+        }
+        var pers: [Per] = []
+        // Each key path set under `per:`, and the matrix key it is set under.
+        var setUnder: [String: String] = [:]
+        for (keyReader, entriesReader) in pairs {
+            let key = try keyReader.string()
+            guard let axis = axes.first(where: { $0.keyPath == key }) else {
+                throw keyReader.error(notAMatrixKey(key, axes: axes, section: "per gives the keys a cell takes by a matrix key's value"))
+            }
+            guard let entries = entriesReader.keysAndValues else {
+                throw entriesReader.error("expected the keys each value of \(key) sets, such as {\(axis.values[0].value): {KEY: VALUE}}")
+            }
+            var found: [String: [WorkloadOverride]] = [:]
+            for (valueReader, setReader) in entries {
+                let value = valueReader.flowText() ?? ""
+                guard axis.values.contains(where: { $0.value == value }) else {
+                    throw valueReader.error("'\(value)' is not a value of the matrix's \(key) ("
+                        + axis.values.map(\.value).joined(separator: ", ") + ")")
+                }
+                let overrides = try overrides(setReader, file: file)
+                for o in overrides {
+                    if let matrix = axes.first(where: { Self.overlaps(o.keyPath, $0.keyPath) }) {
+                        let what = matrix.keyPath == o.keyPath ? "is a key of the matrix"
+                            : o.keyPath.hasPrefix(matrix.keyPath + ".") ? "lies under the matrix key \(matrix.keyPath)"
+                            : "holds the matrix key \(matrix.keyPath)"
+                        throw WorkloadError(file: file, line: o.origin.keyLine, column: o.origin.keyColumn, keyPath: "per.\(key).\(value)",
+                                            message: "'\(o.keyPath)' \(what): a cell's matrix value sets it; vary it in the matrix "
+                                                + "or set another key")
+                    }
+                    if let other = setUnder[o.keyPath], other != key {
+                        throw WorkloadError(file: file, line: o.origin.keyLine, column: o.origin.keyColumn, keyPath: "per.\(key).\(value)",
+                                            message: "'\(o.keyPath)' is also set under per.\(other): a cell would take both; "
+                                                + "set it under one matrix key")
+                    }
+                    setUnder[o.keyPath] = key
+                }
+                found[value] = overrides
+            }
+            pers.append(Per(keyPath: key, values: axis.values.compactMap { v in found[v.value].map { Per.Entry(value: v.value, overrides: $0) } }))
+        }
+        return axes.compactMap { axis in pers.first { $0.keyPath == axis.keyPath } }
+    }
+
+    /// Whether one key path is the other or lies under it.
+    static func overlaps(_ a: String, _ b: String) -> Bool {
+        a == b || a.hasPrefix(b + ".") || b.hasPrefix(a + ".") || a.hasPrefix(b + "[") || b.hasPrefix(a + "[")
     }
 
     /// `mix:` maps matrix keys to a share for each of their values (`40%`), adding up to 100%.
@@ -186,15 +287,17 @@ public struct SweepFile: Sendable, Equatable {
         for (keyReader, sharesReader) in pairs {
             let key = try keyReader.string()
             guard let axis = axes.first(where: { $0.keyPath == key }) else {
-                throw keyReader.error(notAMatrixKey(key, axes: axes))
+                throw keyReader.error(notAMatrixKey(key, axes: axes, section: mixSection))
             }
             mixes.append(try parseShares(sharesReader, of: axis))
         }
         return axes.compactMap { axis in mixes.first { $0.keyPath == axis.keyPath } }
     }
 
-    static func notAMatrixKey(_ key: String, axes: [Axis]) -> String {
-        "'\(key)' is not a key of the matrix; mix gives the shares of a matrix key's values"
+    static let mixSection = "mix gives the shares of a matrix key's values"
+
+    static func notAMatrixKey(_ key: String, axes: [Axis], section: String) -> String {
+        "'\(key)' is not a key of the matrix; \(section)"
             + (axes.isEmpty ? "" : " (the matrix has \(axes.map(\.keyPath).joined(separator: ", ")))")
     }
 
@@ -237,7 +340,7 @@ public struct SweepFile: Sendable, Equatable {
         }
         let key = String(argument[..<equals]).trimmingCharacters(in: .whitespaces)
         guard let axis = axes.first(where: { $0.keyPath == key }) else {
-            throw WorkloadError(file: file, line: 1, column: 1, keyPath: "mix", message: Self.notAMatrixKey(key, axes: axes))
+            throw WorkloadError(file: file, line: 1, column: 1, keyPath: "mix", message: Self.notAMatrixKey(key, axes: axes, section: Self.mixSection))
         }
         guard mix.contains(where: { $0.keyPath == key }) else {
             throw WorkloadError(file: file, line: 1, column: 1, keyPath: "mix.\(key)",

@@ -15,6 +15,8 @@ public struct SweepPlan: Sendable {
         public var index: Int
         /// One override per matrix axis, in axis order.
         public var overrides: [WorkloadOverride]
+        /// The sweep's `per:` keys this cell's matrix values give it.
+        public var set: [WorkloadOverride] = []
         public var workload: LoadedWorkload
         /// `device=ipad-air-2 policy=xnu`, or `all` for a sweep without a matrix.
         public var label: String {
@@ -62,6 +64,8 @@ public struct SweepPlan: Sendable {
     /// The sweep file's `set:`, then `memprof sweep --device/--policy/--set`: applied to every
     /// cell before its matrix values.
     public var fixed: [WorkloadOverride]
+    /// `memprof sweep --device/--policy/--set` (the end of ``fixed``): after a cell's `per:` keys.
+    public var options: [WorkloadOverride]
     public var shard: Shard?
 
     public var runCount: Int { cells.count * sweep.seeds.count }
@@ -86,6 +90,8 @@ public struct SweepPlan: Sendable {
     public init(sweep: SweepFile, shard: Shard? = nil, overrides fixed: [WorkloadOverride] = []) throws {
         self.sweep = sweep
         self.shard = shard
+        let options = fixed
+        self.options = options
         let fixed = sweep.set + fixed
         self.fixed = fixed
         do {
@@ -99,9 +105,16 @@ public struct SweepPlan: Sendable {
             combos = combos.flatMap { prefix in axis.values.map { prefix + [$0] } }
         }
         cells = try combos.enumerated().map { index, overrides in
-            Cell(index: index, overrides: overrides,
-                 workload: try WorkloadSource.thisBuild.load(sweep.workload, overrides: fixed + overrides))
+            let set = sweep.perCell(overrides)
+            return Cell(index: index, overrides: overrides, set: set,
+                        workload: try WorkloadSource.thisBuild.load(sweep.workload, overrides: sweep.set + set + options + overrides))
         }
+    }
+
+    /// Every override of a cell's runs in the order they apply: the sweep's `set:`, the cell's
+    /// `per:` keys, `memprof sweep --device/--policy/--set`, the cell's matrix values.
+    public func overrides(of cell: Cell) -> [WorkloadOverride] {
+        sweep.set + cell.set + options + cell.overrides
     }
 
     /// Identifies the sweep: the same for every shard of it, different for any other sweep
@@ -111,6 +124,12 @@ public struct SweepPlan: Sendable {
         for override in fixed { text += "--set \(override.keyPath)=\(override.value)\n" }
         for axis in sweep.axes {
             text += axis.keyPath + "=" + axis.values.map(\.value).joined(separator: "\u{1F}") + "\n"
+        }
+        for per in sweep.per {
+            for entry in per.values {
+                text += "per " + per.keyPath + "=" + entry.value + "\u{1F}"
+                    + entry.overrides.map { "\($0.keyPath)=\($0.value)" }.joined(separator: "\u{1F}") + "\n"
+            }
         }
         for mix in sweep.mix {
             text += "mix " + mix.keyPath + "=" + mix.shares.map { "\($0.value)\u{1F}\($0.share)" }.joined(separator: "\u{1F}") + "\n"

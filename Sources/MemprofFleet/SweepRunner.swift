@@ -298,7 +298,7 @@ final class ThreadInputs: @unchecked Sendable {
         if let copy = loaded[cell] { return copy }
         let plan = plan
         let copy: Workload
-        if let again = try? WorkloadSource.thisBuild.load(plan.sweep.workload, overrides: plan.fixed + plan.cells[cell].overrides),
+        if let again = try? WorkloadSource.thisBuild.load(plan.sweep.workload, overrides: plan.overrides(of: plan.cells[cell])),
            again.sha256 == shared.sha256, again.workload == shared.workload {
             copy = again.workload
         } else {

@@ -169,9 +169,9 @@ public struct WhatIfPlan: Sendable {
         }
     }
 
-    /// A cell's overrides as its fleet result records them: the sweep's own, then its matrix values.
+    /// A cell's overrides as its fleet result records them (``SweepPlan/overrides(of:)``).
     func overrides(_ cell: SweepPlan.Cell, of plan: SweepPlan) -> [FleetResult.Override] {
-        (plan.fixed + cell.overrides).map { FleetResult.Override(keyPath: $0.keyPath, value: $0.value) }
+        plan.overrides(of: cell).map { FleetResult.Override(keyPath: $0.keyPath, value: $0.value) }
     }
 
     /// Each cell's population share under `mix`, by cell index (empty without a mix).

@@ -374,6 +374,9 @@ enum Seeds {
         "memprof: 1\nsweep: quick\nworkload: observer-leaks\nseeds: [1, 2, 3]\nworst: 3\n",
         "memprof: 1\nsweep: mix\nworkload: phone-day-2026\nseeds: 1..2\nset: {device.osVersion: iOS 18.5}\nmatrix:\n  device: [iphone-11, iphone-15]\n"
             + "mix:\n  device: {iphone-11: 55%, iphone-15: 45%}\n",
+        "memprof: 1\nsweep: per\nworkload: phone-day-2026\nseeds: 1..2\nmatrix:\n  device.preset: [iphone-11, iphone-15]\n  policy: [seed-2015, xnu]\n"
+            + "per:\n  device.preset:\n    iphone-11: {apps.mail.launch.footprint: 60MB, device.systemReserved: 1200MB}\n"
+            + "    iphone-15: {apps.mail.maxFootprint: 300MB}\n  policy:\n    xnu: {generate.switchEvery: 5m}\n",
         "{\"memprof\": 1, \"sweep\": \"j\", \"workload\": \"ipad-afternoon\", \"seeds\": \"5..9\", \"matrix\": {\"seed\": [1]}}",
         "memprof: 1\nsweep: fit\nworkload: phone-day-2026\nseeds: 1..50\nmatrix:\n  device: [iphone-11, iphone-15]\ncalibrate:\n  app: mail\n"
             + "  bundleIdentifier: com.example.mail\n  parameters:\n    - {key: device.systemReserved, low: 0MB, high: 2GB}\n"

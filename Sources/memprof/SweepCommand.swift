@@ -12,6 +12,7 @@ struct SweepCommand: ParsableCommand {
         abstract: "Run a fleet sweep: a workload over many seeds and a matrix of devices, policies and keys.",
         discussion: "Writes fleet.json, runs.csv and fleet.html into Reports/<sweep>/ (or --out). "
             + "With --shard K/N, runs the K-th of N parts and writes a partial result for memprof merge. "
+            + "A cell's runs take the file's set:, its per: keys, then --device, --policy and --set, then its matrix values. "
             + "The summary's columns (README \"Fleets\" defines each): a day is one run of the workload; "
             + "\"memory kills a day\" is the mean of the apps' memory kills together (apps.APP.memoryKills: "
             + "jetsam ending the app for memory, as memoryPressure, memoryLimit, highwater, idleExit or "

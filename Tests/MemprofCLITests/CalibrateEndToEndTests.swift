@@ -112,8 +112,14 @@ import Testing
         try Self.base("{key: device.systemReserved, low: 0MB, high: 100MB}").write(to: dir.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
         let r = try ProcessRunner.memprof(["calibrate", "payloads", "--sweep", "base.yaml", "-o", "out", "--threads", "2"], in: dir)
         #expect(r.status == 1, "\(r.stderr)")
-        #expect(r.stdout.contains("  apps.team.sessions.perDay = 12.000: applicationLaunchMetrics: launches over 20 days and resumes over 20 days, a day\n"), "\(r.stdout)")
+        // The cell's own days set it: a row of the table, in calibration.json's cell and in the sweep's per:.
+        #expect(r.stdout.contains("Set from the field, each cell from its own days"), "\(r.stdout)")
+        let row = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("  device.preset=iphone-xr ") })
+        #expect(row.contains(" 20 ") && row.contains(" 12.000 ") && row.contains(" 2m30s "), "\(row)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("out/calibration.json"))) as! [String: Any]
+        let cellMeasured = try #require((json["cells"] as! [[String: Any]]).first?["measured"] as? [[String: Any]])
+        #expect(cellMeasured.contains { $0["key"] as? String == "apps.team.sessions.perDay" && $0["value"] as? String == "12.000"
+            && $0["source"] as? String == "applicationLaunchMetrics: launches over 20 days and resumes over 20 days, a day" })
         let measured = (json["measured"] as! [[String: Any]]).map { "\($0["key"]!)=\($0["value"]!)" }
         #expect(measured.contains("apps.team.sessions.perDay=12.000"), "\(measured)")
         // 1,800 s over 12 sessions: 150 s each.
@@ -122,9 +128,10 @@ import Testing
         // 40 s in the background a day over 12 sessions: 3.33 s after each (inside the 10 minutes).
         #expect(measured.contains("apps.team.sessions.background=3333333us"), "\(measured)")
         let sweep = try String(contentsOf: dir.appendingPathComponent("out/sweep.yaml"), encoding: .utf8)
-        #expect(sweep.contains("  apps.team.sessions.perDay: \"12.000\"\n"), "\(sweep)")
-        #expect(sweep.contains("  # from the field: applicationTimeMetrics.cumulativeForegroundTime over 20 days (1800 s a day) over the sessions a day\n"
-            + "  apps.team.sessions.length: 150000000us\n"), "\(sweep)")
+        #expect(sweep.contains("per:\n  device.preset:\n    iphone-xr:\n"), "\(sweep)")
+        #expect(sweep.contains("      apps.team.sessions.perDay: \"12.000\"\n"), "\(sweep)")
+        #expect(sweep.contains("      # from the field: applicationTimeMetrics.cumulativeForegroundTime over 20 days (1800 s a day) over the sessions a day\n"
+            + "      apps.team.sessions.length: 150000000us\n"), "\(sweep)")
         let run = try ProcessRunner.memprof(["sweep", "out/sweep.yaml", "--out", "again"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         // The calibrated world keeps the app in front about as long as the field says (the
@@ -137,6 +144,70 @@ import Testing
         let background = try #require((cell["time"] as! [[String: Any]]).first { $0["counter"] as? String == "backgroundSeconds" })
         let behind = try #require((background["simulated"] as? [String: Any])?["perDay"] as? Double)
         #expect(abs(behind - 40) < 0.2 * 40, "simulated \(behind) s in the background a day")
+    }
+
+    /// Each cell takes what the field measures on its own device: a field whose two devices'
+    /// suspended footprints differ (made by a sweep with a `per:` of its own) gives each its
+    /// own, a cell without field days the pooled value, said so; the calibrated sweep carries
+    /// them in its `per:` and runs them.
+    @Test func eachCellTakesItsOwnDevicesMeasuredValues() throws {
+        let dir = try Scratch.makeDirectory("calibrate")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.day.write(to: dir.appendingPathComponent("day.yaml"), atomically: true, encoding: .utf8)
+        try """
+            memprof: 1
+            sweep: users
+            workload: day.yaml
+            seeds: 500..519
+            set: {device.systemReserved: 1500MB}
+            matrix:
+              device.preset: [iphone-xr, iphone-11]
+            per:
+              device.preset:
+                iphone-xr: {apps.team.averageSuspendedMemory: 150MB, apps.team.peakMemoryUsage: 400MB}
+                iphone-11: {apps.team.averageSuspendedMemory: 220MB}
+
+            """.write(to: dir.appendingPathComponent("users.yaml"), atomically: true, encoding: .utf8)
+        #expect(try ProcessRunner.memprof(["sweep", "users.yaml", "--out", "users"], in: dir).status == 0)
+        #expect(try ProcessRunner.memprof(["export", "users", "--format", "metrickit", "-o", "payloads"], in: dir).status == 0)
+        try (Self.base("{key: device.systemReserved, low: 0MB, high: 100MB}") + "matrix:\n  device: [iphone-xr, iphone-11, iphone-13-pro]\n")
+            .write(to: dir.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+        let r = try ProcessRunner.memprof(["calibrate", "payloads", "--sweep", "base.yaml", "-o", "out", "--threads", "2"], in: dir)
+        #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("out/calibration.json"))) as! [String: Any]
+        let cells = json["cells"] as! [[String: Any]]
+        func measured(_ cell: Int, _ key: String) -> (bytes: Double, source: String)? {
+            guard let m = (cells[cell]["measured"] as? [[String: Any]])?.first(where: { $0["key"] as? String == "apps.team.\(key)" }),
+                  let value = m["value"] as? String, let bytes = Double(value.dropLast()) else { return nil }
+            return (bytes, m["source"] as? String ?? "")
+        }
+        let mb = 1_048_576.0
+        let xr = try #require(measured(0, "averageSuspendedMemory")), eleven = try #require(measured(1, "averageSuspendedMemory"))
+        #expect(abs(xr.bytes / mb - 150) < 2 && abs(eleven.bytes / mb - 220) < 2, "\(xr) \(eleven)")
+        #expect(abs((try #require(measured(0, "peakMemoryUsage"))).bytes / mb - 400) < 2)
+        #expect(abs((try #require(measured(1, "peakMemoryUsage"))).bytes / mb - 420) < 2)
+        #expect(xr.source.hasSuffix("suspensions on 20 days"), "\(xr.source)")
+        // The iPhone 13 Pro has no field: it takes every matched day's pooled value, and says so.
+        let pooled = try #require(measured(2, "averageSuspendedMemory"))
+        #expect(cells[2]["role"] as? String == "noField")
+        #expect(pooled.bytes > xr.bytes && pooled.bytes < eleven.bytes, "\(pooled)")
+        #expect(pooled.source.hasSuffix("on 40 days; pooled over every matched day: the field has no day of this cell"), "\(pooled.source)")
+        let top = (json["measured"] as! [[String: Any]]).first { $0["key"] as? String == "apps.team.averageSuspendedMemory" }
+        #expect(top?["value"] as? String == "\(Int64(pooled.bytes))B")
+        #expect(r.stdout.contains("  device.preset=iphone-13-pro (no field: pooled)"), "\(r.stdout)")
+        let sweep = try String(contentsOf: dir.appendingPathComponent("out/sweep.yaml"), encoding: .utf8)
+        #expect(sweep.contains("per:\n  device.preset:\n    iphone-xr:\n      # from the field: the mean of 20 days' memoryMetrics.peakMemoryUsage\n"),
+                "\(sweep)")
+        #expect(!sweep.contains("set:\n  apps.team."), "\(sweep)")
+        // The calibrated sweep runs each cell with its own.
+        let run = try ProcessRunner.memprof(["sweep", "out/sweep.yaml", "--out", "again"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let fleet = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("again/fleet.json"))) as! [String: Any]
+        let overrides = ((fleet["cells"] as! [[String: Any]])[1]["overrides"] as! [[String: String]]).map { "\($0["keyPath"]!)=\($0["value"]!)" }
+        #expect(overrides.contains("apps.team.averageSuspendedMemory=\(Int64(eleven.bytes))B") && overrides.last == "device.preset=iphone-11",
+                "\(overrides)")
+        let page = try String(contentsOf: dir.appendingPathComponent("out/calibration.html"), encoding: .utf8)
+        #expect(page.contains("<h2>Set from the field, per cell</h2>") && page.contains("<td>device.preset=iphone-13-pro</td>"))
     }
 
     /// The field as `memprof field -o` summarises it calibrates as the payloads do: the same

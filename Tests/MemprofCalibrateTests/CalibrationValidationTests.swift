@@ -141,6 +141,11 @@ import Testing
         #expect(c.evaluations.filter { $0.phase == "final" }.count == 1)
         // The field set what it measures: the team's peak and suspended footprint.
         #expect(c.measured.map(\.key) == ["apps.team.peakMemoryUsage", "apps.team.averageSuspendedMemory"])
+        // Each cell from its own device's days.
+        #expect(c.cells.allSatisfy { cell in
+            cell.measured?.map(\.key) == ["apps.team.peakMemoryUsage", "apps.team.averageSuspendedMemory"]
+                && cell.measured?.last?.source.hasSuffix("on \(cell.days) days") == true
+        }, "\(c.cells.map(\.measured))")
     }
 
     @Test func predictionOfTheHeldOutDeviceLiesInsideItsField() throws {

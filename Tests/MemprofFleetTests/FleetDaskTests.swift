@@ -29,6 +29,21 @@ struct FleetDaskTests {
         #expect(try FleetDask.sweepText(scattered, cells: [1]).contains("seeds: [3, 9]\n"))
     }
 
+    /// The workers' sweep carries the cells' `per:` keys; a `set:` key a `per:` key overlaps goes
+    /// into each cell's `per:` before its own (the workers' `--set` would come after them).
+    @Test func theWorkersSweepHasTheCellsPerKeys() throws {
+        let sweep = try SweepFile.parse(Self.sweep + "\nper:\n  device.preset:\n    iphone-15: {device.systemReserved: 1200MB, apps.news.peakMemoryUsage: 400MB}\n"
+            + "    iphone-11: {apps.news.peakMemoryUsage: 380MB}\n", file: "team.yaml")
+        let text = try FleetDask.sweepText(sweep, cells: [2, 1, 0])
+        #expect(text.hasSuffix("matrix:\n  device.preset: [iphone-15, iphone-11, iphone-xr]\nper:\n  device.preset:\n"
+            + "    iphone-15: {device.systemReserved: 1200MB, apps.news.peakMemoryUsage: 400MB}\n"
+            + "    iphone-11: {device.systemReserved: 1500MB, apps.news.peakMemoryUsage: 380MB}\n"
+            + "    iphone-xr: {device.systemReserved: 1500MB}\n"), "\(text)")
+        #expect(FleetDask.underPer(sweep.set[0], sweep))
+        let back = try SweepFile.parse(text, file: "w.yaml")
+        #expect(back.perCell([back.axes[0].values[1]]).map(\.value) == ["1500MB", "380MB"])
+    }
+
     @Test func valuesAreReadByCellAndSeedWithAbsentMetricsZero() throws {
         // Rows in any order (shards merge by run); `b` is not a column: 0, as FleetDays gives it.
         let csv = Array("run,cell,seed,device.preset,a,c\n3,1,5,iphone-xr,7,\n0,0,5,iphone-15,1,2\n1,0,6,iphone-15,3,4\n4,1,6,iphone-xr,8,9\n".utf8)

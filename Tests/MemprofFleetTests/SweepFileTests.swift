@@ -1,4 +1,5 @@
 import Foundation
+import MemprofCore
 import MemprofInput
 import MemprofWorkload
 import Testing
@@ -38,6 +39,66 @@ struct SweepFileTests {
         #expect(error(FleetFixtures.sweep(extra: "mix:\n  device: {iphone-6-plus: 70%, ipad-air2: 30%}\n"))
             .contains("'ipad-air2' is not a value of the matrix's device (iphone-6-plus, ipad-air-2)"))
         #expect(error(FleetFixtures.sweep(extra: "set: {apps.safari.maxFootprnt: 280MB}\n")).contains("maxFootprnt"))
+    }
+
+    /// `per:` gives the cells with one matrix value keys of their own: after `set:`, before
+    /// `--set` and the matrix values; the replay lines and fleet.json's cells carry them.
+    @Test func perCellSets() throws {
+        let per = "set: {apps.safari.maxFootprint: 280MB}\nper:\n  device:\n"
+            + "    ipad-air-2: {apps.safari.maxFootprint: 300MB, apps.maps.launch.footprint: 200MB}\n"
+        let dir = try FleetFixtures.folder(sweep: FleetFixtures.sweep(seeds: "1..2", extra: per))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plan = try FleetFixtures.plan(dir)
+        func app(_ cell: SweepPlan.Cell, _ id: String) -> AppSpec? { cell.workload.workload.apps.first { $0.id == id } }
+        #expect(plan.cells.map { app($0, "safari")?.maxFootprint } == [280, 280, 300, 300].map { $0 * .megabyte })
+        #expect(plan.cells.map { app($0, "maps")?.launchFootprint } == [220, 220, 200, 200].map { $0 * .megabyte })
+        #expect(plan.overrides(of: plan.cells[2]).map { "\($0.keyPath)=\($0.value)" } == [
+            "apps.safari.maxFootprint=280MB", "apps.safari.maxFootprint=300MB", "apps.maps.launch.footprint=200MB",
+            "device=ipad-air-2", "apps.game.launch.footprint=420MB"])
+        // `--set` comes after the cell's own keys.
+        let option = WorkloadOverride(keyPath: "apps.safari.maxFootprint", value: "310MB", origin: .init(file: "--set"))
+        let set = try SweepPlan(sweep: plan.sweep, overrides: [option])
+        #expect(set.cells.allSatisfy { app($0, "safari")?.maxFootprint == 310 * .megabyte })
+        // Another per: is another sweep.
+        var other = plan.sweep
+        other.per[0].values[0].overrides[1].value = "210MB"
+        #expect(try SweepPlan(sweep: other).fingerprint != plan.fingerprint)
+        let result = try FleetSweep.run(plan, threads: 1, into: dir.appendingPathComponent("out"))
+        #expect(result.cells[2].overrides.map(\.value) == ["280MB", "300MB", "200MB", "ipad-air-2", "420MB"])
+        #expect(result.cells[0].overrides.map(\.value) == ["280MB", "iphone-6-plus", "420MB"])
+        let replay = try #require(result.cells[3].metrics.values.first { !$0.worst.isEmpty }?.worst.first?.replay)
+        #expect(replay.contains("--set apps.maps.launch.footprint=200MB --device ipad-air-2"), "\(replay)")
+        let csv = try String(contentsOf: dir.appendingPathComponent("out/runs.csv"), encoding: .utf8)
+        #expect(csv.hasPrefix("run,cell,seed,device,apps.game.launch.footprint,"))
+    }
+
+    /// `per:`'s errors are located at the key or value that is wrong, exit 2 as every sweep error.
+    @Test func perCellSetErrors() {
+        func per(_ body: String) -> String { error(FleetFixtures.sweep(extra: "per:\n" + body)) }
+        #expect(error(FleetFixtures.sweep(extra: "per: [1]\n")).hasPrefix("sweep.yaml:8:6: per: expected a mapping of matrix keys"))
+        #expect(per("  policy: {xnu: {apps.mail.launch.footprint: 50MB}}\n")
+            .hasPrefix("sweep.yaml:9:3: per: 'policy' is not a key of the matrix; per gives the keys a cell takes by a matrix key's value "
+                + "(the matrix has device, apps.game.launch.footprint)"))
+        #expect(per("  device: [ipad-air-2]\n").hasPrefix("sweep.yaml:9:11: per.device: expected the keys each value of device sets"))
+        let unknown = per("  device:\n    ipad-air3: {apps.mail.launch.footprint: 50MB}\n")
+        #expect(unknown.hasPrefix("sweep.yaml:10:5: ") && unknown.contains("'ipad-air3' is not a value of the matrix's device (iphone-6-plus, ipad-air-2)"),
+                "\(unknown)")
+        #expect(per("  device:\n    ipad-air-2: 50MB\n").hasPrefix("sweep.yaml:10:17: per.device.ipad-air-2: expected a mapping of key paths"))
+        #expect(per("  device:\n    ipad-air-2: {apps.game.launch.footprint: 50MB}\n")
+            == "sweep.yaml:10:18: per.device.ipad-air-2: 'apps.game.launch.footprint' is a key of the matrix: a cell's matrix value sets it; "
+            + "vary it in the matrix or set another key")
+        #expect(per("  device:\n    ipad-air-2: {device.ram: 2GB}\n").contains("10:18: per.device.ipad-air-2: 'device.ram' lies under the matrix key device"))
+        #expect(per("  apps.game.launch.footprint:\n    420MB: {apps.game: {launch: {footprint: 1MB}}}\n")
+            .contains("10:13: per.apps.game.launch.footprint.420MB: 'apps.game' holds the matrix key apps.game.launch.footprint"))
+        #expect(per("  device:\n    ipad-air-2: {apps.mail.launch.footprnt: 50MB}\n")
+            == "sweep.yaml:10:18: apps.mail.launch: unknown key 'footprnt' (did you mean 'footprint'?)")
+        #expect(per("  device:\n    ipad-air-2: {apps.mail..launch: 50MB}\n").hasPrefix("sweep.yaml:10:18: apps.mail..launch: '' is not a key"))
+        let refused = per("  device:\n    ipad-air-2: {apps.mail.launch.footprint: lots}\n")
+        #expect(refused.hasPrefix("sweep.yaml:10:46: apps.mail.launch.footprint: "), "\(refused)")
+        #expect(per("  device:\n    ipad-air-2: {apps.mail.launch.footprint: 50MB}\n  apps.game.launch.footprint:\n"
+            + "    520MB: {apps.mail.launch.footprint: 60MB}\n")
+            .hasPrefix("sweep.yaml:12:13: per.apps.game.launch.footprint.520MB: 'apps.mail.launch.footprint' is also set under per.device"))
+        #expect(per("  device:\n    ipad-air-2: {apps.mail.launch.footprint: 50MB}\n") == "no error")
     }
 
     /// A matrix's device values keep the OS the workload states; a device that cannot run it is
