@@ -31,6 +31,22 @@ struct CalibrationReadTests {
         #expect(c.whatIfParameters.parameters.count == 1)
     }
 
+    /// Fixtures/calibration-per-cell.json: calibration-day.yaml calibrated on a field of two
+    /// devices whose suspended footprints differ, with a third device the field has no day of.
+    /// Each cell's measured values read back; a calibration.json without them (the fixture
+    /// above) reads too.
+    @Test func perCellMeasuredValuesReadAndWriteBackTheSame() throws {
+        let url = try #require(Bundle.module.url(forResource: "calibration-per-cell", withExtension: "json", subdirectory: "Fixtures"))
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let c = try Calibration.decode(Data(text.utf8), file: "c.json")
+        #expect(String(decoding: try c.encoded(), as: UTF8.self) == text)
+        let suspended = c.cells.map { $0.measured?.first { $0.key == "apps.team.averageSuspendedMemory" }?.value }
+        #expect(suspended == ["157286000B", "241172000B", "199229000B"])
+        #expect(c.cells[2].role == .noField && c.measured.last?.value == "199229000B")
+        #expect(c.text.contains("  device.preset=iphone-13-pro (no field: pooled)     0           400 MB                  190 MB\n"), "\(c.text)")
+        #expect(try Calibration.decode(Data(Self.fixture().utf8), file: "c.json").cells.allSatisfy { $0.measured == nil })
+    }
+
     @Test func aBrokenFileIsPlacedAtItsLineColumnAndKey() throws {
         let text = try Self.fixture()
         var r = try refusal(text, #""fittedText" : "#, #""fittedText" : 7, "x" : "#)
