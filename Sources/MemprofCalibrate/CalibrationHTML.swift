@@ -28,7 +28,7 @@ public enum CalibrationHTML {
     }
 
     static let style = """
-        .note{color:var(--muted)}code{font-size:12px;word-break:break-all}
+        .note{color:var(--muted)}code{font-size:12px;word-break:break-all}#measured code,#measured td:first-child{white-space:nowrap;word-break:normal}
         .outcome b{padding:2px 8px;border-radius:4px;color:#fff}.outcome.fit b{background:var(--ok)}
         .outcome.noFit b,.outcome.budgetSpent b{background:var(--bad)}
         .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(360px,100%),1fr));gap:1em}
