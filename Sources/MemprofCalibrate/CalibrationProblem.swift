@@ -169,6 +169,13 @@ public struct CalibrationProblem: Sendable {
                 ?? measured.map { ($0.0, $0.1 + "; pooled over every matched day: the field has no day of this cell") }
         }
         for p in spec.parameters {
+            for per in sweep.per {
+                for entry in per.values where entry.overrides.contains(where: { SweepFile.overlaps($0.keyPath, p.key) }) {
+                    throw WorkloadError(file: sweep.file, line: p.origin.keyLine, column: p.origin.keyColumn, keyPath: "calibrate.parameters",
+                                        message: "'\(p.key)' is set per cell (per.\(per.keyPath).\(entry.value)); "
+                                            + "a parameter is one value for every cell")
+                }
+            }
             if let m = (measured + cellMeasured.flatMap { $0 }).first(where: { $0.0.keyPath == p.key }) {
                 throw WorkloadError(file: sweep.file, line: p.origin.keyLine, column: p.origin.keyColumn, keyPath: "calibrate.parameters",
                                     message: "'\(p.key)' is set from the field (\(m.1)); a parameter is a key the field cannot see")

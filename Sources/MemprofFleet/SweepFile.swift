@@ -274,7 +274,7 @@ public struct SweepFile: Sendable, Equatable {
     }
 
     /// Whether one key path is the other or lies under it.
-    static func overlaps(_ a: String, _ b: String) -> Bool {
+    public static func overlaps(_ a: String, _ b: String) -> Bool {
         a == b || a.hasPrefix(b + ".") || b.hasPrefix(a + ".") || a.hasPrefix(b + "[") || b.hasPrefix(a + "[")
     }
 

@@ -62,6 +62,13 @@ import Testing
             .write(to: dir.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
         let other = try ProcessRunner.memprof(["calibrate", "payloads", "--sweep", "base.yaml", "-o", "out"], in: dir)
         #expect(other.status == 2 && other.stderr.contains("no payload of com.example.other"), "\(other.stderr)")
+        // A parameter is one value for every cell: not a key the sweep sets per cell.
+        try (Self.base("{key: device.systemReserved, low: 0MB, high: 2000MB}")
+            + "matrix:\n  device.preset: [iphone-xr]\nper:\n  device.preset:\n    iphone-xr: {device.systemReserved: 900MB}\n")
+            .write(to: dir.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+        let perCell = try ProcessRunner.memprof(["calibrate", "payloads", "--sweep", "base.yaml", "-o", "out"], in: dir)
+        #expect(perCell.status == 2 && perCell.stderr.contains("base.yaml:8:13: calibrate.parameters: 'device.systemReserved' is set per cell "
+            + "(per.device.preset.iphone-xr); a parameter is one value for every cell"), "\(perCell.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
     }
 
