@@ -45,9 +45,11 @@ pages+=("$work/Reports/browser-fleet/fleet.html")
 # two iPhones with 1,500 MB reserved, exported as MetricKit payloads), fitted on the reserve.
 cp scripts/examples/calibration-day.yaml "$work/day.yaml"   # the what-if test's day too
 printf 'memprof: 1\nsweep: truth\nworkload: day.yaml\nseeds: 1001..1030\nset: {device.systemReserved: 1500MB}\nmatrix:\n  device.preset: [iphone-xr, iphone-11]\n' >"$work/truth.yaml"
-printf 'memprof: 1\nsweep: team\nworkload: day.yaml\nseeds: 1..1000\nmatrix:\n  device.preset: [iphone-xr, iphone-11]\ncalibrate:\n  app: team\n  parameters:\n    - {key: device.systemReserved, low: 0MB, high: 2000MB}\n  budget: 6\n  maxSeeds: 12\n  profilePoints: 4\n' >"$work/team.yaml"
+printf 'memprof: 1\nsweep: team\nworkload: day.yaml\nseeds: 1..1000\nmatrix:\n  device.preset: [iphone-xr, iphone-11]\ncalibrate:\n  app: team\n  parameters:\n    - {key: device.systemReserved, low: 0MB, high: 2000MB}\n  budget: 6\n  maxSeeds: 20\n  profilePoints: 4\n' >"$work/team.yaml"
 (cd "$work" && "$memprof" sweep truth.yaml --out truth >/dev/null && "$memprof" export truth --format metrickit -o payloads 2>/dev/null \
-    && "$memprof" calibrate payloads --sweep team.yaml --out calibrated >/dev/null 2>&1) || [ $? -eq 1 ]   # exit 1: no fit in the budget
+    && "$memprof" calibrate payloads --sweep team.yaml --out calibrated >/dev/null 2>&1) || [ $? -eq 1 ]
+# It fits (exit 0); a calibration without a fit (exit 1) writes the same page, so the check of
+# the page accepts that too.
 [[ -s "$work/calibrated/calibration.html" ]] || { echo "calibrate wrote no page"; exit 1; }
 pages+=("$work/calibrated/calibration.html")
 echo "checking ${#pages[@]} pages; screenshots go to $out"

@@ -64,7 +64,7 @@ echo "check-fleet-dask: 7 shards on $workers Dask workers merged equal the singl
 # scripts/examples/calibration-day.yaml, 1,500 MB reserved), fitted on the reserve.
 cp "$root/scripts/examples/calibration-day.yaml" "$work/day.yaml"
 printf 'memprof: 1\nsweep: truth\nworkload: day.yaml\nseeds: 1001..1012\nset: {device.systemReserved: 1500MB}\nmatrix:\n  device.preset: [iphone-xr, iphone-11]\n' >"$work/truth.yaml"
-printf 'memprof: 1\nsweep: team\nworkload: day.yaml\nseeds: 1..1000\nmatrix:\n  device.preset: [iphone-xr, iphone-11]\ncalibrate:\n  app: team\n  parameters:\n    - {key: device.systemReserved, low: 0MB, high: 2000MB}\n  budget: 4\n  maxSeeds: 8\n  profilePoints: 3\n' >"$work/team.yaml"
+printf 'memprof: 1\nsweep: team\nworkload: day.yaml\nseeds: 1..1000\nmatrix:\n  device.preset: [iphone-xr, iphone-11]\ncalibrate:\n  app: team\n  parameters:\n    - {key: device.systemReserved, low: 0MB, high: 2000MB}\n  budget: 4\n  maxSeeds: 20\n  profilePoints: 3\n' >"$work/team.yaml"
 "$memprof" sweep truth.yaml --out truth >/dev/null
 "$memprof" export truth --format metrickit -o payloads >/dev/null 2>&1
 calibrate() {  # exit 1 is a calibration without a fit: its files are written all the same

@@ -21,8 +21,6 @@ public struct Calibrator {
     public static let seedTarget = 1.0 / 3
     /// Seeds of the pilot evaluation that sizes the others.
     public static let pilotSeeds = 50
-    /// The fewest seeds an evaluation runs.
-    public static let minSeeds = 20
     /// The objective's confidence: the chi-square bound's quantile.
     public static let confidence = 0.95
     /// Evaluations that narrow each end of a parameter's set by bisection, after its profile's
@@ -156,8 +154,9 @@ public struct Calibrator {
             }
         }
         // Without spread at the pilot (no exits there) the spread elsewhere is unknown: every
-        // evaluation runs maxSeeds.
-        let count = spread ? max(Self.minSeeds, min(spec.maxSeeds, needed)) : spec.maxSeeds
+        // evaluation runs maxSeeds. Otherwise at least the pilot's seeds (so at least minSeeds:
+        // the sweep's reader refuses a smaller maxSeeds) and at most maxSeeds.
+        let count = spread ? min(spec.maxSeeds, needed) : spec.maxSeeds
         let chosen = seeds(count)
 
         // The search on those seeds.

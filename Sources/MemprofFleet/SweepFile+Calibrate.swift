@@ -92,7 +92,7 @@ extension SweepFile {
         /// Evaluations the search may make (the design and the local search; the profiles add
         /// ``profilePoints`` per parameter).
         public var budget: Int
-        /// The most seeds an evaluation runs per cell.
+        /// The most seeds an evaluation runs per cell: at least ``minSeeds``.
         public var maxSeeds: Int
         /// Points of each parameter's profile.
         public var profilePoints: Int
@@ -105,6 +105,8 @@ extension SweepFile {
         public static let maxBudget = 1000
         public static let defaultBudget = 40
         public static let defaultMaxSeeds = 1000
+        /// The fewest seeds an evaluation runs, so the lowest `maxSeeds` accepted.
+        public static let minSeeds = 20
         public static let defaultProfilePoints = 8
         static let keys = ["app", "bundleIdentifier", "parameters", "budget", "maxSeeds", "profilePoints", "holdOut"]
     }
@@ -145,7 +147,14 @@ extension SweepFile {
             parameters.append(.init(key: key, kind: kind, low: low, high: high, lowText: lowText, highText: highText, origin: origin))
         }
         let budget = try m["budget"]?.int(in: 2...Calibrate.maxBudget) ?? Calibrate.defaultBudget
-        let maxSeeds = try m["maxSeeds"]?.int(in: 2...maxSeeds) ?? Calibrate.defaultMaxSeeds
+        var maxSeeds = Calibrate.defaultMaxSeeds
+        if let r = m["maxSeeds"] {
+            maxSeeds = try r.int(in: Int.min...SweepFile.maxSeeds)
+            guard maxSeeds >= Calibrate.minSeeds else {
+                throw r.error("\(maxSeeds) is below \(Calibrate.minSeeds), the fewest seeds an evaluation runs; "
+                    + "write \(Calibrate.minSeeds) or more")
+            }
+        }
         let profilePoints = try m["profilePoints"]?.int(in: 0...64) ?? Calibrate.defaultProfilePoints
         var holdOut: [String] = []
         if let h = m["holdOut"] {

@@ -96,7 +96,7 @@ import Testing
               parameters:
                 - {key: device.systemReserved, low: 0MB, high: 2000MB}
               budget: 4
-              maxSeeds: 8
+              maxSeeds: 20
               profilePoints: 3
             """.write(to: dir.appendingPathComponent("team.yaml"), atomically: true, encoding: .utf8)
         #expect(try ProcessRunner.memprof(["sweep", "truth.yaml", "--out", "truth"], in: dir).status == 0)

@@ -68,6 +68,12 @@ struct SweepCalibrateTests {
         #expect(error(p + (1...7).map { "    - {key: k\($0), low: 1, high: 2}\n" }.joined()).contains("7 parameters; at most 6"))
         #expect(error("calibrate:\n  app: mail\n  parameters: [{key: x, low: 1, high: 2}]\n  budget: 1\n")
             == "sweep.yaml:10:11: calibrate.budget: expected at least 2, found 1")
+        // An evaluation runs at least 20 seeds, so a smaller most is refused rather than exceeded.
+        #expect(error("calibrate:\n  app: mail\n  parameters: [{key: x, low: 1, high: 2}]\n  maxSeeds: 12\n")
+            == "sweep.yaml:10:13: calibrate.maxSeeds: 12 is below 20, the fewest seeds an evaluation runs; write 20 or more")
+        #expect(error("calibrate:\n  app: mail\n  parameters: [{key: x, low: 1, high: 2}]\n  maxSeeds: 20\n") == "no error")
+        #expect(error("calibrate:\n  app: mail\n  parameters: [{key: x, low: 1, high: 2}]\n  maxSeeds: 2000000\n")
+            .hasSuffix("calibrate.maxSeeds: 2000000 is too large; the largest value accepted is 1000000"))
         #expect(error("calibrate:\n  app: mail\n  parameters: [{key: x, low: 1, high: 2}]\n  holdOut: [iphone-16]\n")
             .hasPrefix("sweep.yaml:10:13: calibrate.holdOut[0]: 'iphone-16' is not a value of the matrix's device axis (iphone-11, iphone-15)"))
         #expect(error("calibrate:\n  parameters: [{key: x, low: 1, high: 2}]\n").contains("app"))
