@@ -112,6 +112,14 @@ public struct GenerateSpec: Sendable, Hashable {
             self.perDayMilli = perDayMilli
             self.lengthUs = lengthUs
         }
+
+        /// The mean time from a session's end to the next one's start in a run of `durationUs`:
+        /// the run ÷ perDay less the length, in whole microseconds (0 when the run × 1000
+        /// overflows). A run has sessions only when this is above 0.
+        public func meanGapUs(durationUs: Microseconds) -> Microseconds {
+            let (cycle, overflow) = durationUs.multipliedReportingOverflow(by: 1000)
+            return overflow || perDayMilli <= 0 ? 0 : cycle / perDayMilli - lengthUs
+        }
     }
 
     public init(switchEveryUs: Microseconds, weights: [(app: Int, weight: Int)], homeEveryUs: Microseconds?,

@@ -75,8 +75,7 @@ public enum ScriptGenerator {
         init(sessions s: GenerateSpec.Sessions, durationUs: Microseconds, generator: SeededGenerator) {
             weights = []
             totalWeight = 0
-            let (cycle, overflow) = durationUs.multipliedReportingOverflow(by: 1000)
-            meanUs = overflow || s.perDayMilli <= 0 ? 0 : cycle / s.perDayMilli - s.lengthUs
+            meanUs = s.meanGapUs(durationUs: durationUs)
             self.durationUs = durationUs
             homes = false
             session = (s.app, s.lengthUs)

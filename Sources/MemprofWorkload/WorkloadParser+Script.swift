@@ -171,8 +171,10 @@ extension WorkloadParser {
 
     /// Each app's `sessions: {perDay: 12, length: 3m, background: 20s}`: how often a day (a run)
     /// the user opens it, how long it stays in front and how long it runs in the background after
-    /// each (`sessionBackgroundTask`), as a field measures them. Sessions
-    /// must fit in the run: perDay × (length + background) below the workload's duration.
+    /// each (`sessionBackgroundTask`), as a field measures them. Sessions must fit in the run with
+    /// time between them: perDay × (length + background) below the workload's duration, so that
+    /// the mean gap from one session's end to the next (duration ÷ perDay − length, in whole
+    /// microseconds) is above the background time (at a gap of 0 a run would have no session).
     func parseSessions(_ apps: [(String, NodeReader)], duration: Microseconds) throws -> [GenerateSpec.Sessions] {
         try apps.enumerated().compactMap { index, entry in
             guard let node = try entry.1.mapping(allowed: Self.appKeys)["sessions"] else { return nil }
@@ -183,17 +185,19 @@ extension WorkloadParser {
             guard perDayMilli > 0 else { throw perDayNode.error("\(perDay) sessions a day rounds to none; the least is 0.001") }
             let length = try lengthNode.positiveDuration()
             let background = try m["background"]?.duration() ?? 0
+            let sessions = GenerateSpec.Sessions(app: index, perDayMilli: perDayMilli, lengthUs: length)
             let (each, eachOverflow) = length.addingReportingOverflow(background)
             let (total, overflow) = each.multipliedReportingOverflow(by: perDayMilli)
-            guard !eachOverflow, !overflow, total / 1000 < duration else {
+            guard !eachOverflow, !overflow, sessions.meanGapUs(durationUs: duration) > background else {
                 let count = perDay == perDay.rounded() ? String(Int64(perDay)) : String(perDay)
                 let what = background > 0 ? "\(Format.duration(length)) and \(Format.duration(background)) in the background"
                     : Format.duration(length)
                 throw node.error("\(count) sessions of \(what) take "
                     + "\(overflow || eachOverflow ? "more than" : Format.duration(total / 1000)) of a run of \(Format.duration(duration)); "
-                    + "they must fit in it (perDay × \(background > 0 ? "(length + background)" : "length") below the duration)")
+                    + "they must fit in it with time between them "
+                    + "(perDay × \(background > 0 ? "(length + background)" : "length") below the duration)")
             }
-            return GenerateSpec.Sessions(app: index, perDayMilli: perDayMilli, lengthUs: length)
+            return sessions
         }
     }
 

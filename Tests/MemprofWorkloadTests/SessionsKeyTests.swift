@@ -47,11 +47,29 @@ import Testing
             == "s.yaml:7:24: apps.news.sessions.perDay: expected a number above 0, found '0'")
         #expect(try error(Self.day("sessions: {perDay: 30, length: 10m}"))
             == "s.yaml:7:15: apps.news.sessions: 30 sessions of 10m take 5h of a run of 3h; they must fit in it "
-            + "(perDay × length below the duration)")
+            + "with time between them (perDay × length below the duration)")
+        // Within a microsecond of the run: 7 sessions of 1,542,857,142 µs leave a mean gap of
+        // 3h ÷ 7 − length = 0 µs, and so would make no session at all.
+        #expect(try error(Self.day("sessions: {perDay: 7, length: 1542857142us}"))
+            == "s.yaml:7:15: apps.news.sessions: 7 sessions of 25m42s take 2h59m59s of a run of 3h; they must fit in it "
+            + "with time between them (perDay × length below the duration)")
+        #expect(try error(Self.day("sessions: {perDay: 12, length: 15m}")).contains("12 sessions of 15m take 3h of a run of 3h;"))
         #expect(try error(Self.day("sessions: {perDay: 3}")).hasPrefix("s.yaml:7:15: apps.news.sessions: "))
         #expect(try error(Self.day("sessions: {perDay: 3, length: 4m, often: 2}")).contains("unknown key 'often'"))
         #expect(try error(Self.day("sessions: {perDay: 3, length: 4m}", generate: "generate: {switchEvery: 5m, weights: {news: 2}}"))
             == "s.yaml:12:45: generate.weights.news: 'news' states its use with apps.news.sessions; give it weight 0 here or leave it out")
+    }
+
+    /// Sessions that leave a mean gap of one microsecond between them are accepted, and a run has
+    /// them: the least gap the reader accepts is one the generator makes sessions with.
+    @Test func sessionsWithTheLeastGapAreMade() throws {
+        let w = try WorkloadParser(file: "s.yaml").parse(Self.day("sessions: {perDay: 7, length: 1542857141us}", generate: ""))
+        let sessions = try #require(w.generate?.sessions.first)
+        #expect(sessions.meanGapUs(durationUs: w.durationUs) == 1)
+        var generator = SeededGenerator(seed: 1)
+        let entries = ScriptGenerator.entries(for: try #require(w.generate), durationUs: w.durationUs, generator: &generator)
+        let opens = entries.filter { if case .open(0) = $0.action { true } else { false } }
+        #expect(opens.count >= 3, "\(entries.count) entries")
     }
 
     /// A run opens the app about perDay times, keeps it in front about perDay × length, and no
@@ -102,7 +120,11 @@ import Testing
             .hasPrefix("s.yaml:7:51: apps.news.sessions.background: "))
         #expect(try error(Self.day("sessions: {perDay: 20, length: 5m, background: 5m}"))
             == "s.yaml:7:15: apps.news.sessions: 20 sessions of 5m and 5m in the background take 3h20m of a run of 3h; "
-            + "they must fit in it (perDay × (length + background) below the duration)")
+            + "they must fit in it with time between them (perDay × (length + background) below the duration)")
+        // Within a microsecond of the run: the mean gap (3h ÷ 7 − 20m) is the background time itself.
+        #expect(try error(Self.day("sessions: {perDay: 7, length: 20m, background: 342857142us}"))
+            == "s.yaml:7:15: apps.news.sessions: 7 sessions of 20m and 5m42s in the background take 2h59m59s of a run of 3h; "
+            + "they must fit in it with time between them (perDay × (length + background) below the duration)")
         #expect(try error(Self.day("sessions: {perDay: 3, length: 4m, background: 20s}\n    backgroundTask: {time: 1m}"))
             == "s.yaml:7:51: apps.news.sessions.background: the app declares its own backgroundTask; its background time "
             + "after a session is that task's time: state one or the other")
