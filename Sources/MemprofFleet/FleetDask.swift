@@ -162,9 +162,9 @@ public struct FleetDask: Sendable {
         }
     }
 
-    /// A folder of its own under the temporary folder, for the sweep and the runner's result.
-    /// A scratch folder in the system's temporary folder, registered as unfinished output so an
-    /// interrupted calibration removes it as it removes its staging folder.
+    /// A folder of its own under the temporary folder, for the sweep and the runner's result,
+    /// registered as unfinished output so an interrupted calibration removes it as it removes its
+    /// staging folder.
     static func scratchFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memprof-dask-\(UUID().uuidString)")
         try UnfinishedOutput.shared.create(folder.path) {

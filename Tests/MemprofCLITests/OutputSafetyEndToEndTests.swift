@@ -144,13 +144,14 @@ import Testing
     /// Starts memprof with `arguments` in `dir`, waits until `ready` (by default: a staging folder,
     /// `.NAME.memprof-PID-START`, appears there), sends `signal`, and returns the exit status and
     /// what `dir` holds after.
-    static func interrupt(_ arguments: [String], in dir: URL, with signal: Int32,
+    static func interrupt(_ arguments: [String], in dir: URL, with signal: Int32, environment: [String: String] = [:],
                           when ready: (URL) -> Bool = { names($0).contains { $0.contains(".memprof-") } }) throws
         -> (status: Int32, stderr: String, listing: [String]) {
         let process = Process()
         process.executableURL = Repository.memprofBinary
         process.arguments = arguments
         process.currentDirectoryURL = dir
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         // Standard error goes to a file, not a pipe: a process that inherited it and outlives
         // memprof cannot hold the test until it ends.
         let errFile = dir.deletingLastPathComponent().appendingPathComponent(dir.lastPathComponent + ".stderr")
@@ -192,6 +193,38 @@ import Testing
         let sweep = try Self.interrupt(["sweep", "long.yaml", "--out", "out", "--threads", "1"], in: dir, with: signal)
         #expect(sweep.status == 128 + signal, "\(sweep.stderr)")
         #expect(sweep.listing == ["long.yaml"], "\(sweep.listing)")
+    }
+
+    /// SIGTERM or Ctrl-C while `calibrate --dask` waits for its runner removes the runner's
+    /// scratch folder (`memprof-dask-*` in the temporary folder: the sweep it was handed and the
+    /// runner's log) as it removes a staging folder. The runner here is a shell script that
+    /// writes its process id and waits, so no cluster is needed (scripts/check-fleet-dask.sh runs
+    /// a real one).
+    @Test(arguments: [SIGTERM, SIGINT])
+    func anInterruptedCalibrationOnDaskLeavesNoScratchFolder(signal: Int32) throws {
+        let dir = try Scratch.makeDirectory("interrupted-dask")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try CalibrateEndToEndTests.field(in: dir)
+        try CalibrateEndToEndTests.base("{key: device.systemReserved, low: 0MB, high: 2000MB}")
+            .write(to: dir.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
+        let temporary = dir.appendingPathComponent("tmp"), pidFile = dir.appendingPathComponent("runner.pid")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        try "echo $$ > '\(pidFile.path)'\nexec sleep 120\n".write(to: dir.appendingPathComponent("runner.sh"), atomically: true, encoding: .utf8)
+        defer {
+            if let text = try? String(contentsOf: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                kill(pid, SIGKILL)
+            }
+        }
+        let calibrate = try Self.interrupt(["calibrate", "payloads", "--sweep", "base.yaml", "--out", "out", "--dask", "sched.json",
+                                            "--dask-python", "/bin/sh", "--dask-runner", "runner.sh"],
+                                           in: dir, with: signal, environment: ["TMPDIR": temporary.path]) { _ in
+            Self.names(temporary).contains { $0.hasPrefix("memprof-dask-") }
+                && ((try? String(contentsOf: pidFile, encoding: .utf8)) ?? "").hasSuffix("\n")
+        }
+        #expect(calibrate.status == 128 + signal, "\(calibrate.stderr)")
+        #expect(calibrate.stderr.hasSuffix("; the unfinished output was removed\n"), "\(calibrate.stderr)")
+        #expect(Self.names(temporary) == [], "left in the temporary folder: \(Self.names(temporary))")
+        #expect(!calibrate.listing.contains("out"), "\(calibrate.listing)")
     }
 
     /// SIGTERM or SIGHUP while a run swaps its new report into a folder that holds thousands of
