@@ -1,5 +1,6 @@
 import Foundation
 import MemprofCore
+import MemprofField
 import MemprofFleet
 import MemprofOutput
 
@@ -55,8 +56,8 @@ public enum CalibratedSweep {
         return YAMLDocument(comments: [
             "Calibrated by memprof calibrate from \(problem.fieldPaths.joined(separator: ", "))",
             c.stop,
-            "Field: \(c.field.matchedDays) device-days of \(c.app.bundleIdentifier); objective \(decimal(c.objective.value)) "
-                + "over \(c.objective.statistics) statistics (95% bound \(decimal(c.objective.bound)))",
+            "Field: \(c.field.matchedDays) device-days of \(c.app.bundleIdentifier); objective \(FieldSummary.number(c.objective.value)) "
+                + "over \(c.objective.statistics) statistics (95% bound \(FieldSummary.number(c.objective.bound)))",
         ], entries: entries).text
     }
 
@@ -75,12 +76,6 @@ public enum CalibratedSweep {
     /// A parameter's value in words (`SweepFile.Calibrate.Kind.words(_:)`): `612 MB`, `5m31s`, `0.35`.
     public static func human(_ v: Double, kind: String) -> String {
         (SweepFile.Calibrate.Kind(rawValue: kind) ?? .number).words(v)
-    }
-
-    static func decimal(_ v: Double) -> String {
-        guard v.isFinite else { return "-" }
-        let digits = abs(v) >= 100 ? 0 : abs(v) >= 10 ? 1 : 2
-        return String(format: "%.\(digits)f", v)
     }
 
     /// Shares as percentages to a tenth that add up to exactly 100% (the largest remainders

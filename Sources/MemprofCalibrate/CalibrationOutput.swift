@@ -25,8 +25,8 @@ extension Calibration {
         }
         if seeds.capped { out += " (capped by maxSeeds)" }
         out += "\n"
-        out += "Objective \(CalibratedSweep.decimal(objective.value)) over \(objective.statistics) statistics "
-            + "(95% bound \(CalibratedSweep.decimal(objective.bound))); \(budget.used) of \(budget.evaluations) search evaluations, "
+        out += "Objective \(FieldSummary.number(objective.value)) over \(objective.statistics) statistics "
+            + "(95% bound \(FieldSummary.number(objective.bound))); \(budget.used) of \(budget.evaluations) search evaluations, "
             + "\(budget.profile) for the profiles\n"
         out += measuredTable
         out += "\nFitted:\n"
@@ -74,7 +74,7 @@ extension Calibration {
             : value.hasSuffix("us") ? (try? Quantity.duration(value).get()).map(Format.duration) ?? value : value
     }
 
-    static func perThousand(_ perDay: Double) -> String { CalibratedSweep.decimal(perDay * 1000) }
+    static func perThousand(_ perDay: Double) -> String { FieldSummary.number(perDay * 1000) }
 
     /// Writes the calibrated sweep, calibration.json and calibration.html (``CalibrationHTML``)
     /// into `folder`, whole or not at all.

@@ -68,6 +68,9 @@ extension FieldSummary {
         }
     }
 
+    /// A figure as the field's and the calibration's tables and pages print it: a whole number
+    /// as it is (`0`, `312`), else no decimals from 100, one from 10, two below (half away from
+    /// zero: `5.99`, `46.1`, `638`); `-` when not finite.
     public static func number(_ v: Double) -> String {
         guard v.isFinite else { return "-" }
         if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }

@@ -86,4 +86,16 @@ struct CalibrationReadTests {
             #expect(c.text.contains("simulated intervals at most"), "\(ratio)")
         }
     }
+
+    /// The summary and the page print a figure alike (`FieldSummary.number`): a half away from
+    /// zero, a whole number without decimals (before, the summary printed 5062.5 as 5062 and 0 as
+    /// 0.00 where the page printed 5063 and 0).
+    @Test func theSummaryAndThePagePrintAFigureAlike() throws {
+        let text = try Self.fixture()
+            .replacingOccurrences(of: #""perDay" : 5.166666666666667"#, with: #""perDay" : 5.0625"#)
+            .replacingOccurrences(of: #""low" : 4.416666666666667"#, with: #""low" : 0"#)
+        let c = try Calibration.decode(Data(text.utf8), file: "c.json")
+        #expect(c.text.contains(" 5063  0 – 5917 "), "\(c.text)")
+        #expect(CalibrationHTML.page(c).contains("5063 (0 – 5917)"))
+    }
 }
