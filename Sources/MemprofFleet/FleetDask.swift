@@ -1,6 +1,7 @@
 import Foundation
 import MemprofOutput
 import MemprofWorkload
+import Synchronization
 
 /// Each run's values of some metrics, as ``FleetDays`` gives them, but run on a Dask distributed
 /// cluster by the runner fleets use past one machine (`scripts/fleet_dask.py`: each shard a Dask
@@ -78,6 +79,9 @@ public struct FleetDask: Sendable {
         do { try process.run() } catch {
             throw Failure(description: "\(python): cannot be run (\(error.localizedDescription))", exitStatus: ExitStatus.partNotExecutable)
         }
+        let pid = process.processIdentifier
+        Self.runners.withLock { _ = $0.insert(pid) }
+        defer { Self.runners.withLock { _ = $0.remove(pid) } }
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -85,7 +89,9 @@ public struct FleetDask: Sendable {
             throw Failure(description: "\(runner) (on \(scheduler)) exited \(process.terminationStatus): \(tail)",
                           exitStatus: ExitStatus.partNotExecutable)
         }
-        let csv = try Data(contentsOf: out.appendingPathComponent("runs.csv"))
+        guard let csv = try? Data(contentsOf: out.appendingPathComponent("runs.csv")) else {
+            throw Failure(description: "\(runner) (on \(scheduler)) exited 0 but wrote no runs.csv", exitStatus: ExitStatus.partNotExecutable)
+        }
         return try Self.values(csv: [UInt8](csv), labels: sweep.axes.count, cells: cells.count, seeds: sweep.seeds, names: names)
     }
 
@@ -160,6 +166,16 @@ public struct FleetDask: Sendable {
                 return run
             }
         }
+    }
+
+    /// The runners under way (process ids), for ``endRunners()``.
+    static let runners = Mutex<Set<pid_t>>([])
+
+    /// Ends every runner under way with what it started (its process group: a runner is started
+    /// in a group of its own): what an interrupted memprof does before it exits, so that Ctrl-C
+    /// during `calibrate --dask` leaves no runner handing the cluster a sweep no one will read.
+    public static func endRunners() {
+        for pid in runners.withLock({ $0 }) where kill(-pid, SIGTERM) != 0 { kill(pid, SIGTERM) }
     }
 
     /// A folder of its own under the temporary folder, for the sweep and the runner's result,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MemprofCommandLine
+import MemprofFleet
 import MemprofReport
 import MemprofSampler
 
@@ -20,5 +21,10 @@ struct Memprof: ParsableCommand {
 
 @main
 enum Main {
-    static func main() { CommandMain.run(Memprof.self, onInterruption: RunningPrograms.endAll) }
+    static func main() {
+        CommandMain.run(Memprof.self) {
+            RunningPrograms.endAll()
+            FleetDask.endRunners()
+        }
+    }
 }

@@ -197,7 +197,8 @@ import Testing
 
     /// SIGTERM or Ctrl-C while `calibrate --dask` waits for its runner removes the runner's
     /// scratch folder (`memprof-dask-*` in the temporary folder: the sweep it was handed and the
-    /// runner's log) as it removes a staging folder. The runner here is a shell script that
+    /// runner's log) as it removes a staging folder, and ends the runner (before, it went on
+    /// handing the cluster a sweep no one would read). The runner here is a shell script that
     /// writes its process id and waits, so no cluster is needed (scripts/check-fleet-dask.sh runs
     /// a real one).
     @Test(arguments: [SIGTERM, SIGINT])
@@ -225,6 +226,8 @@ import Testing
         #expect(calibrate.stderr.hasSuffix("; the unfinished output was removed\n"), "\(calibrate.stderr)")
         #expect(Self.names(temporary) == [], "left in the temporary folder: \(Self.names(temporary))")
         #expect(!calibrate.listing.contains("out"), "\(calibrate.listing)")
+        let runner = try #require(pid_t(try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(!ProcessRunner.isRunning(runner), "the runner \(runner) outlived the interrupted calibration")
     }
 
     /// SIGTERM or SIGHUP while a run swaps its new report into a folder that holds thousands of

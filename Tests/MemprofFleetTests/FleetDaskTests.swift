@@ -1,6 +1,7 @@
 import Foundation
 import MemprofCore
 import MemprofWorkload
+import MemprofTestSupport
 import Testing
 @testable import MemprofFleet
 
@@ -65,6 +66,23 @@ struct FleetDaskTests {
             Issue.record("ran without a runner")
         } catch let failure as FleetDask.Failure {
             #expect(failure.exitStatus == 127 && failure.description.hasPrefix("/nonexistent/python: no such file"), "\(failure)")
+        }
+    }
+
+    /// A runner that exits 0 without writing runs.csv is a failure of the part memprof runs (exit
+    /// 126), in a sentence (before: Foundation's file error, and exit 1, which calibrate means as no fit).
+    @Test func aRunnerThatWritesNothingFailsWith126() throws {
+        let sweep = try SweepFile.parse(Self.sweep, file: "team.yaml")
+        let dir = try Scratch.makeDirectory("fleet-dask")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let runner = dir.appendingPathComponent("runner.sh")
+        try "exit 0\n".write(to: runner, atomically: true, encoding: .utf8)
+        let dask = FleetDask(scheduler: "sched.json", shards: 2, python: "/bin/sh", runner: runner.path, memprof: "memprof")
+        do {
+            _ = try dask.values(sweep, overrides: [], cells: [0], names: ["a"])
+            Issue.record("read a result the runner did not write")
+        } catch let failure as FleetDask.Failure {
+            #expect(failure.exitStatus == 126 && failure.description == "\(runner.path) (on sched.json) exited 0 but wrote no runs.csv", "\(failure)")
         }
     }
 }
