@@ -79,3 +79,27 @@ for name in calibration.json sweep.yaml calibration.html; do
 done
 evaluations=$(grep -c '"phase"' "$work/on-dask/calibration.json")
 echo "check-fleet-dask: calibrate --dask ($evaluations evaluations, each 3 shards on $workers Dask workers) wrote calibration.json, sweep.yaml and calibration.html equal to the local calibration's"
+
+# Interrupted while the runner works (SIGTERM: a script's background job ignores Ctrl-C's
+# SIGINT), calibrate --dask exits 143, ends the runner and leaves no scratch folder
+# (memprof-dask-* in its temporary folder, here one of its own).
+mkdir "$work/tmp"
+TMPDIR="$work/tmp" "$memprof" calibrate payloads --sweep team.yaml --out interrupted --dask "$work/scheduler.json" --dask-shards 3 \
+    --dask-python "$venv/bin/python" --dask-runner "$root/scripts/fleet_dask.py" >/dev/null 2>"$work/interrupted.err" &
+calibrating=$!
+runner=""
+for _ in $(seq 1 300); do
+    runner=$(pgrep -P "$calibrating" -f fleet_dask.py || true)
+    [[ -n "$runner" ]] && compgen -G "$work/tmp/memprof-dask-*" >/dev/null && break
+    sleep 0.1
+done
+[[ -n "$runner" ]] || { echo "check-fleet-dask: calibrate --dask started no runner" >&2; exit 1; }
+kill -TERM "$calibrating"
+status=0
+wait "$calibrating" || status=$?
+[[ $status -eq 143 ]] || { echo "check-fleet-dask: interrupted calibrate --dask exited $status" >&2; cat "$work/interrupted.err" >&2; exit 1; }
+for _ in $(seq 1 50); do kill -0 "$runner" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$runner" 2>/dev/null; then echo "check-fleet-dask: the runner $runner outlived the interrupted calibration" >&2; exit 1; fi
+if compgen -G "$work/tmp/*" >/dev/null; then echo "check-fleet-dask: left in the temporary folder: $(ls "$work/tmp")" >&2; exit 1; fi
+[[ ! -e "$work/interrupted" ]] || { echo "check-fleet-dask: the interrupted calibration wrote its folder" >&2; exit 1; }
+echo "check-fleet-dask: calibrate --dask interrupted (SIGTERM) exited 143, ended its runner and left no scratch folder"
