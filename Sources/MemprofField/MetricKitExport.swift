@@ -49,9 +49,17 @@ public enum MetricKitExits {
 }
 
 /// `memprof export REPORT --format metrickit`: one `MXMetricPayload`-shaped JSON object per app
-/// (its `applicationExitMetrics` and `memoryMetrics`, as `jsonRepresentation()` writes them), in
-/// an array, as `didReceive(_:)` hands them to an app's subscriber. A fleet sweep's cells are
-/// written the same way, one array per cell (`FleetMetricKit` in MemprofFleet).
+/// (its `applicationExitMetrics`, `memoryMetrics`, `applicationTimeMetrics` and
+/// `applicationLaunchMetrics`, as `jsonRepresentation()` writes them), in an array, as
+/// `didReceive(_:)` hands them to an app's subscriber. A fleet sweep's cells are written the same
+/// way, one array per cell (`FleetMetricKit` in MemprofFleet).
+///
+/// `applicationLaunchMetrics` counts the app's cold launches into the foreground
+/// (`launches.cold`) in `histogrammedTimeToFirstDrawKey` and its resumes whose latency memprof
+/// measured (`resumeLatencyUs.count`) in `histogrammedResumeTime`; a launch into the background
+/// for a wake draws nothing and is in neither. memprof keeps no per-sample distribution to bin, so
+/// each histogram is one bucket spanning the times it measured (``Histogram``); a day without
+/// launches or resumes writes its histogram with no buckets, so that the field counts it as 0.
 public enum MetricKitExport {
     /// Per app: exits by MetricKit counter, and the memory figures.
     public struct AppMetrics: Sendable, Equatable {
@@ -65,10 +73,12 @@ public enum MetricKitExport {
         /// `applicationTimeMetrics`.
         public var foregroundUs: Microseconds?
         public var backgroundUs: Microseconds?
+        /// `applicationLaunchMetrics`, when the times are known.
+        public var launches: Launches?
 
         public init(app: String, background: [String: Int] = [:], foreground: [String: Int] = [:],
                     peakMemoryBytes: Bytes = 0, suspended: SuspendedMemory = SuspendedMemory(sampleCount: 0, averageBytes: 0, standardDeviationBytes: 0),
-                    foregroundUs: Microseconds? = nil, backgroundUs: Microseconds? = nil) {
+                    foregroundUs: Microseconds? = nil, backgroundUs: Microseconds? = nil, launches: Launches? = nil) {
             self.app = app
             self.background = Dictionary(uniqueKeysWithValues: MetricKitExits.backgroundCounters.map { ($0, background[$0] ?? 0) })
             self.foreground = Dictionary(uniqueKeysWithValues: MetricKitExits.foregroundCounters.map { ($0, foreground[$0] ?? 0) })
@@ -76,6 +86,7 @@ public enum MetricKitExport {
             self.suspended = suspended
             self.foregroundUs = foregroundUs
             self.backgroundUs = backgroundUs
+            self.launches = launches
         }
 
         /// The times of `timeInStateUs` (by AppState name): foreground is active and inactive,
@@ -93,6 +104,32 @@ public enum MetricKitExport {
             } else {
                 self.background[MetricKitExits.backgroundCounter(reason), default: 0] += count
             }
+        }
+    }
+
+    /// An `MXHistogram` of durations as memprof writes one: `count` samples in a single bucket from
+    /// `startUs` to `endUs`, the shortest and the longest time measured (a bound where the
+    /// shortest is not kept: see the callers). No bucket when `count` is 0.
+    public struct Histogram: Sendable, Equatable {
+        public var count: Int
+        public var startUs: Microseconds
+        public var endUs: Microseconds
+
+        public init(count: Int, startUs: Microseconds, endUs: Microseconds) {
+            self.count = max(count, 0)
+            self.startUs = max(startUs, 0)
+            self.endUs = max(endUs, self.startUs)
+        }
+    }
+
+    /// `MXAppLaunchMetric`: the cold launches' times to their first frame and the resumes' times.
+    public struct Launches: Sendable, Equatable {
+        public var timeToFirstDraw: Histogram
+        public var resumes: Histogram
+
+        public init(timeToFirstDraw: Histogram, resumes: Histogram) {
+            self.timeToFirstDraw = timeToFirstDraw
+            self.resumes = resumes
         }
     }
 
@@ -118,6 +155,7 @@ public enum MetricKitExport {
             let stats = report.apps[id]!
             var m = AppMetrics(app: id, peakMemoryBytes: stats.peakFootprintBytes)
             m.setTimes { stats.timeInStateUs[$0] ?? 0 }
+            m.launches = launches(report, app: id)
             if let foregroundExits = stats.foregroundExits, let suspended = stats.suspendedMemory {
                 for (reason, count) in stats.exits {
                     let inForeground = min(max(foregroundExits[reason] ?? 0, 0), count)
@@ -141,6 +179,40 @@ public enum MetricKitExport {
             m.suspended = accumulator.summary
             return m
         }
+    }
+
+    /// The app's launch metrics in a report: `launches.cold` cold launches, each taking the time
+    /// from its `launch` event to its `applicationDidFinishLaunching` (the app's `launch.time`:
+    /// memprof draws no frame, so the launch's end stands for the first one), and
+    /// `resumeLatencyUs.count` resumes from the smallest latency of its `resume` events to
+    /// `resumeLatencyUs.max`. nil when a count has no time measured in the events (every cold
+    /// launch ended before it finished): the times would be invented.
+    static func launches(_ report: Report, app: String) -> Launches? {
+        guard let stats = report.apps[app] else { return nil }
+        var launchStart: Microseconds?, shortestLaunch: Microseconds?, longestLaunch: Microseconds = 0
+        var shortestResume: Microseconds?
+        for e in report.events where e.app == app {
+            switch e.payload {
+            case .launch(let kind, _, _):
+                launchStart = kind == .cold ? e.atUs : nil
+            case .callback(.applicationDidFinishLaunching, _):
+                if let start = launchStart {
+                    shortestLaunch = min(shortestLaunch ?? .max, e.atUs - start)
+                    longestLaunch = max(longestLaunch, e.atUs - start)
+                }
+                launchStart = nil
+            case .exit:
+                launchStart = nil
+            case .resume(_, let latency):
+                shortestResume = min(shortestResume ?? .max, latency)
+            default:
+                continue
+            }
+        }
+        let cold = stats.launches.cold, resumes = stats.resumeLatencyUs
+        guard cold == 0 || shortestLaunch != nil, resumes.count == 0 || shortestResume != nil else { return nil }
+        return Launches(timeToFirstDraw: Histogram(count: cold, startUs: shortestLaunch ?? 0, endUs: longestLaunch),
+                        resumes: Histogram(count: resumes.count, startUs: shortestResume ?? 0, endUs: resumes.max))
     }
 
     public static func json(_ report: Report) -> String {
@@ -205,6 +277,24 @@ public enum MetricKitExport {
                     t.string("cumulativeBackgroundTime", seconds(background))
                 }
             }
+            if let launches = m.launches {
+                p.object("applicationLaunchMetrics") { l in
+                    for (key, h) in [("histogrammedTimeToFirstDrawKey", launches.timeToFirstDraw),
+                                     ("histogrammedResumeTime", launches.resumes)] {
+                        l.object(key) { o in
+                            o.int("histogramNumBuckets", h.count > 0 ? 1 : 0)
+                            o.object("histogramValue") { buckets in
+                                guard h.count > 0 else { return }
+                                buckets.object("0") { b in
+                                    b.int("bucketCount", h.count)
+                                    b.string("bucketStart", milliseconds(h.startUs, roundingUp: false))
+                                    b.string("bucketEnd", milliseconds(h.endUs, roundingUp: true))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
         return layout.text
     }
@@ -256,6 +346,13 @@ public enum MetricKitExport {
     /// Sources/Foundation/Unit.swift).
     static func kilobytes(_ bytes: Double) -> String {
         "\(Int64((bytes / 1000).rounded())) kB"
+    }
+
+    /// A histogram bound as `jsonRepresentation()` writes one: `"1010 ms"`, whole milliseconds
+    /// rounded outwards (a start down, an end up), so that the bucket holds every time it counts.
+    static func milliseconds(_ us: Microseconds, roundingUp: Bool) -> String {
+        let ms = us / 1000, rest = us % 1000
+        return "\(roundingUp && rest > 0 ? ms + 1 : ms) ms"
     }
 
     /// A duration as `jsonRepresentation()` writes one: `"700 sec"`.

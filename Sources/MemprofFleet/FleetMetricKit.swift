@@ -19,7 +19,15 @@ import MemprofWorkload
 ///   mapped as `MetricKitExits` maps them);
 /// - `peakMemoryUsage`: the run's `peakFootprintBytes`;
 /// - `averageSuspendedMemory`: the run's `suspendedMemory` (count, mean, sample deviation);
-/// - `applicationTimeMetrics`: time on screen (active and inactive) and running in the background.
+/// - `applicationTimeMetrics`: time on screen (active and inactive) and running in the background;
+/// - `applicationLaunchMetrics`: `launches.cold` in `histogrammedTimeToFirstDrawKey`, one bucket at
+///   the app's `launch.time` (each cold launch takes that long to `applicationDidFinishLaunching`),
+///   and `resumeLatencyUs.count` in `histogrammedResumeTime`, one bucket from the app's
+///   `resumeTime` (the shortest latency a resume has: a warm one; a resume from flash adds the
+///   read) to `resumeLatencyUs.max`. runs.csv keeps no smallest latency, so the bucket starts at
+///   that bound where a report's starts at its smallest `resume` event. Both times come from the
+///   sweep's workload loaded with the cell's overrides; when it cannot be loaded here (a file
+///   moved away), the section is left out rather than given times memprof did not run.
 public enum FleetMetricKit {
     /// The figures of one cell, before they are written.
     public struct Cell: Sendable, Equatable {
@@ -38,14 +46,21 @@ public enum FleetMetricKit {
 
     /// The cells of the fleet result in `path` (its folder, or its fleet.json), with runs.
     public static func cells(_ path: String) throws -> (header: FleetResult.Header, cells: [Cell]) {
-        let folder = URL(fileURLWithPath: path).lastPathComponent == "fleet.json"
-            ? URL(fileURLWithPath: path).deletingLastPathComponent().path : path
-        let part = try FleetMerge.readPart(folder)
+        let part = try part(path)
         return (part.result, cells(of: part))
     }
 
-    /// The cells of a checked part, with runs.
-    static func cells(of part: FleetMerge.Part) -> [Cell] {
+    /// The checked part of the fleet result in `path` (its folder, or its fleet.json).
+    static func part(_ path: String) throws -> FleetMerge.Part {
+        let url = URL(fileURLWithPath: path)
+        return try FleetMerge.readPart(url.lastPathComponent == "fleet.json" ? url.deletingLastPathComponent().path : path)
+    }
+
+    /// The cells of a checked part, with runs. `times` gives a cell's app its launch time and resume
+    /// time (`launch.time`, `resumeTime`), which its launch metrics need; without them (nil) the
+    /// payloads have none.
+    static func cells(of part: FleetMerge.Part,
+                      times: (_ cell: Int, _ app: String) -> (launchUs: Microseconds, resumeUs: Microseconds)? = { _, _ in nil }) -> [Cell] {
         let names = Array(part.header.dropFirst(RunsCSV.fixedColumns.count))
         var column: [String: Int] = [:]
         for (i, name) in names.enumerated() { column[name] = i }
@@ -73,6 +88,13 @@ public enum FleetMetricKit {
                         averageBytes: value(row, "apps.\(app).suspendedMemory.averageBytes"),
                         standardDeviationBytes: value(row, "apps.\(app).suspendedMemory.standardDeviationBytes"))
                     m.setTimes { value(row, "apps.\(app).timeInStateUs.\($0)") }
+                    if let t = times(cell.index, app) {
+                        m.launches = MetricKitExport.Launches(
+                            timeToFirstDraw: .init(count: Int(clamping: value(row, "apps.\(app).launches.cold")),
+                                                   startUs: t.launchUs, endUs: t.launchUs),
+                            resumes: .init(count: Int(clamping: value(row, "apps.\(app).resumeLatencyUs.count")),
+                                           startUs: t.resumeUs, endUs: value(row, "apps.\(app).resumeLatencyUs.max")))
+                    }
                     return m
                 })
             }
@@ -86,10 +108,17 @@ public enum FleetMetricKit {
 
     /// One file per cell with runs, `cell-<index>.json`: the payloads of its runs, one per app and run.
     public static func files(_ path: String) throws -> [OutputFile] {
-        let (header, cells) = try cells(path)
+        let part = try part(path)
+        let header = part.result
+        // Each cell's workload, loaded once: its device and its apps' launch and resume times.
+        var loaded: [Int: Workload] = [:]
+        for cell in header.cells { loaded[cell.index] = workload(header.sweep.workload, overrides: cell.overrides) }
+        let cells = cells(of: part) { index, app in
+            loaded[index]?.apps.first { $0.id == app }.map { ($0.launchTimeUs, $0.resumeTimeUs) }
+        }
         return cells.map { cell in
             let overrides = header.cells.first { $0.index == cell.index }?.overrides ?? []
-            let identity = identity(workload: header.sweep.workload, overrides: overrides)
+            let identity = identity(loaded[cell.index], overrides: overrides)
             let days = cell.days.map { day in
                 (day.apps, MetricKitExport.Context(durationUs: cell.durationUs,
                                                    build: "\(header.sweep.workload) \(cell.label) seed \(day.seed)", identity: identity))
@@ -98,13 +127,16 @@ public enum FleetMetricKit {
         }
     }
 
-    /// The device a cell ran on, as reports name it: the sweep's workload loaded with the cell's
-    /// overrides; `memprof-custom` when the workload cannot be loaded here (a file moved away).
-    static func identity(workload: String, overrides: [FleetResult.Override]) -> FieldIdentity {
+    /// The sweep's workload loaded with a cell's overrides; nil when it cannot be loaded here.
+    static func workload(_ workload: String, overrides: [FleetResult.Override]) -> Workload? {
         let changes = overrides.map { WorkloadOverride(keyPath: $0.keyPath, value: $0.value, origin: .init(file: "fleet.json")) }
-        if let loaded = try? WorkloadSource.thisBuild.load(workload, overrides: changes) {
-            return FieldIdentity.of(loaded.workload.device)
-        }
+        return (try? WorkloadSource.thisBuild.load(workload, overrides: changes))?.workload
+    }
+
+    /// The device a cell ran on, as reports name it: the cell's workload's (`loaded`);
+    /// `memprof-custom` when the workload cannot be loaded here (a file moved away).
+    static func identity(_ loaded: Workload?, overrides: [FleetResult.Override]) -> FieldIdentity {
+        if let loaded { return FieldIdentity.of(loaded.device) }
         if let name = overrides.last(where: { $0.keyPath == "device" })?.value, let device = Device.preset(named: name) {
             return FieldIdentity.of(device)
         }

@@ -17,7 +17,15 @@ public enum MetricKitNames {
     ]
     /// The keys of a payload as `jsonRepresentation()` writes the sections memprof fills.
     public static let payload: Set<String> = ["appVersion", "timeStampBegin", "timeStampEnd", "metaData",
-                                              "applicationExitMetrics", "memoryMetrics", "applicationTimeMetrics"]
+                                              "applicationExitMetrics", "memoryMetrics", "applicationTimeMetrics",
+                                              "applicationLaunchMetrics"]
+    /// `MXAppLaunchMetric`'s histograms memprof writes, under the keys `jsonRepresentation()` gives
+    /// them (the published payload of Xcode's Simulate MetricKit Payloads, NSHipster/articles
+    /// 2019-10-21-metrickit.md, in MemprofFieldTests' fixtures): launches to a first frame and resumes.
+    public static let launch: Set<String> = ["histogrammedTimeToFirstDrawKey", "histogrammedResumeTime"]
+    /// An `MXHistogram` as `jsonRepresentation()` writes one, and each of its buckets.
+    public static let histogram: Set<String> = ["histogramNumBuckets", "histogramValue"]
+    public static let bucket: Set<String> = ["bucketCount", "bucketStart", "bucketEnd"]
     /// `MXAppRunTimeMetric`'s keys memprof writes: time on screen and running in the background.
     public static let time: Set<String> = ["cumulativeForegroundTime", "cumulativeBackgroundTime"]
     public static let exitSections: Set<String> = ["backgroundExitData", "foregroundExitData"]

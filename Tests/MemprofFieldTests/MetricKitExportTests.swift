@@ -37,8 +37,63 @@ import Testing
             #expect(Set(suspended.keys) == MetricKitNames.average)
             let suspensions = report.events.count { $0.kind == .transition && $0.app == app && $0.fields.to == .suspended }
             #expect(suspended["sampleCount"] as? Int == suspensions)
+
+            // Cold launches and measured resumes, each one bucket spanning the times of the events.
+            let launches = try #require(payload["applicationLaunchMetrics"] as? [String: [String: Any]])
+            #expect(Set(launches.keys) == MetricKitNames.launch)
+            let stats = report.apps[app]!
+            for (key, count, times) in [
+                ("histogrammedTimeToFirstDrawKey", stats.launches.cold, Self.launchTimes(report, app)),
+                ("histogrammedResumeTime", stats.resumeLatencyUs.count, report.events.compactMap { e -> Int64? in
+                    guard e.app == app, case .resume(_, let latency) = e.payload else { return nil }
+                    return latency
+                }),
+            ] {
+                let h = try #require(launches[key])
+                #expect(Set(h.keys) == MetricKitNames.histogram)
+                let buckets = try #require(h["histogramValue"] as? [String: [String: Any]])
+                #expect(h["histogramNumBuckets"] as? Int == buckets.count)
+                #expect(buckets.count == (count > 0 ? 1 : 0), "\(app) \(key)")
+                guard let b = buckets["0"] else { continue }
+                #expect(Set(b.keys) == MetricKitNames.bucket)
+                #expect(b["bucketCount"] as? Int == count, "\(app) \(key)")
+                let ms = times.map { Double($0) / 1000 }
+                #expect(b["bucketStart"] as? String == "\(Int64(ms.min()!.rounded(.down))) ms", "\(app) \(key)")
+                #expect(b["bucketEnd"] as? String == "\(Int64(ms.max()!.rounded(.up))) ms", "\(app) \(key)")
+            }
         }
         #expect(counted == report.summary.terminations.values.reduce(0, +))
+    }
+
+    /// Each cold launch's time from its event to the app's `applicationDidFinishLaunching`.
+    static func launchTimes(_ report: Report, _ app: String) -> [Int64] {
+        var start: Int64?, times: [Int64] = []
+        for e in report.events where e.app == app {
+            if case .launch(let kind, _, _) = e.payload { start = kind == .cold ? e.atUs : nil }
+            if case .callback(.applicationDidFinishLaunching, _) = e.payload, let s = start {
+                times.append(e.atUs - s)
+                start = nil
+            }
+        }
+        return times
+    }
+
+    /// Every cold launch of a built-in workload takes its app's `launch.time`: the bucket of the
+    /// time to first draw is that one time.
+    @Test func theLaunchBucketIsTheAppsLaunchTime() throws {
+        let report = try ReportFixture.builtin("phone-day")
+        let workload = try WorkloadLoader.load("phone-day").workload
+        var checked = 0
+        for app in workload.apps where (report.apps[app.id]?.launches.cold ?? 0) > 0 {
+            let times = Self.launchTimes(report, app.id)
+            #expect(!times.isEmpty && times.allSatisfy { $0 == app.launchTimeUs }, "\(app.id): \(times)")
+            let h = try #require(MetricKitExport.launches(report, app: app.id)?.timeToFirstDraw)
+            #expect(h.startUs == app.launchTimeUs && h.endUs == app.launchTimeUs && h.count == report.apps[app.id]!.launches.cold)
+            checked += 1
+        }
+        #expect(checked > 0)
+        #expect(MetricKitExport.milliseconds(1_000_001, roundingUp: true) == "1001 ms")
+        #expect(MetricKitExport.milliseconds(1_000_999, roundingUp: false) == "1000 ms")
     }
 
     /// Exits map one to one onto a counter per side; the two without a MetricKit counter of their

@@ -122,6 +122,11 @@ import Testing
             let onScreen = stats.map { Double(($0.timeInStateUs["active"] ?? 0) + ($0.timeInStateUs["inactive"] ?? 0)) / 1e6 }
             let time = try #require(cell.time.first { $0.key == "foregroundSeconds" })
             #expect(abs(time.rate.perDay - onScreen.reduce(0, +) / 4) <= 0.5)
+            // applicationLaunchMetrics: every day's cold launches and measured resumes, as counted.
+            let launches = try #require(cell.launches.first { $0.key == "timeToFirstDraw" })
+            #expect(launches.days == 4 && Int(launches.rate.total) == stats.reduce(0) { $0 + $1.launches.cold }, "\(cell.app)")
+            let resumes = try #require(cell.launches.first { $0.key == "resumes" })
+            #expect(resumes.days == 4 && Int(resumes.rate.total) == stats.reduce(0) { $0 + $1.resumeLatencyUs.count }, "\(cell.app)")
         }
         // field.json is JSON, with one cell per app.
         let json = try #require(try JSONSerialization.jsonObject(with: Data(summary.json.utf8)) as? [String: Any])

@@ -101,6 +101,12 @@ import Testing
         }
         func memory(_ p: [String: Any]) -> [String: Any] { p["memoryMetrics"] as? [String: Any] ?? [:] }
         func suspended(_ p: [String: Any]) -> [String: Any] { memory(p)["averageSuspendedMemory"] as? [String: Any] ?? [:] }
+        /// The one bucket of a launch histogram: count, start, end.
+        func bucket(_ p: [String: Any], _ key: String) -> [String]? {
+            let h = (p["applicationLaunchMetrics"] as? [String: [String: Any]])?[key]
+            guard let b = (h?["histogramValue"] as? [String: [String: Any]])?["0"], h?["histogramNumBuckets"] as? Int == 1 else { return nil }
+            return ["\(b["bucketCount"] as? Int ?? -1)", b["bucketStart"] as? String ?? "", b["bucketEnd"] as? String ?? ""]
+        }
 
         // The build names the workload (its path), the cell and the run's seed.
         let builds = cells[0]["a"]?.map { ($0["metaData"] as? [String: String])?["appBuildVersion"] ?? "" } ?? []
@@ -115,6 +121,10 @@ import Testing
             #expect(suspended(p)["averageValue"] as? String == Self.kB(40 * Self.megabyte))
             #expect(suspended(p)["standardDeviation"] as? Double == Self.deviationKB([30, 50].map { $0 * Self.megabyte }))
             #expect((p["applicationTimeMetrics"] as? [String: String])?["cumulativeBackgroundTime"] == "0 sec")
+            // One cold launch at 0s (the default launch.time, 1 s) and two warm resumes at 2m and
+            // 2m45s (the default resumeTime, 200 ms, the largest latency of runs.csv too).
+            #expect(bucket(p, "histogrammedTimeToFirstDrawKey") == ["1", "1000 ms", "1000 ms"])
+            #expect(bucket(p, "histogrammedResumeTime") == ["2", "200 ms", "200 ms"])
         }
         // Cell 1, iPad Air 2: a survives with 760 MB and is suspended a third time, with 750 MB.
         each(1, "a") { p in
@@ -133,6 +143,9 @@ import Testing
                 #expect(suspended(p)["sampleCount"] as? Int == 2)
                 #expect(suspended(p)["averageValue"] as? String == Self.kB(30 * Self.megabyte))
                 #expect(suspended(p)["standardDeviation"] as? Double == 0)
+                // Launched at 1m, resumed at 2m30s and 4m.
+                #expect(bucket(p, "histogrammedTimeToFirstDrawKey") == ["1", "1000 ms", "1000 ms"])
+                #expect(bucket(p, "histogrammedResumeTime") == ["2", "200 ms", "200 ms"])
             }
         }
 
@@ -146,6 +159,7 @@ import Testing
         #expect(limit.rate.total == 3 && limit.rate.perDay == 1)
         #expect(phone.suspended?.sampleCount == 6)
         #expect(abs(Double(phone.suspended?.averageBytes ?? 0) - 40 * Self.megabyte) <= 1000)
+        #expect(phone.launches.map { "\($0.key) \($0.days) \($0.rate.total)" } == ["timeToFirstDraw 3 3.0", "resumes 3 6.0"])
     }
 
     @Test func pooledDeviationEqualsTheDeviationOfAllSamples() {
