@@ -197,8 +197,10 @@ public enum MetricKitExport {
                 launchStart = kind == .cold ? e.atUs : nil
             case .callback(.applicationDidFinishLaunching, _):
                 if let start = launchStart {
-                    shortestLaunch = min(shortestLaunch ?? .max, e.atUs - start)
-                    longestLaunch = max(longestLaunch, e.atUs - start)
+                    // A report read back is range-checked; wrapping keeps a hostile one from trapping.
+                    let time = max(e.atUs &- start, 0)
+                    shortestLaunch = min(shortestLaunch ?? .max, time)
+                    longestLaunch = max(longestLaunch, time)
                 }
                 launchStart = nil
             case .exit:
