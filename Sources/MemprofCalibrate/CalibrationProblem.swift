@@ -161,12 +161,30 @@ public struct CalibrationProblem: Sendable {
                 + "the field's devices: \(Self.listed(Set(days.map { field.groups[$0].deviceType }).sorted()))")
         }
         let pooled = field.pooled(pooledDays)
-        let taskLimitUs = Self.taskLimit(plan)
+        // Each cell with field days runs the OS most of them ran; its background-task limit is that iOS's.
+        let cellOS = plan.cells.map { cell in
+            cell.workload.workload.device.platform == .ios && !(matched[cell.index] ?? []).isEmpty
+                ? Self.osVersion(of: (matched[cell.index] ?? []).map { field.groups[$0] }, origin: here) : nil
+        }
+        func onFieldOS<T>(_ body: () throws -> T) throws -> T {
+            do {
+                return try body()
+            } catch let error as WorkloadError where error.keyPath.hasPrefix("device") {
+                throw located("a cell cannot run the OS the field's days of its device ran: \(error.message)")
+            }
+        }
+        let taskLimitUs = try plan.cells.filter { $0.workload.workload.device.platform == .ios }.map { cell in
+            guard let os = cellOS[cell.index] else { return cell.workload.workload.policy.backgroundTaskLimitUs }
+            return try onFieldOS { try SweepPlan(sweep: sweep, overrides: [os.0]) }.cells[cell.index].workload.workload.policy.backgroundTaskLimitUs
+        }.min()
         let measured = try Self.measured(pooled, app: spec.app, sweep: sweep, plan: plan, taskLimitUs: taskLimitUs, origin: here)
         let summaries = plan.cells.map { cell in matched[cell.index].flatMap { $0.isEmpty ? nil : field.pooled([$0]) } }
-        let cellMeasured = try summaries.map { summary in
-            try summary.map { try Self.measured($0, app: spec.app, sweep: sweep, plan: plan, taskLimitUs: taskLimitUs, origin: here) }
-                ?? measured.map { ($0.0, $0.1 + "; pooled over every matched day: the field has no day of this cell") }
+        let cellMeasured = try plan.cells.map { cell in
+            guard let summary = summaries[cell.index] else {
+                return measured.map { ($0.0, $0.1 + "; pooled over every matched day: the field has no day of this cell") }
+            }
+            return try Self.measured(summary, app: spec.app, sweep: sweep, plan: plan, taskLimitUs: taskLimitUs, origin: here)
+                + (cellOS[cell.index].map { [$0] } ?? [])
         }
         for p in spec.parameters {
             for per in sweep.per {
@@ -193,6 +211,7 @@ public struct CalibrationProblem: Sendable {
             }
             sweep.per = [per]
         }
+        _ = try onFieldOS { try SweepPlan(sweep: sweep) }
         self.sweep = sweep
 
         // Every parameter's ends load in every cell (errors located at the parameter).
@@ -221,6 +240,21 @@ public struct CalibrationProblem: Sendable {
             throw BadInput("the field's payloads of \(bundle) on the fitted devices have no applicationExitMetrics: "
                 + "there are no exit rates to fit")
         }
+    }
+
+    /// The OS a cell runs: the `metaData.osVersion` most of its days ran (by days; a tie goes to
+    /// the later version), as a workload writes it (`iPhone OS 17.5 (21F79)` is `iOS 17.5 (21F79)`).
+    /// The cell's other versions are pooled into it, and calibration.json lists them.
+    static func osVersion(of groups: [CalibrationField.Group], origin: WorkloadOverride.Origin) -> (WorkloadOverride, String)? {
+        var days: [String: Int] = [:]
+        for g in groups { days[g.osVersion, default: 0] += g.days }
+        let total = days.values.reduce(0, +)
+        guard let (version, count) = days.max(by: { ($0.value, $0.key) < ($1.value, $1.key) }), total > 0 else { return nil }
+        var written = version
+        for prefix in ["iPhone OS ", "iPadOS "] where written.hasPrefix(prefix) { written = "iOS " + written.dropFirst(prefix.count) }
+        guard written.hasPrefix("iOS ") else { return nil }
+        let share = days.count == 1 ? "every one of its \(total == 1 ? "1 day" : "\(total) days")" : "\(count) of its \(total) days (\(days.count) versions pooled)"
+        return (WorkloadOverride(keyPath: "device.osVersion", value: written, origin: origin), "metaData.osVersion of \(share)")
     }
 
     /// What one summary of the field (a cell's days, or every matched day pooled) measures of
@@ -310,10 +344,6 @@ public struct CalibrationProblem: Sendable {
     /// The background-task limit `sessions.background` runs under: the smallest of the plan's
     /// iOS cells (each cell's device's era under `xnu`, the policy's own under `seed-2015`); nil
     /// when no cell is an iOS device.
-    static func taskLimit(_ plan: SweepPlan) -> Microseconds? {
-        plan.cells.map(\.workload.workload).filter { $0.device.platform == .ios }.map(\.policy.backgroundTaskLimitUs).min()
-    }
-
     static func listed(_ names: [String]) -> String {
         names.isEmpty ? "none" : names.prefix(10).joined(separator: ", ") + (names.count > 10 ? " and \(names.count - 10) more" : "")
     }

@@ -152,9 +152,10 @@ import Testing
         // The field set what it measures: the team's peak and suspended footprint, and its use.
         let keys = ["apps.team.peakMemoryUsage", "apps.team.averageSuspendedMemory", "apps.team.sessions.perDay", "apps.team.sessions.length"]
         #expect(c.measured.map(\.key) == keys)
-        // Each cell from its own device's days.
+        // Each cell from its own device's days, on the OS they ran.
         #expect(c.cells.allSatisfy { cell in
-            cell.measured?.map(\.key) == keys
+            cell.measured?.map(\.key) == keys + ["device.osVersion"]
+                && cell.measured?.last?.source == "metaData.osVersion of every one of its \(cell.days) days"
                 && cell.measured?.first { $0.key == "apps.team.averageSuspendedMemory" }?.source.hasSuffix("on \(cell.days) days") == true
         }, "\(c.cells.map(\.measured))")
     }
