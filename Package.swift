@@ -254,7 +254,7 @@ let package = Package(
         .target(name: "MemprofCalibrate",
                 dependencies: ["MemprofCore", "MemprofField", "MemprofFleet", "MemprofInput", "MemprofWorkload", "MemprofOutput",
                                "MemprofReport", "MemprofHTML", "MemprofReportReader"]),
-        .testTarget(name: "MemprofCalibrateTests", dependencies: ["MemprofCalibrate", "MemprofField", "MemprofFleet", "MemprofTestSupport"],
+        .testTarget(name: "MemprofCalibrateTests", dependencies: ["MemprofCalibrate", "MemprofField", "MemprofFleet", "MemprofInput", "MemprofTestSupport"],
                     resources: [.copy("Fixtures")]),
         // Fuzz targets over every parser of untrusted input, and a seeded mutation loop;
         // memprof-fuzz runs them, as a libFuzzer binary or the loop (scripts/fuzz.sh).
