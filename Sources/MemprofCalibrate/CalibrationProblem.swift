@@ -173,9 +173,13 @@ public struct CalibrationProblem: Sendable {
                 throw located("a cell cannot run the OS the field's days of its device ran: \(error.message)")
             }
         }
-        let taskLimitUs = try plan.cells.filter { $0.workload.workload.device.platform == .ios }.map { cell in
-            guard let os = cellOS[cell.index] else { return cell.workload.workload.policy.backgroundTaskLimitUs }
-            return try onFieldOS { try SweepPlan(sweep: sweep, overrides: [os.0]) }.cells[cell.index].workload.workload.policy.backgroundTaskLimitUs
+        // The sweep loaded once on each OS the field sets (cells are loaded whole).
+        var onOS: [String: SweepPlan] = [:]
+        for os in cellOS.compactMap({ $0?.0 }) where onOS[os.value] == nil {
+            onOS[os.value] = try onFieldOS { try SweepPlan(sweep: sweep, overrides: [os]) }
+        }
+        let taskLimitUs = plan.cells.filter { $0.workload.workload.device.platform == .ios }.map { cell in
+            (cellOS[cell.index].flatMap { onOS[$0.0.value]?.cells[cell.index] } ?? cell).workload.workload.policy.backgroundTaskLimitUs
         }.min()
         let measured = try Self.measured(pooled, app: spec.app, sweep: sweep, plan: plan, taskLimitUs: taskLimitUs, origin: here)
         let summaries = plan.cells.map { cell in matched[cell.index].flatMap { $0.isEmpty ? nil : field.pooled([$0]) } }

@@ -151,11 +151,12 @@ public enum MetricKitExport {
     /// the peak footprint, and the footprints at suspension (`suspendedMemory`). Reports of older
     /// versions, without the last two, are read from `events` and `timeline.appBytes`.
     public static func metrics(_ report: Report) -> [AppMetrics] {
-        report.apps.keys.sorted().map { id in
+        let launches = launches(report)
+        return report.apps.keys.sorted().map { id in
             let stats = report.apps[id]!
             var m = AppMetrics(app: id, peakMemoryBytes: stats.peakFootprintBytes)
             m.setTimes { stats.timeInStateUs[$0] ?? 0 }
-            m.launches = launches(report, app: id)
+            m.launches = launches[id]
             if let foregroundExits = stats.foregroundExits, let suspended = stats.suspendedMemory {
                 for (reason, count) in stats.exits {
                     let inForeground = min(max(foregroundExits[reason] ?? 0, 0), count)
@@ -181,40 +182,48 @@ public enum MetricKitExport {
         }
     }
 
-    /// The app's launch metrics in a report: `launches.cold` cold launches, each taking the time
-    /// from its `launch` event to its `applicationDidFinishLaunching` (the app's `launch.time`:
-    /// memprof draws no frame, so the launch's end stands for the first one), and
-    /// `resumeLatencyUs.count` resumes from the smallest latency of its `resume` events to
-    /// `resumeLatencyUs.max`. nil when a count has no time measured in the events (every cold
-    /// launch ended before it finished): the times would be invented.
-    static func launches(_ report: Report, app: String) -> Launches? {
-        guard let stats = report.apps[app] else { return nil }
-        var launchStart: Microseconds?, shortestLaunch: Microseconds?, longestLaunch: Microseconds = 0
-        var shortestResume: Microseconds?
-        for e in report.events where e.app == app {
+    /// Each app's launch metrics in a report, from one pass over its events: `launches.cold`
+    /// cold launches, each taking the time from its `launch` event to its
+    /// `applicationDidFinishLaunching` (the app's `launch.time`: memprof draws no frame, so the
+    /// launch's end stands for the first one), and `resumeLatencyUs.count` resumes from the smallest
+    /// latency of its `resume` events to `resumeLatencyUs.max`. No entry for an app when a count
+    /// has no time measured in the events (every cold launch ended before it finished): the times
+    /// would be invented.
+    static func launches(_ report: Report) -> [String: Launches] {
+        struct Seen {
+            var launchStart: Microseconds?, shortestLaunch: Microseconds?, longestLaunch: Microseconds = 0
+            var shortestResume: Microseconds?
+        }
+        var seen: [String: Seen] = [:]
+        for e in report.events {
+            guard let app = e.app, report.apps[app] != nil else { continue }
             switch e.payload {
             case .launch(let kind, _, _):
-                launchStart = kind == .cold ? e.atUs : nil
+                seen[app, default: Seen()].launchStart = kind == .cold ? e.atUs : nil
             case .callback(.applicationDidFinishLaunching, _):
-                if let start = launchStart {
+                if let start = seen[app]?.launchStart {
                     // A report read back is range-checked; wrapping keeps a hostile one from trapping.
                     let time = max(e.atUs &- start, 0)
-                    shortestLaunch = min(shortestLaunch ?? .max, time)
-                    longestLaunch = max(longestLaunch, time)
+                    seen[app]!.shortestLaunch = min(seen[app]!.shortestLaunch ?? .max, time)
+                    seen[app]!.longestLaunch = max(seen[app]!.longestLaunch, time)
                 }
-                launchStart = nil
+                seen[app]?.launchStart = nil
             case .exit:
-                launchStart = nil
+                seen[app]?.launchStart = nil
             case .resume(_, let latency):
-                shortestResume = min(shortestResume ?? .max, latency)
+                seen[app, default: Seen()].shortestResume = min(seen[app]?.shortestResume ?? .max, latency)
             default:
                 continue
             }
         }
-        let cold = stats.launches.cold, resumes = stats.resumeLatencyUs
-        guard cold == 0 || shortestLaunch != nil, resumes.count == 0 || shortestResume != nil else { return nil }
-        return Launches(timeToFirstDraw: Histogram(count: cold, startUs: shortestLaunch ?? 0, endUs: longestLaunch),
-                        resumes: Histogram(count: resumes.count, startUs: shortestResume ?? 0, endUs: resumes.max))
+        var out: [String: Launches] = [:]
+        for (app, stats) in report.apps {
+            let s = seen[app] ?? Seen(), cold = stats.launches.cold, resumes = stats.resumeLatencyUs
+            guard cold == 0 || s.shortestLaunch != nil, resumes.count == 0 || s.shortestResume != nil else { continue }
+            out[app] = Launches(timeToFirstDraw: Histogram(count: cold, startUs: s.shortestLaunch ?? 0, endUs: s.longestLaunch),
+                                resumes: Histogram(count: resumes.count, startUs: s.shortestResume ?? 0, endUs: resumes.max))
+        }
+        return out
     }
 
     public static func json(_ report: Report) -> String {

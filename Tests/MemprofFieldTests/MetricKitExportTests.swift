@@ -87,7 +87,7 @@ import Testing
         for app in workload.apps where (report.apps[app.id]?.launches.cold ?? 0) > 0 {
             let times = Self.launchTimes(report, app.id)
             #expect(!times.isEmpty && times.allSatisfy { $0 == app.launchTimeUs }, "\(app.id): \(times)")
-            let h = try #require(MetricKitExport.launches(report, app: app.id)?.timeToFirstDraw)
+            let h = try #require(MetricKitExport.launches(report)[app.id]?.timeToFirstDraw)
             #expect(h.startUs == app.launchTimeUs && h.endUs == app.launchTimeUs && h.count == report.apps[app.id]!.launches.cold)
             checked += 1
         }
